@@ -1,0 +1,104 @@
+// Command memsys makes a markdown-native memory system for AI agents
+// exact, safe and fast: it parses CHANGELOG.md, materializes
+// .memory/graph.md and .memory/context.md, and lints the whole memory.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/urfave/cli/v3"
+)
+
+// Exit codes, the same for every command.
+const (
+	exitOK       = 0 // success
+	exitFindings = 1 // findings, out of date, stale
+	exitCannot   = 2 // usage or I/O error: memsys could not do its job
+)
+
+// errFindings means "exit 1, everything has been printed already", as
+// shfmt's errFormattingDiffers does.
+var errFindings = errors.New("findings")
+
+// cannotRun wraps an error that must exit 2.
+type cannotRun struct{ err error }
+
+func (c cannotRun) Error() string { return c.err.Error() }
+func (c cannotRun) Unwrap() error { return c.err }
+
+// usageErr builds an exit-2 error from a format string.
+func usageErr(format string, args ...any) error {
+	return cannotRun{fmt.Errorf(format, args...)}
+}
+
+func main() { os.Exit(Main()) }
+
+// Main runs memsys with os.Args and returns the exit code. It is a
+// separate function so testscript can register it as a command.
+func Main() int {
+	return run(context.Background(), os.Args, os.Stdout, os.Stderr)
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	app := newApp(stdout, stderr)
+	err := app.Run(ctx, args)
+	return exitCode(err, stderr)
+}
+
+// exitCode prints err as one line (unless it is errFindings) and maps
+// it to the documented exit code.
+func exitCode(err error, stderr io.Writer) int {
+	if err == nil {
+		return exitOK
+	}
+	if errors.Is(err, errFindings) {
+		return exitFindings
+	}
+	var ec cli.ExitCoder
+	if errors.As(err, &ec) {
+		if msg := err.Error(); msg != "" {
+			fmt.Fprintln(stderr, "memsys: "+msg)
+		}
+		return ec.ExitCode()
+	}
+	fmt.Fprintln(stderr, "memsys: "+err.Error())
+	return exitCannot
+}
+
+func newApp(stdout, stderr io.Writer) *cli.Command {
+	return &cli.Command{
+		Name:      "memsys",
+		Usage:     "keep a markdown memory system for AI agents exact, safe and fast",
+		Writer:    stdout,
+		ErrWriter: stderr,
+		Flags: []cli.Flag{
+			&cli.StringFlag{
+				Name:  "C",
+				Usage: "run as if memsys was started in `DIR` (the memory root)",
+			},
+		},
+		// memsys prints its own one-line errors and picks exit codes;
+		// the default handler would call os.Exit from inside Run.
+		ExitErrHandler: func(context.Context, *cli.Command, error) {},
+		OnUsageError: func(_ context.Context, _ *cli.Command, err error, _ bool) error {
+			return cannotRun{err}
+		},
+		Commands: []*cli.Command{
+			initCommand(),
+			regenCommand(),
+			lintCommand(),
+			appendCommand(),
+			statusCommand(),
+			archiveCommand(),
+			showCommand(),
+			logCommand(),
+			graphCommand(),
+			auditCommand(),
+			hookCommand(),
+		},
+	}
+}

@@ -1,0 +1,142 @@
+package diag
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"sort"
+)
+
+// Severity orders how much a diagnostic matters. Off exists so a
+// configuration can switch a rule off with the same type it uses to
+// raise or lower it.
+type Severity int
+
+const (
+	// Off means the rule does not run.
+	Off Severity = iota
+	// Warning is reported but does not fail a run (unless --strict).
+	Warning
+	// Error fails the run with exit code 1.
+	Error
+)
+
+// String returns the lower-case name used in every output format.
+func (s Severity) String() string {
+	switch s {
+	case Error:
+		return "error"
+	case Warning:
+		return "warning"
+	default:
+		return "off"
+	}
+}
+
+// ParseSeverity reads "error", "warning" or "off".
+func ParseSeverity(s string) (Severity, error) {
+	switch s {
+	case "error":
+		return Error, nil
+	case "warning", "warn":
+		return Warning, nil
+	case "off", "none":
+		return Off, nil
+	}
+	return Off, fmt.Errorf("unknown severity %q: use error, warning or off", s)
+}
+
+// Range is a span of a file. Lines and columns count from 1 (columns in
+// bytes), offsets from 0; End is exclusive. A zero Line means the
+// position is unknown and printers show "?".
+type Range struct {
+	File      string `json:"file"`
+	Line      int    `json:"line"`
+	Col       int    `json:"column"`
+	EndLine   int    `json:"endLine"`
+	EndCol    int    `json:"endColumn"`
+	Offset    int    `json:"offset"`
+	EndOffset int    `json:"endOffset"`
+}
+
+// String formats the start as file:line:col, with "?" for unknown parts.
+func (r Range) String() string {
+	f := r.File
+	if f == "" {
+		f = "?"
+	}
+	l, c := "?", "?"
+	if r.Line > 0 {
+		l = fmt.Sprint(r.Line)
+	}
+	if r.Col > 0 {
+		c = fmt.Sprint(r.Col)
+	}
+	return f + ":" + l + ":" + c
+}
+
+// Diagnostic is one finding: a parse problem or a lint result. The shape
+// follows hcl.Diagnostic and analysis.Diagnostic: a terse Message, a
+// Detail of full sentences (what to do, or a diff), and related ranges.
+type Diagnostic struct {
+	Rule     string   // stable rule ID such as MS101; empty for plain errors
+	Severity Severity // Error or Warning
+	Range    Range    // where; Line 0 when it concerns a whole file
+	Event    string   // event ID as written ("evt-017"), if any
+	Message  string   // one line, no final period
+	Detail   string   // optional longer text, such as a unified diff
+	Related  []Range  // other places that explain the finding
+}
+
+// Error formats the diagnostic in the one-line text form
+// "file:line:col: severity: message [RULE]", so a Diagnostic can travel
+// as an error.
+func (d Diagnostic) Error() string {
+	s := d.Range.String() + ": " + d.Severity.String() + ": " + d.Message
+	if d.Rule != "" {
+		s += " [" + d.Rule + "]"
+	}
+	return s
+}
+
+// Diagnostics is a list of findings.
+type Diagnostics []Diagnostic
+
+// HasErrors reports whether any diagnostic is an error.
+func (ds Diagnostics) HasErrors() bool {
+	for _, d := range ds {
+		if d.Severity == Error {
+			return true
+		}
+	}
+	return false
+}
+
+// Count returns the number of errors and warnings.
+func (ds Diagnostics) Count() (errors, warnings int) {
+	for _, d := range ds {
+		switch d.Severity {
+		case Error:
+			errors++
+		case Warning:
+			warnings++
+		}
+	}
+	return errors, warnings
+}
+
+// Sort orders diagnostics by file, line, column, rule and message, the
+// order every printer uses, so output never depends on the order rules
+// ran in.
+func (ds Diagnostics) Sort() {
+	sort.SliceStable(ds, func(i, j int) bool {
+		a, b := ds[i], ds[j]
+		return slices.Compare([]int{
+			cmp.Compare(a.Range.File, b.Range.File),
+			cmp.Compare(a.Range.Line, b.Range.Line),
+			cmp.Compare(a.Range.Col, b.Range.Col),
+			cmp.Compare(a.Rule, b.Rule),
+			cmp.Compare(a.Message, b.Message),
+		}, []int{0, 0, 0, 0, 0}) < 0
+	})
+}

@@ -1,0 +1,56 @@
+package diag
+
+import "sort"
+
+// LineIndex maps byte offsets to 1-based line and column numbers. It is
+// built once per file; lookups are a binary search, so positions for a
+// 100k-event log cost O(log n) each rather than a rescan.
+type LineIndex struct {
+	starts []int // offset of the first byte of each line
+	size   int
+}
+
+// NewLineIndex indexes src. Only '\n' ends a line: a CRLF file has the
+// same line numbers as its LF twin.
+func NewLineIndex(src []byte) *LineIndex {
+	starts := make([]int, 1, len(src)/40+1)
+	for i, b := range src {
+		if b == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	return &LineIndex{starts: starts, size: len(src)}
+}
+
+// Position returns the 1-based line and column of offset.
+func (x *LineIndex) Position(offset int) (line, col int) {
+	if offset < 0 {
+		offset = 0
+	}
+	if offset > x.size {
+		offset = x.size
+	}
+	i := sort.Search(len(x.starts), func(i int) bool { return x.starts[i] > offset }) - 1
+	return i + 1, offset - x.starts[i] + 1
+}
+
+// LineStart returns the offset of the first byte of 1-based line n.
+func (x *LineIndex) LineStart(n int) int {
+	if n < 1 {
+		return 0
+	}
+	if n > len(x.starts) {
+		return x.size
+	}
+	return x.starts[n-1]
+}
+
+// Lines returns the number of lines.
+func (x *LineIndex) Lines() int { return len(x.starts) }
+
+// Range builds a Range for the byte span [start, end) of file.
+func (x *LineIndex) Range(file string, start, end int) Range {
+	l, c := x.Position(start)
+	el, ec := x.Position(end)
+	return Range{File: file, Line: l, Col: c, EndLine: el, EndCol: ec, Offset: start, EndOffset: end}
+}

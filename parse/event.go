@@ -1,0 +1,188 @@
+package parse
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/memsys/memsys/internal/diag"
+)
+
+// Log is one parsed file.
+type Log struct {
+	File string // path as given to Parse, used in every Range
+	// HasEventLog reports whether a "## Event Log" (or "## Events")
+	// section exists. Archive files count every event section.
+	HasEventLog bool
+	// EventLogLine is the 1-based line of that section heading, 0 if none.
+	EventLogLine int
+	Events       []Event
+	Problems     []Problem
+	// Lines is the number of lines in the file.
+	Lines int
+}
+
+// Event is one event of the log, as written.
+type Event struct {
+	ID    string // as written, e.g. "evt-012"
+	Num   int    // the number in the ID; 0 when the ID is malformed
+	Time  Time
+	Agent string
+	Type  string // lower-cased
+
+	Scope   string   // as written, trimmed
+	Scopes  []string // Scope split on commas, trimmed, empties dropped
+	Summary string
+	Details []Detail
+	Refs    []string // event IDs referenced; "none" gives no refs
+	Tags    []string
+	// Fields holds every "**Key**: value" line in order, including
+	// Scope, Summary, Details, Refs and Tags, so unknown keys survive.
+	Fields []Field
+
+	Level int  // heading level; 3 in a well-formed log
+	InLog bool // inside the Event Log section (always true in an archive)
+
+	// Range spans the heading line to the last line of the body,
+	// excluding trailing blank lines and a "---" separator. Offsets are
+	// in the original file bytes (BOM and CR included), so an archive
+	// move can copy them byte for byte.
+	Range diag.Range
+	// Text is the event's source with line endings normalised to LF:
+	// the unit that append-only checks compare.
+	Text string
+}
+
+// Time is an event timestamp at minute precision, with no zone: the
+// log records wall-clock minutes as written and memsys never converts
+// them, so replay is independent of the machine's TZ.
+type Time struct {
+	Year, Month, Day int
+	Hour, Minute     int
+	DateOnly         bool // written as YYYY-MM-DD without a clock time
+	Raw              string
+}
+
+// IsZero reports whether the timestamp was missing or unreadable.
+func (t Time) IsZero() bool { return t.Year == 0 }
+
+// Key returns a sortable integer (YYYYMMDDhhmm); date-only stamps sort
+// at 00:00 of their day.
+func (t Time) Key() int64 {
+	return int64(t.Year)*100000000 + int64(t.Month)*1000000 + int64(t.Day)*10000 + int64(t.Hour)*100 + int64(t.Minute)
+}
+
+// Minutes returns minutes since 0000-01-01 in a proleptic calendar, so
+// windows such as "the last 48 hours" are plain subtraction.
+func (t Time) Minutes() int64 {
+	return daysFromCivil(t.Year, t.Month, t.Day)*1440 + int64(t.Hour)*60 + int64(t.Minute)
+}
+
+// String formats as "YYYY-MM-DD HH:MM", or "YYYY-MM-DD" when date-only.
+func (t Time) String() string {
+	if t.IsZero() {
+		return t.Raw
+	}
+	if t.DateOnly {
+		return fmt.Sprintf("%04d-%02d-%02d", t.Year, t.Month, t.Day)
+	}
+	return fmt.Sprintf("%04d-%02d-%02d %02d:%02d", t.Year, t.Month, t.Day, t.Hour, t.Minute)
+}
+
+// daysFromCivil is Howard Hinnant's days_from_civil: exact for every
+// Gregorian date, no time package and so no zone involved.
+func daysFromCivil(y, m, d int) int64 {
+	if m <= 2 {
+		y--
+	}
+	era := y / 400
+	if y < 0 && y%400 != 0 {
+		era--
+	}
+	yoe := y - era*400
+	mp := (m + 9) % 12
+	doy := (153*mp+2)/5 + d - 1
+	doe := yoe*365 + yoe/4 - yoe/100 + doy
+	return int64(era)*146097 + int64(doe) - 719468
+}
+
+// Detail is one bullet of the Details list: "key: value", with nested
+// bullets kept as children. A bullet without "key:" has an empty Key.
+type Detail struct {
+	Key      string // as written, without ** or backticks
+	Value    string
+	Children []Detail
+	Line     int
+}
+
+// Norm returns the key lower-cased with spaces and dashes turned into
+// underscores: "Root Cause", "root-cause" and "root_cause" are one key.
+func (d Detail) Norm() string { return NormKey(d.Key) }
+
+// Field is one "**Key**: value" line of an event.
+type Field struct {
+	Key   string // as written
+	Value string // trimmed; continuation lines joined with a space
+	Line  int
+}
+
+// NormKey normalises a field or detail key for case-insensitive
+// matching.
+func NormKey(k string) string {
+	k = strings.ToLower(strings.TrimSpace(k))
+	return strings.Map(func(r rune) rune {
+		if r == ' ' || r == '-' || r == '\t' {
+			return '_'
+		}
+		return r
+	}, k)
+}
+
+// Detail returns the value of the first top-level detail whose key
+// matches key case-insensitively, and whether it was found.
+func (e *Event) Detail(key string) (string, bool) {
+	k := NormKey(key)
+	for _, d := range e.Details {
+		if d.Norm() == k {
+			return d.Value, true
+		}
+	}
+	return "", false
+}
+
+// Field returns the value of the first "**Key**:" field matching key.
+func (e *Event) Field(key string) (string, bool) {
+	k := NormKey(key)
+	for _, f := range e.Fields {
+		if NormKey(f.Key) == k {
+			return f.Value, true
+		}
+	}
+	return "", false
+}
+
+// Kind names a class of parse problem. lint maps each kind to a rule ID;
+// the parser stays ignorant of rule numbering.
+type Kind string
+
+// Problem kinds.
+const (
+	KindHeader       Kind = "header"        // heading not "evt-NNN | time | agent | type"
+	KindID           Kind = "id"            // evt- with letters, too many digits
+	KindTimestamp    Kind = "timestamp"     // unreadable or impossible date/time
+	KindDateOnly     Kind = "date-only"     // YYYY-MM-DD without HH:MM
+	KindLevel        Kind = "heading-level" // evt heading not at level 3
+	KindOutside      Kind = "outside-log"   // evt heading outside the Event Log section
+	KindFreeText     Kind = "free-text"     // body text that is not a field or details
+	KindDuplicateKey Kind = "duplicate-field"
+	KindLineLength   Kind = "line-length" // a line over MaxLineLength
+	KindEncoding     Kind = "encoding"    // invalid UTF-8, NUL bytes, BOM inside
+)
+
+// Problem is one thing wrong with the input. Parse keeps going after
+// every problem.
+type Problem struct {
+	Kind    Kind
+	Range   diag.Range
+	Event   string // the event ID as written, if known
+	Message string
+}
