@@ -1,0 +1,365 @@
+package parse
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/yuin/goldmark/ast"
+)
+
+// parseHeader reads "evt-NNN | YYYY-MM-DD HH:MM | agent | type".
+func (p *state) parseHeader(e *Event, header string, start int) {
+	end := lineEnd(p.src, start)
+	parts := strings.Split(header, "|")
+	for i := range parts {
+		parts[i] = strings.TrimSpace(parts[i])
+	}
+	id := parts[0]
+	// An ID such as "evt-012" may be followed by text when the pipes are
+	// missing ("evt-012 2026-01-01 ..."): keep the first word.
+	if i := strings.IndexAny(id, " \t"); i >= 0 {
+		id = id[:i]
+	}
+	e.ID = id
+	num, msg := parseID(id)
+	if msg != "" {
+		p.problem(KindID, start, end, id, msg)
+		e.ID, e.Num = "", 0
+		return
+	}
+	e.Num = num
+	if len(parts) != 4 {
+		p.problem(KindHeader, start, end, id, "event header has "+itoa(len(parts))+
+			" parts, want 4: write it as \"### "+id+" | YYYY-MM-DD HH:MM | agent | type\"")
+	}
+	if len(parts) > 1 {
+		t, msg := ParseTime(parts[1])
+		e.Time = t
+		if msg != "" {
+			p.problem(KindTimestamp, start, end, id, msg)
+		} else if t.DateOnly {
+			p.problem(KindDateOnly, start, end, id, "timestamp "+quote(parts[1])+" has no time of day: write \"YYYY-MM-DD HH:MM\"")
+		}
+	}
+	if len(parts) > 2 {
+		e.Agent = parts[2]
+	}
+	if len(parts) > 3 {
+		e.Type = strings.ToLower(parts[3])
+	}
+	if len(parts) >= 4 && (e.Agent == "" || e.Type == "") {
+		p.problem(KindHeader, start, end, id, "event header has an empty agent or type: fill in both")
+	}
+}
+
+// parseID checks "evt-" followed by 1 to 9 digits and returns the
+// number, or a message saying what is wrong.
+func parseID(id string) (int, string) {
+	if len(id) < 5 || !strings.EqualFold(id[:4], "evt-") {
+		return 0, "event ID " + quote(id) + " is not evt-NNN: number events evt-001, evt-002, ..."
+	}
+	digits := id[4:]
+	for _, r := range digits {
+		if r < '0' || r > '9' {
+			return 0, "event ID " + quote(id) + " has characters other than digits after evt-: use evt-NNN"
+		}
+	}
+	if len(digits) > 9 {
+		return 0, "event ID " + quote(id) + " has " + itoa(len(digits)) + " digits, at most 9 are allowed: use the next number after the last event"
+	}
+	n, _ := strconv.Atoi(digits)
+	if n == 0 {
+		return 0, "event ID " + quote(id) + " is zero: numbering starts at evt-001"
+	}
+	return n, ""
+}
+
+// ParseTime reads "YYYY-MM-DD HH:MM" or a date-only "YYYY-MM-DD". It
+// checks the calendar (no 2025-02-30) and the clock (no 24:61), and
+// returns a message saying what is wrong, or "".
+func ParseTime(s string) (Time, string) {
+	t := Time{Raw: s}
+	date, clock, hasClock := strings.Cut(strings.TrimSpace(s), " ")
+	clock = strings.TrimSpace(clock)
+	bad := func() (Time, string) {
+		return Time{Raw: s}, "timestamp " + quote(s) + " is not a valid \"YYYY-MM-DD HH:MM\": fix the date or time"
+	}
+	if len(date) != 10 || date[4] != '-' || date[7] != '-' {
+		return bad()
+	}
+	y, ok1 := atoiN(date[0:4])
+	m, ok2 := atoiN(date[5:7])
+	d, ok3 := atoiN(date[8:10])
+	if !ok1 || !ok2 || !ok3 || y < 1 || m < 1 || m > 12 || d < 1 || d > daysIn(y, m) {
+		return bad()
+	}
+	t.Year, t.Month, t.Day = y, m, d
+	if !hasClock || clock == "" {
+		t.DateOnly = true
+		return t, ""
+	}
+	if len(clock) != 5 || clock[2] != ':' {
+		return bad()
+	}
+	h, ok1 := atoiN(clock[0:2])
+	mi, ok2 := atoiN(clock[3:5])
+	if !ok1 || !ok2 || h > 23 || mi > 59 {
+		return bad()
+	}
+	t.Hour, t.Minute = h, mi
+	return t, ""
+}
+
+func atoiN(s string) (int, bool) {
+	n := 0
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return 0, false
+		}
+		n = n*10 + int(r-'0')
+	}
+	return n, true
+}
+
+func daysIn(y, m int) int {
+	switch m {
+	case 2:
+		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
+}
+
+// splitField splits "**Key**: value" or "**Key:** value" into key and
+// value. Keys are short words: "**Note**: a **bold** claim" is a field,
+// "**Warning** this is prose" is not.
+func splitField(line string) (key, value string, ok bool) {
+	if !strings.HasPrefix(line, "**") && !strings.HasPrefix(line, "__") {
+		return "", "", false
+	}
+	mark := line[:2]
+	rest := line[2:]
+	i := strings.Index(rest, mark)
+	if i <= 0 || i > 40 {
+		return "", "", false
+	}
+	key, after := rest[:i], rest[i+2:]
+	switch {
+	case strings.HasSuffix(key, ":"):
+		key = key[:len(key)-1]
+	case strings.HasPrefix(after, ":"):
+		after = after[1:]
+	default:
+		return "", "", false
+	}
+	key = strings.TrimSpace(key)
+	if key == "" || strings.ContainsAny(key, "*_`|") {
+		return "", "", false
+	}
+	return key, strings.TrimSpace(after), true
+}
+
+func isFieldLine(line string) bool {
+	_, _, ok := splitField(line)
+	return ok
+}
+
+func (p *state) paragraph(n *ast.Paragraph, base int) {
+	lines, offs := p.lines(n, base)
+	p.fieldLines(lines, offs)
+}
+
+// fieldLines reads the lines of one paragraph: each "**Key**: value"
+// line starts a field; other lines continue the previous field (a
+// wrapped Summary) or, with no field before them, are free text.
+func (p *state) fieldLines(lines []string, offs []int) {
+	e := p.cur
+	p.listTo = ""
+	inPara := false
+	for i, line := range lines {
+		if key, val, ok := splitField(line); ok {
+			ln := lineOf(p.idx, offs[i])
+			if _, dup := e.Field(key); dup && NormKey(key) != "details" {
+				p.problem(KindDuplicateKey, offs[i], lineEnd(p.src, offs[i]), e.ID,
+					"field "+quote(key)+" appears twice in "+e.ID+": keep one")
+			}
+			e.Fields = append(e.Fields, Field{Key: key, Value: val, Line: ln})
+			p.field = len(e.Fields) - 1
+			inPara = true
+			p.applyField(key, val)
+			if val == "" {
+				p.listTo = NormKey(key)
+			} else {
+				p.listTo = ""
+			}
+			continue
+		}
+		if inPara && p.field >= 0 {
+			f := &e.Fields[p.field]
+			f.Value = strings.TrimSpace(f.Value + " " + line)
+			p.applyField(f.Key, f.Value)
+			p.listTo = ""
+			continue
+		}
+		p.problem(KindFreeText, offs[i], lineEnd(p.src, offs[i]), e.ID,
+			"text "+quote(clip(line))+" in "+e.ID+" is not a field: write it as \"**Key**: value\" or a Details bullet")
+	}
+}
+
+func clip(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "…"
+	}
+	return s
+}
+
+// applyField copies a known field into its Event member.
+func (p *state) applyField(key, val string) {
+	e := p.cur
+	switch NormKey(key) {
+	case "scope":
+		e.Scope = val
+		e.Scopes = splitList(val)
+	case "summary":
+		e.Summary = val
+	case "refs", "ref", "references":
+		e.Refs = parseRefs(val)
+	case "tags", "tag":
+		e.Tags = parseTags(val)
+	}
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, part := range strings.Split(s, ",") {
+		if part = strings.TrimSpace(part); part != "" {
+			out = append(out, part)
+		}
+	}
+	return out
+}
+
+// parseRefs extracts evt-NNN tokens; "none", "-" and "n/a" give none.
+func parseRefs(s string) []string {
+	var out []string
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool {
+		return r == ',' || r == ' ' || r == ';' || r == '\t' || r == '(' || r == ')' || r == '[' || r == ']'
+	}) {
+		f = strings.Trim(f, "`*.")
+		if len(f) > 4 && strings.EqualFold(f[:4], "evt-") {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func parseTags(s string) []string {
+	var out []string
+	for _, t := range splitList(s) {
+		t = strings.TrimLeft(strings.Trim(t, "`"), "#")
+		if t != "" && !strings.EqualFold(t, "none") {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// list reads a bullet list: Details after "**Details**:", refs or tags
+// after an empty Refs or Tags field, and Details again when a list
+// stands alone in an event, as hand-written logs often do.
+func (p *state) list(l *ast.List, base int) {
+	e := p.cur
+	switch p.listTo {
+	case "refs", "ref", "references":
+		for _, d := range p.items(l, base) {
+			e.Refs = append(e.Refs, parseRefs(d.Key+" "+d.Value)...)
+		}
+	case "tags", "tag":
+		for _, d := range p.items(l, base) {
+			e.Tags = append(e.Tags, parseTags(strings.TrimSpace(d.Key+" "+d.Value))...)
+		}
+	default:
+		e.Details = append(e.Details, p.items(l, base)...)
+	}
+	p.listTo = ""
+}
+
+func (p *state) items(l *ast.List, base int) []Detail {
+	var out []Detail
+	for it := l.FirstChild(); it != nil; it = it.NextSibling() {
+		var d Detail
+		first := true
+		for c := it.FirstChild(); c != nil; c = c.NextSibling() {
+			switch b := c.(type) {
+			case *ast.List:
+				d.Children = append(d.Children, p.items(b, base)...)
+			case *ast.Paragraph, *ast.TextBlock:
+				lines, offs := p.lines(b, base)
+				if len(lines) == 0 {
+					continue
+				}
+				text := strings.Join(lines, " ")
+				if first {
+					d.Line = lineOf(p.idx, offs[0])
+					d.Key, d.Value = splitDetail(text)
+					first = false
+				} else {
+					d.Value = strings.TrimSpace(d.Value + " " + text)
+				}
+			}
+		}
+		if first {
+			d.Line = lineOf(p.idx, base+max(it.Pos(), 0))
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// splitDetail splits "key: value". The key is a short run of word
+// characters (optionally in ** or backticks), so "C:\dir" or a URL in a
+// keyless bullet is not taken for a key.
+func splitDetail(s string) (string, string) {
+	i := strings.Index(s, ":")
+	if i <= 0 || i > 48 {
+		return "", s
+	}
+	key := strings.TrimSpace(s[:i])
+	val := s[i+1:]
+	if strings.HasPrefix(key, "**") && strings.HasSuffix(key, "**") && len(key) > 4 {
+		key = key[2 : len(key)-2]
+	} else if strings.HasPrefix(val, "**") && strings.HasPrefix(key, "**") {
+		key, val = key[2:], val[2:] // "**key:** value"
+	}
+	key = strings.Trim(key, "`")
+	if key == "" || len(key) == 1 && i+1 < len(s) && s[i+1] == '\\' {
+		return "", s
+	}
+	for _, r := range key {
+		if !(r == '_' || r == '-' || r == ' ' || r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return "", s
+		}
+	}
+	if strings.HasPrefix(val, "//") {
+		return "", s // a URL such as https://...
+	}
+	return key, strings.TrimSpace(val)
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func quote(s string) string { return strconv.Quote(s) }
+
+func sortProblems(ps []Problem) {
+	sort.SliceStable(ps, func(i, j int) bool {
+		if ps[i].Range.Offset != ps[j].Range.Offset {
+			return ps[i].Range.Offset < ps[j].Range.Offset
+		}
+		return ps[i].Kind < ps[j].Kind
+	})
+}

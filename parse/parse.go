@@ -1,0 +1,388 @@
+package parse
+
+import (
+	"bytes"
+	"strings"
+
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+
+	"github.com/memsys/memsys/internal/diag"
+)
+
+// Option configures Parse.
+type Option func(*config)
+
+type config struct {
+	archive bool
+}
+
+// Archive marks the file as an archive (changelog-archive.md): archive
+// files hold events under "## Archive: ..." sections, so every event
+// section counts as part of the log.
+func Archive() Option { return func(c *config) { c.archive = true } }
+
+// MaxLineLength is the longest line Parse reads. Longer lines are
+// reported (KindLineLength) and the file is not parsed further, so a
+// hostile 10 MB line cannot make goldmark allocate without bound.
+const MaxLineLength = 1 << 20
+
+// blockParser is shared: goldmark parsers are safe for concurrent use
+// once initialised. Only block parsers run. Inline parsing would turn
+// "**Scope**" into emphasis nodes we would have to flatten again, and
+// link reference definitions would swallow lines such as "[x]: y";
+// fields are read from each block's raw lines instead.
+var blockParser = parser.NewParser(
+	parser.WithBlockParsers(parser.DefaultBlockParsers()...),
+	parser.WithInlineParsers(),
+	parser.WithParagraphTransformers(),
+)
+
+// Parse reads one log file. It never fails: problems are collected in
+// Log.Problems and parsing goes on. file names the file in every Range.
+func Parse(file string, src []byte, opts ...Option) *Log {
+	var c config
+	for _, o := range opts {
+		o(&c)
+	}
+	p := &state{file: file, archive: c.archive, log: &Log{File: file}}
+	p.src, p.bom, p.crlf = normalize(src)
+	p.idx = diag.NewLineIndex(p.src)
+	p.log.Lines = p.idx.Lines()
+	if len(src) > 0 && src[len(src)-1] == '\n' {
+		p.log.Lines--
+	}
+	if line, n := longLine(p.src); line > 0 {
+		p.problem(KindLineLength, p.idx.LineStart(line), p.idx.LineStart(line), "",
+			"line is "+itoa(n)+" bytes, over the "+itoa(MaxLineLength)+"-byte limit: split it or move the content out of the log")
+		return p.log
+	}
+	p.run()
+	return p.log
+}
+
+// longLine returns the first line longer than MaxLineLength and its
+// length, or 0.
+func longLine(src []byte) (int, int) {
+	line, start := 1, 0
+	for start <= len(src) {
+		i := bytes.IndexByte(src[start:], '\n')
+		n := i
+		if i < 0 {
+			n = len(src) - start
+		}
+		if n > MaxLineLength {
+			return line, n
+		}
+		if i < 0 {
+			break
+		}
+		start += i + 1
+		line++
+	}
+	return 0, 0
+}
+
+// state is one run of Parse. It walks the top-level blocks of every
+// chunk in order; an event is open from its heading to the next heading
+// of level 3 or less.
+type state struct {
+	file    string
+	archive bool
+	src     []byte
+	bom     int
+	crlf    []int
+	idx     *diag.LineIndex
+	log     *Log
+
+	inLog  bool     // inside an Event Log section
+	cur    *Event   // event being read, nil between events
+	all    []*Event // every evt heading, in order, before section filtering
+	field  int      // index in cur.Fields of the last field, -1 if none
+	// listTo names where the next bullet list goes: "details", "refs",
+	// "tags" after a field with an empty value, "" otherwise.
+	listTo string
+}
+
+func (p *state) run() {
+	starts := chunkStarts(p.src)
+	for i := 0; i < len(starts); {
+		// A chunk is parsed alone. If it ends inside a fenced code or
+		// HTML block the cut after it was wrong (the heading there is
+		// code), so the chunk grows, doubling each time, until it ends
+		// cleanly: the result equals a whole-file parse and stays
+		// linear even when an unterminated fence swallows the rest.
+		j, grow := i+1, 1
+		var doc ast.Node
+		for {
+			end := len(p.src)
+			if j < len(starts) {
+				end = starts[j]
+			}
+			doc = blockParser.Parse(text.NewReader(p.src[starts[i]:end]))
+			if j >= len(starts) || !endsOpen(doc, p.src[starts[i]:end]) {
+				break
+			}
+			j = min(j+grow, len(starts))
+			grow *= 2
+		}
+		p.chunk(doc, starts[i])
+		i = j
+	}
+	p.closeEvent(len(p.src))
+	p.finish()
+}
+
+// endsOpen reports whether the last top-level block of a chunk is a
+// fenced code or HTML block still open at the chunk's end.
+func endsOpen(doc ast.Node, chunk []byte) bool {
+	last := doc.LastChild()
+	if last == nil {
+		return false
+	}
+	lastLineEnd := func(n ast.Node) int {
+		if l := n.Lines(); l.Len() > 0 {
+			return l.At(l.Len() - 1).Stop
+		}
+		return -1
+	}
+	switch n := last.(type) {
+	case *ast.FencedCodeBlock:
+		e := lastLineEnd(n)
+		if e < 0 {
+			e = lineEnd(chunk, max(n.Pos(), 0))
+		}
+		// Closed fences have their closing line after the content.
+		return len(bytes.TrimSpace(chunk[min(e, len(chunk)):])) == 0
+	case *ast.HTMLBlock:
+		if n.HasClosure() {
+			return false
+		}
+		if n.HTMLBlockType <= ast.HTMLBlockType5 {
+			return true
+		}
+		e := lastLineEnd(n)
+		if e < 0 {
+			return true
+		}
+		// Kinds 6 and 7 end at a blank line.
+		return !bytes.Contains(chunk[min(e, len(chunk)):], []byte("\n"))
+	}
+	return false
+}
+
+func lineEnd(b []byte, from int) int {
+	if from >= len(b) {
+		return len(b)
+	}
+	if i := bytes.IndexByte(b[from:], '\n'); i >= 0 {
+		return from + i + 1
+	}
+	return len(b)
+}
+
+// chunk walks the top-level blocks of one chunk; base is the chunk's
+// offset in p.src.
+func (p *state) chunk(doc ast.Node, base int) {
+	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
+		switch b := n.(type) {
+		case *ast.Heading:
+			p.heading(b, base)
+		case *ast.Paragraph:
+			if p.cur != nil {
+				p.paragraph(b, base)
+			}
+		case *ast.List:
+			if p.cur != nil {
+				p.list(b, base)
+			}
+		case *ast.ThematicBreak:
+			// A separator between events.
+		default:
+			if p.cur != nil {
+				p.listTo = ""
+			}
+		}
+	}
+}
+
+func (p *state) segmentText(base int, s text.Segment) string {
+	return string(bytes.TrimRight(p.src[base+s.Start:base+s.Stop], " \t\r\n"))
+}
+
+// lineText returns the raw text of the lines of n, one string each.
+func (p *state) lines(n ast.Node, base int) ([]string, []int) {
+	l := n.Lines()
+	out := make([]string, 0, l.Len())
+	offs := make([]int, 0, l.Len())
+	for i := 0; i < l.Len(); i++ {
+		s := l.At(i)
+		out = append(out, strings.TrimLeft(p.segmentText(base, s), " \t"))
+		offs = append(offs, base+s.Start)
+	}
+	return out, offs
+}
+
+func (p *state) heading(h *ast.Heading, base int) {
+	lines, offs := p.lines(h, base)
+	if len(lines) == 0 {
+		lines, offs = []string{""}, []int{base + max(h.Pos(), 0)}
+	}
+	textLine := strings.Join(lines, " ")
+	start := p.idx.LineStart(lineOf(p.idx, offs[0]))
+	setext := !bytes.HasPrefix(bytes.TrimLeft(p.src[start:], " "), []byte("#"))
+	if setext && p.cur != nil && isFieldLine(lines[0]) {
+		// "**Tags**: x" directly followed by "---" is a setext heading
+		// to CommonMark but a field and a separator to its writer.
+		p.fieldLines(lines, offs)
+		return
+	}
+	isEvt := len(textLine) >= 4 && strings.EqualFold(textLine[:4], "evt-")
+	if h.Level > 3 && !isEvt {
+		return // a sub-heading inside an event body
+	}
+	p.closeEvent(start)
+	if isEvt {
+		p.openEvent(h.Level, textLine, start)
+		return
+	}
+	if h.Level <= 2 {
+		name := strings.ToLower(strings.TrimSpace(strings.Trim(textLine, "#")))
+		p.inLog = name == "event log" || name == "events" ||
+			(p.archive && strings.HasPrefix(name, "archive"))
+		if p.inLog && p.log.EventLogLine == 0 {
+			p.log.HasEventLog = true
+			p.log.EventLogLine = lineOf(p.idx, start)
+		}
+		return
+	}
+	if p.inLog && strings.Contains(textLine, "|") {
+		p.problem(KindHeader, start, lineEnd(p.src, start), "",
+			"heading "+quote(textLine)+" looks like an event but does not start with evt-NNN: write it as \"### evt-NNN | YYYY-MM-DD HH:MM | agent | type\"")
+	}
+}
+
+func lineOf(x *diag.LineIndex, off int) int {
+	l, _ := x.Position(off)
+	return l
+}
+
+func (p *state) openEvent(level int, header string, start int) {
+	e := &Event{Level: level, InLog: p.inLog || p.archive}
+	p.cur, p.field, p.listTo = e, -1, ""
+	e.Range.Offset = start
+	p.parseHeader(e, header, start)
+	p.all = append(p.all, e)
+}
+
+func (p *state) closeEvent(next int) {
+	e := p.cur
+	if e == nil {
+		return
+	}
+	p.cur = nil
+	end := trimTail(p.src, e.Range.Offset, next)
+	e.Text = string(p.src[e.Range.Offset:end])
+	r := p.idx.Range(p.file, e.Range.Offset, end)
+	if end > e.Range.Offset && p.src[end-1] == '\n' {
+		r.EndLine, r.EndCol = lineOf(p.idx, end-1), 0
+		r.EndCol = end - 1 - p.idx.LineStart(r.EndLine) + 1
+	}
+	r.Offset, r.EndOffset = p.orig(e.Range.Offset), p.orig(end)
+	e.Range = r
+}
+
+// trimTail drops trailing blank lines and thematic-break separators
+// from [start, end), keeping the final newline.
+func trimTail(src []byte, start, end int) int {
+	for end > start {
+		// find the start of the last line
+		e := end
+		if src[e-1] == '\n' {
+			e--
+		}
+		s := bytes.LastIndexByte(src[start:e], '\n') + 1 + start
+		if s == start {
+			break // never trim the heading itself
+		}
+		line := bytes.TrimSpace(src[s:e])
+		if len(line) == 0 || isBreak(line) {
+			end = s
+			continue
+		}
+		break
+	}
+	return end
+}
+
+func isBreak(line []byte) bool {
+	if len(line) < 3 {
+		return false
+	}
+	c := line[0]
+	if c != '-' && c != '*' && c != '_' {
+		return false
+	}
+	n := 0
+	for _, b := range line {
+		switch b {
+		case c:
+			n++
+		case ' ', '\t':
+		default:
+			return false
+		}
+	}
+	return n >= 3
+}
+
+// orig maps an offset in the normalised source back to the original
+// bytes (before the BOM was stripped and CRLF became LF).
+func (p *state) orig(off int) int {
+	n := 0
+	if len(p.crlf) > 0 {
+		lo, hi := 0, len(p.crlf)
+		for lo < hi {
+			m := (lo + hi) / 2
+			if p.crlf[m] < off {
+				lo = m + 1
+			} else {
+				hi = m
+			}
+		}
+		n = lo
+	}
+	return off + n + p.bom
+}
+
+func (p *state) problem(k Kind, start, end int, evt, msg string) {
+	r := p.idx.Range(p.file, start, end)
+	r.Offset, r.EndOffset = p.orig(start), p.orig(end)
+	p.log.Problems = append(p.log.Problems, Problem{Kind: k, Range: r, Event: evt, Message: msg})
+}
+
+// finish decides which evt headings are events: those inside the Event
+// Log section, or all of them when the file has no such section (lint
+// reports the missing section; replay still sees the events).
+func (p *state) finish() {
+	p.log.Events = make([]Event, 0, len(p.all))
+	for _, e := range p.all {
+		if e.Num == 0 && e.ID == "" {
+			continue
+		}
+		if p.log.HasEventLog && !e.InLog {
+			r := e.Range
+			p.log.Problems = append(p.log.Problems, Problem{Kind: KindOutside, Range: r, Event: e.ID,
+				Message: e.ID + " is outside the \"## Event Log\" section: move it under that heading"})
+			continue
+		}
+		if e.Level != 3 {
+			p.log.Problems = append(p.log.Problems, Problem{Kind: KindLevel, Range: e.Range, Event: e.ID,
+				Message: e.ID + " heading is level " + itoa(e.Level) + ", not 3: write it as \"### " + e.ID + " | ...\""})
+		}
+		p.log.Events = append(p.log.Events, *e)
+	}
+	p.all = nil
+	sortProblems(p.log.Problems)
+}
