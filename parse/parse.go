@@ -96,10 +96,10 @@ type state struct {
 	idx     *diag.LineIndex
 	log     *Log
 
-	inLog  bool     // inside an Event Log section
-	cur    *Event   // event being read, nil between events
-	all    []*Event // every evt heading, in order, before section filtering
-	field  int      // index in cur.Fields of the last field, -1 if none
+	inLog bool     // inside an Event Log section
+	cur   *Event   // event being read, nil between events
+	all   []*Event // every evt heading, in order, before section filtering
+	field int      // index in cur.Fields of the last field, -1 if none
 	// listTo names where the next bullet list goes: "details", "refs",
 	// "tags" after a field with an empty value, "" otherwise.
 	listTo string
