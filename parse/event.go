@@ -128,7 +128,11 @@ type Field struct {
 // NormKey normalises a field or detail key for case-insensitive
 // matching.
 func NormKey(k string) string {
-	k = strings.ToLower(strings.TrimSpace(k))
+	k = strings.TrimSpace(k)
+	if isNorm(k) {
+		return k // the common case allocates nothing
+	}
+	k = strings.ToLower(k)
 	return strings.Map(func(r rune) rune {
 		if r == ' ' || r == '-' || r == '\t' {
 			return '_'
@@ -137,12 +141,46 @@ func NormKey(k string) string {
 	}, k)
 }
 
+func isNorm(k string) bool {
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		if c >= 'A' && c <= 'Z' || c == ' ' || c == '-' || c == '\t' || c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// KeyIs reports whether key normalises to norm (already normalised),
+// without allocating.
+func KeyIs(key, norm string) bool {
+	key = strings.TrimSpace(key)
+	if len(key) != len(norm) {
+		return NormKey(key) == norm
+	}
+	for i := 0; i < len(key); i++ {
+		c := key[i]
+		switch {
+		case c >= 'A' && c <= 'Z':
+			c += 'a' - 'A'
+		case c == ' ' || c == '-' || c == '\t':
+			c = '_'
+		case c >= 0x80:
+			return NormKey(key) == norm
+		}
+		if c != norm[i] {
+			return false
+		}
+	}
+	return true
+}
+
 // Detail returns the value of the first top-level detail whose key
 // matches key case-insensitively, and whether it was found.
 func (e *Event) Detail(key string) (string, bool) {
 	k := NormKey(key)
 	for _, d := range e.Details {
-		if d.Norm() == k {
+		if KeyIs(d.Key, k) {
 			return d.Value, true
 		}
 	}
@@ -153,7 +191,7 @@ func (e *Event) Detail(key string) (string, bool) {
 func (e *Event) Field(key string) (string, bool) {
 	k := NormKey(key)
 	for _, f := range e.Fields {
-		if NormKey(f.Key) == k {
+		if KeyIs(f.Key, k) {
 			return f.Value, true
 		}
 	}

@@ -4,8 +4,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-
-	"github.com/yuin/goldmark/ast"
 )
 
 // parseHeader reads "evt-NNN | YYYY-MM-DD HH:MM | agent | type".
@@ -169,23 +167,19 @@ func isFieldLine(line string) bool {
 	return ok
 }
 
-func (p *state) paragraph(n *ast.Paragraph, base int) {
-	lines, offs := p.lines(n, base)
-	p.fieldLines(lines, offs)
-}
-
 // fieldLines reads the lines of one paragraph: each "**Key**: value"
 // line starts a field; other lines continue the previous field (a
 // wrapped Summary) or, with no field before them, are free text.
-func (p *state) fieldLines(lines []string, offs []int) {
+func (p *state) fieldLines(lines []srcLine) {
 	e := p.cur
 	p.listTo = ""
 	inPara := false
-	for i, line := range lines {
+	for _, sl := range lines {
+		line, off := p.text(sl), sl.off
 		if key, val, ok := splitField(line); ok {
-			ln := lineOf(p.idx, offs[i])
-			if _, dup := e.Field(key); dup && NormKey(key) != "details" {
-				p.problem(KindDuplicateKey, offs[i], lineEnd(p.src, offs[i]), e.ID,
+			ln := lineOf(p.idx, off)
+			if _, dup := e.Field(key); dup && !KeyIs(key, "details") {
+				p.problem(KindDuplicateKey, off, lineEnd(p.src, off), e.ID,
 					"field "+quote(key)+" appears twice in "+e.ID+": keep one")
 			}
 			e.Fields = append(e.Fields, Field{Key: key, Value: val, Line: ln})
@@ -206,7 +200,7 @@ func (p *state) fieldLines(lines []string, offs []int) {
 			p.listTo = ""
 			continue
 		}
-		p.problem(KindFreeText, offs[i], lineEnd(p.src, offs[i]), e.ID,
+		p.problem(KindFreeText, off, lineEnd(p.src, off), e.ID,
 			"text "+quote(clip(line))+" in "+e.ID+" is not a field: write it as \"**Key**: value\" or a Details bullet")
 	}
 }
@@ -221,7 +215,7 @@ func clip(s string) string {
 // applyField copies a known field into its Event member.
 func (p *state) applyField(key, val string) {
 	e := p.cur
-	switch NormKey(key) {
+	switch k := NormKey(key); k {
 	case "scope":
 		e.Scope = val
 		e.Scopes = splitList(val)
@@ -272,49 +266,36 @@ func parseTags(s string) []string {
 // list reads a bullet list: Details after "**Details**:", refs or tags
 // after an empty Refs or Tags field, and Details again when a list
 // stands alone in an event, as hand-written logs often do.
-func (p *state) list(l *ast.List, base int) {
+func (p *state) list(items []item) {
 	e := p.cur
+	ds := p.details(items)
 	switch p.listTo {
 	case "refs", "ref", "references":
-		for _, d := range p.items(l, base) {
+		for _, d := range ds {
 			e.Refs = append(e.Refs, parseRefs(d.Key+" "+d.Value)...)
 		}
 	case "tags", "tag":
-		for _, d := range p.items(l, base) {
+		for _, d := range ds {
 			e.Tags = append(e.Tags, parseTags(strings.TrimSpace(d.Key+" "+d.Value))...)
 		}
 	default:
-		e.Details = append(e.Details, p.items(l, base)...)
+		e.Details = append(e.Details, ds...)
 	}
 	p.listTo = ""
 }
 
-func (p *state) items(l *ast.List, base int) []Detail {
-	var out []Detail
-	for it := l.FirstChild(); it != nil; it = it.NextSibling() {
-		var d Detail
-		first := true
-		for c := it.FirstChild(); c != nil; c = c.NextSibling() {
-			switch b := c.(type) {
-			case *ast.List:
-				d.Children = append(d.Children, p.items(b, base)...)
-			case *ast.Paragraph, *ast.TextBlock:
-				lines, offs := p.lines(b, base)
-				if len(lines) == 0 {
-					continue
-				}
-				text := strings.Join(lines, " ")
-				if first {
-					d.Line = lineOf(p.idx, offs[0])
-					d.Key, d.Value = splitDetail(text)
-					first = false
-				} else {
-					d.Value = strings.TrimSpace(d.Value + " " + text)
-				}
-			}
+func (p *state) details(items []item) []Detail {
+	out := make([]Detail, 0, len(items))
+	for _, it := range items {
+		d := Detail{Line: lineOf(p.idx, it.off)}
+		if it.first.end > it.first.off {
+			d.Key, d.Value = splitDetail(p.text(it.first))
 		}
-		if first {
-			d.Line = lineOf(p.idx, base+max(it.Pos(), 0))
+		for _, l := range it.more {
+			d.Value = strings.TrimSpace(d.Value + " " + p.text(l))
+		}
+		if len(it.children) > 0 {
+			d.Children = p.details(it.children)
 		}
 		out = append(out, d)
 	}

@@ -48,6 +48,7 @@ func Parse(file string, src []byte, opts ...Option) *Log {
 	}
 	p := &state{file: file, archive: c.archive, log: &Log{File: file}}
 	p.src, p.bom, p.crlf = normalize(src)
+	p.s = string(p.src)
 	p.idx = diag.NewLineIndex(p.src)
 	p.log.Lines = p.idx.Lines()
 	if len(src) > 0 && src[len(src)-1] == '\n' {
@@ -91,10 +92,12 @@ type state struct {
 	file    string
 	archive bool
 	src     []byte
+	s       string // src as one string: every text in the result is a substring of it, not a copy
 	bom     int
 	crlf    []int
 	idx     *diag.LineIndex
 	log     *Log
+	scratch []block
 
 	inLog bool     // inside an Event Log section
 	cur   *Event   // event being read, nil between events
@@ -107,7 +110,23 @@ type state struct {
 
 func (p *state) run() {
 	starts := chunkStarts(p.src)
+	// Every event starts a chunk, so this never grows; cur can point
+	// into the slice safely.
+	p.log.Events = make([]Event, 0, len(starts))
 	for i := 0; i < len(starts); {
+		end := len(p.src)
+		if i+1 < len(starts) {
+			end = starts[i+1]
+		}
+		if i > 0 {
+			// The block slice is reused: consume copies what it keeps.
+			if blocks, ok := fastBlocks(p.scratch[:0], p.src, starts[i], end); ok {
+				p.consume(blocks)
+				p.scratch = blocks
+				i++
+				continue
+			}
+		}
 		// A chunk is parsed alone. If it ends inside a fenced code or
 		// HTML block the cut after it was wrong (the heading there is
 		// code), so the chunk grows, doubling each time, until it ends
@@ -116,7 +135,7 @@ func (p *state) run() {
 		j, grow := i+1, 1
 		var doc ast.Node
 		for {
-			end := len(p.src)
+			end = len(p.src)
 			if j < len(starts) {
 				end = starts[j]
 			}
@@ -127,7 +146,7 @@ func (p *state) run() {
 			j = min(j+grow, len(starts))
 			grow *= 2
 		}
-		p.chunk(doc, starts[i])
+		p.consume(goldmarkBlocks(doc, p.src, starts[i]))
 		i = j
 	}
 	p.closeEvent(len(p.src))
@@ -182,23 +201,23 @@ func lineEnd(b []byte, from int) int {
 	return len(b)
 }
 
-// chunk walks the top-level blocks of one chunk; base is the chunk's
-// offset in p.src.
-func (p *state) chunk(doc ast.Node, base int) {
-	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
-		switch b := n.(type) {
-		case *ast.Heading:
-			p.heading(b, base)
-		case *ast.Paragraph:
+// consume reads the top-level blocks of one chunk in order.
+func (p *state) consume(blocks []block) {
+	for i := range blocks {
+		b := &blocks[i]
+		switch b.kind {
+		case bHeading:
+			p.heading(b)
+		case bPara:
 			if p.cur != nil {
-				p.paragraph(b, base)
+				p.fieldLines(b.lines)
 			}
-		case *ast.List:
+		case bList:
 			if p.cur != nil {
-				p.list(b, base)
+				p.list(b.items)
 			}
-		case *ast.ThematicBreak:
-			// A separator between events.
+		case bBreak:
+			// a separator between events
 		default:
 			if p.cur != nil {
 				p.listTo = ""
@@ -207,48 +226,29 @@ func (p *state) chunk(doc ast.Node, base int) {
 	}
 }
 
-func (p *state) segmentText(base int, s text.Segment) string {
-	return string(bytes.TrimRight(p.src[base+s.Start:base+s.Stop], " \t\r\n"))
-}
-
-// lineText returns the raw text of the lines of n, one string each.
-func (p *state) lines(n ast.Node, base int) ([]string, []int) {
-	l := n.Lines()
-	out := make([]string, 0, l.Len())
-	offs := make([]int, 0, l.Len())
-	for i := 0; i < l.Len(); i++ {
-		s := l.At(i)
-		out = append(out, strings.TrimLeft(p.segmentText(base, s), " \t"))
-		offs = append(offs, base+s.Start)
+func (p *state) heading(h *block) {
+	textLine := p.text(h.lines[0])
+	for _, l := range h.lines[1:] {
+		textLine += " " + p.text(l)
 	}
-	return out, offs
-}
-
-func (p *state) heading(h *ast.Heading, base int) {
-	lines, offs := p.lines(h, base)
-	if len(lines) == 0 {
-		lines, offs = []string{""}, []int{base + max(h.Pos(), 0)}
-	}
-	textLine := strings.Join(lines, " ")
-	start := p.idx.LineStart(lineOf(p.idx, offs[0]))
-	setext := !bytes.HasPrefix(bytes.TrimLeft(p.src[start:], " "), []byte("#"))
-	if setext && p.cur != nil && isFieldLine(lines[0]) {
+	start := p.idx.LineStart(lineOf(p.idx, h.lines[0].off))
+	if h.setext && p.cur != nil && isFieldLine(p.text(h.lines[0])) {
 		// "**Tags**: x" directly followed by "---" is a setext heading
 		// to CommonMark but a field and a separator to its writer.
-		p.fieldLines(lines, offs)
+		p.fieldLines(h.lines)
 		return
 	}
 	isEvt := len(textLine) >= 4 && strings.EqualFold(textLine[:4], "evt-")
-	if h.Level > 3 && !isEvt {
+	if h.level > 3 && !isEvt {
 		return // a sub-heading inside an event body
 	}
 	p.closeEvent(start)
 	if isEvt {
-		p.openEvent(h.Level, textLine, start)
+		p.openEvent(h.level, textLine, start)
 		return
 	}
-	if h.Level <= 2 {
-		name := strings.ToLower(strings.TrimSpace(strings.Trim(textLine, "#")))
+	if h.level <= 2 {
+		name := strings.ToLower(strings.TrimSpace(textLine))
 		p.inLog = name == "event log" || name == "events" ||
 			(p.archive && strings.HasPrefix(name, "archive"))
 		if p.inLog && p.log.EventLogLine == 0 {
@@ -263,17 +263,20 @@ func (p *state) heading(h *ast.Heading, base int) {
 	}
 }
 
+// text returns the text of a line as a substring of the source.
+func (p *state) text(l srcLine) string { return p.s[l.off:l.end] }
+
 func lineOf(x *diag.LineIndex, off int) int {
 	l, _ := x.Position(off)
 	return l
 }
 
 func (p *state) openEvent(level int, header string, start int) {
-	e := &Event{Level: level, InLog: p.inLog || p.archive}
+	p.log.Events = append(p.log.Events, Event{Level: level, InLog: p.inLog || p.archive, Fields: make([]Field, 0, 6)})
+	e := &p.log.Events[len(p.log.Events)-1]
 	p.cur, p.field, p.listTo = e, -1, ""
 	e.Range.Offset = start
 	p.parseHeader(e, header, start)
-	p.all = append(p.all, e)
 }
 
 func (p *state) closeEvent(next int) {
@@ -283,7 +286,7 @@ func (p *state) closeEvent(next int) {
 	}
 	p.cur = nil
 	end := trimTail(p.src, e.Range.Offset, next)
-	e.Text = string(p.src[e.Range.Offset:end])
+	e.Text = p.s[e.Range.Offset:end]
 	r := p.idx.Range(p.file, e.Range.Offset, end)
 	if end > e.Range.Offset && p.src[end-1] == '\n' {
 		r.EndLine, r.EndCol = lineOf(p.idx, end-1), 0
@@ -366,14 +369,14 @@ func (p *state) problem(k Kind, start, end int, evt, msg string) {
 // Log section, or all of them when the file has no such section (lint
 // reports the missing section; replay still sees the events).
 func (p *state) finish() {
-	p.log.Events = make([]Event, 0, len(p.all))
-	for _, e := range p.all {
-		if e.Num == 0 && e.ID == "" {
-			continue
+	kept := p.log.Events[:0]
+	for i := range p.log.Events {
+		e := p.log.Events[i]
+		if e.ID == "" {
+			continue // a malformed ID, already reported
 		}
 		if p.log.HasEventLog && !e.InLog {
-			r := e.Range
-			p.log.Problems = append(p.log.Problems, Problem{Kind: KindOutside, Range: r, Event: e.ID,
+			p.log.Problems = append(p.log.Problems, Problem{Kind: KindOutside, Range: e.Range, Event: e.ID,
 				Message: e.ID + " is outside the \"## Event Log\" section: move it under that heading"})
 			continue
 		}
@@ -381,8 +384,9 @@ func (p *state) finish() {
 			p.log.Problems = append(p.log.Problems, Problem{Kind: KindLevel, Range: e.Range, Event: e.ID,
 				Message: e.ID + " heading is level " + itoa(e.Level) + ", not 3: write it as \"### " + e.ID + " | ...\""})
 		}
-		p.log.Events = append(p.log.Events, *e)
+		kept = append(kept, e)
 	}
-	p.all = nil
+	clear(p.log.Events[len(kept):])
+	p.log.Events = kept
 	sortProblems(p.log.Problems)
 }

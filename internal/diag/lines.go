@@ -1,6 +1,9 @@
 package diag
 
-import "sort"
+import (
+	"bytes"
+	"sort"
+)
 
 // LineIndex maps byte offsets to 1-based line and column numbers. It is
 // built once per file; lookups are a binary search, so positions for a
@@ -13,7 +16,7 @@ type LineIndex struct {
 // NewLineIndex indexes src. Only '\n' ends a line: a CRLF file has the
 // same line numbers as its LF twin.
 func NewLineIndex(src []byte) *LineIndex {
-	starts := make([]int, 1, len(src)/40+1)
+	starts := make([]int, 1, bytes.Count(src, []byte{'\n'})+1)
 	for i, b := range src {
 		if b == '\n' {
 			starts = append(starts, i+1)
