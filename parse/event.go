@@ -224,3 +224,6 @@ type Problem struct {
 	Event   string // the event ID as written, if known
 	Message string
 }
+
+// String formats the problem as "file:line:col: message".
+func (p Problem) String() string { return p.Range.String() + ": " + p.Message }

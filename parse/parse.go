@@ -15,13 +15,24 @@ import (
 type Option func(*config)
 
 type config struct {
-	archive bool
+	archive     bool
+	headersOnly bool
+	whole       bool // tests: parse the file as one goldmark document
 }
 
 // Archive marks the file as an archive (changelog-archive.md): archive
 // files hold events under "## Archive: ..." sections, so every event
 // section counts as part of the log.
 func Archive() Option { return func(c *config) { c.archive = true } }
+
+// HeadersOnly reads event headings and sections but not event bodies:
+// Events carry ID, Num, Time, Agent, Type, Level, InLog, Range and
+// Text, with no fields or details. It is what append uses to find the
+// next ID and check refs without paying for a full parse. Chunks that
+// contain no fence or HTML opener cannot hide a heading in code, so
+// only their first line is read; any other chunk goes to goldmark as
+// in a full parse.
+func HeadersOnly() Option { return func(c *config) { c.headersOnly = true } }
 
 // MaxLineLength is the longest line Parse reads. Longer lines are
 // reported (KindLineLength) and the file is not parsed further, so a
@@ -46,7 +57,7 @@ func Parse(file string, src []byte, opts ...Option) *Log {
 	for _, o := range opts {
 		o(&c)
 	}
-	p := &state{file: file, archive: c.archive, log: &Log{File: file}}
+	p := &state{file: file, archive: c.archive, headersOnly: c.headersOnly, whole: c.whole, log: &Log{File: file}}
 	p.src, p.bom, p.crlf = normalize(src)
 	p.s = string(p.src)
 	p.idx = diag.NewLineIndex(p.src)
@@ -91,13 +102,15 @@ func longLine(src []byte) (int, int) {
 type state struct {
 	file    string
 	archive bool
-	src     []byte
-	s       string // src as one string: every text in the result is a substring of it, not a copy
-	bom     int
-	crlf    []int
-	idx     *diag.LineIndex
-	log     *Log
-	scratch []block
+	// headersOnly and whole mirror the options of the same names.
+	headersOnly, whole bool
+	src                []byte
+	s                  string // src as one string: every text in the result is a substring of it, not a copy
+	bom                int
+	crlf               []int
+	idx                *diag.LineIndex
+	log                *Log
+	scratch            []block
 
 	inLog bool     // inside an Event Log section
 	cur   *Event   // event being read, nil between events
@@ -109,7 +122,10 @@ type state struct {
 }
 
 func (p *state) run() {
-	starts := chunkStarts(p.src)
+	starts := []int{0}
+	if !p.whole {
+		starts = chunkStarts(p.src)
+	}
 	// Every event starts a chunk, so this never grows; cur can point
 	// into the slice safely.
 	p.log.Events = make([]Event, 0, len(starts))
@@ -117,6 +133,14 @@ func (p *state) run() {
 		end := len(p.src)
 		if i+1 < len(starts) {
 			end = starts[i+1]
+		}
+		if i > 0 && p.headersOnly && !hasOpener(p.src[starts[i]:end]) {
+			if blocks, ok := fastBlocks(p.scratch[:0], p.src, starts[i], lineEnd(p.src, starts[i])); ok {
+				p.consume(blocks)
+				p.scratch = blocks
+				i++
+				continue
+			}
 		}
 		if i > 0 {
 			// The block slice is reused: consume copies what it keeps.
@@ -151,6 +175,12 @@ func (p *state) run() {
 	}
 	p.closeEvent(len(p.src))
 	p.finish()
+}
+
+// hasOpener reports whether chunk may contain a fenced code or HTML
+// block opener anywhere; without one it cannot end open.
+func hasOpener(chunk []byte) bool {
+	return bytes.Contains(chunk, []byte("``")) || bytes.Contains(chunk, []byte("~~")) || bytes.IndexByte(chunk, '<') >= 0
 }
 
 // endsOpen reports whether the last top-level block of a chunk is a
@@ -209,11 +239,11 @@ func (p *state) consume(blocks []block) {
 		case bHeading:
 			p.heading(b)
 		case bPara:
-			if p.cur != nil {
+			if p.cur != nil && !p.headersOnly {
 				p.fieldLines(b.lines)
 			}
 		case bList:
-			if p.cur != nil {
+			if p.cur != nil && !p.headersOnly {
 				p.list(b.items)
 			}
 		case bBreak:

@@ -2,7 +2,8 @@ package parse
 
 import "bytes"
 
-// normalize strips a leading UTF-8 BOM and turns CRLF into LF, so CRLF,
+// normalize strips a leading UTF-8 BOM, turns CRLF into LF and a lone
+// CR into LF (CommonMark counts all three as line endings), so CRLF,
 // BOM and clean LF input parse identically. It returns the normalised
 // bytes, the BOM length, and the normalised offsets of every LF whose
 // CR was removed (sorted), which origOffset uses to map positions back
@@ -16,8 +17,12 @@ func normalize(src []byte) (out []byte, bom int, crlf []int) {
 	}
 	out = make([]byte, 0, len(src))
 	for i := 0; i < len(src); i++ {
-		if src[i] == '\r' && i+1 < len(src) && src[i+1] == '\n' {
-			crlf = append(crlf, len(out))
+		if src[i] == '\r' {
+			if i+1 < len(src) && src[i+1] == '\n' {
+				crlf = append(crlf, len(out))
+				continue
+			}
+			out = append(out, '\n') // same length: offsets unchanged
 			continue
 		}
 		out = append(out, src[i])

@@ -1,0 +1,264 @@
+package parse
+
+import (
+	"github.com/memsys/memsys/internal/diag"
+
+	"reflect"
+	"strings"
+	"testing"
+)
+
+const head = "# Changelog\n\n## Event Log\n\n"
+
+const canonical = head + `### evt-001 | 2026-02-27 10:00 | alice | decision
+
+**Scope**: auth, database
+**Summary**: use PostgreSQL
+  instead of SQLite
+
+**Details**:
+- from: sqlite
+- to: postgres
+  - reason: concurrency
+- rationale: many writers
+- path: C:\Users\dev\db
+
+**Refs**: none
+**Tags**: db, #arch
+
+---
+
+### evt-002 | 2026-02-27 11:30 | bob | create
+
+**Scope**: auth
+**Summary**: create the auth module
+**Refs**: evt-001
+**Tags**: auth
+`
+
+func TestParseCanonical(t *testing.T) {
+	l := Parse("CHANGELOG.md", []byte(canonical))
+	if len(l.Problems) != 0 {
+		t.Fatalf("problems: %v", l.Problems)
+	}
+	if !l.HasEventLog || l.EventLogLine != 3 {
+		t.Errorf("event log = %v at %d, want true at 3", l.HasEventLog, l.EventLogLine)
+	}
+	if len(l.Events) != 2 {
+		t.Fatalf("got %d events, want 2", len(l.Events))
+	}
+	e := l.Events[0]
+	want := Event{
+		ID: "evt-001", Num: 1, Agent: "alice", Type: "decision",
+		Time:    Time{Year: 2026, Month: 2, Day: 27, Hour: 10, Raw: "2026-02-27 10:00"},
+		Scope:   "auth, database",
+		Scopes:  []string{"auth", "database"},
+		Summary: "use PostgreSQL instead of SQLite",
+		Details: []Detail{
+			{Key: "from", Value: "sqlite", Line: 12},
+			{Key: "to", Value: "postgres", Line: 13, Children: []Detail{{Key: "reason", Value: "concurrency", Line: 14}}},
+			{Key: "rationale", Value: "many writers", Line: 15},
+			{Key: "path", Value: `C:\Users\dev\db`, Line: 16},
+		},
+		Tags: []string{"db", "arch"},
+		Fields: []Field{
+			{Key: "Scope", Value: "auth, database", Line: 7},
+			{Key: "Summary", Value: "use PostgreSQL instead of SQLite", Line: 8},
+			{Key: "Details", Line: 11},
+			{Key: "Refs", Value: "none", Line: 18},
+			{Key: "Tags", Value: "db, #arch", Line: 19},
+		},
+		Level: 3, InLog: true,
+	}
+	e.Range, e.Text = Range0(), ""
+	if !reflect.DeepEqual(e, want) {
+		t.Errorf("event 1:\n got %+v\nwant %+v", e, want)
+	}
+	r := l.Events[0].Range
+	if r.Line != 5 || r.EndLine != 19 {
+		t.Errorf("range lines %d-%d, want 5-19", r.Line, r.EndLine)
+	}
+	if !strings.HasSuffix(l.Events[0].Text, "**Tags**: db, #arch\n") {
+		t.Errorf("text does not end at the Tags line: %q", l.Events[0].Text)
+	}
+	if got := canonical[r.Offset:r.EndOffset]; got != l.Events[0].Text {
+		t.Errorf("offsets give %q, want the event text", got)
+	}
+	if l.Events[1].Refs[0] != "evt-001" || l.Events[1].Range.Line != 23 {
+		t.Errorf("event 2: refs %v line %d", l.Events[1].Refs, l.Events[1].Range.Line)
+	}
+}
+
+// Range0 is the zero Range, so DeepEqual can ignore positions.
+func Range0() (r diag.Range) { return }
+
+// TestLineEndings: CRLF, a BOM, trailing spaces and tabs parse like
+// clean LF input.
+func TestLineEndings(t *testing.T) {
+	clean := Parse("f", []byte(canonical))
+	variants := map[string]string{
+		"crlf":     strings.ReplaceAll(canonical, "\n", "\r\n"),
+		"bom":      "\ufeff" + canonical,
+		"trailing": strings.ReplaceAll(canonical, "\n", " \t\n"),
+		"bom+crlf": "\ufeff" + strings.ReplaceAll(canonical, "\n", "\r\n"),
+	}
+	for name, src := range variants {
+		t.Run(name, func(t *testing.T) {
+			l := Parse("f", []byte(src))
+			if len(l.Events) != len(clean.Events) || len(l.Problems) != 0 {
+				t.Fatalf("got %d events, problems %v", len(l.Events), l.Problems)
+			}
+			for i := range l.Events {
+				a, b := l.Events[i], clean.Events[i]
+				if a.Range.Line != b.Range.Line || a.Range.EndLine != b.Range.EndLine {
+					t.Errorf("event %d lines %d-%d, want %d-%d", i, a.Range.Line, a.Range.EndLine, b.Range.Line, b.Range.EndLine)
+				}
+				if got := src[a.Range.Offset:a.Range.EndOffset]; !strings.Contains(got, a.ID) {
+					t.Errorf("original offsets of %s give %q", a.ID, got)
+				}
+				a.Range, b.Range = Range0(), Range0()
+				if name != "trailing" {
+					if !reflect.DeepEqual(a, b) {
+						t.Errorf("event %d differs:\n got %+v\nwant %+v", i, a, b)
+					}
+				} else {
+					a.Text, b.Text = "", ""
+					if !reflect.DeepEqual(a, b) {
+						t.Errorf("event %d differs:\n got %+v\nwant %+v", i, a, b)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestNotEvents: headings in code, HTML, or before the Event Log
+// section are never events.
+func TestNotEvents(t *testing.T) {
+	src := "# Changelog\n\n## 1.2.0\n\n### Added\n- a feature\n\n### evt-900 | 2026-01-01 10:00 | x | create\n\n" +
+		head[len("# Changelog\n\n"):] +
+		"### evt-001 | 2026-01-01 10:00 | a | create\n\n**Scope**: s\n**Summary**: one\n\n" +
+		"```\n### evt-002 | 2026-01-01 10:00 | a | create\n```\n\n" +
+		"    ### evt-003 | 2026-01-01 10:00 | a | create\n\n" +
+		"<!--\n### evt-004 | 2026-01-01 10:00 | a | create\n-->\n\n" +
+		"<div>\n### evt-005 | 2026-01-01 10:00 | a | create\n</div>\n\n" +
+		"- ```\n  ### evt-006 | 2026-01-01 10:00 | a | create\n  ```\n\n" +
+		"~~~~\n```\n### evt-007 | 2026-01-01 10:00 | a | create\n~~~~\n\n" +
+		"### evt-008 | 2026-01-01 11:00 | a | modify\n\n**Scope**: s\n**Summary**: two\n"
+	l := Parse("CHANGELOG.md", []byte(src))
+	var ids []string
+	for _, e := range l.Events {
+		ids = append(ids, e.ID)
+	}
+	if want := []string{"evt-001", "evt-008"}; !reflect.DeepEqual(ids, want) {
+		t.Errorf("events %v, want %v", ids, want)
+	}
+	var got []string
+	for _, p := range l.Problems {
+		got = append(got, p.String())
+	}
+	want := []string{`CHANGELOG.md:8:1: evt-900 is outside the "## Event Log" section: move it under that heading`}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("problems\n got %q\nwant %q", got, want)
+	}
+}
+
+// TestProblems lists malformed input and the exact problem it gives.
+func TestProblems(t *testing.T) {
+	cases := []struct {
+		name, body string
+		want       []string
+		events     int
+	}{
+		{"date only", "### evt-001 | 2026-02-27 | a | milestone\n", []string{
+			`f:5:1: timestamp "2026-02-27" has no time of day: write "YYYY-MM-DD HH:MM"`}, 1},
+		{"feb 30", "### evt-001 | 2025-02-30 10:00 | a | fix\n", []string{
+			`f:5:1: timestamp "2025-02-30 10:00" is not a valid "YYYY-MM-DD HH:MM": fix the date or time`}, 1},
+		{"24:61", "### evt-001 | 2025-02-03 24:61 | a | fix\n", []string{
+			`f:5:1: timestamp "2025-02-03 24:61" is not a valid "YYYY-MM-DD HH:MM": fix the date or time`}, 1},
+		{"letters", "### evt-01a | 2025-02-03 10:00 | a | fix\n", []string{
+			`f:5:1: event ID "evt-01a" has characters other than digits after evt-: use evt-NNN`}, 0},
+		{"ten digits", "### evt-0123456789 | 2025-02-03 10:00 | a | fix\n", []string{
+			`f:5:1: event ID "evt-0123456789" has 10 digits, at most 9 are allowed: use the next number after the last event`}, 0},
+		{"truncated", "### evt-001 | 2025-02-03 10:00\n", []string{
+			`f:5:1: event header has 2 parts, want 4: write it as "### evt-001 | YYYY-MM-DD HH:MM | agent | type"`}, 1},
+		{"empty agent", "### evt-001 | 2025-02-03 10:00 |  | fix\n", []string{
+			`f:5:1: event header has an empty agent or type: fill in both`}, 1},
+		{"level 2", "## evt-001 | 2025-02-03 10:00 | a | fix\n", []string{
+			`f:5:1: evt-001 heading is level 2, not 3: write it as "### evt-001 | ..."`}, 1},
+		{"free text", "### evt-001 | 2025-02-03 10:00 | a | fix\n\nsome prose\n", []string{
+			`f:7:1: text "some prose" in evt-001 is not a field: write it as "**Key**: value" or a Details bullet`}, 1},
+		{"duplicate field", "### evt-001 | 2025-02-03 10:00 | a | fix\n\n**Summary**: a\n**Summary**: b\n", []string{
+			`f:8:1: field "Summary" appears twice in evt-001: keep one`}, 1},
+		{"not evt", "### Notes | 2025-02-03 10:00 | a | fix\n", []string{
+			`f:5:1: heading "Notes | 2025-02-03 10:00 | a | fix" looks like an event but does not start with evt-NNN: write it as "### evt-NNN | YYYY-MM-DD HH:MM | agent | type"`}, 0},
+		{"unterminated fence", "### evt-001 | 2025-02-03 10:00 | a | fix\n\n```\n### evt-002 | 2025-02-03 10:00 | a | fix\n", nil, 1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			l := Parse("f", []byte(head+c.body))
+			var got []string
+			for _, p := range l.Problems {
+				got = append(got, p.String())
+			}
+			if !reflect.DeepEqual(got, c.want) {
+				t.Errorf("problems\n got %q\nwant %q", got, c.want)
+			}
+			if len(l.Events) != c.events {
+				t.Errorf("got %d events, want %d", len(l.Events), c.events)
+			}
+		})
+	}
+}
+
+func TestSetextAfterField(t *testing.T) {
+	src := head + "### evt-001 | 2025-02-03 10:00 | a | fix\n\n**Summary**: s\n**Tags**: x, y\n---\n### evt-002 | 2025-02-03 10:00 | a | fix\n"
+	l := Parse("f", []byte(src))
+	if len(l.Events) != 2 || !reflect.DeepEqual(l.Events[0].Tags, []string{"x", "y"}) {
+		t.Fatalf("events %d, tags %v", len(l.Events), l.Events[0].Tags)
+	}
+}
+
+func TestArchive(t *testing.T) {
+	src := "# Changelog Archive\n\n## Archive: evt-001 through evt-001 | Archived 2026-01-02\n\n### evt-001 | 2026-01-01 10:00 | a | create\n\n**Summary**: s\n"
+	// Without Archive() there is no Event Log section, so events count
+	// but are not InLog; lint reports the missing section.
+	if l := Parse("a", []byte(src)); len(l.Events) != 1 || l.HasEventLog || l.Events[0].InLog {
+		t.Errorf("without Archive(): %d events, HasEventLog %v", len(l.Events), l.HasEventLog)
+	}
+	if l := Parse("a", []byte(src), Archive()); len(l.Events) != 1 || !l.Events[0].InLog {
+		t.Errorf("with Archive(): %d events", len(l.Events))
+	}
+}
+
+func TestHeadersOnly(t *testing.T) {
+	src := []byte(canonical + "\n```\n### evt-009 | 2026-02-27 11:30 | bob | create\n```\n\n### evt-003 | 2026-02-28 09:00 | c | test\n")
+	full, hdr := Parse("f", src), Parse("f", src, HeadersOnly())
+	if len(full.Events) != len(hdr.Events) {
+		t.Fatalf("headers-only found %d events, full parse %d", len(hdr.Events), len(full.Events))
+	}
+	for i := range full.Events {
+		a, b := full.Events[i], hdr.Events[i]
+		if a.ID != b.ID || a.Time != b.Time || a.Type != b.Type || a.Range != b.Range || a.Text != b.Text {
+			t.Errorf("event %d: headers-only %+v, full %+v", i, b, a)
+		}
+	}
+}
+
+func TestParseTime(t *testing.T) {
+	for _, s := range []string{"2024-02-29 00:00", "2026-12-31 23:59", "2000-02-29"} {
+		if _, msg := ParseTime(s); msg != "" {
+			t.Errorf("%s: %s", s, msg)
+		}
+	}
+	for _, s := range []string{"2023-02-29 10:00", "2026-13-01 10:00", "2026-1-01 10:00", "2026-01-01 7:00", "2026-01-01T10:00", "", "1900-02-29"} {
+		if _, msg := ParseTime(s); msg == "" {
+			t.Errorf("%q accepted", s)
+		}
+	}
+	a, _ := ParseTime("2026-03-01 00:00")
+	b, _ := ParseTime("2026-02-28 00:00")
+	if a.Minutes()-b.Minutes() != 1440 {
+		t.Errorf("minutes between Feb 28 and Mar 1 2026: %d", a.Minutes()-b.Minutes())
+	}
+}
