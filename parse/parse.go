@@ -3,6 +3,7 @@ package parse
 import (
 	"bytes"
 	"strings"
+	"unsafe"
 
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
@@ -52,6 +53,8 @@ var blockParser = parser.NewParser(
 
 // Parse reads one log file. It never fails: problems are collected in
 // Log.Problems and parsing goes on. file names the file in every Range.
+// The strings in the result share memory with src, which the caller
+// must not modify afterwards.
 func Parse(file string, src []byte, opts ...Option) *Log {
 	var c config
 	for _, o := range opts {
@@ -59,7 +62,12 @@ func Parse(file string, src []byte, opts ...Option) *Log {
 	}
 	p := &state{file: file, archive: c.archive, headersOnly: c.headersOnly, whole: c.whole, log: &Log{File: file}}
 	p.src, p.bom, p.crlf = normalize(src)
-	p.s = string(p.src)
+	// One string over the normalised bytes, shared by every text in the
+	// result: no copy of the 30 MB a large log holds. Parse owns p.src
+	// from here on (normalize copied it if it had to change anything;
+	// otherwise the caller's slice is used and must not be modified,
+	// as documented on Parse).
+	p.s = unsafe.String(unsafe.SliceData(p.src), len(p.src))
 	p.idx = diag.NewLineIndex(p.src)
 	p.log.Lines = p.idx.Lines()
 	if len(src) > 0 && src[len(src)-1] == '\n' {
@@ -302,7 +310,7 @@ func lineOf(x *diag.LineIndex, off int) int {
 }
 
 func (p *state) openEvent(level int, header string, start int) {
-	p.log.Events = append(p.log.Events, Event{Level: level, InLog: p.inLog || p.archive, Fields: make([]Field, 0, 6)})
+	p.log.Events = append(p.log.Events, Event{Level: level, InLog: p.inLog || p.archive, Fields: make([]Field, 0, 5)})
 	e := &p.log.Events[len(p.log.Events)-1]
 	p.cur, p.field, p.listTo = e, -1, ""
 	e.Range.Offset = start
