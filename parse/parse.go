@@ -2,6 +2,7 @@ package parse
 
 import (
 	"bytes"
+	"runtime"
 	"strings"
 	"unsafe"
 
@@ -19,6 +20,7 @@ type config struct {
 	archive     bool
 	headersOnly bool
 	whole       bool // tests: parse the file as one goldmark document
+	sequential  bool // tests: never use the pipeline
 }
 
 // Archive marks the file as an archive (changelog-archive.md): archive
@@ -60,7 +62,7 @@ func Parse(file string, src []byte, opts ...Option) *Log {
 	for _, o := range opts {
 		o(&c)
 	}
-	p := &state{file: file, archive: c.archive, headersOnly: c.headersOnly, whole: c.whole, log: &Log{File: file}}
+	p := &state{file: file, archive: c.archive, headersOnly: c.headersOnly, whole: c.whole, sequential: c.sequential, log: &Log{File: file}}
 	p.src, p.bom, p.crlf = normalize(src)
 	// One string over the normalised bytes, shared by every text in the
 	// result: no copy of the 30 MB a large log holds. Parse owns p.src
@@ -111,14 +113,14 @@ type state struct {
 	file    string
 	archive bool
 	// headersOnly and whole mirror the options of the same names.
-	headersOnly, whole bool
-	src                []byte
-	s                  string // src as one string: every text in the result is a substring of it, not a copy
-	bom                int
-	crlf               []int
-	idx                *diag.LineIndex
-	log                *Log
-	scratch            []block
+	headersOnly, whole, sequential bool
+	src                            []byte
+	s                              string // src as one string: every text in the result is a substring of it, not a copy
+	bom                            int
+	crlf                           []int
+	idx                            *diag.LineIndex
+	log                            *Log
+	scratch                        []block
 
 	inLog bool     // inside an Event Log section
 	cur   *Event   // event being read, nil between events
@@ -137,52 +139,105 @@ func (p *state) run() {
 	// Every event starts a chunk, so this never grows; cur can point
 	// into the slice safely.
 	p.log.Events = make([]Event, 0, len(starts))
-	for i := 0; i < len(starts); {
-		end := len(p.src)
-		if i+1 < len(starts) {
-			end = starts[i+1]
+	if len(starts) < pipelineMin || runtime.GOMAXPROCS(0) < 2 || p.sequential {
+		for i := 0; i < len(starts); {
+			var blocks []block
+			blocks, i = p.blocksAt(starts, i, p.scratch[:0])
+			p.consume(blocks)
+			p.scratch = blocks[:0]
 		}
-		if i > 0 && p.headersOnly && !hasOpener(p.src[starts[i]:end]) {
-			if blocks, ok := fastBlocks(p.scratch[:0], p.src, starts[i], lineEnd(p.src, starts[i])); ok {
-				p.consume(blocks)
-				p.scratch = blocks
-				i++
-				continue
-			}
-		}
-		if i > 0 {
-			// The block slice is reused: consume copies what it keeps.
-			if blocks, ok := fastBlocks(p.scratch[:0], p.src, starts[i], end); ok {
-				p.consume(blocks)
-				p.scratch = blocks
-				i++
-				continue
-			}
-		}
-		// A chunk is parsed alone. If it ends inside a fenced code or
-		// HTML block the cut after it was wrong (the heading there is
-		// code), so the chunk grows, doubling each time, until it ends
-		// cleanly: the result equals a whole-file parse and stays
-		// linear even when an unterminated fence swallows the rest.
-		j, grow := i+1, 1
-		var doc ast.Node
-		for {
-			end = len(p.src)
-			if j < len(starts) {
-				end = starts[j]
-			}
-			doc = blockParser.Parse(text.NewReader(p.src[starts[i]:end]))
-			if j >= len(starts) || !endsOpen(doc, p.src[starts[i]:end]) {
-				break
-			}
-			j = min(j+grow, len(starts))
-			grow *= 2
-		}
-		p.consume(goldmarkBlocks(doc, p.src, starts[i]))
-		i = j
+	} else {
+		p.pipeline(starts)
 	}
 	p.closeEvent(len(p.src))
 	p.finish()
+}
+
+// pipelineMin is the number of chunks from which block recognition runs
+// on its own goroutine, ahead of event extraction. Below it the
+// goroutine costs more than it saves.
+const pipelineMin = 4096
+
+// batch carries the blocks of consecutive chunk groups from the
+// recogniser goroutine to the event reader, in file order.
+type batch struct {
+	arena  []block
+	groups [][]block
+}
+
+// pipeline overlaps block recognition (pure: it reads only p.src) with
+// event extraction, which must run in order. Batches are recycled so
+// steady state allocates nothing for blocks.
+func (p *state) pipeline(starts []int) {
+	full := make(chan *batch, 2)
+	free := make(chan *batch, 3)
+	for range 3 {
+		free <- &batch{arena: make([]block, 0, 8*256)}
+	}
+	go func() {
+		defer close(full)
+		for i := 0; i < len(starts); {
+			b := <-free
+			b.arena, b.groups = b.arena[:0], b.groups[:0]
+			for n := 0; n < 256 && i < len(starts); n++ {
+				var blocks []block
+				tail := b.arena[len(b.arena):]
+				blocks, i = p.blocksAt(starts, i, tail)
+				if len(blocks) > 0 && len(blocks) <= cap(tail) && &blocks[0] == &tail[:1][0] {
+					b.arena = b.arena[:len(b.arena)+len(blocks)] // stayed in the arena
+				}
+				b.groups = append(b.groups, blocks)
+			}
+			full <- b
+		}
+	}()
+	for b := range full {
+		for _, g := range b.groups {
+			p.consume(g)
+		}
+		free <- b
+	}
+}
+
+// blocksAt returns the blocks of the chunk group starting at starts[i]
+// and the index of the next group. It appends into out when it can. It
+// reads only p.src and p.headersOnly, so it may run on another
+// goroutine than consume.
+func (p *state) blocksAt(starts []int, i int, out []block) ([]block, int) {
+	end := len(p.src)
+	if i+1 < len(starts) {
+		end = starts[i+1]
+	}
+	if i > 0 && p.headersOnly && !hasOpener(p.src[starts[i]:end]) {
+		if blocks, ok := fastBlocks(out, p.src, starts[i], lineEnd(p.src, starts[i])); ok {
+			return blocks, i + 1
+		}
+	}
+	if i > 0 {
+		if blocks, ok := fastBlocks(out, p.src, starts[i], end); ok {
+			return blocks, i + 1
+		}
+	}
+	// A chunk is parsed alone. If it ends inside a fenced code or HTML
+	// block the cut after it was wrong (the heading there is code), so
+	// the chunk grows, doubling each time, until it ends cleanly: the
+	// result equals a whole-file parse and stays linear even when an
+	// unterminated fence swallows the rest.
+	j, grow := i+1, 1
+	var doc ast.Node
+	for {
+		end = len(p.src)
+		if j < len(starts) {
+			end = starts[j]
+		}
+		doc = blockParser.Parse(text.NewReader(p.src[starts[i]:end]))
+		if j >= len(starts) || !endsOpen(doc, p.src[starts[i]:end]) {
+			break
+		}
+		j = min(j+grow, len(starts))
+		grow *= 2
+	}
+	return goldmarkBlocks(doc, p.src, starts[i]), j
 }
 
 // hasOpener reports whether chunk may contain a fenced code or HTML

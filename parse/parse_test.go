@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"fmt"
 	"github.com/memsys/memsys/internal/diag"
 
 	"reflect"
@@ -260,5 +261,33 @@ func TestParseTime(t *testing.T) {
 	b, _ := ParseTime("2026-02-28 00:00")
 	if a.Minutes()-b.Minutes() != 1440 {
 		t.Errorf("minutes between Feb 28 and Mar 1 2026: %d", a.Minutes()-b.Minutes())
+	}
+}
+
+// TestPipeline: the two-goroutine path gives exactly what the
+// sequential path gives, on a log large enough to use it and varied
+// enough to send chunks down both the fast path and goldmark.
+func TestPipeline(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(head)
+	for i := 1; i <= pipelineMin+500; i++ {
+		fmt.Fprintf(&b, "### evt-%03d | 2026-01-02 10:%02d | a | create\n\n**Scope**: s%d\n**Summary**: event %d\n\n", i, i%60, i%7, i)
+		switch i % 5 {
+		case 0:
+			b.WriteString("```\n### evt-999 | in code\n```\n\n")
+		case 1:
+			b.WriteString("**Details**:\n- entity: e\n  - sub: x\n\n---\n\n")
+		case 2:
+			b.WriteString("> quoted\n\n<!-- c -->\n\n")
+		}
+	}
+	src := []byte(b.String())
+	seq := Parse("f", src, func(c *config) { c.sequential = true })
+	par := Parse("f", src)
+	if len(seq.Events) != pipelineMin+500 {
+		t.Fatalf("sequential parse found %d events", len(seq.Events))
+	}
+	if !reflect.DeepEqual(seq, par) {
+		t.Fatal("pipeline parse differs from sequential parse")
 	}
 }
