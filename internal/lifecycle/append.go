@@ -1,0 +1,131 @@
+package lifecycle
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/memsys/memsys/parse"
+)
+
+// Newline returns the line ending a file uses: "\r\n" when it has any
+// CRLF, else "\n". New text follows the file's own convention so a
+// CRLF log does not end up with mixed endings.
+func Newline(src []byte) string {
+	if bytes.Contains(src, []byte("\r\n")) {
+		return "\r\n"
+	}
+	return "\n"
+}
+
+// AppendEvent returns src with event added at the end of the Event Log
+// section, after the same separator the log already uses between
+// events ("---" or a blank line; "---" when the log has too few events
+// to tell, as the seed template does). Existing bytes are never
+// changed: the result always starts with src. It fails when the log has
+// no Event Log section or another section follows it, since an event
+// appended at the end of the file would then land outside the log.
+func AppendEvent(file string, src []byte, log *parse.Log, event []byte) ([]byte, error) {
+	if !log.HasEventLog {
+		return nil, fmt.Errorf("%s: no \"## Event Log\" section: add one (memsys init writes it) before appending", file)
+	}
+	var inLog []parse.Event
+	for _, e := range log.Events {
+		if e.InLog {
+			inLog = append(inLog, e)
+		}
+	}
+	tail := 0
+	if len(inLog) > 0 {
+		tail = inLog[len(inLog)-1].Range.EndOffset
+	} else {
+		tail = lineStart(src, log.EventLogLine+1)
+	}
+	if line, h := sectionAfter(src, tail); line > 0 {
+		line += bytes.Count(src[:tail], []byte("\n"))
+		return nil, fmt.Errorf("%s:%d: section %q follows the Event Log: move it above \"## Event Log\" so events can be appended at the end", file, line, h)
+	}
+	nl := Newline(src)
+	out := make([]byte, 0, len(src)+len(event)+16)
+	out = append(out, src...)
+	if len(out) > 0 && out[len(out)-1] != '\n' {
+		out = append(out, nl...)
+	}
+	switch {
+	case len(inLog) > 0 && hasRule(src[inLog[len(inLog)-1].Range.EndOffset:]):
+		// The log ends with a separator already: just keep a blank line.
+	case len(inLog) == 1 || len(inLog) > 1 && hasRule(src[inLog[len(inLog)-2].Range.EndOffset:inLog[len(inLog)-1].Range.Offset]):
+		out = blank(out, nl)
+		out = append(out, "---"...)
+		out = append(out, nl...)
+	case len(inLog) > 1:
+		// blank-line separated log
+	}
+	out = blank(out, nl)
+	return append(out, event...), nil
+}
+
+// blank makes b end with an empty line (b already ends with a newline
+// or is empty after a heading).
+func blank(b []byte, nl string) []byte {
+	if bytes.HasSuffix(b, []byte("\n\n")) || bytes.HasSuffix(b, []byte("\n\r\n")) || len(b) == 0 {
+		return b
+	}
+	return append(b, nl...)
+}
+
+// hasRule reports whether b contains a "---" thematic break line.
+func hasRule(b []byte) bool {
+	for _, l := range bytes.Split(b, []byte("\n")) {
+		l = bytes.TrimSpace(l)
+		if len(l) >= 3 && len(bytes.Trim(l, "-")) == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// lineStart returns the offset of 1-based line n of src.
+func lineStart(src []byte, n int) int {
+	off := 0
+	for i := 1; i < n; i++ {
+		j := bytes.IndexByte(src[off:], '\n')
+		if j < 0 {
+			return len(src)
+		}
+		off += j + 1
+	}
+	return off
+}
+
+// sectionAfter finds a level-1 or level-2 ATX heading in src[from:]
+// outside fenced code, and returns its line (counted from the line
+// holding from, 0-based so the caller can add the lines before) and
+// text.
+func sectionAfter(src []byte, from int) (int, string) {
+	var fence []byte
+	for i, l := range bytes.Split(src[from:], []byte("\n")) {
+		l = bytes.TrimRight(l, "\r")
+		t := bytes.TrimLeft(l, " ")
+		if len(l)-len(t) > 3 {
+			continue
+		}
+		if fence != nil {
+			if bytes.HasPrefix(t, fence) && len(bytes.TrimSpace(bytes.TrimLeft(t, string(fence[:1])))) == 0 {
+				fence = nil
+			}
+			continue
+		}
+		if bytes.HasPrefix(t, []byte("```")) || bytes.HasPrefix(t, []byte("~~~")) {
+			n := 0
+			for n < len(t) && t[n] == t[0] {
+				n++
+			}
+			fence = t[:n]
+			continue
+		}
+		if len(l) > 0 && l[0] == '#' && (bytes.HasPrefix(l, []byte("# ")) || bytes.HasPrefix(l, []byte("## ")) || bytes.Equal(l, []byte("#")) || bytes.Equal(l, []byte("##"))) {
+			return i + 1, string(l)
+		}
+	}
+	return 0, ""
+}

@@ -1,0 +1,166 @@
+package lifecycle
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/memsys/memsys/parse"
+)
+
+// DefaultArchiveName is the archive file the seed names, used when no
+// archive exists yet.
+const DefaultArchiveName = "changelog-archive.md"
+
+// ArchivePlan is what one archival moves.
+type ArchivePlan struct {
+	// Due reports whether the log is past the threshold.
+	Due bool
+	// Count is the number of events in the log's Event Log section.
+	Count int
+	// Moved are the log events that move to the archive, oldest first.
+	Moved []parse.Event
+	// Boundary is the first event that stays, the seed's "archive
+	// boundary".
+	Boundary parse.Event
+	// Reason says why the boundary is where it is.
+	Reason string
+}
+
+// PlanArchive applies the seed's Archival Protocol to log: when it
+// holds more than threshold events, the boundary is the oldest event
+// that is either within the last keep events or still referenced by
+// an active graph node (pinned maps such event IDs to the node), and
+// every event before it moves. A plan with no Moved events means
+// nothing to do; Reason says why.
+func PlanArchive(log *parse.Log, pinned map[string]string, keep, threshold int) ArchivePlan {
+	var evs []parse.Event
+	for _, e := range log.Events {
+		if e.InLog {
+			evs = append(evs, e)
+		}
+	}
+	p := ArchivePlan{Count: len(evs)}
+	if len(evs) <= threshold {
+		p.Reason = fmt.Sprintf("%d events in the log, not more than the threshold of %d", len(evs), threshold)
+		return p
+	}
+	p.Due = true
+	b := max(len(evs)-keep, 0)
+	p.Reason = fmt.Sprintf("keeping the last %d events", keep)
+	for i := 0; i < b; i++ {
+		if node, ok := pinned[evs[i].ID]; ok {
+			b = i
+			p.Reason = fmt.Sprintf("%s is still referenced by active node %q", evs[i].ID, node)
+			break
+		}
+	}
+	if b == 0 {
+		p.Boundary = evs[0]
+		p.Reason = "nothing to move: " + p.Reason
+		return p
+	}
+	p.Moved, p.Boundary = evs[:b], evs[b]
+	return p
+}
+
+// Span names the moved events: "evt-001 through evt-030".
+func (p ArchivePlan) Span() string {
+	if len(p.Moved) == 0 {
+		return ""
+	}
+	return p.Moved[0].ID + " through " + p.Moved[len(p.Moved)-1].ID
+}
+
+// Marker is the archive section heading the seed prescribes.
+func (p ArchivePlan) Marker(date string) string {
+	return "## Archive: " + p.Span() + " | Archived " + date
+}
+
+// Comment is the reference comment left in CHANGELOG.md where the
+// moved events were.
+func (p ArchivePlan) Comment(archiveName string) string {
+	return "<!-- memsys: " + p.Span() + " archived to " + archiveName + " -->"
+}
+
+// BuildArchive returns the new archive and log bytes for plan. The
+// moved bytes run from the first moved event's heading to the end of
+// the last moved event's body (separators between them included),
+// copied from logSrc unchanged; the separator after the last moved
+// event is dropped. The log keeps every byte before the first moved
+// event and from the boundary on, with the reference comment between.
+// The archive event is not added here: the caller appends it with
+// AppendEvent, so it gets the same format and separator as any other.
+func BuildArchive(logSrc, archSrc []byte, archiveName, date string, p ArchivePlan) (newLog, newArch []byte) {
+	first, last := p.Moved[0], p.Moved[len(p.Moved)-1]
+	chunk := logSrc[first.Range.Offset:last.Range.EndOffset]
+	nl := Newline(logSrc)
+
+	newArch = append([]byte(nil), archSrc...)
+	anl := nl
+	if len(archSrc) > 0 {
+		anl = Newline(archSrc)
+	} else {
+		newArch = append(newArch, "# Changelog Archive"+anl+anl+
+			"Events moved out of CHANGELOG.md by `memsys archive`, byte for byte. Archived events are still valid refs."+anl...)
+	}
+	if len(newArch) > 0 && newArch[len(newArch)-1] != '\n' {
+		newArch = append(newArch, anl...)
+	}
+	newArch = blank(newArch, anl)
+	newArch = append(newArch, p.Marker(date)+anl+anl...)
+	newArch = append(newArch, chunk...)
+	newArch = append(newArch, anl...)
+
+	newLog = make([]byte, 0, len(logSrc)-len(chunk)+128)
+	newLog = append(newLog, logSrc[:first.Range.Offset]...)
+	newLog = append(newLog, p.Comment(archiveName)+nl+nl...)
+	newLog = append(newLog, logSrc[p.Boundary.Range.Offset:]...)
+	return newLog, newArch
+}
+
+// Raw returns the bytes of e in src, exactly as stored (BOM excluded,
+// CRs included): the unit archival must preserve.
+func Raw(src []byte, e parse.Event) []byte {
+	return src[e.Range.Offset:e.Range.EndOffset]
+}
+
+// Source is one parsed file together with its bytes.
+type Source struct {
+	Src []byte
+	Log *parse.Log
+}
+
+// Events returns the events a memory reads from files, archive first,
+// each with its raw bytes.
+func rawEvents(files ...Source) (ids []string, raws [][]byte) {
+	for _, f := range files {
+		if f.Log == nil {
+			continue
+		}
+		for _, e := range f.Log.Events {
+			if e.InLog {
+				ids = append(ids, e.ID)
+				raws = append(raws, Raw(f.Src, e))
+			}
+		}
+	}
+	return ids, raws
+}
+
+// VerifyMove proves that after holds exactly the events of before, in
+// the same order and byte for byte, followed by the extra events
+// (the archive event). before and after list files in read order:
+// archive, then log.
+func VerifyMove(before, after []Source, extra int) error {
+	bids, braw := rawEvents(before...)
+	aids, araw := rawEvents(after...)
+	if len(aids) != len(bids)+extra {
+		return fmt.Errorf("archive check failed: %d events before, %d after (want %d): nothing was written", len(bids), len(aids), len(bids)+extra)
+	}
+	for i := range bids {
+		if aids[i] != bids[i] || !bytes.Equal(araw[i], braw[i]) {
+			return fmt.Errorf("archive check failed: event %d (%s) differs after the move (now %s): nothing was written", i+1, bids[i], aids[i])
+		}
+	}
+	return nil
+}

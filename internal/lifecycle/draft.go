@@ -1,0 +1,367 @@
+package lifecycle
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/memsys/memsys/parse"
+)
+
+// EventTypes are the event types the seed defines, plus "archive",
+// which the Archival Protocol appends. append refuses any other type.
+var EventTypes = []string{
+	"decision", "create", "modify", "delete", "test", "fix",
+	"dependency", "blocker", "milestone", "escalation", "handoff", "archive",
+}
+
+// Draft is an event before it has an ID: what `memsys append` builds
+// from its flags or from JSON on stdin.
+type Draft struct {
+	Type    string        `json:"type"`
+	Scope   string        `json:"scope"`
+	Summary string        `json:"summary"`
+	Agent   string        `json:"agent,omitempty"`
+	Time    string        `json:"time,omitempty"` // "YYYY-MM-DD HH:MM"
+	Details []DraftDetail `json:"details,omitempty"`
+	Refs    []string      `json:"refs,omitempty"`
+	Tags    []string      `json:"tags,omitempty"`
+}
+
+// DraftDetail is one bullet of Details; Children are nested bullets.
+type DraftDetail struct {
+	Key      string        `json:"key"`
+	Value    string        `json:"value"`
+	Children []DraftDetail `json:"children,omitempty"`
+}
+
+// DecodeDraft reads a Draft from JSON. Unknown keys are an error, so a
+// misspelt "summery" is not silently dropped.
+func DecodeDraft(data []byte) (Draft, error) {
+	var d Draft
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&d); err != nil {
+		return Draft{}, fmt.Errorf("event JSON on stdin: %v: send one object with type, scope, summary and optional agent, time, details, refs, tags", err)
+	}
+	if dec.More() {
+		return Draft{}, fmt.Errorf("event JSON on stdin: more than one value: send exactly one event object")
+	}
+	return d, nil
+}
+
+// AddDetailFlag adds one --detail argument to ds. The form is
+// key=value; a dotted key nests the bullet under the latest earlier
+// detail with that key path, so
+//
+//	--detail changes=parser --detail changes.files=parse.go
+//
+// gives "- changes: parser" with a nested "- files: parse.go". Keys
+// that themselves contain dots can only be written with --json.
+func AddDetailFlag(ds []DraftDetail, arg string) ([]DraftDetail, error) {
+	key, value, ok := strings.Cut(arg, "=")
+	if !ok {
+		return ds, fmt.Errorf("--detail %q has no \"=\": write it as key=value, e.g. --detail 'rationale=simpler'", arg)
+	}
+	path := strings.Split(strings.TrimSpace(key), ".")
+	for _, k := range path {
+		if msg := checkKey(strings.TrimSpace(k)); msg != "" {
+			return ds, fmt.Errorf("--detail %q: %s", arg, msg)
+		}
+	}
+	d := DraftDetail{Key: strings.TrimSpace(path[len(path)-1]), Value: strings.TrimSpace(value)}
+	return insertDetail(ds, path[:len(path)-1], d, arg)
+}
+
+func insertDetail(ds []DraftDetail, parents []string, d DraftDetail, arg string) ([]DraftDetail, error) {
+	if len(parents) == 0 {
+		return append(ds, d), nil
+	}
+	want := strings.TrimSpace(parents[0])
+	for i := len(ds) - 1; i >= 0; i-- {
+		if ds[i].Key == want {
+			kids, err := insertDetail(ds[i].Children, parents[1:], d, arg)
+			if err != nil {
+				return ds, err
+			}
+			ds[i].Children = kids
+			return ds, nil
+		}
+	}
+	return ds, fmt.Errorf("--detail %q nests under %q, which no earlier --detail defines: add --detail '%s=...' before it", arg, want, want)
+}
+
+// checkKey mirrors the parser's idea of a detail key (a short run of
+// letters, digits, spaces, '_', '-' or '.'), so what append writes is
+// read back as the same key.
+func checkKey(k string) string {
+	if k == "" {
+		return "empty key: write key=value"
+	}
+	if len(k) > 40 {
+		return "key is longer than 40 characters: use a short key and put the text in the value"
+	}
+	for _, r := range k {
+		if !(r == '_' || r == '-' || r == ' ' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return fmt.Sprintf("key %q has %q: keys are letters, digits, spaces, '_' and '-'", k, r)
+		}
+	}
+	return ""
+}
+
+// SplitList splits comma-separated flag values (--refs, --tags),
+// trimming spaces and dropping empties. "none" means no entries.
+func SplitList(vals []string) []string {
+	var out []string
+	for _, v := range vals {
+		for _, p := range strings.Split(v, ",") {
+			if p = strings.TrimSpace(p); p != "" && !strings.EqualFold(p, "none") {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// Known answers whether an event number exists in the log or the
+// archive, and returns its ID as written there.
+type Known func(num int) (id string, ok bool)
+
+// Normalize trims the draft, lower-cases the type and checks it with
+// the rules lint applies to a written event: a known type, a scope, a
+// one-line summary, an agent without '|', a valid minute-precision
+// time, refs to events that exist, detail keys the parser reads back.
+// Refs are rewritten to the IDs as written in the log. It returns the
+// first problem as a one-line error saying what to do.
+func Normalize(d *Draft, known Known) error {
+	d.Type = strings.ToLower(strings.TrimSpace(d.Type))
+	d.Scope = strings.TrimSpace(d.Scope)
+	d.Summary = strings.TrimSpace(d.Summary)
+	d.Agent = strings.TrimSpace(d.Agent)
+	d.Time = strings.TrimSpace(d.Time)
+	switch {
+	case d.Type == "":
+		return fmt.Errorf("missing event type: pass --type, one of %s", strings.Join(EventTypes, ", "))
+	case !slices.Contains(EventTypes, d.Type):
+		return fmt.Errorf("unknown event type %q: use one of %s", d.Type, strings.Join(EventTypes, ", "))
+	case d.Scope == "":
+		return fmt.Errorf("missing scope: pass --scope with the area the event affects")
+	case d.Summary == "":
+		return fmt.Errorf("missing summary: pass --summary with a one-line description")
+	case d.Agent == "":
+		return fmt.Errorf("missing agent: pass --agent or set MEMSYS_AGENT")
+	case strings.ContainsAny(d.Agent, "|\n\r"):
+		return fmt.Errorf("agent %q contains '|' or a line break: use a plain name", d.Agent)
+	}
+	for _, f := range [][2]string{{"scope", d.Scope}, {"summary", d.Summary}} {
+		if strings.ContainsAny(f[1], "\n\r") {
+			return fmt.Errorf("%s %q spans several lines: keep it on one line and put the rest in --detail", f[0], f[1])
+		}
+	}
+	if strings.Contains(d.Type, "|") {
+		return fmt.Errorf("type %q contains '|': use one of %s", d.Type, strings.Join(EventTypes, ", "))
+	}
+	t, msg := parse.ParseTime(d.Time)
+	if msg != "" {
+		return fmt.Errorf("--time %q is not \"YYYY-MM-DD HH:MM\": give a valid date and 24-hour time", d.Time)
+	}
+	if t.DateOnly {
+		return fmt.Errorf("--time %q has no time of day: write \"YYYY-MM-DD HH:MM\"", d.Time)
+	}
+	d.Time = t.String()
+	refs := make([]string, 0, len(d.Refs))
+	for _, r := range SplitList(d.Refs) {
+		num, ok := refNum(r)
+		if !ok {
+			return fmt.Errorf("ref %q is not an event ID: write evt-NNN", r)
+		}
+		id, ok := known(num)
+		if !ok {
+			return fmt.Errorf("ref %q names no event in the log or the archive: refer to an existing event", r)
+		}
+		if !slices.Contains(refs, id) {
+			refs = append(refs, id)
+		}
+	}
+	d.Refs = refs
+	d.Tags = SplitList(d.Tags)
+	for _, tag := range d.Tags {
+		if strings.ContainsAny(tag, "\n\r") {
+			return fmt.Errorf("tag %q spans several lines: use one word", tag)
+		}
+	}
+	return checkDetails(d.Details)
+}
+
+func checkDetails(ds []DraftDetail) error {
+	for i := range ds {
+		ds[i].Key = strings.TrimSpace(ds[i].Key)
+		ds[i].Value = strings.TrimSpace(ds[i].Value)
+		if ds[i].Key == "" && ds[i].Value == "" {
+			return fmt.Errorf("empty detail: give each detail a key and a value")
+		}
+		if ds[i].Key != "" {
+			if msg := checkKey(ds[i].Key); msg != "" {
+				return fmt.Errorf("detail %q: %s", ds[i].Key, msg)
+			}
+		}
+		if strings.ContainsAny(ds[i].Value, "\n\r") {
+			return fmt.Errorf("detail %q spans several lines: use nested details for more lines", ds[i].Key)
+		}
+		if err := checkDetails(ds[i].Children); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func refNum(r string) (int, bool) {
+	if len(r) < 5 || !strings.EqualFold(r[:4], "evt-") {
+		return 0, false
+	}
+	n, err := strconv.Atoi(r[4:])
+	if err != nil || n <= 0 || strings.ContainsAny(r[4:], "+-") {
+		return 0, false
+	}
+	return n, true
+}
+
+// Render writes the event in the seed's format with line ending nl:
+//
+//	### evt-NNN | YYYY-MM-DD HH:MM | agent | type
+//
+//	**Scope**: ...
+//	**Summary**: ...
+//
+//	**Details**:
+//	- key: value
+//	  - key: value
+//
+//	**Refs**: evt-XXX (or none)
+//	**Tags**: a, b (or none)
+//
+// Details are left out when there are none; Refs and Tags are always
+// written so every event has the same shape.
+func Render(id string, d Draft, nl string) []byte {
+	var b bytes.Buffer
+	line := func(s string) { b.WriteString(s); b.WriteString(nl) }
+	line("### " + id + " | " + d.Time + " | " + d.Agent + " | " + d.Type)
+	line("")
+	line("**Scope**: " + d.Scope)
+	line("**Summary**: " + d.Summary)
+	line("")
+	if len(d.Details) > 0 {
+		line("**Details**:")
+		renderDetails(line, d.Details, "")
+		line("")
+	}
+	line("**Refs**: " + orNone(d.Refs))
+	line("**Tags**: " + orNone(d.Tags))
+	return b.Bytes()
+}
+
+func renderDetails(line func(string), ds []DraftDetail, indent string) {
+	for _, d := range ds {
+		switch {
+		case d.Key == "":
+			line(indent + "- " + d.Value)
+		case d.Value == "":
+			line(indent + "- " + d.Key + ":")
+		default:
+			line(indent + "- " + d.Key + ": " + d.Value)
+		}
+		renderDetails(line, d.Children, indent+"  ")
+	}
+}
+
+func orNone(xs []string) string {
+	if len(xs) == 0 {
+		return "none"
+	}
+	return strings.Join(xs, ", ")
+}
+
+// CheckRoundTrip parses the rendered event on its own and checks that
+// it reads back as the draft: the last line of defence against a value
+// the markdown would reinterpret (a summary that looks like a field, a
+// detail value with a colon that moves the key).
+func CheckRoundTrip(id string, d Draft, text []byte) error {
+	l := parse.Parse("event", append([]byte("## Event Log\n\n"), text...))
+	if len(l.Problems) > 0 {
+		return fmt.Errorf("the event would not parse cleanly (%s): simplify the text", l.Problems[0].Message)
+	}
+	if len(l.Events) != 1 {
+		return fmt.Errorf("the event would read back as %d events: remove headings from the text", len(l.Events))
+	}
+	e := l.Events[0]
+	switch {
+	case e.ID != id || e.Type != d.Type || e.Agent != d.Agent || e.Time.String() != d.Time:
+		return fmt.Errorf("the event header would read back differently: remove '|' and line breaks from agent and type")
+	case e.Scope != d.Scope:
+		return fmt.Errorf("scope %q would read back as %q: simplify it", d.Scope, e.Scope)
+	case e.Summary != d.Summary:
+		return fmt.Errorf("summary %q would read back as %q: simplify it", d.Summary, e.Summary)
+	case !slices.Equal(e.Refs, d.Refs):
+		return fmt.Errorf("refs would read back as %v: give plain evt-NNN IDs", e.Refs)
+	case !slices.Equal(e.Tags, d.Tags):
+		return fmt.Errorf("tags %v would read back as %v: use plain words", d.Tags, e.Tags)
+	}
+	return sameDetails(d.Details, e.Details)
+}
+
+func sameDetails(want []DraftDetail, got []parse.Detail) error {
+	if len(want) != len(got) {
+		return fmt.Errorf("details would read back as %d bullets, not %d: simplify the values", len(got), len(want))
+	}
+	for i := range want {
+		if want[i].Key != got[i].Key || want[i].Value != got[i].Value {
+			return fmt.Errorf("detail %q would read back as key %q, value %q: avoid ':' and markdown in keys", want[i].Key+": "+want[i].Value, got[i].Key, got[i].Value)
+		}
+		if err := sameDetails(want[i].Children, got[i].Children); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// NextID returns the ID after the highest event number in logs (the
+// log and the archive), zero-padded to three digits or to the widest
+// ID already in use, so a log numbered evt-0001 stays that way.
+func NextID(logs ...*parse.Log) string {
+	maxNum, width := 0, 3
+	for _, l := range logs {
+		if l == nil {
+			continue
+		}
+		for _, e := range l.Events {
+			if e.Num > maxNum {
+				maxNum = e.Num
+			}
+			if e.Num > 0 && len(e.ID)-4 > width {
+				width = len(e.ID) - 4
+			}
+		}
+	}
+	return fmt.Sprintf("evt-%0*d", width, maxNum+1)
+}
+
+// KnownIn builds a Known over the events of logs.
+func KnownIn(logs ...*parse.Log) Known {
+	ids := map[int]string{}
+	for _, l := range logs {
+		if l == nil {
+			continue
+		}
+		for _, e := range l.Events {
+			if e.Num > 0 {
+				if _, dup := ids[e.Num]; !dup {
+					ids[e.Num] = e.ID
+				}
+			}
+		}
+	}
+	return func(n int) (string, bool) { id, ok := ids[n]; return id, ok }
+}

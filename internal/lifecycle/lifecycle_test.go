@@ -1,0 +1,213 @@
+package lifecycle
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/memsys/memsys/parse"
+)
+
+const head = "# Changelog\n\n## Event Log\n\n"
+
+func event(n int, typ string) string {
+	return fmt.Sprintf("### evt-%03d | 2026-01-%02d 10:%02d | alice | %s\n\n**Scope**: core\n**Summary**: event %d\n\n**Details**:\n- entity: comp%d\n\n**Refs**: none\n**Tags**: t\n", n, 1+n/60, n%60, typ, n, n)
+}
+
+func genLog(n int, sep string) []byte {
+	var b strings.Builder
+	b.WriteString(head)
+	for i := 1; i <= n; i++ {
+		if i > 1 {
+			b.WriteString(sep)
+		}
+		b.WriteString(event(i, "create"))
+	}
+	return []byte(b.String())
+}
+
+func TestAddDetailFlag(t *testing.T) {
+	var ds []DraftDetail
+	var err error
+	for _, a := range []string{"changes=parser", "changes.files=parse.go", "changes.files.why=speed", "rationale= simpler "} {
+		if ds, err = AddDetailFlag(ds, a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d := Draft{Type: "modify", Scope: "s", Summary: "x", Agent: "a", Time: "2026-01-01 10:00", Details: ds}
+	got := string(Render("evt-001", d, "\n"))
+	want := "- changes: parser\n  - files: parse.go\n    - why: speed\n- rationale: simpler\n"
+	if !strings.Contains(got, want) {
+		t.Errorf("rendered:\n%s\nwant details:\n%s", got, want)
+	}
+	if err := CheckRoundTrip("evt-001", d, []byte(got)); err != nil {
+		t.Errorf("round trip: %v", err)
+	}
+	for arg, msg := range map[string]string{
+		"novalue":     `--detail "novalue" has no "=": write it as key=value, e.g. --detail 'rationale=simpler'`,
+		"x.y=1":       `--detail "x.y=1" nests under "x", which no earlier --detail defines: add --detail 'x=...' before it`,
+		"=v":          `--detail "=v": empty key: write key=value`,
+		"a:b=c":       `--detail "a:b=c": key "a:b" has ':': keys are letters, digits, spaces, '_' and '-'`,
+		"changes..=c": `--detail "changes..=c": empty key: write key=value`,
+	} {
+		if _, err := AddDetailFlag(ds, arg); err == nil || err.Error() != msg {
+			t.Errorf("AddDetailFlag(%q) = %v, want %s", arg, err, msg)
+		}
+	}
+}
+
+func TestNormalize(t *testing.T) {
+	l := parse.Parse("CHANGELOG.md", genLog(3, "\n---\n\n"))
+	known := KnownIn(l)
+	ok := Draft{Type: "Fix", Scope: "core", Summary: "s", Agent: "a", Time: "2026-02-01 09:05", Refs: []string{"evt-1, evt-003"}, Tags: []string{"a,b", "none"}}
+	if err := Normalize(&ok, known); err != nil {
+		t.Fatal(err)
+	}
+	if ok.Type != "fix" || strings.Join(ok.Refs, " ") != "evt-001 evt-003" || strings.Join(ok.Tags, " ") != "a b" {
+		t.Errorf("normalised to %+v", ok)
+	}
+	for _, c := range []struct {
+		d    Draft
+		want string
+	}{
+		{Draft{Type: "launch", Scope: "s", Summary: "x", Agent: "a", Time: "2026-01-01 10:00"}, `unknown event type "launch": use one of decision, create, modify, delete, test, fix, dependency, blocker, milestone, escalation, handoff, archive`},
+		{Draft{Type: "fix", Summary: "x", Agent: "a", Time: "2026-01-01 10:00"}, "missing scope: pass --scope with the area the event affects"},
+		{Draft{Type: "fix", Scope: "s", Agent: "a", Time: "2026-01-01 10:00"}, "missing summary: pass --summary with a one-line description"},
+		{Draft{Type: "fix", Scope: "s", Summary: "x", Agent: "a|b", Time: "2026-01-01 10:00"}, `agent "a|b" contains '|' or a line break: use a plain name`},
+		{Draft{Type: "fix", Scope: "s", Summary: "x\ny", Agent: "a", Time: "2026-01-01 10:00"}, `summary "x\ny" spans several lines: keep it on one line and put the rest in --detail`},
+		{Draft{Type: "fix", Scope: "s", Summary: "x", Agent: "a", Time: "2026-02-30 10:00"}, `--time "2026-02-30 10:00" is not "YYYY-MM-DD HH:MM": give a valid date and 24-hour time`},
+		{Draft{Type: "fix", Scope: "s", Summary: "x", Agent: "a", Time: "2026-01-01"}, `--time "2026-01-01" has no time of day: write "YYYY-MM-DD HH:MM"`},
+		{Draft{Type: "fix", Scope: "s", Summary: "x", Agent: "a", Time: "2026-01-01 10:00", Refs: []string{"evt-009"}}, `ref "evt-009" names no event in the log or the archive: refer to an existing event`},
+		{Draft{Type: "fix", Scope: "s", Summary: "x", Agent: "a", Time: "2026-01-01 10:00", Refs: []string{"#4"}}, `ref "#4" is not an event ID: write evt-NNN`},
+	} {
+		if err := Normalize(&c.d, known); err == nil || err.Error() != c.want {
+			t.Errorf("Normalize(%+v) = %v\nwant %s", c.d, err, c.want)
+		}
+	}
+}
+
+func TestRoundTripCatchesMarkdown(t *testing.T) {
+	d := Draft{Type: "fix", Scope: "s", Summary: "x", Agent: "a", Time: "2026-01-01 10:00",
+		Details: []DraftDetail{{Value: "a: b"}}}
+	if err := CheckRoundTrip("evt-001", d, Render("evt-001", d, "\n")); err == nil {
+		t.Error("a value the parser reads differently passed the round trip")
+	}
+}
+
+func TestNextID(t *testing.T) {
+	l := parse.Parse("c", genLog(3, "\n"))
+	if got := NextID(l, nil); got != "evt-004" {
+		t.Errorf("NextID = %s", got)
+	}
+	wide := parse.Parse("c", []byte(head+"### evt-0009 | 2026-01-01 10:00 | a | create\n\n**Scope**: s\n**Summary**: x\n"))
+	if got := NextID(l, wide); got != "evt-0010" {
+		t.Errorf("NextID wide = %s", got)
+	}
+	if got := NextID(parse.Parse("c", []byte(head))); got != "evt-001" {
+		t.Errorf("NextID empty = %s", got)
+	}
+}
+
+func TestAppendEvent(t *testing.T) {
+	ev := []byte(event(9, "fix"))
+	for _, c := range []struct{ name, src, want string }{
+		{"empty", head, head + event(9, "fix")},
+		{"empty no blank", "## Event Log", "## Event Log\n\n" + event(9, "fix")},
+		{"one event defaults to rule", head + event(1, "create"), head + event(1, "create") + "\n---\n\n" + event(9, "fix")},
+		{"rules", string(genLog(2, "\n---\n\n")), string(genLog(2, "\n---\n\n")) + "\n---\n\n" + event(9, "fix")},
+		{"blank lines", string(genLog(2, "\n")), string(genLog(2, "\n")) + "\n" + event(9, "fix")},
+		{"trailing rule", head + event(1, "create") + "\n---\n", head + event(1, "create") + "\n---\n\n" + event(9, "fix")},
+		{"no final newline", strings.TrimSuffix(string(genLog(2, "\n")), "\n"), string(genLog(2, "\n")) + "\n" + event(9, "fix")},
+	} {
+		l := parse.Parse("CHANGELOG.md", []byte(c.src))
+		got, err := AppendEvent("CHANGELOG.md", []byte(c.src), l, ev)
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		if string(got) != c.want {
+			t.Errorf("%s: got\n%q\nwant\n%q", c.name, got, c.want)
+		}
+		if n := len(parse.Parse("c", got).Events); n != len(l.Events)+1 {
+			t.Errorf("%s: %d events after append", c.name, n)
+		}
+	}
+	src := []byte(head + event(1, "create") + "\n## Notes\n\ntext\n")
+	_, err := AppendEvent("CHANGELOG.md", src, parse.Parse("CHANGELOG.md", src), ev)
+	if want := `CHANGELOG.md:16: section "## Notes" follows the Event Log: move it above "## Event Log" so events can be appended at the end`; err == nil || err.Error() != want {
+		t.Errorf("trailing section: %v", err)
+	}
+	src = []byte("# Changelog\n")
+	if _, err := AppendEvent("CHANGELOG.md", src, parse.Parse("CHANGELOG.md", src), ev); err == nil {
+		t.Error("no Event Log section: no error")
+	}
+	crlf := bytes.ReplaceAll(genLog(2, "\n---\n\n"), []byte("\n"), []byte("\r\n"))
+	if Newline(crlf) != "\r\n" {
+		t.Error("CRLF not detected")
+	}
+}
+
+func TestArchive(t *testing.T) {
+	for _, sep := range []string{"\n---\n\n", "\n"} {
+		for _, crlf := range []bool{false, true} {
+			src := genLog(60, sep)
+			if crlf {
+				src = bytes.ReplaceAll(src, []byte("\n"), []byte("\r\n"))
+			}
+			log := parse.Parse("CHANGELOG.md", src)
+			p := PlanArchive(log, map[string]string{"evt-045": "x"}, 20, 50)
+			if len(p.Moved) != 40 || p.Boundary.ID != "evt-041" || p.Reason != "keeping the last 20 events" {
+				t.Fatalf("plan: %d moved, boundary %s, %s", len(p.Moved), p.Boundary.ID, p.Reason)
+			}
+			p = PlanArchive(log, map[string]string{"evt-030": "auth"}, 20, 50)
+			if len(p.Moved) != 29 || p.Reason != `evt-030 is still referenced by active node "auth"` {
+				t.Fatalf("pinned plan: %d moved, %s", len(p.Moved), p.Reason)
+			}
+			newLog, newArch := BuildArchive(src, nil, DefaultArchiveName, "2026-01-02", p)
+			before := []Source{{src, log}}
+			after := []Source{{newArch, parse.Parse("a", newArch, parse.Archive())}, {newLog, parse.Parse("l", newLog)}}
+			if err := VerifyMove(before, after, 0); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Contains(newArch, []byte("## Archive: evt-001 through evt-029 | Archived 2026-01-02")) ||
+				!bytes.Contains(newLog, []byte("<!-- memsys: evt-001 through evt-029 archived to changelog-archive.md -->")) {
+				t.Errorf("marker or comment missing:\n%s", newLog[:200])
+			}
+			if n := len(parse.Parse("a", newArch, parse.Archive()).Problems) + len(parse.Parse("l", newLog).Problems); n != 0 {
+				t.Errorf("%d parse problems after the move", n)
+			}
+			// A second archival appends a section to the archive.
+			log2 := parse.Parse("l", newLog)
+			p2 := PlanArchive(log2, nil, 5, 10)
+			log3, arch3 := BuildArchive(newLog, newArch, DefaultArchiveName, "2026-01-03", p2)
+			if err := VerifyMove(after, []Source{{arch3, parse.Parse("a", arch3, parse.Archive())}, {log3, parse.Parse("l", log3)}}, 0); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.HasPrefix(arch3, newArch) {
+				t.Error("second archival changed the existing archive bytes")
+			}
+		}
+	}
+	small := parse.Parse("c", genLog(50, "\n"))
+	if p := PlanArchive(small, nil, 20, 50); p.Due || len(p.Moved) != 0 {
+		t.Errorf("50 events: due %v", p.Due)
+	}
+	log := parse.Parse("c", genLog(51, "\n"))
+	if p := PlanArchive(log, map[string]string{"evt-001": "root"}, 20, 50); !p.Due || len(p.Moved) != 0 || !strings.HasPrefix(p.Reason, "nothing to move") {
+		t.Errorf("pinned first event: %+v", p.Reason)
+	}
+}
+
+func TestVerifyMoveDetectsLoss(t *testing.T) {
+	src := genLog(5, "\n")
+	log := parse.Parse("c", src)
+	cut := parse.Parse("c", genLog(4, "\n"))
+	if err := VerifyMove([]Source{{src, log}}, []Source{{genLog(4, "\n"), cut}}, 0); err == nil {
+		t.Error("a lost event passed")
+	}
+	edited := bytes.Replace(src, []byte("event 3"), []byte("event 9"), 1)
+	if err := VerifyMove([]Source{{src, log}}, []Source{{edited, parse.Parse("c", edited)}}, 0); err == nil {
+		t.Error("an edited event passed")
+	}
+}
