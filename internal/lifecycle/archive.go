@@ -56,7 +56,6 @@ func PlanArchive(log *parse.Log, pinned map[string]string, keep, threshold int) 
 	}
 	if b == 0 {
 		p.Boundary = evs[0]
-		p.Reason = "nothing to move: " + p.Reason
 		return p
 	}
 	p.Moved, p.Boundary = evs[:b], evs[b]

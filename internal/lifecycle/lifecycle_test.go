@@ -194,7 +194,7 @@ func TestArchive(t *testing.T) {
 		t.Errorf("50 events: due %v", p.Due)
 	}
 	log := parse.Parse("c", genLog(51, "\n"))
-	if p := PlanArchive(log, map[string]string{"evt-001": "root"}, 20, 50); !p.Due || len(p.Moved) != 0 || !strings.HasPrefix(p.Reason, "nothing to move") {
+	if p := PlanArchive(log, map[string]string{"evt-001": "root"}, 20, 50); !p.Due || len(p.Moved) != 0 || p.Reason != `evt-001 is still referenced by active node "root"` {
 		t.Errorf("pinned first event: %+v", p.Reason)
 	}
 }
