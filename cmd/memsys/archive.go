@@ -1,17 +1,282 @@
+//go:build lifecycle
+
 package main
 
 import (
+	"bytes"
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
 
 	"github.com/urfave/cli/v3"
+
+	"github.com/memsys/memsys/internal/lifecycle"
+	"github.com/memsys/memsys/internal/workspace"
+	"github.com/memsys/memsys/materialize"
+	"github.com/memsys/memsys/parse"
 )
 
-// STUB written by the lead; the owning helper replaces this file.
+// Archival defaults from the seed's Archival Protocol.
+const (
+	lcDefaultThreshold = 50
+	lcDefaultKeep      = 20
+)
+
+// archiveCommand is the seed's Archival Protocol as one verified move.
+//
+// Determinism: the archive date and the archive event's time default
+// to the time of the last event in the log, not the wall clock, so
+// archiving a given log always writes the same bytes (two agents that
+// archive the same history produce identical files, and tests need no
+// fake clock). --time overrides the event time.
 func archiveCommand() *cli.Command {
 	return &cli.Command{
-		Name: "archive",
-		Action: func(context.Context, *cli.Command) error {
-			return usageErr("archive: not implemented yet")
+		Name:  "archive",
+		Usage: "move old events to changelog-archive.md (the seed's Archival Protocol), verified byte for byte",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "dry-run", Usage: "print the boundary and what would move; write nothing"},
+			&cli.IntFlag{Name: "keep", Usage: "always keep the last `N` events in the log (default from .memsys.json, else 20)"},
+			&cli.IntFlag{Name: "threshold", Usage: "archive only when the log holds more than `N` events (default from .memsys.json, else 50)"},
+			&cli.StringFlag{Name: "agent", Usage: "agent `NAME` of the archive event (default $MEMSYS_AGENT, else $USER, else \"agent\")"},
+			&cli.StringFlag{Name: "time", Usage: "archive event `TIME` \"YYYY-MM-DD HH:MM\" (default: the last event's time)"},
+			&cli.StringFlag{Name: "format", Value: "text", Usage: "output `FORMAT`: text or json"},
 		},
+		Action: runArchive,
 	}
+}
+
+// lcThresholds returns the archive threshold and keep count: flags
+// first, then the defaults of the Archival Protocol.
+func lcThresholds(cmd *cli.Command, root string) (threshold, keep int, err error) {
+	threshold, keep = lcDefaultThreshold, lcDefaultKeep
+	if cmd.IsSet("threshold") {
+		threshold = int(cmd.Int("threshold"))
+	}
+	if cmd.IsSet("keep") {
+		keep = int(cmd.Int("keep"))
+	}
+	if threshold < 0 || keep < 0 {
+		return 0, 0, usageErr("--threshold and --keep must not be negative")
+	}
+	return threshold, keep, nil
+}
+
+// archiveResult is the JSON form of archive.
+type archiveResult struct {
+	Due          bool     `json:"due"`
+	Events       int      `json:"events"`
+	Threshold    int      `json:"threshold"`
+	Keep         int      `json:"keep"`
+	Boundary     string   `json:"boundary"`
+	Reason       string   `json:"reason"`
+	Moved        []string `json:"moved"`
+	ArchiveFile  string   `json:"archive_file"`
+	ArchiveEvent string   `json:"archive_event"`
+	DryRun       bool     `json:"dry_run"`
+}
+
+func runArchive(ctx context.Context, cmd *cli.Command) error {
+	format, err := lcFormat(cmd, "text", "json")
+	if err != nil {
+		return err
+	}
+	root, err := lcRoot(cmd)
+	if err != nil {
+		return err
+	}
+	threshold, keep, err := lcThresholds(cmd, root)
+	if err != nil {
+		return err
+	}
+	dry := cmd.Bool("dry-run")
+	if !dry {
+		unlock, err := workspace.Lock(root)
+		if err != nil {
+			return cannotRun{err}
+		}
+		defer unlock()
+	}
+
+	logSrc, err := os.ReadFile(filepath.Join(root, workspace.LogName))
+	if err != nil {
+		return cannotRun{err}
+	}
+	archName, archSrc, err := lcReadArchive(root)
+	if err != nil {
+		return err
+	}
+	if archName == "" {
+		archName = lifecycle.DefaultArchiveName
+	}
+	log := parse.Parse(workspace.LogName, logSrc)
+	arch := parse.Parse(archName, archSrc, parse.Archive())
+	if err := lcParseClean(log, arch); err != nil {
+		return err
+	}
+	before := append(lcInLog(arch), lcInLog(log)...)
+	if err := lcNoOverlap(arch, log); err != nil {
+		return err
+	}
+	g, _ := materialize.Replay(before)
+
+	plan := lifecycle.PlanArchive(log, lcPinned(g), keep, threshold)
+	res := archiveResult{Due: plan.Due, Events: plan.Count, Threshold: threshold, Keep: keep, Boundary: plan.Boundary.ID,
+		Reason: plan.Reason, Moved: []string{}, ArchiveFile: archName, DryRun: dry}
+	for _, e := range plan.Moved {
+		res.Moved = append(res.Moved, e.ID)
+	}
+	w := cmd.Root().Writer
+	report := func() error {
+		if format == "json" {
+			return lcJSON(w, res)
+		}
+		switch {
+		case len(plan.Moved) == 0:
+			fmt.Fprintf(w, "nothing to archive: %s\n", plan.Reason)
+		case dry:
+			fmt.Fprintf(w, "would move %d events (%s) to %s\nboundary: %s (%s)\n", len(plan.Moved), plan.Span(), archName, plan.Boundary.ID, plan.Reason)
+		default:
+			fmt.Fprintf(w, "moved %d events (%s) to %s\nboundary: %s (%s)\narchive event: %s\n", len(plan.Moved), plan.Span(), archName, plan.Boundary.ID, plan.Reason, res.ArchiveEvent)
+		}
+		return nil
+	}
+	if len(plan.Moved) == 0 || dry {
+		return report()
+	}
+
+	// The archive event, dated like the marker (see archiveCommand).
+	last := before[len(before)-1]
+	d := lifecycle.Draft{
+		Type:    "archive",
+		Scope:   workspace.LogName,
+		Summary: "Archived " + plan.Span() + " to " + archName,
+		Agent:   lcAgent(cmd.String("agent")),
+		Time:    last.Time.String(),
+		Details: []lifecycle.DraftDetail{
+			{Key: "archived", Value: plan.Span()},
+			{Key: "count", Value: strconv.Itoa(len(plan.Moved))},
+			{Key: "archive_file", Value: archName},
+			{Key: "boundary", Value: plan.Boundary.ID},
+			{Key: "reason", Value: plan.Reason},
+		},
+		Refs: []string{plan.Moved[len(plan.Moved)-1].ID},
+		Tags: []string{"archive"},
+	}
+	if cmd.IsSet("time") {
+		d.Time = lcTime(cmd.String("time"))
+	}
+	date := last.Time.String()
+	if len(date) >= 10 {
+		date = date[:10]
+	}
+	newLog, newArch := lifecycle.BuildArchive(logSrc, archSrc, archName, date, plan)
+	postLog := parse.Parse(workspace.LogName, newLog, parse.HeadersOnly())
+	postArch := parse.Parse(archName, newArch, parse.Archive(), parse.HeadersOnly())
+	if err := lifecycle.Normalize(&d, lifecycle.KnownIn(postLog, postArch)); err != nil {
+		return cannotRun{err}
+	}
+	id := lifecycle.NextID(postLog, postArch)
+	text := lifecycle.Render(id, d, lifecycle.Newline(newLog))
+	if newLog, err = lifecycle.AppendEvent(workspace.LogName, newLog, postLog, text); err != nil {
+		return cannotRun{err}
+	}
+	res.ArchiveEvent = id
+
+	if err := lcVerifyArchive(logSrc, log, archSrc, arch, newLog, newArch, archName, g); err != nil {
+		return err
+	}
+	// Archive first: a crash between the two writes leaves the events in
+	// both files (duplicated, never lost), which lint reports.
+	if err := workspace.WriteFile(root, archName, newArch); err != nil {
+		return cannotRun{err}
+	}
+	if err := workspace.WriteFile(root, workspace.LogName, newLog); err != nil {
+		return cannotRun{err}
+	}
+	return report()
+}
+
+// lcVerifyArchive proves the move before anything is written: archive
+// plus log hold the same events as before, byte for byte and in order,
+// plus the archive event at the end, both files parse without new
+// problems, and replaying them gives the same graph.
+func lcVerifyArchive(logSrc []byte, log *parse.Log, archSrc []byte, arch *parse.Log, newLog, newArch []byte, archName string, g *materialize.Graph) error {
+	nlog := parse.Parse(workspace.LogName, newLog)
+	narch := parse.Parse(archName, newArch, parse.Archive())
+	if err := lcParseClean(nlog, narch); err != nil {
+		return cannotRun{fmt.Errorf("archive check failed, nothing was written: %w", err)}
+	}
+	before := []lifecycle.Source{{Src: archSrc, Log: arch}, {Src: logSrc, Log: log}}
+	after := []lifecycle.Source{{Src: newArch, Log: narch}, {Src: newLog, Log: nlog}}
+	if err := lifecycle.VerifyMove(before, after, 1); err != nil {
+		return cannotRun{err}
+	}
+	evs := append(lcInLog(narch), lcInLog(nlog)...)
+	g2, _ := materialize.Replay(evs[:len(evs)-1])
+	if !bytes.Equal(materialize.RenderGraph(g), materialize.RenderGraph(g2)) {
+		return usageErr("archive check failed: the replayed graph changes after the move: nothing was written; please report this")
+	}
+	return nil
+}
+
+// lcParseClean refuses to archive a log with parse problems: moving
+// bytes whose event boundaries are uncertain could split an event.
+func lcParseClean(logs ...*parse.Log) error {
+	for _, l := range logs {
+		if l != nil && len(l.Problems) > 0 {
+			p := l.Problems[0]
+			return usageErr("%s: %s: fix the log (memsys lint) before archiving", p.Range, p.Message)
+		}
+	}
+	return nil
+}
+
+// lcPinned maps the events still referenced by an active or blocked
+// node (its Created and Last Event) to that node, the events the
+// Archival Protocol must keep.
+func lcPinned(g *materialize.Graph) map[string]string {
+	pinned := map[string]string{}
+	for _, n := range g.Nodes {
+		if n.Status != "active" && n.Status != "blocked" {
+			continue
+		}
+		for _, id := range []string{n.Created, n.LastEvent} {
+			if _, ok := pinned[id]; id != "" && !ok {
+				pinned[id] = n.Name
+			}
+		}
+	}
+	return pinned
+}
+
+// lcInLog returns the events of l inside its Event Log section.
+func lcInLog(l *parse.Log) []parse.Event {
+	if l == nil {
+		return nil
+	}
+	out := make([]parse.Event, 0, len(l.Events))
+	for _, e := range l.Events {
+		if e.InLog {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// lcNoOverlap refuses to archive when an event ID is in both files,
+// which only an interrupted archive (archive written, log not) or a
+// hand edit leaves: moving again would duplicate the events.
+func lcNoOverlap(arch, log *parse.Log) error {
+	in := map[int]bool{}
+	for _, e := range lcInLog(arch) {
+		in[e.Num] = true
+	}
+	for _, e := range lcInLog(log) {
+		if in[e.Num] {
+			return usageErr("%s:%d: %s is also in %s (an interrupted archive?): check that the archive holds it byte for byte, then delete it from the log", e.Range.File, e.Range.Line, e.ID, arch.File)
+		}
+	}
+	return nil
 }

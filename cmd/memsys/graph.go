@@ -1,17 +1,68 @@
+//go:build lifecycle
+
 package main
 
 import (
 	"context"
+	"strings"
 
 	"github.com/urfave/cli/v3"
+
+	"github.com/memsys/memsys/internal/lifecycle"
+	"github.com/memsys/memsys/materialize"
 )
 
-// STUB written by the lead; the owning helper replaces this file.
+// graphCommand prints the replayed graph: as graph.md would hold it,
+// as JSON, as Mermaid (renders on GitHub) or as DOT (Graphviz).
 func graphCommand() *cli.Command {
 	return &cli.Command{
-		Name: "graph",
-		Action: func(context.Context, *cli.Command) error {
-			return usageErr("graph: not implemented yet")
+		Name:  "graph",
+		Usage: "print the knowledge graph replayed from the events (md, json, mermaid or dot)",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "format", Value: "md", Usage: "output `FORMAT`: md, json, mermaid or dot"},
+			&cli.StringFlag{Name: "status", Usage: "only nodes with `STATUS` (comma-separated: active,blocked,completed,deprecated,planned) and edges between them"},
+			lcAtFlag(),
 		},
+		Action: runGraph,
 	}
+}
+
+func runGraph(ctx context.Context, cmd *cli.Command) error {
+	format, err := lcFormat(cmd, "md", "json", "mermaid", "dot")
+	if err != nil {
+		return err
+	}
+	if cmd.Args().Len() > 0 {
+		return usageErr("graph takes no arguments, got %q", cmd.Args().First())
+	}
+	var statuses []string
+	if v := cmd.String("status"); v != "" {
+		for _, s := range strings.Split(v, ",") {
+			s = strings.ToLower(strings.TrimSpace(s))
+			if !lcContains(lifecycle.NodeStatuses, s) {
+				return usageErr("--status %q: unknown status: use %s", s, strings.Join(lifecycle.NodeStatuses, ", "))
+			}
+			statuses = append(statuses, s)
+		}
+	}
+	_, evs, err := lcLoad(cmd)
+	if err != nil {
+		return err
+	}
+	g, _ := materialize.Replay(evs)
+	if statuses != nil {
+		g = lifecycle.FilterGraph(g, statuses)
+	}
+	w := cmd.Root().Writer
+	switch format {
+	case "json":
+		return lcJSON(w, lifecycle.GraphJSON(g))
+	case "mermaid":
+		_, err = w.Write(lifecycle.Mermaid(g))
+	case "dot":
+		_, err = w.Write(lifecycle.DOT(g))
+	default:
+		_, err = w.Write(materialize.RenderGraph(g))
+	}
+	return err
 }
