@@ -28,10 +28,12 @@ func AppendEvent(file string, src []byte, log *parse.Log, event []byte) ([]byte,
 	if !log.HasEventLog {
 		return nil, fmt.Errorf("%s: no \"## Event Log\" section: add one (memsys init writes it) before appending", file)
 	}
-	var inLog []parse.Event
-	for _, e := range log.Events {
-		if e.InLog {
-			inLog = append(inLog, e)
+	// Only the last two events decide the separator; copying all of them
+	// would cost more than the rest of append on a 100k-event log.
+	var inLog []*parse.Event
+	for i := len(log.Events) - 1; i >= 0 && len(inLog) < 2; i-- {
+		if log.Events[i].InLog {
+			inLog = append([]*parse.Event{&log.Events[i]}, inLog...)
 		}
 	}
 	tail := 0

@@ -348,20 +348,22 @@ func NextID(logs ...*parse.Log) string {
 	return fmt.Sprintf("evt-%0*d", width, maxNum+1)
 }
 
-// KnownIn builds a Known over the events of logs.
+// KnownIn builds a Known over the events of logs. It searches from the
+// newest event back instead of building an index: an append checks a
+// few refs, mostly to recent events, and a map of 100k IDs would cost
+// more than the search.
 func KnownIn(logs ...*parse.Log) Known {
-	ids := map[int]string{}
-	for _, l := range logs {
-		if l == nil {
-			continue
-		}
-		for _, e := range l.Events {
-			if e.Num > 0 {
-				if _, dup := ids[e.Num]; !dup {
-					ids[e.Num] = e.ID
+	return func(n int) (string, bool) {
+		for _, l := range logs {
+			if l == nil {
+				continue
+			}
+			for i := len(l.Events) - 1; i >= 0; i-- {
+				if l.Events[i].Num == n {
+					return l.Events[i].ID, true
 				}
 			}
 		}
+		return "", false
 	}
-	return func(n int) (string, bool) { id, ok := ids[n]; return id, ok }
 }
