@@ -1,0 +1,346 @@
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/memsys/memsys/internal/diag"
+	"github.com/memsys/memsys/materialize"
+)
+
+// FileName is the configuration file memsys reads at a memory root.
+const FileName = ".memsys.json"
+
+// Defaults from the seed's Archival Protocol and Regeneration Algorithm.
+const (
+	DefaultArchiveThreshold = 50
+	DefaultArchiveKeep      = 20
+	DefaultWindowHours      = 48
+	DefaultWindowEvents     = 20
+	DefaultContextWords     = 3000
+)
+
+// Tiers a configuration may name; see the seed's Tiers table.
+var Tiers = []string{"mvp", "core", "full"}
+
+// Config is the resolved configuration of one memory root.
+type Config struct {
+	// File is the path read, or "" when the root has no configuration.
+	File string
+	// Tier is "mvp", "core" or "full" when the file sets it; "" means
+	// detect it from the files present.
+	Tier string
+	// Rules are the severity settings in file order. Keys are rule IDs
+	// or names; config does not know the registry, so lint checks them
+	// (with the Line kept here for its error message).
+	Rules []RuleSetting
+
+	ArchiveThreshold int // archive is due above this many events in the log
+	ArchiveKeep      int // events an archive keeps in the log
+	WindowHours      int // context.md recent-changes window in hours
+	WindowEvents     int // ... or at least this many recent events
+	ContextWords     int // word budget of context.md
+}
+
+// RuleSetting is one entry of "rules": a rule ID or name and a severity.
+type RuleSetting struct {
+	Rule     string
+	Severity diag.Severity
+	Line     int
+}
+
+// Default returns the configuration of a root without a file.
+func Default() Config {
+	return Config{
+		ArchiveThreshold: DefaultArchiveThreshold,
+		ArchiveKeep:      DefaultArchiveKeep,
+		WindowHours:      DefaultWindowHours,
+		WindowEvents:     DefaultWindowEvents,
+		ContextWords:     DefaultContextWords,
+	}
+}
+
+// Materialize returns the options context.md is built with, so lint's
+// drift check and regen render with the same numbers.
+func (c Config) Materialize() materialize.Options {
+	return materialize.Options{
+		ContextWords: c.ContextWords,
+		WindowHours:  c.WindowHours,
+		WindowEvents: c.WindowEvents,
+	}
+}
+
+// Load reads FileName at root. A missing file gives Default() and no
+// error; any other problem is an error of the form
+// "file:line: what is wrong: what to do".
+func Load(root string) (Config, error) {
+	path := filepath.Join(root, FileName)
+	src, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Default(), nil
+	}
+	if err != nil {
+		return Config{}, fmt.Errorf("read configuration: %w", err)
+	}
+	return Parse(path, src)
+}
+
+// Parse reads a configuration from src; file names it in errors.
+func Parse(file string, src []byte) (Config, error) {
+	c := Default()
+	c.File = file
+	root, err := decode(src)
+	if err != nil {
+		return Config{}, fmt.Errorf("%s:%d: %s: write valid JSON such as {\"rules\": {\"MS117\": \"off\"}}", file, lineAt(src, err.off), err.msg)
+	}
+	p := &parser{file: file, src: src}
+	p.top(root, &c)
+	if p.err != nil {
+		return Config{}, p.err
+	}
+	return c, nil
+}
+
+// value is a decoded JSON value that remembers where it starts, so every
+// error can name its line. encoding/json's DisallowUnknownFields names
+// the key but not the line, which is what a user needs.
+type value struct {
+	off     int64
+	v       any // string, json.Number, bool, nil, or []member for objects, []*value for arrays
+	isObj   bool
+	members []member
+}
+
+type member struct {
+	key string
+	off int64
+	val *value
+}
+
+type syntaxErr struct {
+	off int64
+	msg string
+}
+
+func decode(src []byte) (*value, *syntaxErr) {
+	dec := json.NewDecoder(bytes.NewReader(src))
+	dec.UseNumber()
+	v, err := decodeValue(dec, src)
+	if err != nil {
+		return nil, err
+	}
+	if _, e := dec.Token(); e != io.EOF {
+		return nil, &syntaxErr{dec.InputOffset(), "unexpected data after the top-level object"}
+	}
+	return v, nil
+}
+
+func decodeValue(dec *json.Decoder, src []byte) (*value, *syntaxErr) {
+	off := skipSpace(src, dec.InputOffset())
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, jsonErr(dec, err)
+	}
+	v := &value{off: off}
+	switch t := tok.(type) {
+	case json.Delim:
+		switch t {
+		case '{':
+			v.isObj = true
+			for dec.More() {
+				koff := skipSpace(src, dec.InputOffset())
+				if koff < int64(len(src)) && src[koff] == ',' {
+					koff = skipSpace(src, koff+1)
+				}
+				kt, err := dec.Token()
+				if err != nil {
+					return nil, jsonErr(dec, err)
+				}
+				key, _ := kt.(string)
+				mv, serr := decodeValue(dec, src)
+				if serr != nil {
+					return nil, serr
+				}
+				v.members = append(v.members, member{key: key, off: koff, val: mv})
+			}
+		case '[':
+			var items []*value
+			for dec.More() {
+				iv, serr := decodeValue(dec, src)
+				if serr != nil {
+					return nil, serr
+				}
+				items = append(items, iv)
+			}
+			v.v = items
+		}
+		if _, err := dec.Token(); err != nil { // the closing delimiter
+			return nil, jsonErr(dec, err)
+		}
+	default:
+		v.v = t
+	}
+	return v, nil
+}
+
+func jsonErr(dec *json.Decoder, err error) *syntaxErr {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return &syntaxErr{se.Offset, strings.TrimPrefix(se.Error(), "json: ")}
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) || err == io.EOF {
+		return &syntaxErr{dec.InputOffset(), "unexpected end of file"}
+	}
+	return &syntaxErr{dec.InputOffset(), strings.TrimPrefix(err.Error(), "json: ")}
+}
+
+// skipSpace moves off past JSON whitespace (and a separating ':' is
+// never there: Token consumes it), so a value's offset is its first byte.
+func skipSpace(src []byte, off int64) int64 {
+	for off < int64(len(src)) {
+		switch src[off] {
+		case ' ', '\t', '\r', '\n', ':':
+			off++
+		default:
+			return off
+		}
+	}
+	return off
+}
+
+func lineAt(src []byte, off int64) int {
+	if off > int64(len(src)) {
+		off = int64(len(src))
+	}
+	if off < 0 {
+		off = 0
+	}
+	return bytes.Count(src[:off], []byte{'\n'}) + 1
+}
+
+type parser struct {
+	file string
+	src  []byte
+	err  error
+}
+
+func (p *parser) fail(off int64, format string, args ...any) {
+	if p.err == nil {
+		p.err = fmt.Errorf("%s:%d: %s", p.file, lineAt(p.src, off), fmt.Sprintf(format, args...))
+	}
+}
+
+func (p *parser) object(v *value, where string) []member {
+	if !v.isObj {
+		p.fail(v.off, "%s must be an object: write {...}", where)
+		return nil
+	}
+	return v.members
+}
+
+func (p *parser) unknown(m member, where string, known ...string) {
+	p.fail(m.off, "unknown key %q in %s: use one of %s (see docs/lint.md)", m.key, where, strings.Join(quoteAll(known), ", "))
+}
+
+func quoteAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = fmt.Sprintf("%q", s)
+	}
+	return out
+}
+
+func (p *parser) top(v *value, c *Config) {
+	seen := map[string]bool{}
+	for _, m := range p.object(v, "the configuration") {
+		if seen[m.key] {
+			p.fail(m.off, "key %q appears twice: keep one", m.key)
+		}
+		seen[m.key] = true
+		switch m.key {
+		case "tier":
+			s, ok := m.val.v.(string)
+			if !ok || !slices.Contains(Tiers, s) {
+				p.fail(m.val.off, "\"tier\" must be one of \"mvp\", \"core\" or \"full\"")
+				continue
+			}
+			c.Tier = s
+		case "rules":
+			p.rules(m.val, c)
+		case "archive":
+			for _, a := range p.object(m.val, "\"archive\"") {
+				switch a.key {
+				case "threshold":
+					c.ArchiveThreshold = p.count(a, "archive.threshold", 1)
+				case "keep":
+					c.ArchiveKeep = p.count(a, "archive.keep", 0)
+				default:
+					p.unknown(a, "\"archive\"", "threshold", "keep")
+				}
+			}
+		case "context":
+			for _, a := range p.object(m.val, "\"context\"") {
+				switch a.key {
+				case "windowHours":
+					c.WindowHours = p.count(a, "context.windowHours", 0)
+				case "windowEvents":
+					c.WindowEvents = p.count(a, "context.windowEvents", 0)
+				case "words":
+					c.ContextWords = p.count(a, "context.words", 1)
+				default:
+					p.unknown(a, "\"context\"", "windowHours", "windowEvents", "words")
+				}
+			}
+		case "$schema":
+			// allowed so editors can validate the file
+		default:
+			p.unknown(m, "the configuration", "tier", "rules", "archive", "context")
+		}
+	}
+	if p.err == nil && c.ArchiveKeep >= c.ArchiveThreshold {
+		p.fail(0, "archive.keep (%d) must be less than archive.threshold (%d): lower keep or raise threshold", c.ArchiveKeep, c.ArchiveThreshold)
+	}
+}
+
+func (p *parser) rules(v *value, c *Config) {
+	seen := map[string]bool{}
+	for _, m := range p.object(v, "\"rules\"") {
+		s, ok := m.val.v.(string)
+		if !ok {
+			p.fail(m.val.off, "rule %q must be set to \"error\", \"warning\" or \"off\"", m.key)
+			continue
+		}
+		sev, err := diag.ParseSeverity(s)
+		if err != nil {
+			p.fail(m.val.off, "rule %q: %v", m.key, err)
+			continue
+		}
+		if seen[m.key] {
+			p.fail(m.off, "rule %q is set twice: keep one", m.key)
+		}
+		seen[m.key] = true
+		c.Rules = append(c.Rules, RuleSetting{Rule: m.key, Severity: sev, Line: lineAt(p.src, m.off)})
+	}
+}
+
+func (p *parser) count(m member, name string, min int64) int {
+	n, ok := m.val.v.(json.Number)
+	if !ok {
+		p.fail(m.val.off, "%s must be a whole number", name)
+		return 0
+	}
+	i, err := n.Int64()
+	if err != nil || i < min || i > 1<<30 {
+		p.fail(m.val.off, "%s must be a whole number of at least %d, not %s", name, min, n)
+		return 0
+	}
+	return int(i)
+}

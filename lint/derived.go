@@ -1,0 +1,164 @@
+package lint
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"strings"
+
+	"github.com/memsys/memsys/internal/diag"
+	"github.com/memsys/memsys/internal/udiff"
+	"github.com/memsys/memsys/materialize"
+	"github.com/memsys/memsys/parse"
+)
+
+// Derived returns what regen writes for the memory's events: graph.md
+// and context.md, rendered with opt. lint's drift rules and --fix use
+// it, so they agree with regen byte for byte.
+func Derived(events []parse.Event, opt materialize.Options) (graph, context []byte) {
+	g, _ := materialize.Replay(events)
+	return render(events, g, opt)
+}
+
+func render(events []parse.Event, g *materialize.Graph, opt materialize.Options) (graph, context []byte) {
+	return materialize.RenderGraph(g), materialize.RenderContext(materialize.BuildContext(events, g, opt))
+}
+
+// expected returns what regen would write to rel (GraphFile or
+// ContextFile), computed once per memory.
+func (p *Pass) expected(rel string) []byte {
+	sh := p.shared
+	if sh.derived == nil {
+		graph, context := render(p.Events, p.Graph(), p.Config.Materialize())
+		sh.derived = map[string][]byte{GraphFile: graph, ContextFile: context}
+	}
+	return sh.derived[rel]
+}
+
+// lastEvent is the ID of the last event of the history, "" when none.
+func (p *Pass) lastEvent() string {
+	if len(p.Events) == 0 {
+		return ""
+	}
+	return p.Events[len(p.Events)-1].ID
+}
+
+// horizon finds the "Event horizon" line of a derived file and the
+// event ID on it. The seed's Staleness Check compares exactly this.
+func horizon(src []byte) (id string, line int) {
+	n := 0
+	for len(src) > 0 {
+		n++
+		l := src
+		if i := bytes.IndexByte(src, '\n'); i >= 0 {
+			l, src = src[:i], src[i+1:]
+		} else {
+			src = nil
+		}
+		i := bytes.Index(bytes.ToLower(l), []byte("event horizon"))
+		if i < 0 {
+			continue
+		}
+		rest := string(l[i+len("event horizon"):])
+		j := strings.Index(strings.ToLower(rest), "evt-")
+		if j < 0 {
+			return "", n
+		}
+		rest = rest[j:]
+		k := 4
+		for k < len(rest) && rest[k] >= '0' && rest[k] <= '9' {
+			k++
+		}
+		return rest[:k], n
+	}
+	return "", 0
+}
+
+// sameEvent compares IDs by number, so "evt-7" and "evt-007" match.
+func sameEvent(a, b string) bool {
+	if a == b {
+		return true
+	}
+	na, nb := refNum(a), refNum(b)
+	return na != 0 && na == nb
+}
+
+// checkStale is the seed's Staleness Check for one derived file; need
+// says whether the tier requires the file. It returns the file's bytes
+// when it exists and is fresh, for the drift rules.
+func checkStale(p *Pass, rel string, need bool) {
+	src, err := p.ReadFile(rel)
+	if errors.Is(err, fs.ErrNotExist) {
+		if need {
+			p.Reportf(diag.Range{File: rel}, "", "%s is missing (%s tier): run memsys regen", rel, p.Tier())
+		}
+		return
+	}
+	if err != nil {
+		p.Reportf(diag.Range{File: rel}, "", "cannot read %s: %v", rel, err)
+		return
+	}
+	h, line := horizon(src)
+	last := p.lastEvent()
+	switch {
+	case line == 0 && last != "":
+		p.Reportf(lineRange(rel, 1), "", "%s has no event horizon, the last event is %s: run memsys regen", rel, last)
+	case !sameEvent(h, last) && last == "":
+		p.Reportf(lineRange(rel, line), "", "%s event horizon is %s but the log has no events: run memsys regen", rel, h)
+	case !sameEvent(h, last):
+		shown := h
+		if shown == "" {
+			shown = "empty"
+		}
+		p.Reportf(lineRange(rel, line), last, "%s event horizon is %s but the last event is %s: run memsys regen", rel, shown, last)
+	}
+}
+
+// isStale reports whether checkStale would report rel, so drift is not
+// reported twice for a file that is merely behind.
+func isStale(p *Pass, src []byte) bool {
+	h, line := horizon(src)
+	last := p.lastEvent()
+	if line == 0 {
+		return last != ""
+	}
+	return !sameEvent(h, last)
+}
+
+// checkDrift compares rel with what regen would write.
+func checkDrift(p *Pass, rel string) {
+	src, err := p.ReadFile(rel)
+	if err != nil || isStale(p, src) {
+		return
+	}
+	want := p.expected(rel)
+	got := src
+	if bytes.IndexByte(got, '\r') >= 0 {
+		// A CRLF checkout (git autocrlf) of a file regen wrote is not a
+		// hand edit: compare without the CRs.
+		got = bytes.ReplaceAll(got, []byte("\r\n"), []byte("\n"))
+	}
+	if bytes.Equal(got, want) {
+		return
+	}
+	line := firstDiff(got, want)
+	p.Report(diag.Diagnostic{
+		Range:   lineRange(rel, line),
+		Message: rel + " differs from what regen writes (edited by hand?): run memsys regen or memsys lint --fix",
+		Detail:  udiff.Unified(rel, rel+" (regen)", got, want),
+	})
+}
+
+// firstDiff is the 1-based line of the first difference of a and b.
+func firstDiff(a, b []byte) int {
+	line := 1
+	for i := 0; i < len(a) && i < len(b); i++ {
+		if a[i] != b[i] {
+			return line
+		}
+		if a[i] == '\n' {
+			line++
+		}
+	}
+	return line
+}

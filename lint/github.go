@@ -1,0 +1,95 @@
+package lint
+
+import (
+	"bufio"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/memsys/memsys/internal/diag"
+)
+
+// GitHubPrinter writes GitHub Actions workflow commands, one annotation
+// per diagnostic:
+//
+//	::error file=CHANGELOG.md,line=42,col=1,endLine=42,title=MS104::message
+//
+// GitHub shows only a few annotations per step, so when StepSummary is
+// set it also appends a Markdown table of every finding to it (the file
+// named by $GITHUB_STEP_SUMMARY).
+type GitHubPrinter struct {
+	StepSummary io.Writer
+}
+
+// Print implements Printer.
+func (g *GitHubPrinter) Print(w io.Writer, r *Result) error {
+	bw := bufio.NewWriter(w)
+	for _, d := range r.Diagnostics {
+		cmd := "warning"
+		if d.Severity == diag.Error {
+			cmd = "error"
+		}
+		var props []string
+		if d.Range.File != "" {
+			props = append(props, "file="+escapeProperty(d.Range.File))
+		}
+		if d.Range.Line > 0 {
+			props = append(props, "line="+strconv.Itoa(d.Range.Line))
+			if d.Range.Col > 0 {
+				props = append(props, "col="+strconv.Itoa(d.Range.Col))
+			}
+			if d.Range.EndLine >= d.Range.Line {
+				props = append(props, "endLine="+strconv.Itoa(d.Range.EndLine))
+			}
+		}
+		if d.Rule != "" {
+			props = append(props, "title="+escapeProperty(d.Rule))
+		}
+		msg := d.Message
+		if d.Detail != "" {
+			msg += "\n\n" + d.Detail
+		}
+		bw.WriteString("::" + cmd + " " + strings.Join(props, ",") + "::" + escapeData(msg) + "\n")
+	}
+	bw.WriteString(summary(r) + "\n")
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	if g.StepSummary != nil {
+		return writeStepSummary(g.StepSummary, r)
+	}
+	return nil
+}
+
+// escapeData escapes a workflow command's message as the runner
+// expects (actions/toolkit command.ts escapeData).
+func escapeData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+// escapeProperty escapes a property value (escapeProperty in the same
+// file): ':' and ',' would end the value.
+func escapeProperty(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}
+
+// writeStepSummary appends a Markdown table of every finding.
+func writeStepSummary(w io.Writer, r *Result) error {
+	var b strings.Builder
+	b.WriteString("### memsys lint\n\n" + summary(r) + "\n\n")
+	if len(r.Diagnostics) > 0 {
+		b.WriteString("| Severity | Rule | Location | Event | Message |\n|---|---|---|---|---|\n")
+		for _, d := range r.Diagnostics {
+			b.WriteString("| " + d.Severity.String() + " | " + cell(d.Rule) + " | `" + cell(d.Range.String()) + "` | " +
+				cell(d.Event) + " | " + cell(d.Message) + " |\n")
+		}
+		b.WriteString("\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// cell makes s safe inside a Markdown table cell.
+func cell(s string) string {
+	return strings.NewReplacer("|", "\\|", "\r", " ", "\n", " ", "`", "'").Replace(s)
+}

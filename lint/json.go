@@ -1,0 +1,58 @@
+package lint
+
+import (
+	"encoding/json"
+	"io"
+)
+
+// JSONPrinter writes one JSON object:
+//
+//	{"diagnostics":[{"rule":..,"severity":..,"file":..,"line":..,"column":..,
+//	  "endLine":..,"event":..,"message":..,"detail":..}],
+//	 "summary":{"errors":N,"warnings":N,"events":N}}
+//
+// Field names are stable and documented in docs/lint.md. Every field is
+// always present; unknown positions are 0 and "diagnostics" is [] when
+// empty, never null.
+type JSONPrinter struct{}
+
+type jsonDiagnostic struct {
+	Rule     string `json:"rule"`
+	Severity string `json:"severity"`
+	File     string `json:"file"`
+	Line     int    `json:"line"`
+	Column   int    `json:"column"`
+	EndLine  int    `json:"endLine"`
+	Event    string `json:"event"`
+	Message  string `json:"message"`
+	Detail   string `json:"detail"`
+}
+
+type jsonSummary struct {
+	Errors   int `json:"errors"`
+	Warnings int `json:"warnings"`
+	Events   int `json:"events"`
+}
+
+type jsonReport struct {
+	Diagnostics []jsonDiagnostic `json:"diagnostics"`
+	Summary     jsonSummary      `json:"summary"`
+}
+
+// Print implements Printer.
+func (JSONPrinter) Print(w io.Writer, r *Result) error {
+	out := jsonReport{Diagnostics: make([]jsonDiagnostic, 0, len(r.Diagnostics))}
+	for _, d := range r.Diagnostics {
+		out.Diagnostics = append(out.Diagnostics, jsonDiagnostic{
+			Rule: d.Rule, Severity: d.Severity.String(),
+			File: d.Range.File, Line: d.Range.Line, Column: d.Range.Col, EndLine: d.Range.EndLine,
+			Event: d.Event, Message: d.Message, Detail: d.Detail,
+		})
+	}
+	out.Summary.Errors, out.Summary.Warnings = r.Diagnostics.Count()
+	out.Summary.Events = r.Events
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(out)
+}

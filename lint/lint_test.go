@@ -1,0 +1,285 @@
+package lint
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/memsys/memsys/internal/config"
+	"github.com/memsys/memsys/internal/diag"
+	"github.com/memsys/memsys/parse"
+	"github.com/rogpeppe/go-internal/txtar"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files and docs/lint.md")
+
+// memFS is a memory root held in a map, for Input.ReadFile and Exists.
+type memFS map[string][]byte
+
+func (m memFS) read(rel string) ([]byte, error) {
+	if b, ok := m[rel]; ok {
+		return b, nil
+	}
+	return nil, fs.ErrNotExist
+}
+
+func (m memFS) exists(rel string) bool {
+	if _, ok := m[rel]; ok {
+		return true
+	}
+	for k := range m {
+		if strings.HasPrefix(k, rel+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// inputFor parses a memory held in files the way the command does.
+func inputFor(t testing.TB, files memFS) (Input, config.Config) {
+	t.Helper()
+	in := Input{ReadFile: files.read, Exists: files.exists}
+	if src, ok := files["changelog-archive.md"]; ok {
+		in.Archive = parse.Parse("changelog-archive.md", src, parse.Archive())
+		in.Events = append(in.Events, in.Archive.Events...)
+	}
+	if src, ok := files["CHANGELOG.md"]; ok {
+		in.Log = parse.Parse("CHANGELOG.md", src)
+		in.Events = append(in.Events, in.Log.Events...)
+	}
+	cfg := config.Default()
+	if src, ok := files[config.FileName]; ok {
+		var err error
+		if cfg, err = config.Parse(config.FileName, src); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return in, cfg
+}
+
+func check(t testing.TB, files memFS) diag.Diagnostics {
+	t.Helper()
+	in, cfg := inputFor(t, files)
+	l, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l.Check(in)
+}
+
+// wantLine is "file:line RULE regexp" from a fixture's want file.
+var wantLine = regexp.MustCompile(`^(\S+):(\d+) (MS\d+) (.*)$`)
+
+// TestRuleFixtures runs every testdata/rules/*.txtar: a memory and a
+// "want" file listing each expected finding. Unexpected and missing
+// findings both fail, as in analysistest.
+func TestRuleFixtures(t *testing.T) {
+	paths, _ := filepath.Glob("testdata/rules/*.txtar")
+	if len(paths) == 0 {
+		t.Fatal("no fixtures")
+	}
+	for _, path := range paths {
+		t.Run(strings.TrimSuffix(filepath.Base(path), ".txtar"), func(t *testing.T) {
+			ar, err := txtar.ParseFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			files := memFS{}
+			var want []string
+			for _, f := range ar.Files {
+				if f.Name == "want" {
+					for _, l := range strings.Split(strings.TrimSpace(string(f.Data)), "\n") {
+						if l = strings.TrimSpace(l); l != "" {
+							want = append(want, l)
+						}
+					}
+					continue
+				}
+				files[f.Name] = f.Data
+			}
+			got := check(t, files)
+			matched := make([]bool, len(got))
+		wants:
+			for _, w := range want {
+				m := wantLine.FindStringSubmatch(w)
+				if m == nil {
+					t.Fatalf("bad want line %q", w)
+				}
+				line, _ := strconv.Atoi(m[2])
+				re := regexp.MustCompile(m[4])
+				for i, d := range got {
+					if !matched[i] && d.Range.File == m[1] && d.Range.Line == line && d.Rule == m[3] && re.MatchString(d.Message) {
+						matched[i] = true
+						continue wants
+					}
+				}
+				t.Errorf("missing finding %s", w)
+			}
+			for i, d := range got {
+				if !matched[i] {
+					t.Errorf("unexpected finding %s", d.Error())
+				}
+			}
+		})
+	}
+}
+
+func TestRegistry(t *testing.T) {
+	names := map[string]string{}
+	for _, r := range Rules() {
+		if err := r.check(); err != nil {
+			t.Error(err)
+		}
+		if o, dup := names[r.Name]; dup {
+			t.Errorf("%s and %s share the name %q", o, r.ID, r.Name)
+		}
+		names[r.Name] = r.ID
+		if m, _ := filepath.Glob(strings.ToLower(r.ID) + "*.go"); len(m) == 0 {
+			t.Errorf("rule %s is not in a file named %s.go", r.ID, strings.ToLower(r.ID))
+		}
+		if Lookup(r.Name) != r || Lookup(strings.ToLower(r.ID)) != r {
+			t.Errorf("Lookup(%q) does not find %s", r.Name, r.ID)
+		}
+	}
+	if Lookup("no-such-rule") != nil {
+		t.Error("Lookup found a rule that does not exist")
+	}
+}
+
+func TestConfigSeverities(t *testing.T) {
+	files := memFS{"CHANGELOG.md": []byte("# Changelog\n\n## Event Log\n\n### evt-001 | 2025-01-01 | a | refactor\n**Scope**: x\n**Summary**: y\n")}
+	in, _ := inputFor(t, files)
+	cfg := config.Default()
+	cfg.File = ".memsys.json"
+	cfg.Rules = []config.RuleSetting{{Rule: "event-type", Severity: diag.Warning, Line: 2}, {Rule: "MS111", Severity: diag.Off, Line: 3}}
+	l, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range l.Check(in) {
+		if d.Range.File == "CHANGELOG.md" {
+			got = append(got, d.Rule+" "+d.Severity.String())
+		}
+	}
+	if want := "MS105 warning"; strings.Join(got, ",") != want {
+		t.Errorf("got %v, want %s", got, want)
+	}
+	// The command line wins over the file.
+	l, err = New(cfg, config.RuleSetting{Rule: "MS105", Severity: diag.Off})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ds := l.Check(in); len(ds) != 0 && ds[0].Range.File == "CHANGELOG.md" {
+		t.Errorf("override ignored: %v", ds)
+	}
+	cfg.Rules = append(cfg.Rules, config.RuleSetting{Rule: "MS999", Severity: diag.Off, Line: 7})
+	if _, err := New(cfg); err == nil || err.Error() != `.memsys.json:7: unknown rule "MS999": use an ID or name that memsys lint --list-rules prints` {
+		t.Errorf("unknown rule: %v", err)
+	}
+	ds := l.Adjust(diag.Diagnostics{{Rule: "MS105", Severity: diag.Error}, {Rule: "MS104", Severity: diag.Warning}, {Rule: "XX1", Severity: diag.Warning}})
+	if len(ds) != 2 || ds[0].Rule != "MS104" || ds[0].Severity != diag.Error || ds[1].Rule != "XX1" {
+		t.Errorf("Adjust = %v", ds)
+	}
+}
+
+// TestCodeBlocksAreNotEvents: an evt heading that breaks every log rule,
+// inside a fence, an indented block, an HTML block and a comment, must
+// trigger nothing.
+func TestCodeBlocksAreNotEvents(t *testing.T) {
+	bad := "### evt-999 | 2025-13-45 | x | refactor\n**Refs**: evt-1000\n**Bogus**: y\n"
+	src := "# Changelog\n\n## Event Log\n\n" + good(1) +
+		"```markdown\n" + bad + "```\n\n" +
+		indent(bad) + "\n" +
+		"<div>\n" + bad + "</div>\n\n" +
+		"<!--\n" + bad + "-->\n\n" + good(2)
+	ds := check(t, memFS{"CHANGELOG.md": []byte(src), "AGENTS.md": []byte("## Memory System Protocol\n")})
+	if len(ds) != 0 {
+		t.Errorf("findings inside blocks:\n%v", ds)
+	}
+}
+
+func indent(s string) string {
+	var b strings.Builder
+	for _, l := range strings.SplitAfter(s, "\n") {
+		if l != "" {
+			b.WriteString("    " + l)
+		}
+	}
+	return b.String()
+}
+
+// good is a clean event numbered n.
+func good(n int) string {
+	return fmt.Sprintf("### evt-%03d | 2025-01-01 10:%02d | agent | test\n\n**Scope**: auth\n**Summary**: tests pass\n\n**Details**:\n- target: auth-module\n- result: pass\n\n**Refs**: none\n**Tags**: ci\n\n---\n\n", n, n%60)
+}
+
+func TestHasProtocolHeading(t *testing.T) {
+	for src, want := range map[string]bool{
+		"## Memory System Protocol\n":                                             true,
+		"# x\n\n### memory system protocol ##\n":                                  true,
+		"```\n## Memory System Protocol\n```\n":                                   false,
+		"Memory System Protocol\n":                                                false,
+		"    ## Memory System Protocol\n":                                         false,
+		"##Memory System Protocol\n":                                              false,
+		"~~~~\n~~~\n## Memory System Protocol\n~~~~\n## Memory System Protocol\n": true,
+	} {
+		if got := hasProtocolHeading([]byte(src)); got != want {
+			t.Errorf("hasProtocolHeading(%q) = %v", src, got)
+		}
+	}
+}
+
+func TestHorizon(t *testing.T) {
+	for src, want := range map[string]string{
+		"# G\n\n<!-- Event horizon: evt-042 | 2025-01-01 -->\n": "evt-042 3",
+		"> **Event horizon**: EVT-7\n":                          "EVT-7 1",
+		"Event horizon: none\n":                                 " 1",
+		"nothing\n":                                             " 0",
+	} {
+		id, line := horizon([]byte(src))
+		if got := id + " " + strconv.Itoa(line); got != want {
+			t.Errorf("horizon(%q) = %q, want %q", src, got, want)
+		}
+	}
+	if !sameEvent("evt-7", "evt-007") || sameEvent("evt-7", "evt-8") || !sameEvent("", "") {
+		t.Error("sameEvent")
+	}
+}
+
+func sortedKeys(m map[string][]byte) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+func writeGolden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs (run go test ./lint -update):\n--- got\n%s\n--- want\n%s", path, got, want)
+	}
+}

@@ -1,0 +1,30 @@
+package lint
+
+import (
+	"github.com/memsys/memsys/internal/diag"
+)
+
+func init() {
+	register(&Rule{
+		ID:    "MS101",
+		Name:  "event-log-section",
+		Title: "the changelog exists and has an event log section",
+		Doc: "The seed's first checklist item: CHANGELOG.md at the memory root with a " +
+			"`## Event Log` section that holds the events (`## Events` is accepted). " +
+			"Without the section, other changelog headings can be mistaken for events. " +
+			"Run `memsys init` to create the file, or add the heading above the first event.",
+		Bad:      "# Changelog\n\n### evt-001 | 2025-01-01 10:00 | agent | create",
+		Good:     "# Changelog\n\n## Event Log\n\n### evt-001 | 2025-01-01 10:00 | agent | create",
+		Severity: diag.Error,
+		Run:      runEventLogSection,
+	})
+}
+
+func runEventLogSection(p *Pass) {
+	switch {
+	case p.Log == nil:
+		p.Reportf(diag.Range{File: p.LogFile()}, "", "%s is missing: run memsys init to create it", p.LogFile())
+	case !p.Log.HasEventLog:
+		p.Reportf(lineRange(p.Log.File, 1), "", "%s has no \"## Event Log\" section: add the heading above the first event", p.Log.File)
+	}
+}

@@ -1,0 +1,48 @@
+package lint
+
+import (
+	"strings"
+
+	"github.com/memsys/memsys/internal/diag"
+)
+
+// EventTypes are the seed's eleven event types and the archive event of
+// its Archival Protocol.
+var EventTypes = []string{
+	"decision", "create", "modify", "delete", "test", "fix",
+	"dependency", "blocker", "milestone", "escalation", "handoff", "archive",
+}
+
+var eventTypeSet = func() map[string]bool {
+	m := map[string]bool{}
+	for _, t := range EventTypes {
+		m[t] = true
+	}
+	return m
+}()
+
+func init() {
+	register(&Rule{
+		ID:    "MS105",
+		Name:  "event-type",
+		Title: "event types are the seed's eleven types or archive",
+		Doc: "The type decides how replay changes the knowledge graph, so it must be one of " +
+			"decision, create, modify, delete, test, fix, dependency, blocker, milestone, " +
+			"escalation, handoff, or archive (written by `memsys archive`). An unknown type " +
+			"changes nothing in the graph. Pick the closest seed type.",
+		Bad:      "### evt-006 | 2025-01-02 09:00 | agent | refactor",
+		Good:     "### evt-006 | 2025-01-02 09:00 | agent | modify",
+		Severity: diag.Error,
+		Run:      runEventType,
+	})
+}
+
+func runEventType(p *Pass) {
+	for i := range p.Events {
+		e := &p.Events[i]
+		if e.Type == "" || eventTypeSet[e.Type] {
+			continue // an empty type is MS102's
+		}
+		p.Reportf(headerRange(e), e.ID, "%s has unknown type %q: use one of %s", e.ID, e.Type, strings.Join(EventTypes, ", "))
+	}
+}

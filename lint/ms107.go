@@ -1,0 +1,42 @@
+package lint
+
+import (
+	"github.com/memsys/memsys/internal/diag"
+)
+
+func init() {
+	register(&Rule{
+		ID:    "MS107",
+		Name:  "duplicate-id",
+		Title: "event IDs are unique across the archive and the log",
+		Doc: "An event ID names one event forever: refs, the graph's Last Event column and " +
+			"the context horizon all use it. Two events with the same number (`evt-7` and " +
+			"`evt-007` are the same) make every one of those ambiguous. This usually comes " +
+			"from two branches appending at once; renumber the later event to the next free ID.",
+		Bad:      "### evt-008 | ... | fix\n...\n### evt-008 | ... | test",
+		Good:     "### evt-008 | ... | fix\n...\n### evt-009 | ... | test",
+		Severity: diag.Error,
+		Run:      runDuplicateID,
+	})
+}
+
+func runDuplicateID(p *Pass) {
+	first := make(map[int]int, len(p.Events))
+	for i := range p.Events {
+		e := &p.Events[i]
+		if e.Num == 0 {
+			continue
+		}
+		j, dup := first[e.Num]
+		if !dup {
+			first[e.Num] = i
+			continue
+		}
+		o := &p.Events[j]
+		p.Report(diag.Diagnostic{
+			Range: headerRange(e), Event: e.ID,
+			Message: e.ID + " is already used at " + o.Range.String() + ": renumber this event to the next free ID",
+			Related: []diag.Range{headerRange(o)},
+		})
+	}
+}

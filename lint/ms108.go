@@ -1,0 +1,44 @@
+package lint
+
+import (
+	"fmt"
+
+	"github.com/memsys/memsys/internal/diag"
+)
+
+func init() {
+	register(&Rule{
+		ID:    "MS108",
+		Name:  "id-gap",
+		Title: "event IDs have no gaps",
+		Doc: "The seed asks for sequential IDs: each event is the previous number plus one, " +
+			"across the archive and the log. A gap means an event was deleted, or an archive " +
+			"lost events, and append-only history cannot show which. Restore the missing " +
+			"event, or renumber the new one if it has not been shared yet. Numbering may start " +
+			"above 1 when older events were archived elsewhere.",
+		Bad:      "### evt-009 | ...\n### evt-011 | ...",
+		Good:     "### evt-009 | ...\n### evt-010 | ...",
+		Severity: diag.Error,
+		Run:      runIDGap,
+	})
+}
+
+func runIDGap(p *Pass) {
+	maxNum := 0
+	for i := range p.Events {
+		e := &p.Events[i]
+		if e.Num == 0 {
+			continue
+		}
+		if maxNum > 0 && e.Num > maxNum+1 {
+			missing := fmt.Sprintf("evt-%03d", maxNum+1)
+			if e.Num > maxNum+2 {
+				missing += fmt.Sprintf(" to evt-%03d are", e.Num-1)
+			} else {
+				missing += " is"
+			}
+			p.Reportf(headerRange(e), e.ID, "%s follows evt-%03d: %s missing; restore them or renumber %s", e.ID, maxNum, missing, e.ID)
+		}
+		maxNum = max(maxNum, e.Num)
+	}
+}

@@ -1,0 +1,52 @@
+package lint
+
+import (
+	"github.com/memsys/memsys/internal/diag"
+	"github.com/memsys/memsys/parse"
+)
+
+func init() {
+	register(&Rule{
+		ID:    "MS110",
+		Name:  "time-order",
+		Title: "timestamps never go backwards",
+		Doc: "Each event happens no earlier than the one before it. A timestamp earlier than " +
+			"its predecessor's usually means a wrong clock or a typo in the date, and it puts " +
+			"the event in the wrong place in context.md's window. A date-only timestamp is " +
+			"compared by its date alone. Check the clock of the agent that wrote it.",
+		Bad:      "### evt-012 | 2025-03-02 10:00 | ...\n### evt-013 | 2025-03-01 09:00 | ...",
+		Good:     "### evt-012 | 2025-03-02 10:00 | ...\n### evt-013 | 2025-03-02 11:00 | ...",
+		Severity: diag.Warning,
+		Run:      runTimeOrder,
+	})
+}
+
+func runTimeOrder(p *Pass) {
+	var prev *parse.Event
+	for i := range p.Events {
+		e := &p.Events[i]
+		if e.Time.IsZero() {
+			continue
+		}
+		if prev != nil && earlier(e.Time, prev.Time) {
+			p.Report(diag.Diagnostic{
+				Range: headerRange(e), Event: e.ID,
+				Message: e.ID + " at " + e.Time.String() + " is earlier than " + prev.ID + " at " +
+					prev.Time.String() + ": check the clock or the date",
+				Related: []diag.Range{headerRange(prev)},
+			})
+		}
+		if prev == nil || !earlier(e.Time, prev.Time) {
+			prev = e
+		}
+	}
+}
+
+// earlier reports whether a is before b; a date-only stamp has no time
+// of day, so it is compared by date alone.
+func earlier(a, b parse.Time) bool {
+	if a.DateOnly || b.DateOnly {
+		return a.Key()/10000 < b.Key()/10000
+	}
+	return a.Key() < b.Key()
+}

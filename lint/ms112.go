@@ -1,0 +1,63 @@
+package lint
+
+import (
+	"strings"
+
+	"github.com/memsys/memsys/internal/diag"
+)
+
+// RequiredDetails are the detail keys the seed's Event Types table asks
+// each type to include.
+var RequiredDetails = map[string][]string{
+	"decision":   {"from", "to", "rationale"},
+	"create":     {"entity", "path", "purpose"},
+	"modify":     {"entity", "changes"},
+	"delete":     {"entity", "reason"},
+	"test":       {"target", "result"},
+	"fix":        {"symptom", "root_cause", "resolution"},
+	"dependency": {"entity", "version"},
+	"blocker":    {"blocked_entity", "blocking_entity"},
+	"milestone":  {"name", "criteria_met"},
+	"escalation": {"reason", "requested_action"},
+	"handoff":    {"from_agent", "to_agent"},
+}
+
+func init() {
+	register(&Rule{
+		ID:    "MS112",
+		Name:  "detail-keys",
+		Title: "events carry the detail keys their type asks for",
+		Doc: "The seed's Event Types table lists what each type includes: a decision its " +
+			"`from`, `to` and `rationale`; a blocker its `blocked_entity` and `blocking_entity`; " +
+			"a fix its `symptom`, `root_cause` and `resolution`; and so on. Replay builds graph " +
+			"nodes and edges from these keys, so a missing one leaves the graph incomplete. " +
+			"Keys match case-insensitively, with spaces and dashes as underscores. Add the " +
+			"missing `- key: value` bullets under `**Details**`.",
+		Bad:      "### evt-014 | ... | decision\n**Details**:\n- to: postgres",
+		Good:     "### evt-014 | ... | decision\n**Details**:\n- from: sqlite\n- to: postgres\n- rationale: concurrent writers",
+		Severity: diag.Warning,
+		Run:      runDetailKeys,
+	})
+}
+
+func runDetailKeys(p *Pass) {
+	var missing []string
+	for i := range p.Events {
+		e := &p.Events[i]
+		missing = missing[:0]
+		for _, k := range RequiredDetails[e.Type] {
+			if _, ok := e.Detail(k); !ok {
+				missing = append(missing, k)
+			}
+		}
+		if len(missing) == 0 {
+			continue
+		}
+		noun := "detail"
+		if len(missing) > 1 {
+			noun = "details"
+		}
+		p.Reportf(fieldRange(e, "details"), e.ID, "%s (%s) has no %s %s: add \"- %s: ...\" under **Details**",
+			e.ID, e.Type, strings.Join(missing, ", "), noun, missing[0])
+	}
+}

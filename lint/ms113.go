@@ -1,0 +1,42 @@
+package lint
+
+import (
+	"github.com/memsys/memsys/internal/diag"
+	"github.com/memsys/memsys/parse"
+)
+
+// knownFields are the "**Key**:" fields of the seed's event format.
+// Parse also reads the aliases Ref, References and Tag.
+var knownFields = []string{"scope", "summary", "details", "refs", "ref", "references", "tags", "tag"}
+
+func init() {
+	register(&Rule{
+		ID:    "MS113",
+		Name:  "unknown-field",
+		Title: "events use only the seed's fields",
+		Doc: "An event has `**Scope**`, `**Summary**`, `**Details**`, `**Refs**` and `**Tags**`. " +
+			"Any other `**Key**:` line is kept but ignored by replay, so what it says never reaches " +
+			"the graph; it is often a misspelling (`**Ref**`). Fix the spelling, or move the " +
+			"information into a `- key: value` bullet under `**Details**`.",
+		Bad:      "**Status**: done",
+		Good:     "**Details**:\n- status: done",
+		Severity: diag.Warning,
+		Run:      runUnknownField,
+	})
+}
+
+func runUnknownField(p *Pass) {
+	for i := range p.Events {
+		e := &p.Events[i]
+	fields:
+		for _, f := range e.Fields {
+			for _, k := range knownFields {
+				if parse.KeyIs(f.Key, k) {
+					continue fields
+				}
+			}
+			p.Reportf(lineRange(e.Range.File, f.Line), e.ID, "%s has unknown field **%s**: fix the spelling or move it under **Details** as \"- %s: ...\"",
+				e.ID, f.Key, parse.NormKey(f.Key))
+		}
+	}
+}

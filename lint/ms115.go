@@ -1,0 +1,22 @@
+package lint
+
+import (
+	"github.com/memsys/memsys/internal/diag"
+	"github.com/memsys/memsys/parse"
+)
+
+func init() {
+	register(&Rule{
+		ID:    "MS115",
+		Name:  "outside-event-log",
+		Title: "events are inside the event log section",
+		Doc: "An `### evt-` heading before `## Event Log` or after the next `##` heading is " +
+			"not part of the log: replay skips it, so the event is lost although it looks " +
+			"written. Move it under the `## Event Log` heading, at the end. (Headings inside " +
+			"code blocks, HTML blocks and comments are text and never count.)",
+		Bad:      "## Notes\n\n### evt-016 | 2025-01-03 11:00 | agent | fix",
+		Good:     "## Event Log\n\n### evt-016 | 2025-01-03 11:00 | agent | fix",
+		Severity: diag.Error,
+		Run:      problemRule(parse.KindOutside),
+	})
+}

@@ -1,0 +1,91 @@
+package lint
+
+import (
+	"strings"
+	"unicode"
+
+	"github.com/memsys/memsys/internal/diag"
+	"github.com/memsys/memsys/parse"
+)
+
+// entityKeys are the detail keys whose values name graph entities.
+var entityKeys = []string{"entity", "blocked_entity", "blocking_entity", "target"}
+
+func init() {
+	register(&Rule{
+		ID:    "MS116",
+		Name:  "entity-name-variants",
+		Title: "one entity is always written the same way",
+		Doc: "Entity names (the `entity`, `blocked_entity`, `blocking_entity` and `target` " +
+			"details) that differ only by case, `-`/`_` or spacing, such as `auth-module` and " +
+			"`Auth_Module`, are probably one thing written two ways; the graph may then hold two " +
+			"nodes, or merge names the author meant apart. Write every later mention exactly as " +
+			"the first.",
+		Bad:      "- entity: auth-module\n...\n- entity: Auth_Module",
+		Good:     "- entity: auth-module\n...\n- entity: auth-module",
+		Severity: diag.Warning,
+		Run:      runEntityNameVariants,
+	})
+}
+
+type entitySeen struct {
+	name string
+	at   diag.Range
+}
+
+func runEntityNameVariants(p *Pass) {
+	first := map[string]entitySeen{} // folded name -> first spelling
+	reported := map[string]bool{}    // spellings already reported
+	for i := range p.Events {
+		e := &p.Events[i]
+		for _, d := range e.Details {
+			if !isEntityKey(d.Key) {
+				continue
+			}
+			name := strings.TrimSpace(d.Value)
+			if name == "" {
+				continue
+			}
+			at := lineRange(e.Range.File, d.Line)
+			if d.Line == 0 {
+				at = headerRange(e)
+			}
+			f := foldEntity(name)
+			s, ok := first[f]
+			switch {
+			case !ok:
+				first[f] = entitySeen{name, at}
+			case s.name != name && !reported[name]:
+				reported[name] = true
+				p.Report(diag.Diagnostic{
+					Range: at, Event: e.ID,
+					Message: "entity \"" + name + "\" differs from \"" + s.name + "\" (" + s.at.String() +
+						") only by case, \"-\", \"_\" or spaces: write \"" + s.name + "\"",
+					Related: []diag.Range{s.at},
+				})
+			}
+		}
+	}
+}
+
+func isEntityKey(k string) bool {
+	for _, ek := range entityKeys {
+		if parse.KeyIs(k, ek) {
+			return true
+		}
+	}
+	return false
+}
+
+// foldEntity lower-cases name and drops "-", "_" and white space.
+func foldEntity(name string) string {
+	var b strings.Builder
+	b.Grow(len(name))
+	for _, r := range name {
+		if r == '-' || r == '_' || unicode.IsSpace(r) {
+			continue
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return b.String()
+}

@@ -1,0 +1,21 @@
+package lint
+
+import (
+	"github.com/memsys/memsys/internal/diag"
+	"github.com/memsys/memsys/parse"
+)
+
+func init() {
+	register(&Rule{
+		ID:    "MS118",
+		Name:  "free-text",
+		Title: "event bodies hold only fields and detail bullets",
+		Doc: "Text in an event that is neither a `**Key**:` field, its continuation, nor a " +
+			"detail bullet is kept in the event but read by nothing: replay, context and search " +
+			"all skip it. Put it in the Summary or in a `- note: ...` detail.",
+		Bad:      "### evt-017 | ... | fix\nFixed it by restarting.\n**Scope**: api",
+		Good:     "### evt-017 | ... | fix\n**Scope**: api\n**Details**:\n- note: fixed by restarting",
+		Severity: diag.Warning,
+		Run:      problemRule(parse.KindFreeText),
+	})
+}

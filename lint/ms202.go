@@ -1,0 +1,21 @@
+package lint
+
+import (
+	"github.com/memsys/memsys/internal/diag"
+)
+
+func init() {
+	register(&Rule{
+		ID:    "MS202",
+		Name:  "graph-stale",
+		Title: "graph.md event horizon matches the last event",
+		Doc: "The seed's Staleness Check: `.memory/graph.md` records the last event it " +
+			"materialized (its event horizon). When that is not the last event of the log, " +
+			"agents boot from an outdated graph. graph.md is required for the Full tier and " +
+			"checked whenever it exists. Run `memsys regen`.",
+		Bad:      "<!-- Event horizon: evt-040 --> while the log ends at evt-042",
+		Good:     "<!-- Event horizon: evt-042 --> while the log ends at evt-042",
+		Severity: diag.Error,
+		Run:      func(p *Pass) { checkStale(p, GraphFile, p.Tier() == "full") },
+	})
+}

@@ -1,0 +1,22 @@
+package lint
+
+import (
+	"github.com/memsys/memsys/internal/diag"
+)
+
+func init() {
+	register(&Rule{
+		ID:    "MS204",
+		Name:  "graph-drift",
+		Title: "graph.md is exactly what regen writes",
+		Doc: "graph.md is updated only by materialization from the log (the seed's Graph " +
+			"Rules): a hand edit, a merge that mixed two versions, or an older memsys leaves it " +
+			"different from a replay of the events even when its horizon is right. The " +
+			"diagnostic's detail is the unified diff from the file to what regen writes (line " +
+			"endings aside). Run `memsys regen` or `memsys lint --fix`.",
+		Bad:      "| auth | component | active | ... edited by hand to `completed`",
+		Good:     "a modify event with `- status: completed`, then `memsys regen`",
+		Severity: diag.Error,
+		Run:      func(p *Pass) { checkDrift(p, GraphFile) },
+	})
+}

@@ -1,0 +1,68 @@
+package lint
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/memsys/memsys/internal/diag"
+)
+
+// Result is what one lint run found, over one or more memory roots.
+type Result struct {
+	Diagnostics diag.Diagnostics // sorted with Diagnostics.Sort
+	Events      int              // events checked, archive included
+	Roots       int              // memory roots checked
+}
+
+// Printer writes a Result in one output format. Each format is a small
+// type in its own file (the shape of golangci-lint's pkg/printers).
+type Printer interface {
+	Print(w io.Writer, r *Result) error
+}
+
+// Formats lists the --format values.
+var Formats = []string{"text", "json", "github", "sarif"}
+
+// PrinterOptions carry what some formats need from the environment,
+// read by the command, never by the printers.
+type PrinterOptions struct {
+	Color       bool      // text: ANSI colour (only on a terminal, never with NO_COLOR)
+	StepSummary io.Writer // github: $GITHUB_STEP_SUMMARY, nil when unset
+	Version     string    // sarif: tool version
+}
+
+// NewPrinter returns the printer for format.
+func NewPrinter(format string, opt PrinterOptions) (Printer, error) {
+	switch format {
+	case "text", "":
+		return &TextPrinter{Color: opt.Color}, nil
+	case "json":
+		return &JSONPrinter{}, nil
+	case "github":
+		return &GitHubPrinter{StepSummary: opt.StepSummary}, nil
+	case "sarif":
+		return &SARIFPrinter{Version: opt.Version}, nil
+	}
+	return nil, fmt.Errorf("unknown format %q: use %s", format, strings.Join(Formats, ", "))
+}
+
+// summary is the one-line count every human-facing format ends with.
+func summary(r *Result) string {
+	e, w := r.Diagnostics.Count()
+	s := plural(r.Events, "event")
+	if r.Roots > 1 {
+		s = plural(r.Roots, "memory root") + ", " + s
+	}
+	if e == 0 && w == 0 {
+		return s + ": no problems"
+	}
+	return s + ": " + plural(e, "error") + ", " + plural(w, "warning")
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

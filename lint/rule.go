@@ -1,0 +1,99 @@
+package lint
+
+import (
+	"cmp"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/memsys/memsys/internal/diag"
+)
+
+// Rule is one check. The ID is stable: never renumbered, never reused;
+// it is the rule's file name, its SARIF ruleId and the key users write in
+// .memsys.json. Title, Doc, Bad and Good feed --list-rules, docs/lint.md
+// and the SARIF rules table from this one source.
+type Rule struct {
+	ID       string        // MS101; family by hundreds
+	Name     string        // kebab-case, also accepted in configuration
+	Title    string        // no capital, no period, at most 60 characters
+	Doc      string        // one paragraph: what, why, what to do
+	Bad      string        // a short example that breaks the rule
+	Good     string        // the same example, fixed
+	Severity diag.Severity // default severity
+	// DefaultOff rules run only when the configuration turns them on.
+	DefaultOff bool
+	// Run reports the rule's findings. A nil Run means the findings come
+	// from elsewhere (the git checks behind --base): the rule is still
+	// listed, documented and configurable.
+	Run func(*Pass)
+}
+
+var registry = map[string]*Rule{}
+
+// register adds r to the registry; called from each rule file's init.
+// A malformed rule panics at start-up, so TestRegistry catches it.
+func register(r *Rule) {
+	if err := r.check(); err != nil {
+		panic(err)
+	}
+	if _, dup := registry[r.ID]; dup {
+		panic("lint: rule " + r.ID + " registered twice")
+	}
+	registry[r.ID] = r
+}
+
+var (
+	idPattern   = regexp.MustCompile(`^MS[1-9][0-9]{2}$`)
+	namePattern = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
+)
+
+func (r *Rule) check() error {
+	switch {
+	case !idPattern.MatchString(r.ID):
+		return fmt.Errorf("lint: rule ID %q is not MSnnn", r.ID)
+	case !namePattern.MatchString(r.Name):
+		return fmt.Errorf("lint: rule %s name %q is not kebab-case", r.ID, r.Name)
+	case r.Title == "" || len(r.Title) > 60 || strings.HasSuffix(r.Title, ".") ||
+		strings.ToLower(r.Title[:1]) != r.Title[:1]:
+		return fmt.Errorf("lint: rule %s title %q: no capital, no period, at most 60 characters", r.ID, r.Title)
+	case r.Doc == "" || r.Bad == "" || r.Good == "":
+		return fmt.Errorf("lint: rule %s needs Doc, Bad and Good", r.ID)
+	case r.Severity != diag.Error && r.Severity != diag.Warning:
+		return fmt.Errorf("lint: rule %s default severity must be error or warning", r.ID)
+	}
+	return nil
+}
+
+// Rules returns every registered rule, ordered by ID.
+func Rules() []*Rule {
+	rs := make([]*Rule, 0, len(registry))
+	for _, r := range registry {
+		rs = append(rs, r)
+	}
+	slices.SortFunc(rs, func(a, b *Rule) int { return cmp.Compare(a.ID, b.ID) })
+	return rs
+}
+
+// Lookup finds a rule by ID (any case) or name.
+func Lookup(key string) *Rule {
+	if r := registry[strings.ToUpper(key)]; r != nil {
+		return r
+	}
+	for _, r := range registry {
+		if r.Name == key {
+			return r
+		}
+	}
+	return nil
+}
+
+// DefaultLevel is the severity a rule has without configuration: Off for
+// a DefaultOff rule.
+func (r *Rule) DefaultLevel() diag.Severity {
+	if r.DefaultOff {
+		return diag.Off
+	}
+	return r.Severity
+}
