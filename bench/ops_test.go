@@ -1,0 +1,50 @@
+package bench
+
+import (
+	"bytes"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/text"
+
+	"github.com/memsys/memsys/parse"
+)
+
+// An op is one measured operation. prep runs outside the timer and
+// returns the work to time; the peak-memory child runs prep and the
+// work once each, so an op's peak covers the whole pipeline up to and
+// including its step (render's peak includes the parse it needs).
+type op struct {
+	name string
+	prep func(src []byte) func()
+}
+
+// ops lists the operations in table order; goldmark must stay first:
+// the others are reported as ratios to it.
+var ops = []op{
+	{"goldmark", func(src []byte) func() {
+		return func() { goldmark.New().Parser().Parse(text.NewReader(src)) }
+	}},
+	// linescan is the floor: reading every line once, the least any
+	// tool that looks at the whole log can do.
+	{"linescan", func(src []byte) func() {
+		return func() {
+			n := 0
+			for line := range bytes.Lines(src) {
+				if bytes.HasPrefix(line, []byte("### evt-")) {
+					n++
+				}
+			}
+			sink = n
+		}
+	}},
+	{"parse", func(src []byte) func() {
+		return func() { sink = parse.Parse("CHANGELOG.md", src) }
+	}},
+	// parse-headers is what append reads: headings, not bodies.
+	{"parse-headers", func(src []byte) func() {
+		return func() { sink = parse.Parse("CHANGELOG.md", src, parse.HeadersOnly()) }
+	}},
+}
+
+// sink keeps results alive so the compiler cannot drop the work.
+var sink any

@@ -1,0 +1,42 @@
+#!/bin/sh
+# run.sh runs memsys's performance suite and prints the Markdown table
+# of docs/benchmarks.md. Arguments are passed to go test, e.g.
+#   bench/run.sh -benchtime 5x
+#   MEMSYS_BENCH_1M=1 bench/run.sh        # add the 1M-event log (needs ~10 GB)
+# Ratios compare each operation with a plain goldmark parse of the same
+# file measured in the same run.
+set -eu
+cd "$(dirname "$0")/.."
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+go test -run '^$' -bench '^Benchmark(Ops|Commands)$' -benchtime 3x -timeout 60m "$@" ./bench >"$out" 2>&1 || {
+	cat "$out" >&2
+	exit 1
+}
+printf '%s\n' "$(grep -E '^(goos|goarch|cpu):' "$out" | tr '\n' ' ')"
+echo
+echo '| events | operation | time/op | ns/event | × goldmark time | peak MB | × goldmark peak |'
+echo '|-------:|-----------|--------:|---------:|----------------:|--------:|----------------:|'
+awk '
+/^Benchmark(Ops|Commands)\// {
+	split($1, parts, "/")
+	n = parts[2]; sub(/^events=/, "", n)
+	name = parts[3]; sub(/-[0-9]+$/, "", name)
+	if (parts[1] ~ /Commands/) name = "`" name "` (process)"
+	ns = ""; ev = ""; x = ""; pk = ""; px = ""
+	for (i = 3; i < NF; i++) {
+		u = $(i + 1)
+		if (u == "ns/op") ns = $i
+		else if (u == "ns/event") ev = $i
+		else if (u == "x-goldmark") x = $i
+		else if (u == "peak-MB") pk = $i
+		else if (u == "peak-x-goldmark") px = $i
+	}
+	if (ns >= 1e9) t = sprintf("%.2f s", ns / 1e9)
+	else if (ns >= 1e6) t = sprintf("%.1f ms", ns / 1e6)
+	else t = sprintf("%.0f µs", ns / 1e3)
+	if (x == "") x = "1"; else x = sprintf("%.3f", x)
+	if (px == "") px = (pk == "" ? "" : "1"); else px = sprintf("%.3f", px)
+	if (pk != "") pk = sprintf("%.0f", pk)
+	printf "| %s | %s | %s | %.0f | %s | %s | %s |\n", n, name, t, ev, x, pk, px
+}' "$out"
