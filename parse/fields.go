@@ -177,7 +177,7 @@ func (p *state) fieldLines(lines []srcLine) {
 	for _, sl := range lines {
 		line, off := p.text(sl), sl.off
 		if key, val, ok := splitField(line); ok {
-			ln := lineOf(p.idx, off)
+			ln := p.line(off)
 			if _, dup := e.Field(key); dup && !KeyIs(key, "details") {
 				p.problem(KindDuplicateKey, off, lineEnd(p.src, off), e.ID,
 					"field "+quote(key)+" appears twice in "+e.ID+": keep one")
@@ -287,7 +287,7 @@ func (p *state) list(items []item) {
 func (p *state) details(items []item) []Detail {
 	out := make([]Detail, 0, len(items))
 	for _, it := range items {
-		d := Detail{Line: lineOf(p.idx, it.off)}
+		d := Detail{Line: p.line(it.off)}
 		if it.first.end > it.first.off {
 			d.Key, d.Value = splitDetail(p.text(it.first))
 		}

@@ -77,7 +77,7 @@ func FuzzFastPath(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, src string) {
 		norm, _, _ := normalize([]byte(src))
-		starts := chunkStarts(norm)
+		starts, _ := chunkStarts(norm)
 		for i := 1; i < len(starts); i++ {
 			end := len(norm)
 			if i+1 < len(starts) {

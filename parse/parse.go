@@ -70,40 +70,44 @@ func Parse(file string, src []byte, opts ...Option) *Log {
 	// otherwise the caller's slice is used and must not be modified,
 	// as documented on Parse).
 	p.s = unsafe.String(unsafe.SliceData(p.src), len(p.src))
-	p.idx = diag.NewLineIndex(p.src)
-	p.log.Lines = p.idx.Lines()
-	if len(src) > 0 && src[len(src)-1] == '\n' {
-		p.log.Lines--
+	p.lc = lineCursor{src: p.src, line: 1}
+	p.log.Lines = bytes.Count(p.src, []byte{'\n'})
+	if len(p.src) > 0 && p.src[len(p.src)-1] != '\n' {
+		p.log.Lines++
 	}
-	if line, n := longLine(p.src); line > 0 {
-		p.problem(KindLineLength, p.idx.LineStart(line), p.idx.LineStart(line), "",
-			"line is "+itoa(n)+" bytes, over the "+itoa(MaxLineLength)+"-byte limit: split it or move the content out of the log")
+	starts, long := chunkStarts(p.src)
+	if long >= 0 {
+		p.problem(KindLineLength, long, long, "",
+			"line is "+itoa(lineEnd(p.src, long)-long-1)+" bytes, over the "+itoa(MaxLineLength)+"-byte limit: split it or move the content out of the log")
 		return p.log
 	}
-	p.run()
+	if p.whole {
+		starts = []int{0}
+	}
+	p.run(starts)
 	return p.log
 }
 
-// longLine returns the first line longer than MaxLineLength and its
-// length, or 0.
-func longLine(src []byte) (int, int) {
-	line, start := 1, 0
-	for start <= len(src) {
-		i := bytes.IndexByte(src[start:], '\n')
-		n := i
-		if i < 0 {
-			n = len(src) - start
+// lineCursor turns offsets into line numbers by counting newlines from
+// the last offset asked for. The parser asks in file order, so a whole
+// parse counts every byte once; no line index of the file is built.
+type lineCursor struct {
+	src       []byte
+	off, line int
+	idx       *diag.LineIndex // built only if an offset before the cursor is asked for
+}
+
+func (c *lineCursor) at(off int) (line, col int) {
+	off = min(max(off, 0), len(c.src))
+	if off < c.off {
+		if c.idx == nil {
+			c.idx = diag.NewLineIndex(c.src)
 		}
-		if n > MaxLineLength {
-			return line, n
-		}
-		if i < 0 {
-			break
-		}
-		start += i + 1
-		line++
+		return c.idx.Position(off)
 	}
-	return 0, 0
+	c.line += bytes.Count(c.src[c.off:off], []byte{'\n'})
+	c.off = off
+	return c.line, off - (bytes.LastIndexByte(c.src[:off], '\n') + 1) + 1
 }
 
 // state is one run of Parse. It walks the top-level blocks of every
@@ -118,7 +122,7 @@ type state struct {
 	s                              string // src as one string: every text in the result is a substring of it, not a copy
 	bom                            int
 	crlf                           []int
-	idx                            *diag.LineIndex
+	lc                             lineCursor
 	log                            *Log
 	scratch                        []block
 
@@ -131,11 +135,7 @@ type state struct {
 	listTo string
 }
 
-func (p *state) run() {
-	starts := []int{0}
-	if !p.whole {
-		starts = chunkStarts(p.src)
-	}
+func (p *state) run(starts []int) {
 	// Every event starts a chunk, so this never grows; cur can point
 	// into the slice safely.
 	p.log.Events = make([]Event, 0, len(starts))
@@ -324,7 +324,7 @@ func (p *state) heading(h *block) {
 	for _, l := range h.lines[1:] {
 		textLine += " " + p.text(l)
 	}
-	start := p.idx.LineStart(lineOf(p.idx, h.lines[0].off))
+	start := bytes.LastIndexByte(p.src[:h.lines[0].off], '\n') + 1
 	if h.setext && p.cur != nil && isFieldLine(p.text(h.lines[0])) {
 		// "**Tags**: x" directly followed by "---" is a setext heading
 		// to CommonMark but a field and a separator to its writer.
@@ -346,7 +346,7 @@ func (p *state) heading(h *block) {
 			(p.archive && strings.HasPrefix(name, "archive"))
 		if p.inLog && p.log.EventLogLine == 0 {
 			p.log.HasEventLog = true
-			p.log.EventLogLine = lineOf(p.idx, start)
+			p.log.EventLogLine = p.line(start)
 		}
 		return
 	}
@@ -359,16 +359,28 @@ func (p *state) heading(h *block) {
 // text returns the text of a line as a substring of the source.
 func (p *state) text(l srcLine) string { return p.s[l.off:l.end] }
 
-func lineOf(x *diag.LineIndex, off int) int {
-	l, _ := x.Position(off)
+func (p *state) line(off int) int {
+	l, _ := p.lc.at(off)
 	return l
 }
 
+// rangeOf builds the Range of [start, end) in the normalised source,
+// with offsets mapped back to the original bytes.
+func (p *state) rangeOf(start, end int) diag.Range {
+	l, c := p.lc.at(start)
+	el, ec := p.lc.at(end)
+	return diag.Range{File: p.file, Line: l, Col: c, EndLine: el, EndCol: ec, Offset: p.orig(start), EndOffset: p.orig(end)}
+}
+
 func (p *state) openEvent(level int, header string, start int) {
-	p.log.Events = append(p.log.Events, Event{Level: level, InLog: p.inLog || p.archive, Fields: make([]Field, 0, 5)})
+	p.log.Events = append(p.log.Events, Event{Level: level, InLog: p.inLog || p.archive})
 	e := &p.log.Events[len(p.log.Events)-1]
+	if !p.headersOnly {
+		e.Fields = make([]Field, 0, 5) // the template's five fields
+	}
 	p.cur, p.field, p.listTo = e, -1, ""
 	e.Range.Offset = start
+	e.Range.Line = p.line(start)
 	p.parseHeader(e, header, start)
 }
 
@@ -380,13 +392,19 @@ func (p *state) closeEvent(next int) {
 	p.cur = nil
 	end := trimTail(p.src, e.Range.Offset, next)
 	e.Text = p.s[e.Range.Offset:end]
-	r := p.idx.Range(p.file, e.Range.Offset, end)
+	// The end is counted from the start, not through the cursor, which
+	// has already moved past the trimmed tail.
+	last := end
 	if end > e.Range.Offset && p.src[end-1] == '\n' {
-		r.EndLine, r.EndCol = lineOf(p.idx, end-1), 0
-		r.EndCol = end - 1 - p.idx.LineStart(r.EndLine) + 1
+		last = end - 1 // end the range on the last line, not the next
 	}
-	r.Offset, r.EndOffset = p.orig(e.Range.Offset), p.orig(end)
-	e.Range = r
+	e.Range = diag.Range{
+		File: p.file, Line: e.Range.Line, Col: 1,
+		EndLine:   e.Range.Line + bytes.Count(p.src[e.Range.Offset:last], []byte{'\n'}),
+		EndCol:    last - (bytes.LastIndexByte(p.src[:last], '\n') + 1) + 1,
+		Offset:    p.orig(e.Range.Offset),
+		EndOffset: p.orig(end),
+	}
 }
 
 // trimTail drops trailing blank lines and thematic-break separators
@@ -453,8 +471,7 @@ func (p *state) orig(off int) int {
 }
 
 func (p *state) problem(k Kind, start, end int, evt, msg string) {
-	r := p.idx.Range(p.file, start, end)
-	r.Offset, r.EndOffset = p.orig(start), p.orig(end)
+	r := p.rangeOf(start, end)
 	p.log.Problems = append(p.log.Problems, Problem{Kind: k, Range: r, Event: evt, Message: msg})
 }
 

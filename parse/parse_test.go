@@ -291,3 +291,15 @@ func TestPipeline(t *testing.T) {
 		t.Fatal("pipeline parse differs from sequential parse")
 	}
 }
+
+func TestLongLine(t *testing.T) {
+	src := head + "### evt-001 | 2025-02-03 10:00 | a | fix\n\n**Summary**: " + strings.Repeat("x", MaxLineLength) + "\n"
+	l := Parse("f", []byte(src))
+	if len(l.Problems) != 1 || l.Problems[0].Kind != KindLineLength || l.Problems[0].Range.Line != 7 || len(l.Events) != 0 {
+		t.Fatalf("problems %v, events %d", l.Problems, len(l.Events))
+	}
+	want := "f:7:1: line is 1048589 bytes, over the 1048576-byte limit: split it or move the content out of the log"
+	if got := l.Problems[0].String(); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}

@@ -38,11 +38,13 @@ func normalize(src []byte) (out []byte, bom int, crlf []int) {
 // line) and interrupts a paragraph, so nothing before it can change how
 // it or anything after it parses (CommonMark 0.31, sections 4.2, 5.1,
 // 5.2). Fences and HTML blocks are tracked conservatively: any line that
-// could open one is treated as opening one, so the scanner can only
-// miss a cut, never make a wrong one. Offset 0 is always the first
-// start.
-func chunkStarts(src []byte) []int {
-	starts := make([]int, 1, 64)
+// could open one is treated as opening one. A cut the scanner gets
+// wrong anyway (a fence it thinks closed) is caught by endsOpen and
+// undone. Offset 0 is always the first start. long is the offset of the
+// first line over MaxLineLength, or -1: this is the one pass over every
+// line, so it checks that too.
+func chunkStarts(src []byte) (starts []int, long int) {
+	starts = make([]int, 1, 64)
 	var (
 		inFence   bool
 		fenceChar byte
@@ -59,6 +61,9 @@ func chunkStarts(src []byte) []int {
 			next = end + 1
 		}
 		line := src[pos:end]
+		if len(line) > MaxLineLength {
+			return starts, pos
+		}
 		switch {
 		case inFence:
 			if isClosingFence(line, fenceChar, fenceLen) {
@@ -87,7 +92,7 @@ func chunkStarts(src []byte) []int {
 		}
 		pos = next
 	}
-	return starts
+	return starts, -1
 }
 
 // isATXHeading reports whether line (starting with '#') opens an ATX
