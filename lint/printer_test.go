@@ -1,0 +1,97 @@
+package lint
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/memsys/memsys/internal/diag"
+)
+
+// sampleResult has one diagnostic of every shape a printer must handle:
+// errors and warnings, a whole-file finding without a line, a detail
+// (diff), and the characters GitHub and Markdown escape.
+func sampleResult() *Result {
+	ds := diag.Diagnostics{
+		{Rule: "MS104", Severity: diag.Error, Range: diag.Range{File: "CHANGELOG.md", Line: 42, Col: 1, EndLine: 42},
+			Event: "evt-017", Message: "evt-017 refers to evt-099, which does not exist: fix the ID or write none"},
+		{Rule: "MS112", Severity: diag.Warning, Range: diag.Range{File: "CHANGELOG.md", Line: 30, Col: 1, EndLine: 30},
+			Event: "evt-012", Message: "evt-012 (decision) has no rationale detail: add \"- rationale: ...\" under **Details**"},
+		{Rule: "MS205", Severity: diag.Error, Range: diag.Range{File: "services/a b/.memory/context.md", Line: 7, Col: 1, EndLine: 7},
+			Message: "context.md differs: 100% | hand-edited, see a:b",
+			Detail:  "--- a\n+++ b\n@@ -7 +7 @@\n-old\r\n+new\n"},
+		{Rule: "MS207", Severity: diag.Warning, Range: diag.Range{File: "AGENTS.md"},
+			Message: "AGENTS.md is missing: add one with a \"## Memory System Protocol\" section"},
+	}
+	ds.Sort()
+	return &Result{Diagnostics: ds, Events: 42, Roots: 1}
+}
+
+func TestPrinters(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		result *Result
+	}{
+		{"sample", sampleResult()},
+		{"clean", &Result{Diagnostics: nil, Events: 3, Roots: 1}},
+	} {
+		for _, format := range Formats {
+			t.Run(tc.name+"."+format, func(t *testing.T) {
+				var summary bytes.Buffer
+				p, err := NewPrinter(format, PrinterOptions{StepSummary: &summary, Version: "test"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				var out bytes.Buffer
+				if err := p.Print(&out, tc.result); err != nil {
+					t.Fatal(err)
+				}
+				writeGolden(t, filepath.Join("testdata", "golden", tc.name+"."+format), out.Bytes())
+				if format == "github" {
+					writeGolden(t, filepath.Join("testdata", "golden", tc.name+".step-summary.md"), summary.Bytes())
+				}
+				if format == "json" || format == "sarif" {
+					var v any
+					if err := json.Unmarshal(out.Bytes(), &v); err != nil {
+						t.Errorf("invalid JSON: %v", err)
+					}
+				}
+			})
+		}
+	}
+	if _, err := NewPrinter("xml", PrinterOptions{}); err == nil || err.Error() != `unknown format "xml": use text, json, github, sarif` {
+		t.Errorf("NewPrinter(xml) = %v", err)
+	}
+}
+
+func TestTextColor(t *testing.T) {
+	var out bytes.Buffer
+	(&TextPrinter{Color: true}).Print(&out, sampleResult())
+	if !strings.Contains(out.String(), "\x1b[1;31merror\x1b[0m") {
+		t.Errorf("no colour:\n%q", out.String())
+	}
+	out.Reset()
+	(&TextPrinter{}).Print(&out, sampleResult())
+	if strings.Contains(out.String(), "\x1b") {
+		t.Errorf("colour without Color:\n%q", out.String())
+	}
+}
+
+func TestJSONEmptyIsArray(t *testing.T) {
+	var out bytes.Buffer
+	JSONPrinter{}.Print(&out, &Result{})
+	if !strings.Contains(out.String(), `"diagnostics": []`) {
+		t.Errorf("empty diagnostics not []:\n%s", out.String())
+	}
+}
+
+func TestGitHubEscaping(t *testing.T) {
+	if got, want := escapeData("100% a\r\nb:c,d"), "100%25 a%0D%0Ab:c,d"; got != want {
+		t.Errorf("escapeData = %q, want %q", got, want)
+	}
+	if got, want := escapeProperty("a:b,c%\n"), "a%3Ab%2Cc%25%0A"; got != want {
+		t.Errorf("escapeProperty = %q, want %q", got, want)
+	}
+}
