@@ -24,6 +24,9 @@ const (
 const seed = 1
 
 func TestMain(m *testing.M) {
+	if args := os.Getenv(envPeakExec); args != "" {
+		os.Exit(peakExec(args))
+	}
 	if name := os.Getenv(envPeakOp); name != "" {
 		os.Exit(peakChild(name, os.Getenv(envPeakLog)))
 	}
