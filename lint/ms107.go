@@ -35,7 +35,7 @@ func runDuplicateID(p *Pass) {
 		o := &p.Events[j]
 		p.Report(diag.Diagnostic{
 			Range: headerRange(e), Event: e.ID,
-			Message: e.ID + " is already used at " + o.Range.String() + ": renumber this event to the next free ID",
+			Message: e.ID + " is already used at " + where(o.Range, e.Range.File) + ": renumber this event to the next free ID",
 			Related: []diag.Range{headerRange(o)},
 		})
 	}

@@ -59,7 +59,7 @@ func runEntityNameVariants(p *Pass) {
 				reported[name] = true
 				p.Report(diag.Diagnostic{
 					Range: at, Event: e.ID,
-					Message: "entity \"" + name + "\" differs from \"" + s.name + "\" (" + s.at.String() +
+					Message: "entity \"" + name + "\" differs from \"" + s.name + "\" (" + where(s.at, at.File) +
 						") only by case, \"-\", \"_\" or spaces: write \"" + s.name + "\"",
 					Related: []diag.Range{s.at},
 				})

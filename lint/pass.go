@@ -257,3 +257,13 @@ func problemRule(kinds ...parse.Kind) func(*Pass) {
 		}
 	}
 }
+
+// where names r for a message about a finding in file: "line 12" in the
+// same file, "changelog-archive.md:12" in another (paths stay root
+// relative; the command relocates only the Range).
+func where(r diag.Range, file string) string {
+	if r.File == file {
+		return "line " + strconv.Itoa(r.Line)
+	}
+	return r.File + ":" + strconv.Itoa(r.Line)
+}
