@@ -21,29 +21,23 @@ func init() {
 }
 
 func runRefTarget(p *Pass) {
-	all := make(map[int]bool, len(p.Events))
-	for i := range p.Events {
-		all[p.Events[i].Num] = true
-	}
-	seen := make(map[int]bool, len(p.Events))
+	first := p.firstIndex()
 	for i := range p.Events {
 		e := &p.Events[i]
 		for _, ref := range e.Refs {
 			n := refNum(ref)
+			at, exists := first[n]
 			switch {
 			case n == 0:
 				p.Reportf(fieldRange(e, "refs", "ref", "references"), e.ID, "%s refers to %q, which is not an event ID: write evt-NNN or none", e.ID, ref)
 			case n == e.Num:
 				p.Reportf(fieldRange(e, "refs", "ref", "references"), e.ID, "%s refers to itself: remove %s from its refs", e.ID, ref)
-			case seen[n]:
-			case all[n]:
+			case exists && at < i:
+			case exists:
 				p.Reportf(fieldRange(e, "refs", "ref", "references"), e.ID, "%s refers to %s, which comes later in the log: refs point to earlier events", e.ID, ref)
 			default:
 				p.Reportf(fieldRange(e, "refs", "ref", "references"), e.ID, "%s refers to %s, which does not exist: fix the ID or write none", e.ID, ref)
 			}
-		}
-		if e.Num > 0 {
-			seen[e.Num] = true
 		}
 	}
 }

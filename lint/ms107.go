@@ -21,15 +21,14 @@ func init() {
 }
 
 func runDuplicateID(p *Pass) {
-	first := make(map[int]int, len(p.Events))
+	first := p.firstIndex()
 	for i := range p.Events {
 		e := &p.Events[i]
 		if e.Num == 0 {
 			continue
 		}
-		j, dup := first[e.Num]
-		if !dup {
-			first[e.Num] = i
+		j := first[e.Num]
+		if j == i {
 			continue
 		}
 		o := &p.Events[j]

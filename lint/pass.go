@@ -207,6 +207,24 @@ type shared struct {
 	problems map[parse.Kind][]parse.Problem
 	graph    *materialize.Graph
 	derived  map[string][]byte
+	first    map[int]int // event number -> index of its first event
+}
+
+// firstIndex maps each event number to the index of the first event
+// with it, built once for the rules that need it (refs, duplicates).
+func (p *Pass) firstIndex() map[int]int {
+	sh := p.shared
+	if sh.first == nil {
+		sh.first = make(map[int]int, len(p.Events))
+		for i := range p.Events {
+			if n := p.Events[i].Num; n > 0 {
+				if _, ok := sh.first[n]; !ok {
+					sh.first[n] = i
+				}
+			}
+		}
+	}
+	return sh.first
 }
 
 // headerRange is the heading line of e.
