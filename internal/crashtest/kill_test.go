@@ -1,0 +1,239 @@
+package crashtest
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/memsys/memsys/internal/loggen"
+	"github.com/memsys/memsys/parse"
+)
+
+// killEvents is the size of the log the kill tests work on: large
+// enough that each command spends most of its time after start-up
+// (reading, rendering, writing megabytes), small enough that dozens of
+// kills fit in CI time.
+const killEvents = 20000
+
+func kills(t *testing.T) int {
+	if testing.Short() {
+		return 8
+	}
+	return 30
+}
+
+// killCase describes one command to interrupt.
+type killCase struct {
+	name string
+	// prepare turns a freshly regenerated repository into the state the
+	// command starts from.
+	prepare func(t *testing.T, dir string)
+	args    []string
+	// check runs after the per-file old/new check on a killed copy; it
+	// may repair (as an agent would: rerun the command, regen) and must
+	// then leave a memory lint accepts.
+	check func(t *testing.T, dir string, old, new map[string][]byte)
+}
+
+// TestKill interrupts regen, append and archive with SIGKILL at many
+// moments spread over their run time and checks after each kill that
+// every file is its complete old or complete new version, that no
+// event is lost, and that lint passes once regen has run.
+func TestKill(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not found")
+	}
+	base := newRepo(t, killEvents)
+	cases := []killCase{
+		{
+			name: "regen",
+			// Append 500 events behind memsys's back so regen has both
+			// derived files to rewrite.
+			prepare: func(t *testing.T, dir string) {
+				more := loggen.Generate(killEvents+500, 1)
+				write(t, dir, "CHANGELOG.md", more)
+			},
+			args:  []string{"regen"},
+			check: recoverAndLint,
+		},
+		{
+			name:    "append",
+			prepare: func(*testing.T, string) {},
+			args: []string{"append", "--type", "test", "--scope", "crash", "--summary", "killed append",
+				"--agent", "crashtest", "--detail", "target=crash", "--detail", "result=pass",
+				"--time", "2099-01-01 00:00", "--regen"},
+			check: recoverAndLint,
+		},
+		{
+			name:    "archive",
+			prepare: func(*testing.T, string) {},
+			args:    []string{"archive", "--agent", "crashtest", "--time", "2099-01-01 00:00"},
+			check:   recoverAndLint,
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			start := copyTree(t, base)
+			c.prepare(t, start)
+			old := snapshot(t, start)
+
+			done := copyTree(t, start)
+			t0 := time.Now()
+			mustRun(t, done, c.args...)
+			took := time.Since(t0)
+			new := snapshot(t, done)
+			if left := extra(new, old, old); len(left) > 0 && !allDerived(left, new) {
+				t.Errorf("a normal %s left files behind: %v", c.name, left)
+			}
+			if bytes.Equal(new["CHANGELOG.md"], old["CHANGELOG.md"]) && equalMaps(old, new) {
+				t.Fatalf("%s changed nothing: the kill test would prove nothing", c.name)
+			}
+			t.Logf("%s takes %v on %d events", c.name, took, killEvents)
+
+			r := rand.New(rand.NewPCG(1, uint64(len(c.name))))
+			n := kills(t)
+			var sawOld, sawNew, sawMixed int
+			for i := 0; i < n; i++ {
+				// Moments spread evenly over the run, jittered, a little
+				// past the end so "already finished" is covered too.
+				at := time.Duration((float64(i) + r.Float64()) / float64(n) * 1.1 * float64(took))
+				dir := copyTree(t, start)
+				killAt(t, dir, at, c.args)
+				got := snapshot(t, dir)
+				o, nw := checkOldOrNew(t, c.name, at, got, old, new)
+				switch {
+				case o && !nw:
+					sawOld++
+				case nw && !o:
+					sawNew++
+				default:
+					sawMixed++
+				}
+				checkNoEventLost(t, c.name, at, got, old)
+				c.check(t, dir, old, new)
+			}
+			t.Logf("%d kills: %d left the old state, %d the new, %d a file-by-file mix", n, sawOld, sawNew, sawMixed)
+		})
+	}
+}
+
+// killAt starts memsys and sends SIGKILL after d.
+func killAt(t *testing.T, dir string, d time.Duration, args []string) {
+	t.Helper()
+	cmd := exec.Command(memsys(t), append([]string{"-C", dir}, args...)...)
+	cmd.Env = append(os.Environ(), "MEMSYS_AGENT=crashtest")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	timer := time.AfterFunc(d, func() { cmd.Process.Kill() })
+	cmd.Wait()
+	timer.Stop()
+}
+
+// checkOldOrNew fails unless every file that exists in old or new is
+// byte-equal to one of them in got (a file new creates may be absent).
+// It reports whether all files are old, and whether all are new.
+func checkOldOrNew(t *testing.T, name string, at time.Duration, got, old, new map[string][]byte) (allOld, allNew bool) {
+	t.Helper()
+	allOld, allNew = true, true
+	names := map[string]bool{}
+	for k := range old {
+		names[k] = true
+	}
+	for k := range new {
+		names[k] = true
+	}
+	for k := range names {
+		g, inGot := got[k]
+		o, inOld := old[k]
+		w, inNew := new[k]
+		isOld := inGot == inOld && (!inGot || bytes.Equal(g, o))
+		isNew := inGot == inNew && (!inGot || bytes.Equal(g, w))
+		if !isOld && !isNew {
+			t.Errorf("%s killed after %v: %s is neither its old nor its new version (%d bytes; old %d, new %d)",
+				name, at, k, len(g), len(o), len(w))
+		}
+		allOld = allOld && isOld
+		allNew = allNew && isNew
+	}
+	return allOld, allNew
+}
+
+// checkNoEventLost fails unless every event ID of old's log and archive
+// is still in got's log or archive, with the same text.
+func checkNoEventLost(t *testing.T, name string, at time.Duration, got, old map[string][]byte) {
+	t.Helper()
+	have := map[string]string{}
+	for _, f := range []string{"changelog-archive.md", "CHANGELOG-archive.md", "CHANGELOG.md"} {
+		if src, ok := got[f]; ok {
+			var opts []parse.Option
+			if f != "CHANGELOG.md" {
+				opts = append(opts, parse.Archive())
+			}
+			for _, e := range parse.Parse(f, src, opts...).Events {
+				have[e.ID] = e.Text
+			}
+		}
+	}
+	var lost []string
+	for _, f := range []string{"changelog-archive.md", "CHANGELOG-archive.md", "CHANGELOG.md"} {
+		src, ok := old[f]
+		if !ok {
+			continue
+		}
+		var opts []parse.Option
+		if f != "CHANGELOG.md" {
+			opts = append(opts, parse.Archive())
+		}
+		for _, e := range parse.Parse(f, src, opts...).Events {
+			if txt, ok := have[e.ID]; !ok || txt != e.Text {
+				lost = append(lost, e.ID)
+			}
+		}
+	}
+	if len(lost) > 0 {
+		sort.Strings(lost)
+		t.Errorf("%s killed after %v lost %d events, first %s", name, at, len(lost), lost[0])
+	}
+}
+
+// recoverAndLint does what an agent does after a crash: regen, then
+// lint. Stale temporary files of the killed run must be cleaned up or
+// ignored; lint must pass.
+func recoverAndLint(t *testing.T, dir string, old, new map[string][]byte) {
+	t.Helper()
+	mustRun(t, dir, "regen")
+	if r := run(t, dir, "lint"); r.code != 0 {
+		t.Errorf("lint after kill and regen: %s", r)
+	}
+}
+
+func equalMaps(a, b map[string][]byte) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || !bytes.Equal(v, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// allDerived reports whether the new files are ones a command is meant
+// to create (the archive, derived files), not temporaries.
+func allDerived(files []string, new map[string][]byte) bool {
+	for _, f := range files {
+		switch {
+		case f == "changelog-archive.md", f == "CHANGELOG-archive.md",
+			f == ".memory/graph.md", f == ".memory/context.md":
+		default:
+			return false
+		}
+	}
+	return true
+}
