@@ -1,0 +1,556 @@
+package materialize
+
+import (
+	"bytes"
+	"container/heap"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/memsys/memsys/parse"
+)
+
+// Options bound context.md. Zero fields take the defaults.
+type Options struct {
+	ContextWords int // total word budget of context.md, default 3000
+	WindowHours  int // Recent Changes: events this close to the newest, default 48
+	WindowEvents int // ... or at least this many last events, default 20
+}
+
+// DefaultOptions returns the seed's numbers: a 48-hour or 20-event
+// window, and the 3,000-word recall-pack budget.
+func DefaultOptions() Options {
+	return Options{ContextWords: 3000, WindowHours: 48, WindowEvents: 20}
+}
+
+func (o Options) withDefaults() Options {
+	d := DefaultOptions()
+	if o.ContextWords <= 0 {
+		o.ContextWords = d.ContextWords
+	}
+	if o.WindowHours <= 0 {
+		o.WindowHours = d.WindowHours
+	}
+	if o.WindowEvents <= 0 {
+		o.WindowEvents = d.WindowEvents
+	}
+	return o
+}
+
+// Section titles of context.md, in the template's order.
+const (
+	SecMission     = "Active Mission"
+	SecSprint      = "Current Sprint"
+	SecConstraints = "Active Constraints"
+	SecBlockers    = "Blockers"
+	SecRecent      = "Recent Changes"
+	SecDeps        = "Key Dependencies"
+	SecNext        = "Next Actions"
+)
+
+// Section caps: the most items a section shows before its "… and N
+// more" line. The word budget may cut further (trimOrder).
+var sectionCaps = map[string]int{
+	SecMission: 2, SecSprint: 10, SecConstraints: 10, SecBlockers: 10,
+	SecRecent: 25, SecDeps: 15, SecNext: 10,
+}
+
+// trimOrder is the order in which the word budget shortens sections,
+// one item at a time from the end, never below one item.
+var trimOrder = []string{SecRecent, SecDeps, SecConstraints, SecSprint, SecNext, SecBlockers, SecMission}
+
+// itemWords and itemBytes cap the event text of one item.
+const (
+	itemWords = 40
+	itemBytes = 300
+)
+
+// Section is one "## Title" of context.md. Items are rendered markdown
+// (escaped), without their list marker.
+type Section struct {
+	Title string
+	// Kind is how items render: "list" ("- item"), "numbered"
+	// ("1. item") or "table" (items are whole table rows under Header).
+	Kind   string
+	Header []string
+	Items  []string
+	More   int // items cut by the cap or the word budget
+}
+
+// Context is the model of context.md.
+type Context struct {
+	Generated string // horizon event's timestamp, "" when no events
+	Horizon   string // last event ID, "" when no events
+	Sections  []*Section
+}
+
+// Section returns the section titled title, or nil.
+func (c *Context) Section(title string) *Section {
+	for _, s := range c.Sections {
+		if s.Title == title {
+			return s
+		}
+	}
+	return nil
+}
+
+// BuildContext fills context.md's sections from the events and their
+// replayed graph g, per the seed's Regeneration Algorithm made exact
+// (docs/materialize.md). Pure: the window counts back from the newest
+// event's timestamp, never from a clock.
+func BuildContext(events []parse.Event, g *Graph, opt Options) *Context {
+	opt = opt.withDefaults()
+	c := &Context{Horizon: g.Horizon, Generated: g.Updated}
+	b := &ctxBuilder{events: events, g: g, byID: make(map[string]int, len(events))}
+	for i := range events {
+		b.byID[eventKey(events[i].ID)] = i // the last of duplicate IDs wins
+	}
+	b.openBlocks()
+	c.Sections = []*Section{
+		b.mission(),
+		b.sprint(),
+		b.constraints(),
+		b.blockers(),
+		b.recent(opt),
+		b.dependencies(),
+		b.next(),
+	}
+	for _, s := range c.Sections {
+		if limit := sectionCaps[s.Title]; len(s.Items) > limit {
+			s.More += len(s.Items) - limit
+			s.Items = s.Items[:limit]
+		}
+	}
+	budget(c, opt.ContextWords)
+	return c
+}
+
+type ctxBuilder struct {
+	events []parse.Event
+	g      *Graph
+	byID   map[string]int
+	// blockedBy lists, per blocked node, the nodes with an open blocks
+	// edge to it.
+	blockedBy map[*Node][]*Node
+}
+
+func (b *ctxBuilder) openBlocks() {
+	b.blockedBy = map[*Node][]*Node{}
+	for _, e := range b.g.Edges {
+		if e.Relation != "blocks" {
+			continue
+		}
+		if _, done := e.Attr("resolved"); done {
+			continue
+		}
+		if to, from := b.g.Node(e.To), b.g.Node(e.From); to != nil && from != nil {
+			b.blockedBy[to] = append(b.blockedBy[to], from)
+		}
+	}
+}
+
+func (b *ctxBuilder) event(id string) *parse.Event {
+	if i, ok := b.byID[eventKey(id)]; ok {
+		return &b.events[i]
+	}
+	return nil
+}
+
+// summary is an event's Summary, shortened, escaped for inside a line.
+func (b *ctxBuilder) summary(e *parse.Event) string {
+	s := cleanText(e.Summary)
+	if s == "" {
+		s = "(" + e.Type + " event without summary)"
+	}
+	return escInline(shorten(s))
+}
+
+// shorten caps text at itemWords words and itemBytes bytes.
+func shorten(s string) string {
+	f := strings.Fields(s)
+	cut := false
+	if len(f) > itemWords {
+		f, cut = f[:itemWords], true
+	}
+	s = strings.Join(f, " ")
+	if len(s) > itemBytes {
+		n := itemBytes
+		for n > 0 && !utf8.RuneStart(s[n]) {
+			n--
+		}
+		s, cut = strings.TrimSpace(s[:n]), true
+	}
+	if cut {
+		s += " …"
+	}
+	return s
+}
+
+func idSuffix(id string) string { return " — " + escInline(orNone(id)) }
+
+func (b *ctxBuilder) mission() *Section {
+	s := &Section{Title: SecMission, Kind: "list"}
+	ms, dec := -1, -1
+	for i := len(b.events) - 1; i >= 0 && ms < 0; i-- {
+		switch b.events[i].Type {
+		case "milestone":
+			ms = i
+		case "decision":
+			if dec < 0 {
+				dec = i
+			}
+		}
+	}
+	if ms >= 0 {
+		e := &b.events[ms]
+		s.Items = append(s.Items, "Milestone: "+b.summary(e)+idSuffix(e.ID))
+	}
+	if dec >= 0 {
+		e := &b.events[dec]
+		s.Items = append(s.Items, "Latest decision: "+b.summary(e)+idSuffix(e.ID))
+	}
+	return s
+}
+
+func attrOr(n *Node, key string) string {
+	if v, ok := n.Attr(key); ok && v != "" {
+		return escInline(shorten(v))
+	}
+	return none
+}
+
+func (b *ctxBuilder) sprint() *Section {
+	s := &Section{Title: SecSprint, Kind: "table", Header: []string{
+		"| Task | Priority | Assignee | Status | Blockers |",
+		"|------|----------|----------|--------|----------|",
+	}}
+	for _, n := range b.g.Nodes {
+		if n.Type != "task" || (n.Status != "active" && n.Status != "blocked") {
+			continue
+		}
+		blockers := none
+		if bs := b.blockedBy[n]; len(bs) > 0 {
+			names := make([]string, len(bs))
+			for i, x := range bs {
+				names[i] = escInline(x.Name)
+			}
+			blockers = strings.Join(names, ", ")
+		}
+		s.Items = append(s.Items, "| "+escInline(n.Name)+" | "+attrOr(n, "priority")+" | "+attrOr(n, "assignee")+" | "+n.Status+" | "+blockers+" |")
+	}
+	return s
+}
+
+func (b *ctxBuilder) constraints() *Section {
+	s := &Section{Title: SecConstraints, Kind: "list"}
+	for i := len(b.g.Nodes) - 1; i >= 0; i-- {
+		n := b.g.Nodes[i]
+		if n.Type != "decision" || n.Status != "active" {
+			continue
+		}
+		text := ""
+		if e := b.event(n.Created); e != nil && cleanText(e.Summary) != "" {
+			text = b.summary(e)
+		} else if to, ok := n.Attr("to"); ok {
+			text = escInline(shorten(to))
+		} else {
+			text = escInline(n.Name)
+		}
+		s.Items = append(s.Items, escLine(displayDecision(n.Name))+": "+text+idSuffix(n.Created))
+	}
+	return s
+}
+
+// displayDecision drops the "@evt-NNN" suffix Replay adds to decision
+// node names; the item ends with the event anyway.
+func displayDecision(name string) string {
+	if i := strings.LastIndex(name, "@"); i > 0 {
+		return name[:i]
+	}
+	return name
+}
+
+func (b *ctxBuilder) blockers() *Section {
+	s := &Section{Title: SecBlockers, Kind: "list"}
+	withEdge := map[*Node]bool{}
+	for _, e := range b.g.Edges {
+		if e.Relation != "blocks" {
+			continue
+		}
+		if _, done := e.Attr("resolved"); done {
+			continue
+		}
+		to := b.g.Node(e.To)
+		if to == nil || to.Status == "completed" || to.Status == "deprecated" {
+			continue
+		}
+		withEdge[to] = true
+		s.Items = append(s.Items, escLine(e.From)+" blocks "+escInline(e.To)+idSuffix(e.Created))
+	}
+	for _, n := range b.g.Nodes {
+		if n.Status == "blocked" && !withEdge[n] {
+			s.Items = append(s.Items, escLine(n.Name)+" is blocked"+idSuffix(n.LastEvent))
+		}
+	}
+	return s
+}
+
+// recent lists the window: every event within WindowHours of the
+// newest timestamp, or the last WindowEvents events, whichever is
+// more; newest first (timestamp, then log position).
+func (b *ctxBuilder) recent(opt Options) *Section {
+	s := &Section{Title: SecRecent, Kind: "list"}
+	n := len(b.events)
+	if n == 0 {
+		return s
+	}
+	var newest int64 = -1
+	for i := range b.events {
+		if t := b.events[i].Time; !t.IsZero() && t.Minutes() > newest {
+			newest = t.Minutes()
+		}
+	}
+	from := int64(-1)
+	if newest >= 0 {
+		from = newest - int64(opt.WindowHours)*60
+	}
+	last := n - opt.WindowEvents
+	var idx []int
+	for i := range b.events {
+		t := b.events[i].Time
+		if i >= last || (newest >= 0 && !t.IsZero() && t.Minutes() >= from) {
+			idx = append(idx, i)
+		}
+	}
+	key := func(i int) int64 {
+		if t := b.events[i].Time; !t.IsZero() {
+			return t.Key()
+		}
+		return -1
+	}
+	slices.SortStableFunc(idx, func(x, y int) int {
+		if kx, ky := key(x), key(y); kx != ky {
+			if kx > ky {
+				return -1
+			}
+			return 1
+		}
+		return y - x
+	})
+	limit := sectionCaps[SecRecent]
+	if len(idx) > limit {
+		s.More = len(idx) - limit
+		idx = idx[:limit]
+	}
+	for _, i := range idx {
+		e := &b.events[i]
+		t := none
+		if !e.Time.IsZero() {
+			t = e.Time.String()
+		} else if r := cleanName(e.Time.Raw); r != "" {
+			t = r
+		}
+		s.Items = append(s.Items, escLine(t)+" — "+b.summary(e)+idSuffix(e.ID))
+	}
+	return s
+}
+
+func (b *ctxBuilder) dependencies() *Section {
+	s := &Section{Title: SecDeps, Kind: "list"}
+	for _, e := range b.g.Edges {
+		if e.Relation != "depends_on" {
+			continue
+		}
+		from, to := b.g.Node(e.From), b.g.Node(e.To)
+		if from == nil || to == nil || (from.Status != "active" && from.Status != "blocked") || to.Status == "deprecated" {
+			continue
+		}
+		item := escLine(e.From) + " depends on " + escInline(e.To)
+		if v, ok := to.Attr("version"); ok && v != "" {
+			item += " " + escInline(shorten(v))
+		}
+		s.Items = append(s.Items, item+idSuffix(e.Created))
+	}
+	return s
+}
+
+// next orders the unblocked active and planned tasks so that every
+// `precedes` edge between them is respected; ties, and cycles, go to
+// the task created first.
+func (b *ctxBuilder) next() *Section {
+	s := &Section{Title: SecNext, Kind: "numbered"}
+	pos := map[*Node]int{}
+	var cand []*Node
+	for _, n := range b.g.Nodes {
+		if n.Type == "task" && (n.Status == "active" || n.Status == "planned") && len(b.blockedBy[n]) == 0 {
+			pos[n] = len(cand)
+			cand = append(cand, n)
+		}
+	}
+	if len(cand) == 0 {
+		return s
+	}
+	indeg := make([]int, len(cand))
+	succ := make([][]int, len(cand))
+	after := make([][]string, len(cand)) // unfinished predecessors outside the list
+	for _, e := range b.g.Edges {
+		if e.Relation != "precedes" {
+			continue
+		}
+		from, to := b.g.Node(e.From), b.g.Node(e.To)
+		if from == nil || to == nil {
+			continue
+		}
+		ti, ok := pos[to]
+		if !ok {
+			continue
+		}
+		if fi, ok := pos[from]; ok {
+			succ[fi] = append(succ[fi], ti)
+			indeg[ti]++
+		} else if from.Status != "completed" && from.Status != "deprecated" {
+			after[ti] = append(after[ti], from.Name)
+		}
+	}
+	done := make([]bool, len(cand))
+	h := &intHeap{}
+	for i := range cand {
+		if indeg[i] == 0 {
+			heap.Push(h, i)
+		}
+	}
+	order := make([]int, 0, len(cand))
+	for len(order) < len(cand) {
+		if h.Len() == 0 {
+			// A cycle: release the earliest task still waiting.
+			for i := range cand {
+				if !done[i] {
+					indeg[i] = 0
+					heap.Push(h, i)
+					break
+				}
+			}
+		}
+		i := heap.Pop(h).(int)
+		if done[i] {
+			continue
+		}
+		done[i] = true
+		order = append(order, i)
+		for _, j := range succ[i] {
+			if indeg[j]--; indeg[j] == 0 && !done[j] {
+				heap.Push(h, j)
+			}
+		}
+	}
+	for _, i := range order {
+		n := cand[i]
+		item := escLine(n.Name)
+		if a, ok := n.Attr("assignee"); ok && a != "" {
+			item += " — " + escInline(a)
+		}
+		if len(after[i]) > 0 {
+			names := make([]string, len(after[i]))
+			for k, x := range after[i] {
+				names[k] = escInline(x)
+			}
+			item += " (after " + strings.Join(names, ", ") + ")"
+		}
+		s.Items = append(s.Items, item+idSuffix(n.LastEvent))
+	}
+	return s
+}
+
+type intHeap []int
+
+func (h intHeap) Len() int           { return len(h) }
+func (h intHeap) Less(i, j int) bool { return h[i] < h[j] }
+func (h intHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *intHeap) Push(x any)        { *h = append(*h, x.(int)) }
+func (h *intHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// budget cuts items, in trimOrder, until the document fits in words.
+func budget(c *Context, words int) {
+	total := countWords(RenderContext(c))
+	if total <= words {
+		return
+	}
+	for _, title := range trimOrder {
+		s := c.Section(title)
+		for total > words && len(s.Items) > 1 {
+			before := sectionWords(s)
+			s.Items = s.Items[:len(s.Items)-1]
+			s.More++
+			total += sectionWords(s) - before
+		}
+		if total <= words {
+			return
+		}
+	}
+}
+
+func sectionWords(s *Section) int {
+	var b bytes.Buffer
+	renderSection(&b, s)
+	return countWords(b.Bytes())
+}
+
+// countWords counts white-space separated words, as the budget does.
+func countWords(b []byte) int { return len(bytes.Fields(b)) }
+
+func moreLine(n int) string { return "… and " + strconv.Itoa(n) + " more" }
+
+// RenderContext writes context.md in the seed template's shape.
+func RenderContext(c *Context) []byte {
+	var b bytes.Buffer
+	b.WriteString("# Current Context\n\n")
+	b.WriteString("<!-- LAYER 3: Derived projection of CHANGELOG.md and graph.md. Written by memsys regen; never edit by hand. -->\n")
+	b.WriteString("<!-- Last generated: " + orNone(escInline(c.Generated)) + " | Event horizon: " + orNone(escInline(c.Horizon)) + " -->\n")
+	for _, s := range c.Sections {
+		renderSection(&b, s)
+	}
+	return b.Bytes()
+}
+
+func renderSection(b *bytes.Buffer, s *Section) {
+	b.WriteString("\n## " + s.Title + "\n\n")
+	switch {
+	case s.Kind == "table":
+		for _, h := range s.Header {
+			b.WriteString(h + "\n")
+		}
+		for _, it := range s.Items {
+			b.WriteString(it + "\n")
+		}
+		if len(s.Items) == 0 {
+			b.WriteString("| " + none + " | " + none + " | " + none + " | " + none + " | " + none + " |\n")
+		}
+		if s.More > 0 {
+			b.WriteString("\n" + moreLine(s.More) + "\n")
+		}
+		return
+	case len(s.Items) == 0:
+		b.WriteString("- (none)\n")
+		return
+	}
+	for i, it := range s.Items {
+		if s.Kind == "numbered" {
+			b.WriteString(strconv.Itoa(i+1) + ". " + it + "\n")
+		} else {
+			b.WriteString("- " + it + "\n")
+		}
+	}
+	if s.More > 0 {
+		if s.Kind == "numbered" {
+			b.WriteString(strconv.Itoa(len(s.Items)+1) + ". " + moreLine(s.More) + "\n")
+		} else {
+			b.WriteString("- " + moreLine(s.More) + "\n")
+		}
+	}
+}

@@ -1,0 +1,210 @@
+package materialize
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// none is what graph.md and context.md show for a missing horizon or
+// timestamp, as the seed's empty template does.
+const none = "—"
+
+const (
+	nodesHeader = "| Node | Type | Status | Created (evt) | Last Event | Attributes |"
+	nodesRule   = "|------|------|--------|---------------|------------|------------|"
+	edgesHeader = "| From | To | Relation | Created (evt) | Attributes |"
+	edgesRule   = "|------|----|----------|---------------|------------|"
+)
+
+// RenderGraph writes graph.md in the seed template's shape: rows in
+// graph order (creation order), attributes as "key=value; key=value".
+// An empty graph renders the template with empty tables.
+func RenderGraph(g *Graph) []byte {
+	var b bytes.Buffer
+	b.Grow(256 + 96*(len(g.Nodes)+len(g.Edges)))
+	b.WriteString("# Knowledge Graph\n\n")
+	b.WriteString("<!-- LAYER 2: Materialized view of the Event Log in CHANGELOG.md. Written by memsys regen; never edit by hand. -->\n")
+	b.WriteString("<!-- Materialization rules: docs/materialize.md. -->\n\n")
+	b.WriteString("## Nodes\n\n")
+	b.WriteString("<!-- Node Types: " + strings.Join(NodeTypes, ", ") + " -->\n")
+	b.WriteString("<!-- Statuses: " + strings.Join(NodeStatuses, ", ") + " -->\n\n")
+	b.WriteString(nodesHeader + "\n" + nodesRule + "\n")
+	for _, n := range g.Nodes {
+		row(&b, escCell(n.Name), escCell(n.Type), escCell(n.Status), escCell(n.Created), escCell(n.LastEvent), renderAttrs(n.Attrs))
+	}
+	b.WriteString("\n## Edges\n\n")
+	b.WriteString("<!-- Relations: " + strings.Join(EdgeRelations, ", ") + " -->\n\n")
+	b.WriteString(edgesHeader + "\n" + edgesRule + "\n")
+	for _, e := range g.Edges {
+		row(&b, escCell(e.From), escCell(e.To), escCell(e.Relation), escCell(e.Created), renderAttrs(e.Attrs))
+	}
+	b.WriteString("\n## Meta\n\n")
+	b.WriteString("- **Last updated**: " + orNone(escCell(g.Updated)) + "\n")
+	b.WriteString("- **Event horizon**: " + orNone(escCell(g.Horizon)) + "\n")
+	b.WriteString("- **Nodes**: " + strconv.Itoa(len(g.Nodes)) + "\n")
+	b.WriteString("- **Edges**: " + strconv.Itoa(len(g.Edges)) + "\n")
+	return b.Bytes()
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return none
+	}
+	return s
+}
+
+func row(b *bytes.Buffer, cells ...string) {
+	b.WriteString("|")
+	for _, c := range cells {
+		b.WriteString(" ")
+		b.WriteString(c)
+		b.WriteString(" |")
+	}
+	b.WriteString("\n")
+}
+
+func renderAttrs(as []Attr) string {
+	var b strings.Builder
+	for i, a := range as {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(esc(a.Key, keyEsc))
+		b.WriteString("=")
+		b.WriteString(esc(a.Value, valEsc))
+	}
+	return b.String()
+}
+
+// ParseGraph reads graph.md back into a Graph: RenderGraph's output
+// round-trips exactly. Errors name the 1-based line and what is wrong.
+func ParseGraph(src []byte) (*Graph, error) {
+	g := &Graph{}
+	text := strings.ReplaceAll(string(src), "\r\n", "\n")
+	text = strings.TrimPrefix(text, "\ufeff")
+	section := ""
+	seen := map[string]int{}
+	metaNodes, metaEdges := -1, -1
+	for i, line := range strings.Split(text, "\n") {
+		ln := i + 1
+		line = strings.TrimRight(line, " \t")
+		if strings.HasPrefix(line, "## ") {
+			section = strings.TrimSpace(line[3:])
+			seen[section] = ln
+			continue
+		}
+		switch section {
+		case "Nodes", "Edges":
+			if !strings.HasPrefix(line, "|") {
+				continue
+			}
+			if line == nodesHeader || line == edgesHeader || isRule(line) {
+				continue
+			}
+			cells, err := splitRow(line)
+			if err != nil {
+				return nil, fmt.Errorf("line %d: %v", ln, err)
+			}
+			if section == "Nodes" {
+				if len(cells) != 6 {
+					return nil, fmt.Errorf("line %d: node row has %d cells, want 6", ln, len(cells))
+				}
+				attrs, err := parseAttrs(cells[5])
+				if err != nil {
+					return nil, fmt.Errorf("line %d: %v", ln, err)
+				}
+				g.Nodes = append(g.Nodes, &Node{Name: unesc(cells[0]), Type: unesc(cells[1]), Status: unesc(cells[2]),
+					Created: unesc(cells[3]), LastEvent: unesc(cells[4]), Attrs: attrs})
+			} else {
+				if len(cells) != 5 {
+					return nil, fmt.Errorf("line %d: edge row has %d cells, want 5", ln, len(cells))
+				}
+				attrs, err := parseAttrs(cells[4])
+				if err != nil {
+					return nil, fmt.Errorf("line %d: %v", ln, err)
+				}
+				g.Edges = append(g.Edges, &Edge{From: unesc(cells[0]), To: unesc(cells[1]), Relation: unesc(cells[2]),
+					Created: unesc(cells[3]), Attrs: attrs})
+			}
+		case "Meta":
+			k, v, ok := metaItem(line)
+			if !ok {
+				continue
+			}
+			if v == none {
+				v = ""
+			}
+			var err error
+			switch k {
+			case "Last updated":
+				g.Updated = unesc(v)
+			case "Event horizon":
+				g.Horizon = unesc(v)
+			case "Nodes":
+				metaNodes, err = strconv.Atoi(v)
+			case "Edges":
+				metaEdges, err = strconv.Atoi(v)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("line %d: %s count %q is not a number", ln, k, v)
+			}
+		}
+	}
+	for _, s := range []string{"Nodes", "Edges", "Meta"} {
+		if seen[s] == 0 {
+			return nil, fmt.Errorf("no %q section", "## "+s)
+		}
+	}
+	if metaNodes >= 0 && metaNodes != len(g.Nodes) {
+		return nil, fmt.Errorf("line %d: Meta counts %d nodes, the table has %d", seen["Meta"], metaNodes, len(g.Nodes))
+	}
+	if metaEdges >= 0 && metaEdges != len(g.Edges) {
+		return nil, fmt.Errorf("line %d: Meta counts %d edges, the table has %d", seen["Meta"], metaEdges, len(g.Edges))
+	}
+	g.reindex()
+	return g, nil
+}
+
+func isRule(line string) bool {
+	return strings.Trim(line, "|-: ") == "" && strings.Contains(line, "-")
+}
+
+// splitRow splits "| a | b |" into its trimmed cells. RenderGraph never
+// writes a raw '|' inside a cell, so every '|' is a boundary.
+func splitRow(line string) ([]string, error) {
+	if !strings.HasSuffix(line, "|") || len(line) < 2 {
+		return nil, fmt.Errorf("table row does not end with %q", "|")
+	}
+	parts := strings.Split(line[1:len(line)-1], "|")
+	for i := range parts {
+		parts[i] = strings.TrimSpace(parts[i])
+	}
+	return parts, nil
+}
+
+func parseAttrs(cell string) ([]Attr, error) {
+	if cell == "" {
+		return nil, nil
+	}
+	var out []Attr
+	for _, p := range strings.Split(cell, "; ") {
+		k, v, ok := strings.Cut(p, "=")
+		if !ok {
+			return nil, fmt.Errorf("attribute %q is not key=value", p)
+		}
+		out = append(out, Attr{unesc(k), unesc(v)})
+	}
+	return out, nil
+}
+
+// metaItem reads "- **Key**: value".
+func metaItem(line string) (k, v string, ok bool) {
+	rest, ok := strings.CutPrefix(line, "- **")
+	if !ok {
+		return "", "", false
+	}
+	k, v, ok = strings.Cut(rest, "**:")
+	return k, strings.TrimSpace(v), ok
+}

@@ -1,0 +1,608 @@
+package materialize
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/memsys/memsys/parse"
+)
+
+// Change records what one event did to the graph, for `memsys show`
+// and `memsys log --entity`. Replay returns one Change per event, in
+// event order.
+type Change struct {
+	Event                    string
+	NodesAdded, NodesUpdated []string // node display names
+	EdgesAdded, EdgesUpdated []string // Edge.Label: "from -relation-> to"
+	// Notes name the awkward cases the event hit, e.g. "modify before
+	// create: node created". docs/materialize.md lists every one.
+	Notes []string
+}
+
+// Replay applies events in order: the seed's materialization table made
+// exact (docs/materialize.md is the reference). It is pure and
+// deterministic, and O(n) in the events up to map lookups.
+func Replay(events []parse.Event) (*Graph, []Change) {
+	r := &replayer{
+		g:         &Graph{index: map[string]*Node{}},
+		edges:     map[edgeKey]*Edge{},
+		implicit:  map[*Node]bool{},
+		decisions: map[string]*Node{},
+		blockers:  map[string][]blockRec{},
+		open:      map[*Node]int{},
+		openEdge:  map[*Edge]bool{},
+	}
+	changes := make([]Change, len(events))
+	for i := range events {
+		ev := &events[i]
+		r.ev = ev
+		r.id = cleanName(ev.ID)
+		r.ch = &changes[i]
+		r.ch.Event = ev.ID
+		r.apply()
+		r.g.Horizon = r.id
+		r.g.Updated = cleanName(ev.Time.String())
+	}
+	return r.g, changes
+}
+
+type edgeKey struct{ from, to, rel string }
+
+// blockRec is what one blocker event did, so a fix that Refs it can
+// undo it: the edge it opened (nil when it named no blocking entity)
+// and the node it blocked.
+type blockRec struct {
+	edge    *Edge
+	blocked *Node
+}
+
+type replayer struct {
+	g        *Graph
+	edges    map[edgeKey]*Edge
+	implicit map[*Node]bool // created by a reference, not by a create event
+	// decisions maps entity + attribute to the decision now in force.
+	decisions map[string]*Node
+	blockers  map[string][]blockRec // blocker event key → records
+	open      map[*Node]int         // open blocker records per node
+	openEdge  map[*Edge]bool        // blocks edges not yet resolved
+
+	ev *parse.Event
+	id string // the event's ID, cleaned for the table
+	ch *Change
+}
+
+func (r *replayer) apply() {
+	switch r.ev.Type {
+	case "create":
+		r.create()
+	case "modify":
+		r.modify()
+	case "delete":
+		r.delete()
+	case "decision":
+		r.decision()
+	case "dependency":
+		r.dependency()
+	case "blocker":
+		r.blocker()
+	case "test":
+		r.test()
+	case "fix":
+		r.fix()
+	case "milestone":
+		r.milestone()
+	case "handoff":
+		r.handoff()
+	case "escalation", "archive":
+		r.note("no graph change")
+	default:
+		r.note("unknown event type " + strconv.Quote(r.ev.Type) + ": no graph change")
+	}
+}
+
+// detail returns the cleaned value of the first of keys present with a
+// non-empty value.
+func (r *replayer) detail(keys ...string) string {
+	for _, k := range keys {
+		if v, ok := r.ev.Detail(k); ok {
+			if v = cleanText(v); v != "" {
+				return v
+			}
+		}
+	}
+	return ""
+}
+
+// entity returns the entity named by the first of keys, falling back
+// to the first Scope (noted) when none is given.
+func (r *replayer) entity(keys ...string) string {
+	if v := cleanName(r.detail(keys...)); Canon(v) != "" {
+		return v
+	}
+	for _, s := range r.ev.Scopes {
+		if s = cleanName(s); Canon(s) != "" {
+			r.note("no " + keys[0] + " detail: entity taken from Scope")
+			return s
+		}
+	}
+	return ""
+}
+
+func (r *replayer) note(s string) { r.ch.Notes = append(r.ch.Notes, s) }
+
+// find returns the node named name, or nil.
+func (r *replayer) find(name string) *Node { return r.g.index[Canon(name)] }
+
+// add creates a node; name must be non-empty after Canon.
+func (r *replayer) add(name, typ, status string) *Node {
+	n := &Node{Name: name, Type: typ, Status: status, Created: r.id, LastEvent: r.id}
+	r.g.Nodes = append(r.g.Nodes, n)
+	r.g.index[Canon(name)] = n
+	r.ch.NodesAdded = append(r.ch.NodesAdded, name)
+	return n
+}
+
+// ensure returns the node named name, creating it implicitly (with
+// typ and status, noted) when it does not exist yet.
+func (r *replayer) ensure(name, typ, status, why string) *Node {
+	if n := r.find(name); n != nil {
+		r.touch(n)
+		return n
+	}
+	n := r.add(name, typ, status)
+	r.implicit[n] = true
+	r.note(why + ": node " + strconv.Quote(name) + " created (" + typ + ", " + status + ")")
+	return n
+}
+
+// touch marks n as updated by the current event.
+func (r *replayer) touch(n *Node) {
+	n.LastEvent = r.id
+	if contains(r.ch.NodesAdded, n.Name) || contains(r.ch.NodesUpdated, n.Name) {
+		return
+	}
+	r.ch.NodesUpdated = append(r.ch.NodesUpdated, n.Name)
+}
+
+// claim gives an implicitly created node its real type, once.
+func (r *replayer) claim(n *Node, typ string) {
+	if r.implicit[n] {
+		n.Type = typ
+		delete(r.implicit, n)
+	} else if n.Type != typ {
+		r.note("node " + strconv.Quote(n.Name) + " is a " + n.Type + ", kept as such")
+	}
+}
+
+func (r *replayer) set(n *Node, key, value string) {
+	if value != "" {
+		setAttr(&n.Attrs, key, value)
+	}
+}
+
+// edge adds the edge from → to, or returns the existing one.
+func (r *replayer) edge(from, to *Node, rel string) (*Edge, bool) {
+	k := edgeKey{Canon(from.Name), Canon(to.Name), rel}
+	if e := r.edges[k]; e != nil {
+		return e, false
+	}
+	e := &Edge{From: from.Name, To: to.Name, Relation: rel, Created: r.id}
+	r.g.Edges = append(r.g.Edges, e)
+	r.edges[k] = e
+	r.ch.EdgesAdded = append(r.ch.EdgesAdded, e.Label())
+	return e, true
+}
+
+func (r *replayer) edgeUpdated(e *Edge) {
+	l := e.Label()
+	if !contains(r.ch.EdgesAdded, l) && !contains(r.ch.EdgesUpdated, l) {
+		r.ch.EdgesUpdated = append(r.ch.EdgesUpdated, l)
+	}
+}
+
+// status reads the optional status detail, mapping common synonyms to
+// the seed's statuses; "" when absent or unknown (noted).
+func (r *replayer) status() string {
+	v := r.detail("status")
+	if v == "" {
+		return ""
+	}
+	s := Canon(v)
+	switch s {
+	case "done", "complete", "finished", "closed", "shipped":
+		s = "completed"
+	case "in_progress", "wip", "started", "ongoing", "open":
+		s = "active"
+	case "todo", "pending", "proposed", "backlog":
+		s = "planned"
+	case "removed", "obsolete", "superseded", "retired":
+		s = "deprecated"
+	}
+	if contains(NodeStatuses, s) {
+		return s
+	}
+	r.note("unknown status " + strconv.Quote(v) + ": status unchanged")
+	return ""
+}
+
+// relations adds the edges named by relation-named details
+// (`depends_on: a, b`, `precedes: x`, `after: y`, ...) from n.
+func (r *replayer) relations(n *Node) {
+	for _, d := range r.ev.Details {
+		k := d.Norm()
+		rev := false
+		switch k {
+		case "after", "follows":
+			k, rev = "precedes", true
+		case "part_of":
+			k, rev = "contains", true
+		case "blocked_by":
+			k, rev = "blocks", true
+		}
+		if !contains(EdgeRelations, k) {
+			continue
+		}
+		for _, name := range strings.Split(cleanText(d.Value), ",") {
+			name = cleanName(name)
+			if Canon(name) == "" || Canon(name) == Canon(n.Name) {
+				continue
+			}
+			other := r.ensure(name, "component", "planned", k+" target not created yet")
+			if rev {
+				r.edge(other, n, k)
+			} else {
+				r.edge(n, other, k)
+			}
+		}
+	}
+}
+
+func (r *replayer) create() {
+	name := r.entity("entity", "name", "path")
+	if name == "" {
+		r.note("create without entity or Scope: no node")
+		return
+	}
+	typ := "component"
+	if t := r.detail("type"); t != "" {
+		if c := Canon(t); contains(NodeTypes, c) {
+			typ = c
+		} else {
+			r.note("unknown node type " + strconv.Quote(t) + ": component")
+		}
+	}
+	status := r.status()
+	if status == "" {
+		status = "active"
+	}
+	n := r.find(name)
+	switch {
+	case n == nil:
+		n = r.add(name, typ, status)
+	case r.implicit[n]:
+		// Named earlier (by a decision, say): this is its real creation.
+		n.Type = typ
+		n.Status = status
+		delete(r.implicit, n)
+		r.touch(n)
+	default:
+		r.note("create of existing node: node updated")
+		if n.Status == "deprecated" {
+			n.Status = status
+		}
+		r.touch(n)
+	}
+	r.set(n, "path", r.detail("path"))
+	r.set(n, "purpose", r.detail("purpose"))
+	r.set(n, "priority", r.detail("priority"))
+	r.relations(n)
+}
+
+func (r *replayer) modify() {
+	name := r.entity("entity", "target", "name", "path")
+	if name == "" {
+		r.note("modify without entity or Scope: no node")
+		return
+	}
+	n := r.find(name)
+	if n == nil {
+		// Implicit, so a later create still gives it its type.
+		n = r.add(name, "component", "active")
+		r.implicit[n] = true
+		r.note("modify before create: node created")
+	} else {
+		r.touch(n)
+		if r.implicit[n] && n.Status == "planned" {
+			n.Status = "active" // being modified, so it exists
+		}
+	}
+	if s := r.status(); s != "" {
+		n.Status = s
+	}
+	r.set(n, "changes", r.detail("changes", "change"))
+	r.set(n, "path", r.detail("path"))
+	r.set(n, "priority", r.detail("priority"))
+	r.relations(n)
+}
+
+func (r *replayer) delete() {
+	name := r.entity("entity", "target", "name", "path")
+	if name == "" {
+		r.note("delete without entity or Scope: no node")
+		return
+	}
+	n := r.find(name)
+	if n == nil {
+		n = r.add(name, "component", "deprecated")
+		r.note("delete of unknown node: row added as deprecated")
+	} else {
+		r.touch(n)
+	}
+	n.Status = "deprecated"
+	r.set(n, "reason", r.detail("reason"))
+}
+
+func (r *replayer) decision() {
+	entity := cleanName(r.detail("entity"))
+	attr := cleanName(r.detail("attribute"))
+	var targets []string
+	if Canon(entity) != "" {
+		targets = []string{entity}
+	} else {
+		for _, s := range r.ev.Scopes {
+			if s = cleanName(s); Canon(s) != "" {
+				targets = append(targets, s)
+			}
+		}
+	}
+	// The node is named after what was decided, and the event, so each
+	// decision keeps its own row when a later one supersedes it.
+	what := entity
+	if attr != "" {
+		if what != "" {
+			what += "."
+		}
+		what += attr
+	}
+	if what == "" {
+		what = "decision"
+	}
+	name := what + "@" + r.id
+	for i := 2; r.find(name) != nil; i++ {
+		name = what + "@" + r.id + "#" + strconv.Itoa(i)
+	}
+	d := r.add(name, "decision", "active")
+	r.set(d, "from", r.detail("from"))
+	r.set(d, "to", r.detail("to", "decision", "choice"))
+	r.set(d, "rationale", r.detail("rationale", "reason"))
+	if attr != "" {
+		subject := entity
+		if subject == "" && len(targets) > 0 {
+			subject = targets[0]
+		}
+		key := Canon(subject) + "\x00" + Canon(attr)
+		if old := r.decisions[key]; old != nil {
+			old.Status = "deprecated"
+			r.set(old, "superseded_by", r.id)
+			r.touch(old)
+			r.set(d, "supersedes", old.Name)
+			r.note("decision supersedes " + strconv.Quote(old.Name) + ": it is now deprecated")
+		}
+		r.decisions[key] = d
+	}
+	if len(targets) == 0 {
+		r.note("decision without entity or Scope: no implements edge")
+	}
+	for _, t := range targets {
+		c := r.ensure(t, "component", "planned", "decision before create")
+		r.edge(d, c, "implements")
+	}
+}
+
+func (r *replayer) dependency() {
+	name := cleanName(r.detail("entity", "name", "package", "dependency"))
+	if Canon(name) == "" {
+		r.note("dependency without entity: no node")
+		return
+	}
+	dep := r.find(name)
+	if dep == nil {
+		dep = r.add(name, "dependency", "active")
+	} else {
+		r.touch(dep)
+		r.claim(dep, "dependency")
+		if dep.Status == "planned" {
+			dep.Status = "active"
+		}
+	}
+	if s := r.status(); s != "" {
+		dep.Status = s
+	}
+	r.set(dep, "version", r.detail("version"))
+	var users []string
+	if c := r.detail("component", "used_by", "dependent"); c != "" {
+		users = strings.Split(c, ",")
+	} else {
+		users = r.ev.Scopes
+	}
+	added := false
+	for _, u := range users {
+		u = cleanName(u)
+		if Canon(u) == "" || Canon(u) == Canon(dep.Name) {
+			continue
+		}
+		c := r.ensure(u, "component", "active", "dependent not created yet")
+		r.edge(c, dep, "depends_on")
+		added = true
+	}
+	if !added {
+		r.note("dependency without Scope: no depends_on edge")
+	}
+}
+
+// eventKey identifies an event for Refs: "evt-7" and "evt-007" match.
+func eventKey(id string) string {
+	id = strings.TrimSpace(id)
+	if len(id) > 4 && strings.EqualFold(id[:4], "evt-") {
+		if n, err := strconv.Atoi(id[4:]); err == nil && n >= 0 {
+			return "evt-" + strconv.Itoa(n)
+		}
+	}
+	return strings.ToLower(id)
+}
+
+func (r *replayer) blocker() {
+	blocked := r.entity("blocked_entity", "blocked", "entity", "target")
+	if blocked == "" {
+		r.note("blocker without blocked_entity or Scope: no change")
+		return
+	}
+	b := r.ensure(blocked, "component", "active", "blocked entity not created yet")
+	rec := blockRec{blocked: b}
+	if name := cleanName(r.detail("blocking_entity", "blocking", "blocker", "cause")); Canon(name) != "" && Canon(name) != Canon(b.Name) {
+		from := r.ensure(name, "component", "active", "blocking entity not created yet")
+		e, added := r.edge(from, b, "blocks")
+		if !added && !r.openEdge[e] {
+			delAttr(&e.Attrs, "resolved")
+			setAttr(&e.Attrs, "reopened", r.id)
+			r.edgeUpdated(e)
+			r.note("blocks edge reopened")
+		}
+		if r.openEdge[e] {
+			r.note("blocks edge already open")
+		} else {
+			r.openEdge[e] = true
+			rec.edge = e
+			r.open[b]++
+		}
+	} else {
+		r.note("blocker without blocking_entity: node blocked, no edge")
+		r.open[b]++
+	}
+	if b.Status == "deprecated" {
+		r.note("blocked node is deprecated: status kept")
+	} else {
+		b.Status = "blocked"
+	}
+	k := eventKey(r.id)
+	r.blockers[k] = append(r.blockers[k], rec)
+}
+
+func (r *replayer) test() {
+	name := r.entity("target", "entity")
+	if name == "" {
+		r.note("test without target or Scope: no node")
+		return
+	}
+	n := r.ensure(name, "component", "active", "test target not created yet")
+	r.set(n, "result", r.detail("result"))
+	r.set(n, "coverage", r.detail("coverage"))
+}
+
+func (r *replayer) fix() {
+	// Resolve the blockers the fix Refs.
+	var unblocked []*Node
+	for _, ref := range r.ev.Refs {
+		recs, ok := r.blockers[eventKey(ref)]
+		if !ok {
+			continue
+		}
+		if len(recs) == 0 {
+			r.note("blocker " + ref + " already resolved")
+		}
+		for _, rec := range recs {
+			if rec.edge != nil {
+				if !r.openEdge[rec.edge] {
+					r.note("blocker " + ref + " already resolved")
+					continue
+				}
+				r.openEdge[rec.edge] = false
+				setAttr(&rec.edge.Attrs, "resolved", r.id)
+				r.edgeUpdated(rec.edge)
+			} else if r.open[rec.blocked] == 0 {
+				continue
+			}
+			if r.open[rec.blocked]--; r.open[rec.blocked] == 0 && rec.blocked.Status == "blocked" {
+				rec.blocked.Status = "active"
+			}
+			r.touch(rec.blocked)
+			unblocked = append(unblocked, rec.blocked)
+		}
+		r.blockers[eventKey(ref)] = nil
+	}
+	var targets []*Node
+	if name := cleanName(r.detail("entity", "target")); Canon(name) != "" {
+		targets = []*Node{r.ensure(name, "component", "active", "fix target not created yet")}
+	} else if len(unblocked) > 0 {
+		targets = unblocked
+	} else if name := r.entity("entity"); name != "" {
+		targets = []*Node{r.ensure(name, "component", "active", "fix target not created yet")}
+	} else {
+		r.note("fix without entity, Scope or blocker Refs: no node")
+	}
+	for _, n := range targets {
+		r.touch(n)
+		r.set(n, "fix", r.detail("resolution", "symptom"))
+		r.set(n, "root_cause", r.detail("root_cause"))
+	}
+}
+
+func (r *replayer) milestone() {
+	name := cleanName(r.detail("name", "milestone"))
+	if Canon(name) == "" {
+		name = cleanName(r.ev.Summary)
+		if Canon(name) == "" {
+			name = r.id
+		}
+		r.note("milestone without name: named after the Summary")
+	}
+	if Canon(name) == "" {
+		return
+	}
+	n := r.find(name)
+	if n == nil {
+		n = r.add(name, "milestone", "completed")
+	} else {
+		r.touch(n)
+		r.claim(n, "milestone")
+		n.Status = "completed"
+	}
+	if s := r.status(); s != "" {
+		n.Status = s
+	}
+	r.set(n, "criteria_met", r.detail("criteria_met", "criteria"))
+}
+
+func (r *replayer) handoff() {
+	name := r.entity("task", "entity")
+	if name == "" {
+		r.note("handoff without task or Scope: no node")
+		return
+	}
+	n := r.find(name)
+	if n == nil {
+		n = r.add(name, "task", "active")
+	} else {
+		r.touch(n)
+		r.claim(n, "task")
+		if n.Status == "planned" {
+			n.Status = "active"
+		}
+	}
+	if s := r.status(); s != "" {
+		n.Status = s
+	}
+	to := cleanName(r.detail("to_agent", "to"))
+	if to == "" {
+		r.note("handoff without to_agent: assignee unchanged")
+	}
+	from := cleanName(r.detail("from_agent", "from"))
+	if from == "" {
+		from = cleanName(r.ev.Agent)
+	}
+	r.set(n, "assignee", to)
+	r.set(n, "previous_assignee", from)
+	r.set(n, "phase", r.detail("phase", "stage"))
+	r.set(n, "priority", r.detail("priority"))
+	r.relations(n)
+}
