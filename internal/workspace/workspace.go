@@ -1,0 +1,257 @@
+package workspace
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/memsys/memsys/parse"
+)
+
+// Names of the memory files, relative to the memory root (the seed's
+// "Deployed Structure").
+const (
+	LogName     = "CHANGELOG.md"
+	MemoryDir   = ".memory"
+	GraphName   = "graph.md"   // inside MemoryDir
+	ContextName = "context.md" // inside MemoryDir
+	TodoName    = "TODO.md"
+	AgentsName  = "AGENTS.md"
+)
+
+// GraphPath and ContextPath are the derived files relative to the root,
+// with forward slashes.
+const (
+	GraphPath   = MemoryDir + "/" + GraphName
+	ContextPath = MemoryDir + "/" + ContextName
+)
+
+// ArchiveNames are the archive files memsys reads, in order of
+// preference; the seed names changelog-archive.md, and logs kept in
+// upper case use CHANGELOG-archive.md.
+var ArchiveNames = []string{"changelog-archive.md", "CHANGELOG-archive.md"}
+
+// Limits on what memsys reads. Past them it refuses with a clear error
+// rather than exhaust memory: a log this large should be archived.
+const (
+	MaxFileSize = 512 << 20 // bytes per file (a 1M-event log is ~320 MB)
+	MaxEvents   = 2_000_000 // events in log and archive together
+)
+
+// Tier is the deployment tier of the seed's Tiers table.
+type Tier string
+
+// The tiers.
+const (
+	MVP  Tier = "mvp"  // CHANGELOG.md only
+	Core Tier = "core" // + .memory/context.md
+	Full Tier = "full" // + TODO.md and .memory/graph.md
+)
+
+// DetectTier reads the tier from which files exist: graph.md or TODO.md
+// mean full, context.md or a .memory folder mean core, else mvp.
+func DetectTier(root string) Tier {
+	exists := func(rel string) bool {
+		_, err := os.Lstat(filepath.Join(root, filepath.FromSlash(rel)))
+		return err == nil
+	}
+	switch {
+	case exists(GraphPath) || exists(TodoName):
+		return Full
+	case exists(ContextPath) || exists(MemoryDir):
+		return Core
+	}
+	return MVP
+}
+
+// Memory is everything read from one memory root.
+type Memory struct {
+	Root        string
+	Log         *parse.Log // CHANGELOG.md; never nil after a successful Load
+	Archive     *parse.Log // the archive file, nil if there is none
+	ArchivePath string     // its name relative to Root, "" if none
+	// Events holds the archive's events first, then the log's: the whole
+	// history in order.
+	Events []parse.Event
+	Tier   Tier
+	// LogBytes and ArchiveBytes are the files as read.
+	LogBytes, ArchiveBytes []byte
+}
+
+// FindRoot returns the memory root. With explicit (the -C flag) it is dir
+// itself. Otherwise memsys walks up from dir to the nearest folder whose
+// CHANGELOG.md has an event log section, stopping at the repository root
+// (the first folder holding .git); if none has one, the nearest folder
+// with a CHANGELOG.md at all, so lint can say what is wrong with it.
+func FindRoot(dir string, explicit bool) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	if explicit {
+		fi, err := os.Stat(abs)
+		if err != nil {
+			return "", fmt.Errorf("-C %s: %w", dir, errors.Unwrap(err))
+		}
+		if !fi.IsDir() {
+			return "", fmt.Errorf("-C %s: not a directory", dir)
+		}
+		return abs, nil
+	}
+	first := ""
+	for d := abs; ; {
+		p := filepath.Join(d, LogName)
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			if first == "" {
+				first = d
+			}
+			if hasEventLog(p) {
+				return d, nil
+			}
+		}
+		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
+			break
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			break
+		}
+		d = parent
+	}
+	if first != "" {
+		return first, nil
+	}
+	return "", fmt.Errorf("no %s found in %s or above it (up to the repository root): run memsys init, or pass -C DIR", LogName, abs)
+}
+
+// hasEventLog is a cheap check for the section heading; Load does the
+// real parse.
+func hasEventLog(path string) bool {
+	fi, err := os.Stat(path)
+	if err != nil || fi.Size() > MaxFileSize {
+		return false
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	for _, l := range bytes.Split(b, []byte("\n")) {
+		l = bytes.TrimSpace(bytes.TrimLeft(l, "#"))
+		if (bytes.EqualFold(l, []byte("event log")) || bytes.EqualFold(l, []byte("events"))) && len(l) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// Load reads and parses the log and the archive of root. Errors are one
+// line naming the file, what is wrong and what to do.
+func Load(root string) (*Memory, error) {
+	m := &Memory{Root: root, Tier: DetectTier(root)}
+	src, err := ReadFile(root, LogName)
+	if err != nil {
+		return nil, err
+	}
+	m.LogBytes = src
+	m.Log = parse.Parse(LogName, src)
+	for _, name := range ArchiveNames {
+		if _, err := os.Lstat(filepath.Join(root, name)); err != nil {
+			continue
+		}
+		asrc, err := ReadFile(root, name)
+		if err != nil {
+			return nil, err
+		}
+		m.ArchiveBytes, m.ArchivePath = asrc, name
+		m.Archive = parse.Parse(name, asrc, parse.Archive())
+		break
+	}
+	n := len(m.Log.Events)
+	if m.Archive != nil {
+		n += len(m.Archive.Events)
+	}
+	if n > MaxEvents {
+		return nil, fmt.Errorf("%s: %d events, over the limit of %d: archive older events (memsys archive) or split the log", LogName, n, MaxEvents)
+	}
+	m.Events = make([]parse.Event, 0, n)
+	if m.Archive != nil {
+		m.Events = append(m.Events, m.Archive.Events...)
+	}
+	m.Events = append(m.Events, m.Log.Events...)
+	return m, nil
+}
+
+// ReadFile reads rel inside root within the limits: a regular file (or
+// a symlink that stays inside root), at most MaxFileSize bytes.
+func ReadFile(root, rel string) ([]byte, error) {
+	p, err := Resolve(root, rel)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := os.Stat(p)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if rel == LogName {
+			return nil, fmt.Errorf("%s: no such file in %s: run memsys init to create the memory, or pass -C DIR", rel, root)
+		}
+		return nil, fmt.Errorf("%s: no such file", rel)
+	case err != nil:
+		return nil, fmt.Errorf("%s: %v", rel, errors.Unwrap(err))
+	case fi.IsDir():
+		return nil, fmt.Errorf("%s: is a directory, not a file: move it away and run memsys init", rel)
+	case !fi.Mode().IsRegular():
+		return nil, fmt.Errorf("%s: not a regular file", rel)
+	case fi.Size() > MaxFileSize:
+		return nil, fmt.Errorf("%s: %d bytes, over the %d MiB limit: archive older events (memsys archive)", rel, fi.Size(), MaxFileSize>>20)
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return nil, fmt.Errorf("%s: cannot read: %v: check its permissions", rel, errors.Unwrap(err))
+	}
+	return b, nil
+}
+
+// Resolve returns the path of rel inside root, refusing any path whose
+// existing components include a symlink that leads outside root (the
+// file itself, or .memory). A hostile repository cannot make memsys read
+// or write through a link to elsewhere.
+func Resolve(root, rel string) (string, error) {
+	if filepath.IsAbs(rel) || strings.HasPrefix(filepath.Clean(filepath.FromSlash(rel)), "..") {
+		return "", fmt.Errorf("%s: outside the memory root", rel)
+	}
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return "", fmt.Errorf("%s: %v", root, errors.Unwrap(err))
+	}
+	p := filepath.Join(root, filepath.FromSlash(rel))
+	// Walk down the components that exist and check where links lead.
+	cur := realRoot
+	for _, part := range strings.Split(filepath.ToSlash(filepath.Clean(filepath.FromSlash(rel))), "/") {
+		next := filepath.Join(cur, part)
+		fi, err := os.Lstat(next)
+		if err != nil {
+			break // the rest does not exist yet
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			target, err := filepath.EvalSymlinks(next)
+			if err != nil {
+				return "", fmt.Errorf("%s: broken symlink: remove it or point it inside the repository", rel)
+			}
+			if !within(realRoot, target) {
+				return "", fmt.Errorf("%s: symlink to %s, outside the memory root: memsys refuses to follow it; replace it with a regular file", rel, target)
+			}
+			next = target
+		}
+		cur = next
+	}
+	return p, nil
+}
+
+func within(root, p string) bool {
+	r, err := filepath.Rel(root, p)
+	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator))
+}

@@ -1,0 +1,162 @@
+package workspace
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+const log1 = "# Changelog\n\n## Event Log\n\n### evt-001 | 2026-01-01 10:00 | a | create\n\n**Scope**: s\n**Summary**: x\n"
+
+func write(t *testing.T, p, s string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestFindRoot(t *testing.T) {
+	top := t.TempDir()
+	write(t, filepath.Join(top, ".git", "HEAD"), "")
+	write(t, filepath.Join(top, LogName), log1)
+	write(t, filepath.Join(top, "sub", LogName), "# Changelog of a package, no event log\n")
+	deep := filepath.Join(top, "sub", "a", "b")
+	os.MkdirAll(deep, 0o755)
+	got, err := FindRoot(deep, false)
+	if err != nil || got != top {
+		t.Errorf("FindRoot(deep) = %q, %v; want %q", got, err, top)
+	}
+	if got, err := FindRoot(deep, true); err != nil || got != deep {
+		t.Errorf("explicit: %q, %v", got, err)
+	}
+	if _, err := FindRoot(filepath.Join(top, "nope"), true); err == nil {
+		t.Error("explicit missing dir accepted")
+	}
+	// The walk stops at the repository root.
+	inner := filepath.Join(top, "repo2")
+	write(t, filepath.Join(inner, ".git", "HEAD"), "")
+	_, err = FindRoot(inner, false)
+	if err == nil || !strings.Contains(err.Error(), "run memsys init") {
+		t.Errorf("walk crossed the repository root: %v", err)
+	}
+}
+
+func TestLoad(t *testing.T) {
+	root := t.TempDir()
+	if _, err := Load(root); err == nil || !strings.Contains(err.Error(), "CHANGELOG.md: no such file") {
+		t.Errorf("missing log: %v", err)
+	}
+	os.Mkdir(filepath.Join(root, LogName), 0o755)
+	if _, err := Load(root); err == nil || !strings.Contains(err.Error(), "is a directory") {
+		t.Errorf("log is a directory: %v", err)
+	}
+	os.Remove(filepath.Join(root, LogName))
+	write(t, filepath.Join(root, LogName), strings.Replace(log1, "evt-001", "evt-002", 1))
+	write(t, filepath.Join(root, "changelog-archive.md"), "# Archive\n\n## Archive: evt-001 through evt-001 | Archived 2026-01-01\n\n"+log1[len("# Changelog\n\n## Event Log\n\n"):])
+	m, err := Load(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Events) != 2 || m.Events[0].ID != "evt-001" || m.Events[1].ID != "evt-002" || m.ArchivePath != "changelog-archive.md" {
+		t.Errorf("events %d, archive %q", len(m.Events), m.ArchivePath)
+	}
+	if m.Tier != MVP {
+		t.Errorf("tier %s", m.Tier)
+	}
+	os.Mkdir(filepath.Join(root, MemoryDir), 0o755)
+	if DetectTier(root) != Core {
+		t.Errorf("with .memory: %s", DetectTier(root))
+	}
+	write(t, filepath.Join(root, TodoName), "")
+	if DetectTier(root) != Full {
+		t.Errorf("with TODO.md: %s", DetectTier(root))
+	}
+}
+
+func TestSymlinksOutside(t *testing.T) {
+	root, outside := t.TempDir(), t.TempDir()
+	write(t, filepath.Join(outside, "x.md"), log1)
+	os.Symlink(filepath.Join(outside, "x.md"), filepath.Join(root, LogName))
+	if _, err := Load(root); err == nil || !strings.Contains(err.Error(), "outside the memory root") {
+		t.Errorf("log symlinked outside: %v", err)
+	}
+	os.Symlink(outside, filepath.Join(root, MemoryDir))
+	if err := WriteFile(root, GraphPath, []byte("x")); err == nil {
+		t.Error("wrote through .memory symlinked outside")
+	}
+	if _, err := os.Stat(filepath.Join(outside, GraphName)); err == nil {
+		t.Error("a file was created outside the root")
+	}
+	if err := WriteFile(root, "../escape.md", []byte("x")); err == nil {
+		t.Error("wrote to ../")
+	}
+	// A link that stays inside the root is fine.
+	in := t.TempDir()
+	write(t, filepath.Join(in, "real.md"), log1)
+	os.Symlink(filepath.Join(in, "real.md"), filepath.Join(in, LogName))
+	if _, err := Load(in); err != nil {
+		t.Errorf("symlink inside root: %v", err)
+	}
+}
+
+func TestWriteFileAtomic(t *testing.T) {
+	root := t.TempDir()
+	p := filepath.Join(root, MemoryDir, GraphName)
+	write(t, filepath.Join(root, MemoryDir, ".memsys-tmp-graph.md-123"), "stale")
+	if err := WriteFile(root, GraphPath, []byte("one")); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(p, 0o600)
+	if err := WriteFile(root, GraphPath, []byte("two")); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(p)
+	fi, _ := os.Stat(p)
+	if string(b) != "two" || fi.Mode().Perm() != 0o600 {
+		t.Errorf("content %q mode %v", b, fi.Mode().Perm())
+	}
+	ents, _ := os.ReadDir(filepath.Join(root, MemoryDir))
+	if len(ents) != 1 {
+		t.Errorf("temporary files left: %v", ents)
+	}
+	if !Equal(root, GraphPath, []byte("two")) || Equal(root, GraphPath, []byte("one")) {
+		t.Error("Equal")
+	}
+}
+
+func TestLockExcludes(t *testing.T) {
+	root := t.TempDir()
+	var mu sync.Mutex
+	inside, maxInside := 0, 0
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			unlock, err := Lock(root)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			mu.Lock()
+			inside++
+			maxInside = max(maxInside, inside)
+			mu.Unlock()
+			time.Sleep(5 * time.Millisecond)
+			mu.Lock()
+			inside--
+			mu.Unlock()
+			unlock()
+		}()
+	}
+	wg.Wait()
+	if maxInside != 1 {
+		t.Errorf("%d holders at once", maxInside)
+	}
+}
