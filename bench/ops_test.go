@@ -2,10 +2,14 @@ package bench
 
 import (
 	"bytes"
+	"io/fs"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/text"
 
+	"github.com/memsys/memsys/internal/config"
+	"github.com/memsys/memsys/internal/diag"
+	"github.com/memsys/memsys/lint"
 	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
 )
@@ -59,6 +63,62 @@ var ops = []op{
 	{"parse+replay", func(src []byte) func() {
 		return func() { sink, _ = materialize.Replay(parse.Parse("CHANGELOG.md", src).Events) }
 	}},
+	// render is both derived files from a replayed graph.
+	{"render", func(src []byte) func() {
+		evs := parse.Parse("CHANGELOG.md", src).Events
+		g, _ := materialize.Replay(evs)
+		opt := materialize.DefaultOptions()
+		return func() {
+			sink = materialize.RenderGraph(g)
+			sink = materialize.RenderContext(materialize.BuildContext(evs, g, opt))
+		}
+	}},
+	// regen is the command's work without the file system: parse,
+	// replay, render graph.md and context.md, from scratch.
+	{"regen", func(src []byte) func() {
+		return func() { sink, sink = regen(src) }
+	}},
+	// lint is the command's work without the file system, from scratch:
+	// parse, then every rule (replay and render included, for the drift
+	// rules) over a full-tier memory whose derived files are current.
+	{"lint", func(src []byte) func() {
+		graph, context := regen(src)
+		files := map[string][]byte{
+			".memory/graph.md": graph, ".memory/context.md": context,
+			"AGENTS.md": []byte("# Agents\n\n## Memory System Protocol\n"),
+			"TODO.md":   []byte("# TODO\n"),
+		}
+		readFile := func(rel string) ([]byte, error) {
+			if b, ok := files[rel]; ok {
+				return b, nil
+			}
+			if rel == ".memory" {
+				return nil, nil
+			}
+			return nil, fs.ErrNotExist
+		}
+		exists := func(rel string) bool { _, err := readFile(rel); return err == nil }
+		l, err := lint.New(config.Default())
+		if err != nil {
+			panic(err)
+		}
+		return func() {
+			log := parse.Parse("CHANGELOG.md", src)
+			ds := l.Check(lint.Input{LogFile: "CHANGELOG.md", Log: log, Events: log.Events, ReadFile: readFile, Exists: exists})
+			for _, d := range ds {
+				if d.Severity == diag.Error {
+					panic("lint finds an error in the generated log: " + d.Error())
+				}
+			}
+			sink = ds
+		}
+	}},
+}
+
+func regen(src []byte) (graph, context []byte) {
+	evs := parse.Parse("CHANGELOG.md", src).Events
+	g, _ := materialize.Replay(evs)
+	return materialize.RenderGraph(g), materialize.RenderContext(materialize.BuildContext(evs, g, materialize.DefaultOptions()))
 }
 
 // sink keeps results alive so the compiler cannot drop the work.
