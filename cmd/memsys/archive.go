@@ -1,5 +1,3 @@
-//go:build lifecycle
-
 package main
 
 import (

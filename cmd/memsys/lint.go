@@ -1,5 +1,3 @@
-//go:build lint
-
 package main
 
 import (

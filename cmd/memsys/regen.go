@@ -2,16 +2,173 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"github.com/urfave/cli/v3"
+
+	"github.com/memsys/memsys/internal/config"
+	"github.com/memsys/memsys/internal/udiff"
+	"github.com/memsys/memsys/internal/workspace"
+	"github.com/memsys/memsys/materialize"
+	"github.com/memsys/memsys/parse"
 )
 
-// STUB written by the lead; the owning helper replaces this file.
 func regenCommand() *cli.Command {
 	return &cli.Command{
-		Name: "regen",
-		Action: func(context.Context, *cli.Command) error {
-			return usageErr("regen: not implemented yet")
+		Name:      "regen",
+		Usage:     "rebuild .memory/graph.md and .memory/context.md from the event log",
+		ArgsUsage: " ",
+		Description: `Replays every event of the archive and CHANGELOG.md and rewrites the
+derived files the tier uses (graph.md for full, context.md for core and
+full). Output is a pure function of the events. Files whose bytes would
+not change are not touched.
+
+Exit status: 0 written (or, with --check, up to date); 1 with --check when
+a file is out of date (a unified diff is printed); 2 when memsys cannot run.`,
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "check", Usage: "write nothing; exit 1 with a diff if a file is out of date"},
+			&cli.StringFlag{Name: "at", Usage: "replay only up to `evt-NNN`: the memory as it was then"},
+			&cli.StringFlag{Name: "stdout", Usage: "print `graph|context` instead of writing files"},
 		},
+		Action: runRegen,
+	}
+}
+
+// derivedFile is one file regen writes.
+type derivedFile struct {
+	rel  string
+	data []byte
+}
+
+func runRegen(ctx context.Context, cmd *cli.Command) error {
+	if cmd.Args().Len() > 0 {
+		return usageErr("regen takes no arguments, got %q", cmd.Args().First())
+	}
+	which := cmd.String("stdout")
+	if which != "" && which != "graph" && which != "context" {
+		return usageErr("unknown --stdout %q: use graph or context", which)
+	}
+	root, err := lcRoot(cmd)
+	if err != nil {
+		return err
+	}
+	write := which == "" && !cmd.Bool("check")
+	if write {
+		unlock, err := workspace.Lock(root)
+		if err != nil {
+			return cannotRun{err}
+		}
+		defer unlock()
+	}
+	cfg, err := config.Load(root)
+	if err != nil {
+		return cannotRun{err}
+	}
+	mem, err := workspace.Load(root)
+	if err != nil {
+		return cannotRun{err}
+	}
+	events, err := eventsAt(mem.Events, cmd.String("at"))
+	if err != nil {
+		return err
+	}
+	files := derive(events, cfg.Materialize(), tierOf(cfg, mem))
+	if which != "" {
+		g, c := render(events, cfg.Materialize())
+		out := g
+		if which == "context" {
+			out = c
+		}
+		_, err := cmd.Root().Writer.Write(out)
+		return err
+	}
+	warnProblems(cmd, mem)
+	if cmd.Bool("check") {
+		stale := false
+		for _, f := range files {
+			cur, err := workspace.ReadFile(root, f.rel)
+			if err != nil && !strings.Contains(err.Error(), "no such file") {
+				return cannotRun{err}
+			}
+			if d := udiff.Unified(f.rel, f.rel+" (regen)", cur, f.data); d != "" {
+				fmt.Fprint(cmd.Root().Writer, d)
+				stale = true
+			}
+		}
+		if stale {
+			fmt.Fprintln(cmd.Root().ErrWriter, "memsys: derived files are out of date: run memsys regen")
+			return errFindings
+		}
+		return nil
+	}
+	for _, f := range files {
+		if workspace.Equal(root, f.rel, f.data) {
+			continue
+		}
+		if err := workspace.WriteFile(root, f.rel, f.data); err != nil {
+			return cannotRun{err}
+		}
+		fmt.Fprintln(cmd.Root().Writer, "wrote "+f.rel)
+	}
+	return nil
+}
+
+// tierOf is the configured tier, else the one the files on disk show.
+func tierOf(cfg config.Config, mem *workspace.Memory) workspace.Tier {
+	if cfg.Tier != "" {
+		return workspace.Tier(cfg.Tier)
+	}
+	return mem.Tier
+}
+
+// render replays events into graph.md and context.md, exactly as lint's
+// drift rules expect them.
+func render(events []parse.Event, opt materialize.Options) (graph, context []byte) {
+	g, _ := materialize.Replay(events)
+	return materialize.RenderGraph(g), materialize.RenderContext(materialize.BuildContext(events, g, opt))
+}
+
+// derive returns the derived files of tier, rendered from events.
+func derive(events []parse.Event, opt materialize.Options, tier workspace.Tier) []derivedFile {
+	if tier == workspace.MVP {
+		return nil
+	}
+	g, c := render(events, opt)
+	files := []derivedFile{{workspace.ContextPath, c}}
+	if tier == workspace.Full {
+		files = append([]derivedFile{{workspace.GraphPath, g}}, files...)
+	}
+	return files
+}
+
+// eventsAt cuts the history after the event named by at ("" keeps all).
+// IDs match by number, so evt-7 finds evt-007.
+func eventsAt(events []parse.Event, at string) ([]parse.Event, error) {
+	if at == "" {
+		return events, nil
+	}
+	h := parse.Parse("", []byte("### "+at+" | 2000-01-01 00:00 | x | x\n"))
+	if len(h.Events) != 1 {
+		return nil, usageErr("--at %q is not an event ID: use evt-NNN", at)
+	}
+	n := h.Events[0].Num
+	for i := range events {
+		if events[i].Num == n {
+			return events[:i+1], nil
+		}
+	}
+	return nil, usageErr("--at %s: no such event in %s or its archive: list events with memsys log", at, workspace.LogName)
+}
+
+// warnProblems prints one line when the log has problems: regen still
+// materializes (deterministically), lint says what they are.
+func warnProblems(cmd *cli.Command, mem *workspace.Memory) {
+	n := len(mem.Log.Problems)
+	if mem.Archive != nil {
+		n += len(mem.Archive.Problems)
+	}
+	if n > 0 {
+		fmt.Fprintf(cmd.Root().ErrWriter, "memsys: warning: the log has %d problem(s); regenerated anyway: run memsys lint to see them\n", n)
 	}
 }

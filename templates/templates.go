@@ -1,0 +1,30 @@
+// Package templates holds the default files `memsys init` deploys,
+// embedded in the binary. The derived files (graph.md, context.md) are
+// not templates: init renders them from the log, so they are exactly
+// what regen would write and lint passes right after init.
+package templates
+
+import _ "embed"
+
+// Changelog is the default CHANGELOG.md: an empty Event Log section.
+//
+//go:embed changelog.md
+var Changelog []byte
+
+// Todo is the default TODO.md of the Full tier (the seed's Task
+// Management sections).
+//
+//go:embed todo.md
+var Todo []byte
+
+// AgentsProtocol is the "Memory System Protocol" block added to
+// AGENTS.md, between ProtocolBegin and ProtocolEnd.
+//
+//go:embed agents-protocol.md
+var AgentsProtocol []byte
+
+// The markers around the protocol block, so init adds it once.
+const (
+	ProtocolBegin = "<!-- memsys:protocol:begin -->"
+	ProtocolEnd   = "<!-- memsys:protocol:end -->"
+)
