@@ -21,8 +21,9 @@ import (
 //
 // Table cells are inline text, so there a leading "3.11" or "#" stays as
 // written. unesc inverts esc exactly (ParseGraph relies on it), so
-// graph.md round-trips. Attribute cells also escape ';' (&#59;) and, in
-// keys, '=' (&#61;), the attribute separators.
+// graph.md round-trips. Attribute cells also escape a ';' before a
+// blank or at the end (&#59;) and, in keys, '=' (&#61;): the attribute
+// separators are "; " and the first "=".
 
 // entities are the references esc writes and unesc reads, nothing more.
 var entities = []struct{ ref, text string }{
@@ -128,7 +129,7 @@ func esc(s string, o escOpts) string {
 		c := s[i]
 		switch c {
 		case '&':
-			if entityAt(s[i:]) {
+			if entityAt(s[i:], o.semi) {
 				b.WriteString("&amp;")
 			} else {
 				b.WriteByte('&')
@@ -142,7 +143,7 @@ func esc(s string, o escOpts) string {
 		case '\n':
 			b.WriteString(o.newline)
 		case ';':
-			if o.semi {
+			if o.semi && (i+1 == len(s) || s[i+1] == ' ') {
 				b.WriteString("&#59;")
 			} else {
 				b.WriteByte(c)
@@ -201,7 +202,7 @@ func needsEsc(s string, o escOpts) bool {
 		case '&', '<', '>', '|', '\n':
 			return true
 		case ';':
-			if o.semi {
+			if o.semi && (i+1 == len(s) || s[i+1] == ' ') {
 				return true
 			}
 		case '=':
@@ -248,19 +249,48 @@ func markerGap(s string) (w, n int) {
 
 // entityAt reports whether s starts with something a markdown renderer
 // would read as a character reference: '&', a name or '#' and digits,
-// then ';'.
-func entityAt(s string) bool {
-	for i := 1; i < len(s) && i < 40; i++ {
+// then ';'. With atEnd, a name that runs to the end of s counts too: in
+// an attribute value the "; " separator would complete it.
+func entityAt(s string, atEnd bool) bool {
+	i := 1
+	for ; i < len(s); i++ {
 		c := s[i]
 		switch {
 		case c == ';':
 			return i > 1
-		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '#' && i == 1:
+		case isNameByte(c), c == '#' && i == 1:
 		default:
 			return false
 		}
 	}
-	return false
+	return atEnd && i > 1
+}
+
+func isNameByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// splitAttrs splits an attributes cell on its "; " separators: a ';'
+// that ends a character reference (&#124;) is not one.
+func splitAttrs(cell string) []string {
+	var parts []string
+	start := 0
+	for i := 0; i+1 < len(cell); i++ {
+		if cell[i] != ';' || cell[i+1] != ' ' {
+			continue
+		}
+		j := i - 1
+		for j >= start && (isNameByte(cell[j]) || cell[j] == '#') {
+			j--
+		}
+		if j >= start && cell[j] == '&' && j < i-1 {
+			continue
+		}
+		parts = append(parts, cell[start:i])
+		start = i + 2
+		i++
+	}
+	return append(parts, cell[start:])
 }
 
 // unesc inverts esc for graph.md cells.

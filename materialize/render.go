@@ -189,7 +189,7 @@ func parseAttrs(cell string) ([]Attr, error) {
 		return nil, nil
 	}
 	var out []Attr
-	for _, p := range strings.Split(cell, "; ") {
+	for _, p := range splitAttrs(cell) {
 		k, v, ok := strings.Cut(p, "=")
 		if !ok {
 			return nil, fmt.Errorf("attribute %q is not key=value", p)

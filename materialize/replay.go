@@ -128,6 +128,18 @@ func (r *replayer) entity(keys ...string) string {
 	return ""
 }
 
+// entityOrPath is entity, then the path detail as a last resort.
+func (r *replayer) entityOrPath(keys ...string) string {
+	if v := r.entity(keys...); v != "" {
+		return v
+	}
+	if v := cleanName(r.detail("path")); Canon(v) != "" {
+		r.note("no " + keys[0] + " detail or Scope: entity taken from path")
+		return v
+	}
+	return ""
+}
+
 func (r *replayer) note(s string) { r.ch.Notes = append(r.ch.Notes, s) }
 
 // find returns the node named name, or nil.
@@ -258,9 +270,9 @@ func (r *replayer) relations(n *Node) {
 }
 
 func (r *replayer) create() {
-	name := r.entity("entity", "name", "path")
+	name := r.entityOrPath("entity", "name")
 	if name == "" {
-		r.note("create without entity or Scope: no node")
+		r.note("create without entity, Scope or path: no node")
 		return
 	}
 	typ := "component"
@@ -280,9 +292,11 @@ func (r *replayer) create() {
 	case n == nil:
 		n = r.add(name, typ, status)
 	case r.implicit[n]:
-		// Named earlier (by a decision, say): this is its real creation.
+		// Named earlier (by a decision, say): this is its real creation,
+		// so the row keeps its place but records this event as Created.
 		n.Type = typ
 		n.Status = status
+		n.Created = r.id
 		delete(r.implicit, n)
 		r.touch(n)
 	default:
@@ -299,9 +313,9 @@ func (r *replayer) create() {
 }
 
 func (r *replayer) modify() {
-	name := r.entity("entity", "target", "name", "path")
+	name := r.entityOrPath("entity", "target", "name")
 	if name == "" {
-		r.note("modify without entity or Scope: no node")
+		r.note("modify without entity, Scope or path: no node")
 		return
 	}
 	n := r.find(name)
@@ -326,9 +340,9 @@ func (r *replayer) modify() {
 }
 
 func (r *replayer) delete() {
-	name := r.entity("entity", "target", "name", "path")
+	name := r.entityOrPath("entity", "target", "name")
 	if name == "" {
-		r.note("delete without entity or Scope: no node")
+		r.note("delete without entity, Scope or path: no node")
 		return
 	}
 	n := r.find(name)
