@@ -84,8 +84,8 @@ func TestArchive120(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(dir, ".memory"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{"graph.md", "context.md"} {
-		if err := os.WriteFile(filepath.Join(dir, ".memory", f), nil, 0o644); err != nil {
+	for _, f := range []string{".memory/graph.md", ".memory/context.md", "TODO.md"} {
+		if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(f)), nil, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -185,8 +185,11 @@ func lintRoot(ctx context.Context, root string, overrides []config.RuleSetting, 
 	if err != nil {
 		return nil, 0, cannotRun{err}
 	}
-	mem, err := workspace.Load(root)
-	if err != nil {
+	var mem *workspace.Memory
+	if _, err := os.Lstat(filepath.Join(root, workspace.LogName)); errors.Is(err, fs.ErrNotExist) {
+		// A missing log is a finding (MS101), not a failure to run.
+		mem = &workspace.Memory{Root: root, Tier: workspace.DetectTier(root)}
+	} else if mem, err = workspace.Load(root); err != nil {
 		return nil, 0, cannotRun{err}
 	}
 	in := lintInput(root, mem)
@@ -215,7 +218,7 @@ func lintInput(root string, mem *workspace.Memory) lint.Input {
 		LogFile: workspace.LogName,
 		Log:     mem.Log, Archive: mem.Archive, Events: mem.Events,
 		ReadFile: func(rel string) ([]byte, error) {
-			return os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+			return workspace.ReadFile(root, rel)
 		},
 		Exists: func(rel string) bool {
 			_, err := os.Stat(filepath.Join(root, filepath.FromSlash(rel)))

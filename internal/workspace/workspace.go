@@ -86,7 +86,8 @@ type Memory struct {
 // itself. Otherwise memsys walks up from dir to the nearest folder whose
 // CHANGELOG.md has an event log section, stopping at the repository root
 // (the first folder holding .git); if none has one, the nearest folder
-// with a CHANGELOG.md at all, so lint can say what is wrong with it.
+// with a CHANGELOG.md at all, so lint can say what is wrong with it; and
+// if there is none at all, dir itself.
 func FindRoot(dir string, explicit bool) (string, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -125,7 +126,9 @@ func FindRoot(dir string, explicit bool) (string, error) {
 	if first != "" {
 		return first, nil
 	}
-	return "", fmt.Errorf("no %s found in %s or above it (up to the repository root): run memsys init, or pass -C DIR", LogName, abs)
+	// No log anywhere: the start folder is the root, so lint can report
+	// the missing log (MS101) and other commands say to run init.
+	return abs, nil
 }
 
 // hasEventLog is a cheap check for the section heading; Load does the
@@ -196,9 +199,9 @@ func ReadFile(root, rel string) ([]byte, error) {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		if rel == LogName {
-			return nil, fmt.Errorf("%s: no such file in %s: run memsys init to create the memory, or pass -C DIR", rel, root)
+			return nil, fmt.Errorf("%s: no such file in %s: run memsys init to create the memory, or pass -C DIR%w", rel, root, silent{fs.ErrNotExist})
 		}
-		return nil, fmt.Errorf("%s: no such file", rel)
+		return nil, fmt.Errorf("%s: no such file%w", rel, silent{fs.ErrNotExist})
 	case err != nil:
 		return nil, fmt.Errorf("%s: %v", rel, errors.Unwrap(err))
 	case fi.IsDir():
@@ -255,3 +258,10 @@ func within(root, p string) bool {
 	r, err := filepath.Rel(root, p)
 	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator))
 }
+
+// silent wraps an error so errors.Is sees it while the message, already
+// written in full, does not repeat it.
+type silent struct{ err error }
+
+func (s silent) Error() string { return "" }
+func (s silent) Unwrap() error { return s.err }
