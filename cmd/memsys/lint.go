@@ -59,9 +59,12 @@ func runLint(ctx context.Context, cmd *cli.Command) error {
 	}
 	base, explicit := cmd.String("C"), cmd.IsSet("C")
 	if base == "" {
-		if base, err = os.Getwd(); err != nil {
-			return cannotRun{err}
-		}
+		base = "."
+	}
+	// Paths are shown relative to base, which must be absolute for that:
+	// roots come back absolute from FindRoot.
+	if base, err = filepath.Abs(base); err != nil {
+		return cannotRun{err}
 	}
 	roots, err := lintRoots(base, explicit, cmd.Args().Slice())
 	if err != nil {
