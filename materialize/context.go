@@ -233,11 +233,11 @@ func (b *ctxBuilder) sprint() *Section {
 		if bs := b.blockedBy[n]; len(bs) > 0 {
 			names := make([]string, len(bs))
 			for i, x := range bs {
-				names[i] = escInline(x.Name)
+				names[i] = escInline(shorten(x.Name))
 			}
 			blockers = strings.Join(names, ", ")
 		}
-		s.Items = append(s.Items, "| "+escInline(n.Name)+" | "+attrOr(n, "priority")+" | "+attrOr(n, "assignee")+" | "+n.Status+" | "+blockers+" |")
+		s.Items = append(s.Items, "| "+escInline(shorten(n.Name))+" | "+attrOr(n, "priority")+" | "+attrOr(n, "assignee")+" | "+n.Status+" | "+blockers+" |")
 	}
 	return s
 }
@@ -255,9 +255,9 @@ func (b *ctxBuilder) constraints() *Section {
 		} else if to, ok := n.Attr("to"); ok {
 			text = escInline(shorten(to))
 		} else {
-			text = escInline(n.Name)
+			text = escInline(shorten(n.Name))
 		}
-		s.Items = append(s.Items, escLine(displayDecision(n.Name))+": "+text+idSuffix(n.Created))
+		s.Items = append(s.Items, escLine(shorten(displayDecision(n.Name)))+": "+text+idSuffix(n.Created))
 	}
 	return s
 }
@@ -286,11 +286,11 @@ func (b *ctxBuilder) blockers() *Section {
 			continue
 		}
 		withEdge[to] = true
-		s.Items = append(s.Items, escLine(e.From)+" blocks "+escInline(e.To)+idSuffix(e.Created))
+		s.Items = append(s.Items, escLine(shorten(e.From))+" blocks "+escInline(shorten(e.To))+idSuffix(e.Created))
 	}
 	for _, n := range b.g.Nodes {
 		if n.Status == "blocked" && !withEdge[n] {
-			s.Items = append(s.Items, escLine(n.Name)+" is blocked"+idSuffix(n.LastEvent))
+			s.Items = append(s.Items, escLine(shorten(n.Name))+" is blocked"+idSuffix(n.LastEvent))
 		}
 	}
 	return s
@@ -366,7 +366,7 @@ func (b *ctxBuilder) dependencies() *Section {
 		if from == nil || to == nil || (from.Status != "active" && from.Status != "blocked") || to.Status == "deprecated" {
 			continue
 		}
-		item := escLine(e.From) + " depends on " + escInline(e.To)
+		item := escLine(shorten(e.From)) + " depends on " + escInline(shorten(e.To))
 		if v, ok := to.Attr("version"); ok && v != "" {
 			item += " " + escInline(shorten(v))
 		}
@@ -446,14 +446,14 @@ func (b *ctxBuilder) next() *Section {
 	}
 	for _, i := range order {
 		n := cand[i]
-		item := escLine(n.Name)
+		item := escLine(shorten(n.Name))
 		if a, ok := n.Attr("assignee"); ok && a != "" {
-			item += " — " + escInline(a)
+			item += " — " + escInline(shorten(a))
 		}
 		if len(after[i]) > 0 {
 			names := make([]string, len(after[i]))
 			for k, x := range after[i] {
-				names[k] = escInline(x)
+				names[k] = escInline(shorten(x))
 			}
 			item += " (after " + strings.Join(names, ", ") + ")"
 		}
