@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/memsys/memsys/internal/diag"
+	"github.com/memsys/memsys/parse"
 )
 
 // RequiredDetails are the detail keys the seed's Event Types table asks
@@ -31,7 +32,8 @@ func init() {
 			"`from`, `to` and `rationale`; a blocker its `blocked_entity` and `blocking_entity`; " +
 			"a fix its `symptom`, `root_cause` and `resolution`; and so on. Replay builds graph " +
 			"nodes and edges from these keys, so a missing one leaves the graph incomplete. " +
-			"Keys match case-insensitively, with spaces and dashes as underscores. Add the " +
+			"Keys match case-insensitively, with spaces and dashes as underscores. A create of a " +
+			"task, milestone or decision (`- type: task`) needs no `path`. Add the " +
 			"missing `- key: value` bullets under `**Details**`.",
 		Bad:      "### evt-014 | ... | decision\n**Details**:\n- to: postgres",
 		Good:     "### evt-014 | ... | decision\n**Details**:\n- from: sqlite\n- to: postgres\n- rationale: concurrent writers",
@@ -46,6 +48,9 @@ func runDetailKeys(p *Pass) {
 		e := &p.Events[i]
 		missing = missing[:0]
 		for _, k := range RequiredDetails[e.Type] {
+			if k == "path" && !hasPath(e) {
+				continue
+			}
 			if _, ok := e.Detail(k); !ok {
 				missing = append(missing, k)
 			}
@@ -60,4 +65,16 @@ func runDetailKeys(p *Pass) {
 		p.Reportf(fieldRange(e, "details"), e.ID, "%s (%s) has no %s %s: add \"- %s: ...\" under **Details**",
 			e.ID, e.Type, strings.Join(missing, ", "), noun, missing[0])
 	}
+}
+
+// hasPath reports whether a create event makes something that lives at a
+// path: a component or document (the default type). A task, milestone
+// or decision node has no path to give.
+func hasPath(e *parse.Event) bool {
+	t, _ := e.Detail("type")
+	switch strings.ToLower(strings.TrimSpace(t)) {
+	case "", "component", "document":
+		return true
+	}
+	return false
 }
