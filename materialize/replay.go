@@ -41,7 +41,9 @@ func Replay(events []parse.Event) (*Graph, []Change) {
 		r.ch.Event = ev.ID
 		r.apply()
 		r.g.Horizon = r.id
-		r.g.Updated = cleanName(ev.Time.String())
+	}
+	if len(events) > 0 {
+		r.g.Updated = cleanName(events[len(events)-1].Time.String())
 	}
 	return r.g, changes
 }
