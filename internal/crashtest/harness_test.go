@@ -106,8 +106,14 @@ const agentsMD = "# Agents\n\n## Memory System Protocol\n\nAppend events with me
 // lint --base behave as in real use.
 func newRepo(t testing.TB, n int) string {
 	t.Helper()
+	return newRepoWith(t, loggen.Generate(n, 1))
+}
+
+// newRepoWith is newRepo with the given log.
+func newRepoWith(t testing.TB, log []byte) string {
+	t.Helper()
 	dir := t.TempDir()
-	write(t, dir, "CHANGELOG.md", loggen.Generate(n, 1))
+	write(t, dir, "CHANGELOG.md", log)
 	write(t, dir, "AGENTS.md", []byte(agentsMD))
 	write(t, dir, "TODO.md", []byte("# TODO\n\n## In Progress\n\n## Up Next\n\n## Completed\n\n## Backlog\n"))
 	if err := os.MkdirAll(filepath.Join(dir, ".memory"), 0o755); err != nil {
@@ -215,4 +221,15 @@ func extra(got, old, new map[string][]byte) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// knownGap skips a test that documents a promise memsys does not keep
+// yet, unless MEMSYS_KNOWN_GAPS is set: the test stays in the tree,
+// runnable, and the gap is listed in docs/guarantees.md instead of
+// turning CI red for every other change.
+func knownGap(t *testing.T, what string) {
+	t.Helper()
+	if os.Getenv("MEMSYS_KNOWN_GAPS") == "" {
+		t.Skip("known gap (set MEMSYS_KNOWN_GAPS=1 to run): " + what)
+	}
 }

@@ -144,6 +144,9 @@ func checkStructure(t *testing.T, name string, src []byte, headings []string) {
 				got = append(got, h)
 			}
 			for _, x := range hostile {
+				if x == "## Blockers" {
+					continue // a heading of its own name; "appears twice" below catches a copy
+				}
 				if strings.Contains(h, strings.TrimLeft(x, "#- ")) {
 					t.Errorf("%s: heading %q carries event text", name, h)
 				}

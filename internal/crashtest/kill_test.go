@@ -2,6 +2,7 @@ package crashtest
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -23,7 +24,7 @@ func kills(t *testing.T) int {
 	if testing.Short() {
 		return 8
 	}
-	return 30
+	return 20
 }
 
 // killCase describes one command to interrupt.
@@ -69,10 +70,17 @@ func TestKill(t *testing.T) {
 			check: recoverAndLint,
 		},
 		{
-			name:    "archive",
-			prepare: func(*testing.T, string) {},
-			args:    []string{"archive", "--agent", "crashtest", "--time", "2099-01-01 00:00"},
-			check:   recoverAndLint,
+			name: "archive",
+			// A generated log cannot be archived: its early decisions
+			// and dependencies stay active, and the Archival Protocol
+			// keeps every event an active node refers to. Escalations
+			// make no nodes, so all but the last 20 events move.
+			prepare: func(t *testing.T, dir string) {
+				write(t, dir, "CHANGELOG.md", escalationLog(killEvents))
+				mustRun(t, dir, "regen")
+			},
+			args:  []string{"archive", "--agent", "crashtest", "--time", "2099-01-01 00:00"},
+			check: recoverAndLint,
 		},
 	}
 	for _, c := range cases {
@@ -99,8 +107,13 @@ func TestKill(t *testing.T) {
 			var sawOld, sawNew, sawMixed int
 			for i := 0; i < n; i++ {
 				// Moments spread evenly over the run, jittered, a little
-				// past the end so "already finished" is covered too.
-				at := time.Duration((float64(i) + r.Float64()) / float64(n) * 1.1 * float64(took))
+				// past the end so "already finished" is covered too; every
+				// other kill lands in the last third, where the writes are.
+				f := (float64(i/2) + r.Float64()) / float64((n+1)/2)
+				if i%2 == 1 {
+					f = 0.7 + 0.4*f
+				}
+				at := time.Duration(f * 1.1 * float64(took))
 				dir := copyTree(t, start)
 				killAt(t, dir, at, c.args)
 				got := snapshot(t, dir)
@@ -119,6 +132,25 @@ func TestKill(t *testing.T) {
 			t.Logf("%d kills: %d left the old state, %d the new, %d a file-by-file mix", n, sawOld, sawNew, sawMixed)
 		})
 	}
+}
+
+// escalationLog is a log of n escalation events, about 300 bytes each.
+func escalationLog(n int) []byte {
+	var b bytes.Buffer
+	b.WriteString(loggen.Header)
+	for i := 1; i <= n; i++ {
+		if i > 1 {
+			b.WriteString("\n---\n\n")
+		}
+		// One a minute, 28 days a month: monotone for up to 9M events.
+		m := i / (28 * 1440)
+		fmt.Fprintf(&b, "### %s | %04d-%02d-%02d %02d:%02d | ops-agent | escalation\n\n",
+			loggen.ID(i), 2024+m/12, 1+m%12, 1+i/1440%28, i/60%24, i%60)
+		b.WriteString("**Scope**: project\n**Summary**: Escalate: credentials for the staging database are missing again\n\n")
+		b.WriteString("**Details**:\n- reason: credentials for the staging database are missing\n- requested_action: provide staging credentials\n\n")
+		b.WriteString("**Refs**: none\n**Tags**: escalation\n")
+	}
+	return b.Bytes()
 }
 
 // killAt starts memsys and sends SIGKILL after d.
