@@ -75,11 +75,9 @@ func runInit(ctx context.Context, cmd *cli.Command) error {
 	if err := create(workspace.LogName, templates.Changelog); err != nil {
 		return err
 	}
-	if tier == workspace.Full {
-		if err := create(workspace.TodoName, templates.Todo); err != nil {
-			return err
-		}
-	}
+	// Read and render before creating anything else, so a log memsys
+	// cannot read leaves the folder as it was (but for a new log).
+	var derived []derivedFile
 	if tier != workspace.MVP {
 		cfg, err := config.Load(root)
 		if err != nil {
@@ -89,10 +87,19 @@ func runInit(ctx context.Context, cmd *cli.Command) error {
 		if err != nil {
 			return cannotRun{err}
 		}
-		for _, f := range derive(mem.Events, cfg.Materialize(), tier) {
-			if err := create(f.rel, f.data); err != nil {
-				return err
-			}
+		if err := mem.Incomplete(); err != nil {
+			return cannotRun{err}
+		}
+		derived = derive(mem.Events, cfg.Materialize(), tier)
+	}
+	if tier == workspace.Full {
+		if err := create(workspace.TodoName, templates.Todo); err != nil {
+			return err
+		}
+	}
+	for _, f := range derived {
+		if err := create(f.rel, f.data); err != nil {
+			return err
 		}
 	}
 	added, err := addProtocol(root)

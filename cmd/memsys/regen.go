@@ -69,10 +69,14 @@ func runRegen(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return cannotRun{err}
 	}
+	if err := mem.Incomplete(); err != nil {
+		return cannotRun{err}
+	}
 	events, err := eventsAt(mem.Events, cmd.String("at"))
 	if err != nil {
 		return err
 	}
+	warnProblems(cmd, mem)
 	files := derive(events, cfg.Materialize(), tierOf(cfg, mem))
 	if which != "" {
 		g, c := render(events, cfg.Materialize())
@@ -83,7 +87,6 @@ func runRegen(ctx context.Context, cmd *cli.Command) error {
 		_, err := cmd.Root().Writer.Write(out)
 		return err
 	}
-	warnProblems(cmd, mem)
 	if cmd.Bool("check") {
 		stale := false
 		for _, f := range files {
@@ -161,14 +164,29 @@ func eventsAt(events []parse.Event, at string) ([]parse.Event, error) {
 	return nil, usageErr("--at %s: no such event in %s or its archive: list events with memsys log", at, workspace.LogName)
 }
 
-// warnProblems prints one line when the log has problems: regen still
-// materializes (deterministically), lint says what they are.
+// maxWarnings caps the warnings regen prints: a log with thousands of
+// problems should not bury the command's own output; lint lists them all.
+const maxWarnings = 10
+
+// warnProblems prints the log's problems on stderr, one line each as
+// "file:line:col: warning: message", archive first. Regen still
+// materializes (deterministically: a malformed event is skipped the same
+// way every time), so they are warnings and the exit status stays 0.
 func warnProblems(cmd *cli.Command, mem *workspace.Memory) {
-	n := len(mem.Log.Problems)
-	if mem.Archive != nil {
-		n += len(mem.Archive.Problems)
+	w := cmd.Root().ErrWriter
+	n := 0
+	for _, l := range []*parse.Log{mem.Archive, mem.Log} {
+		if l == nil {
+			continue
+		}
+		for _, p := range l.Problems {
+			if n < maxWarnings {
+				fmt.Fprintf(w, "%s: warning: %s\n", p.Range, p.Message)
+			}
+			n++
+		}
 	}
-	if n > 0 {
-		fmt.Fprintf(cmd.Root().ErrWriter, "memsys: warning: the log has %d problem(s); regenerated anyway: run memsys lint to see them\n", n)
+	if n > maxWarnings {
+		fmt.Fprintf(w, "memsys: warning: %d more problem(s) not shown: run memsys lint to see them all\n", n-maxWarnings)
 	}
 }

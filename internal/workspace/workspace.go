@@ -38,8 +38,9 @@ var ArchiveNames = []string{"changelog-archive.md", "CHANGELOG-archive.md"}
 // Limits on what memsys reads. Past them it refuses with a clear error
 // rather than exhaust memory: a log this large should be archived.
 const (
-	MaxFileSize = 512 << 20 // bytes per file (a 1M-event log is ~320 MB)
-	MaxEvents   = 2_000_000 // events in log and archive together
+	MaxFileSize   = 512 << 20           // bytes per file (a 1M-event log is ~320 MB)
+	MaxEvents     = 2_000_000           // events in log and archive together
+	MaxLineLength = parse.MaxLineLength // bytes per line; the parser stops at a longer one
 )
 
 // Tier is the deployment tier of the seed's Tiers table.
@@ -186,6 +187,25 @@ func Load(root string) (*Memory, error) {
 	}
 	m.Events = append(m.Events, m.Log.Events...)
 	return m, nil
+}
+
+// Incomplete returns an error when the parser had to stop before the end
+// of the log or the archive (a line over MaxLineLength), and nil
+// otherwise. Lint reports such a line as a finding (MS120); a command
+// that writes from the events (regen, init, append) must refuse instead,
+// or it would write files from a history cut short.
+func (m *Memory) Incomplete() error {
+	for _, l := range []*parse.Log{m.Archive, m.Log} {
+		if l == nil {
+			continue
+		}
+		for _, p := range l.Problems {
+			if p.Kind == parse.KindLineLength {
+				return fmt.Errorf("%s: %s", p.Range, p.Message)
+			}
+		}
+	}
+	return nil
 }
 
 // ReadFile reads rel inside root within the limits: a regular file (or

@@ -159,3 +159,38 @@ func TestLockExcludes(t *testing.T) {
 		t.Errorf("%d holders at once", maxInside)
 	}
 }
+
+func TestIncomplete(t *testing.T) {
+	root := t.TempDir()
+	write(t, filepath.Join(root, LogName), log1)
+	m, err := Load(root)
+	if err != nil || m.Incomplete() != nil {
+		t.Fatalf("clean log: %v, %v", err, m.Incomplete())
+	}
+	long := log1 + "\n### evt-002 | 2026-01-01 11:00 | a | fix\n\n**Summary**: " + strings.Repeat("x", MaxLineLength) + "\n"
+	write(t, filepath.Join(root, LogName), long)
+	if m, err = Load(root); err != nil {
+		t.Fatal(err)
+	}
+	err = m.Incomplete()
+	if err == nil || !strings.HasPrefix(err.Error(), "CHANGELOG.md:12:") || !strings.Contains(err.Error(), "limit") {
+		t.Errorf("long line: %v", err)
+	}
+}
+
+func TestLimitsRefused(t *testing.T) {
+	root := t.TempDir()
+	p := filepath.Join(root, LogName)
+	f, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A sparse file: the size check must refuse it before reading.
+	if err := f.Truncate(MaxFileSize + 1); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if _, err := Load(root); err == nil || !strings.Contains(err.Error(), "MiB limit") {
+		t.Errorf("oversized log: %v", err)
+	}
+}
