@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/urfave/cli/v3"
@@ -169,11 +170,16 @@ func eventsAt(events []parse.Event, at string) ([]parse.Event, error) {
 const maxWarnings = 10
 
 // warnProblems prints the log's problems on stderr, one line each as
-// "file:line:col: warning: message", archive first. Regen still
+// "file:line:col: warning: message", archive first, with the file
+// relative to where memsys was started (or -C), as lint shows it. Regen still
 // materializes (deterministically: a malformed event is skipped the same
 // way every time), so they are warnings and the exit status stays 0.
 func warnProblems(cmd *cli.Command, mem *workspace.Memory) {
 	w := cmd.Root().ErrWriter
+	base, err := filepath.Abs(cmd.String("C"))
+	if err != nil {
+		base = mem.Root
+	}
 	n := 0
 	for _, l := range []*parse.Log{mem.Archive, mem.Log} {
 		if l == nil {
@@ -181,7 +187,9 @@ func warnProblems(cmd *cli.Command, mem *workspace.Memory) {
 		}
 		for _, p := range l.Problems {
 			if n < maxWarnings {
-				fmt.Fprintf(w, "%s: warning: %s\n", p.Range, p.Message)
+				r := p.Range
+				r.File = displayPath(base, mem.Root, r.File)
+				fmt.Fprintf(w, "%s: warning: %s\n", r, p.Message)
 			}
 			n++
 		}
