@@ -151,12 +151,43 @@ func isNorm(k string) bool {
 	return true
 }
 
+// SameKey reports whether a and b are the same key once normalised
+// (NormKey), without allocating: replay and lint look keys up millions
+// of times on a large log.
+func SameKey(a, b string) bool {
+	a, b = strings.TrimSpace(a), strings.TrimSpace(b)
+	if len(a) != len(b) {
+		// Folding ASCII keeps the length; only non-ASCII can differ.
+		return (!isASCII(a) || !isASCII(b)) && NormKey(a) == NormKey(b)
+	}
+	for i := 0; i < len(a); i++ {
+		x, y := foldKey(a[i]), foldKey(b[i])
+		if x >= 0x80 || y >= 0x80 {
+			return NormKey(a) == NormKey(b)
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
+}
+
+func foldKey(c byte) byte {
+	switch {
+	case c >= 'A' && c <= 'Z':
+		return c + 'a' - 'A'
+	case c == ' ' || c == '-' || c == '\t':
+		return '_'
+	}
+	return c
+}
+
 // KeyIs reports whether key normalises to norm (already normalised),
 // without allocating.
 func KeyIs(key, norm string) bool {
 	key = strings.TrimSpace(key)
 	if len(key) != len(norm) {
-		return NormKey(key) == norm
+		return !isASCII(key) && NormKey(key) == norm
 	}
 	for i := 0; i < len(key); i++ {
 		c := key[i]
@@ -178,9 +209,8 @@ func KeyIs(key, norm string) bool {
 // Detail returns the value of the first top-level detail whose key
 // matches key case-insensitively, and whether it was found.
 func (e *Event) Detail(key string) (string, bool) {
-	k := NormKey(key)
 	for _, d := range e.Details {
-		if KeyIs(d.Key, k) {
+		if SameKey(d.Key, key) {
 			return d.Value, true
 		}
 	}
@@ -189,9 +219,8 @@ func (e *Event) Detail(key string) (string, bool) {
 
 // Field returns the value of the first "**Key**:" field matching key.
 func (e *Event) Field(key string) (string, bool) {
-	k := NormKey(key)
 	for _, f := range e.Fields {
-		if KeyIs(f.Key, k) {
+		if SameKey(f.Key, key) {
 			return f.Value, true
 		}
 	}
@@ -227,3 +256,12 @@ type Problem struct {
 
 // String formats the problem as "file:line:col: message".
 func (p Problem) String() string { return p.Range.String() + ": " + p.Message }
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}

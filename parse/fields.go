@@ -187,7 +187,7 @@ func (p *state) fieldLines(lines []srcLine) {
 			inPara = true
 			p.applyField(key, val)
 			if val == "" {
-				p.listTo = NormKey(key)
+				p.listTo = listKind(key)
 			} else {
 				p.listTo = ""
 			}
@@ -215,15 +215,15 @@ func clip(s string) string {
 // applyField copies a known field into its Event member.
 func (p *state) applyField(key, val string) {
 	e := p.cur
-	switch k := NormKey(key); k {
-	case "scope":
+	switch {
+	case KeyIs(key, "scope"):
 		e.Scope = val
 		e.Scopes = splitList(val)
-	case "summary":
+	case KeyIs(key, "summary"):
 		e.Summary = val
-	case "refs", "ref", "references":
+	case KeyIs(key, "refs"), KeyIs(key, "ref"), KeyIs(key, "references"):
 		e.Refs = parseRefs(val)
-	case "tags", "tag":
+	case KeyIs(key, "tags"), KeyIs(key, "tag"):
 		e.Tags = parseTags(val)
 	}
 }
@@ -270,11 +270,11 @@ func (p *state) list(items []item) {
 	e := p.cur
 	ds := p.details(items)
 	switch p.listTo {
-	case "refs", "ref", "references":
+	case "refs":
 		for _, d := range ds {
 			e.Refs = append(e.Refs, parseRefs(d.Key+" "+d.Value)...)
 		}
-	case "tags", "tag":
+	case "tags":
 		for _, d := range ds {
 			e.Tags = append(e.Tags, parseTags(strings.TrimSpace(d.Key+" "+d.Value))...)
 		}
@@ -343,4 +343,15 @@ func sortProblems(ps []Problem) {
 		}
 		return ps[i].Kind < ps[j].Kind
 	})
+}
+
+// listKind names where a bullet list after an empty field goes.
+func listKind(key string) string {
+	switch {
+	case KeyIs(key, "refs"), KeyIs(key, "ref"), KeyIs(key, "references"):
+		return "refs"
+	case KeyIs(key, "tags"), KeyIs(key, "tag"):
+		return "tags"
+	}
+	return "details"
 }

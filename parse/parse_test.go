@@ -303,3 +303,17 @@ func TestLongLine(t *testing.T) {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
 }
+
+func TestKeys(t *testing.T) {
+	same := [][2]string{{"Root Cause", "root_cause"}, {"root-cause", "ROOT_CAUSE"}, {" Scope ", "scope"}, {"GRÖSSE", "grösse"}}
+	for _, c := range same {
+		if !SameKey(c[0], c[1]) || !KeyIs(c[0], NormKey(c[1])) {
+			t.Errorf("%q and %q should match", c[0], c[1])
+		}
+	}
+	for _, c := range [][2]string{{"scope", "scopes"}, {"ref", "refs"}, {"a b", "ab"}} {
+		if SameKey(c[0], c[1]) || KeyIs(c[0], NormKey(c[1])) {
+			t.Errorf("%q and %q should differ", c[0], c[1])
+		}
+	}
+}
