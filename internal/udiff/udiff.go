@@ -15,13 +15,16 @@ import (
 const context = 3
 
 type op struct {
-	kind byte // ' ', '-', '+'
-	text string
+	kind  byte // ' ', '-', '+'
+	text  string
+	noEOL bool // the file's last line, without a final newline
 }
 
 // Unified returns a unified diff from a (named aName) to b (named bName),
 // or "" when they are equal. Lines are compared with their line endings
-// normalised to LF, so a CRLF copy of a file shows no difference.
+// normalised to LF, so a CRLF copy of a file shows no difference. A last
+// line without a newline is marked "\ No newline at end of file", as
+// diff -u and patch(1) expect.
 func Unified(aName, bName string, a, b []byte) string {
 	as := strings.ReplaceAll(string(a), "\r\n", "\n")
 	bs := strings.ReplaceAll(string(b), "\r\n", "\n")
@@ -40,8 +43,9 @@ func Unified(aName, bName string, a, b []byte) string {
 		case diffmatchpatch.DiffInsert:
 			kind = '+'
 		}
-		for _, l := range splitLines(d.Text) {
-			ops = append(ops, op{kind, l})
+		ls := splitLines(d.Text)
+		for i, l := range ls {
+			ops = append(ops, op{kind: kind, text: l, noEOL: i == len(ls)-1 && !strings.HasSuffix(d.Text, "\n")})
 		}
 	}
 	var out strings.Builder
@@ -87,6 +91,9 @@ func Unified(aName, bName string, a, b []byte) string {
 			out.WriteByte(o.kind)
 			out.WriteString(o.text)
 			out.WriteByte('\n')
+			if o.noEOL {
+				out.WriteString("\\ No newline at end of file\n")
+			}
 		}
 		for _, o := range ops[i:end] {
 			if o.kind != '+' {
