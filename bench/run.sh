@@ -15,15 +15,15 @@ go test -run '^$' -bench '^Benchmark(Ops|Commands)$' -benchtime 3x -timeout 60m 
 }
 printf '%s\n' "$(grep -E '^(goos|goarch|cpu):' "$out" | tr '\n' ' ')"
 echo
-echo '| events | operation | time/op | ns/event | × goldmark time | peak MB | × goldmark peak |'
-echo '|-------:|-----------|--------:|---------:|----------------:|--------:|----------------:|'
+echo '| events | operation | time/op | ns/event | × goldmark time | peak MB | × goldmark peak | × git status |'
+echo '|-------:|-----------|--------:|---------:|----------------:|--------:|----------------:|-------------:|'
 awk '
 /^Benchmark(Ops|Commands)\// {
 	split($1, parts, "/")
 	n = parts[2]; sub(/^events=/, "", n)
 	name = parts[3]; sub(/-[0-9]+$/, "", name)
 	if (parts[1] ~ /Commands/) name = "`" name "` (process)"
-	ns = ""; ev = ""; x = ""; pk = ""; px = ""
+	ns = ""; ev = ""; x = ""; pk = ""; px = ""; gs = ""
 	for (i = 3; i < NF; i++) {
 		u = $(i + 1)
 		if (u == "ns/op") ns = $i
@@ -31,6 +31,7 @@ awk '
 		else if (u == "x-goldmark") x = $i
 		else if (u == "peak-MB") pk = $i
 		else if (u == "peak-x-goldmark") px = $i
+		else if (u == "x-git-status") gs = sprintf("%.1f", $i)
 	}
 	if (ns >= 1e9) t = sprintf("%.2f s", ns / 1e9)
 	else if (ns >= 1e6) t = sprintf("%.1f ms", ns / 1e6)
@@ -38,5 +39,5 @@ awk '
 	if (x == "") x = "1"; else x = sprintf("%.3f", x)
 	if (px == "") px = (pk == "" ? "" : "1"); else px = sprintf("%.3f", px)
 	if (pk != "") pk = sprintf("%.0f", pk)
-	printf "| %s | %s | %s | %.0f | %s | %s | %s |\n", n, name, t, ev, x, pk, px
+	printf "| %s | %s | %s | %.0f | %s | %s | %s | %s |\n", n, name, t, ev, x, pk, px, gs
 }' "$out"
