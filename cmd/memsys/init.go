@@ -32,10 +32,19 @@ truncated; running init again changes nothing. graph.md and context.md are
 rendered from the log, so they are current even when CHANGELOG.md already
 had events.`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "tier", Value: "full", Usage: "`mvp|core|full`"},
+			&cli.StringFlag{Name: "tier", Value: "full", Usage: "the seed's tier to deploy: `mvp|core|full`"},
 		},
-		Action: runInit,
+		OnUsageError: usageOneLine,
+		Action:       runInit,
 	}
+}
+
+// usageOneLine turns a flag error of a subcommand (unknown flag, missing
+// value) into one exit-2 line. urfave/cli does not inherit the root's
+// OnUsageError, and its default prints "Incorrect Usage" and the whole
+// help text.
+func usageOneLine(_ context.Context, cmd *cli.Command, err error, _ bool) error {
+	return usageErr("%s: %v: see memsys %s --help", cmd.Name, err, cmd.Name)
 }
 
 func runInit(ctx context.Context, cmd *cli.Command) error {

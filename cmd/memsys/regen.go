@@ -32,7 +32,8 @@ a file is out of date (a unified diff is printed); 2 when memsys cannot run.`,
 			&cli.StringFlag{Name: "at", Usage: "replay only up to `evt-NNN`: the memory as it was then"},
 			&cli.StringFlag{Name: "stdout", Usage: "print `graph|context` instead of writing files"},
 		},
-		Action: runRegen,
+		OnUsageError: usageOneLine,
+		Action:       runRegen,
 	}
 }
 
