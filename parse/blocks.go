@@ -16,11 +16,12 @@ import (
 type blockKind uint8
 
 const (
-	bOther   blockKind = iota // code, HTML, quotes: part of an event's text, never fields
-	bHeading                  // ATX or setext heading
-	bPara                     // paragraph: field lines
-	bList                     // bullet or ordered list: details
-	bBreak                    // thematic break: separator
+	bOther    blockKind = iota // code, HTML, quotes: part of an event's text, never fields
+	bHeading                   // ATX or setext heading
+	bPara                      // paragraph: field lines
+	bList                      // bullet or ordered list: details
+	bBreak                     // thematic break: separator
+	bUnclosed                  // marker: a fence or HTML block open at EOF hides event headings
 )
 
 // srcLine is one line of a block: its offset in the normalised source

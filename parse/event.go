@@ -243,6 +243,7 @@ const (
 	KindDuplicateKey Kind = "duplicate-field"
 	KindLineLength   Kind = "line-length" // a line over MaxLineLength
 	KindEncoding     Kind = "encoding"    // invalid UTF-8, NUL bytes, BOM inside
+	KindUnclosed     Kind = "unclosed"    // a code fence or HTML block never closed hides event headings
 )
 
 // Problem is one thing wrong with the input. Parse keeps going after

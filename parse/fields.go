@@ -238,7 +238,11 @@ func splitList(s string) []string {
 	return out
 }
 
-// parseRefs extracts evt-NNN tokens; "none", "-" and "n/a" give none.
+// parseRefs extracts the evt-NNN tokens of a Refs value; "none", "-"
+// and "n/a" give none, and prose between them ("evt-003 and evt-004",
+// "evt-003 (the decision)") is ignored. A value that names no event at
+// all ("see above") is kept whole as one ref, so lint reports it
+// rather than the parser dropping it in silence.
 func parseRefs(s string) []string {
 	var out []string
 	for _, f := range strings.FieldsFunc(s, func(r rune) bool {
@@ -247,6 +251,13 @@ func parseRefs(s string) []string {
 		f = strings.Trim(f, "`*.")
 		if len(f) > 4 && strings.EqualFold(f[:4], "evt-") {
 			out = append(out, f)
+		}
+	}
+	if len(out) == 0 {
+		switch v := strings.ToLower(strings.Trim(strings.TrimSpace(s), "`*_.")); v {
+		case "", "none", "-", "—", "n/a", "na", "nil":
+		default:
+			out = []string{strings.TrimSpace(s)}
 		}
 	}
 	return out

@@ -3,7 +3,9 @@ package parse
 import (
 	"bytes"
 	"runtime"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/yuin/goldmark/ast"
@@ -84,8 +86,33 @@ func Parse(file string, src []byte, opts ...Option) *Log {
 	if p.whole {
 		starts = []int{0}
 	}
+	p.encoding()
 	p.run(starts)
 	return p.log
+}
+
+// encoding reports the first invalid UTF-8 sequence, NUL byte and
+// byte-order mark after the start: each means the file was damaged or
+// written with the wrong encoding. Parsing goes on; names compare
+// byte-wise either way.
+func (p *state) encoding() {
+	if !utf8.Valid(p.src) {
+		off := 0
+		for off < len(p.src) {
+			r, n := utf8.DecodeRune(p.src[off:])
+			if r == utf8.RuneError && n <= 1 {
+				break
+			}
+			off += n
+		}
+		p.problem(KindEncoding, off, off+1, "", "invalid UTF-8 (byte 0x"+strconv.FormatUint(uint64(p.src[off]), 16)+"): re-save the file as UTF-8")
+	}
+	if i := bytes.IndexByte(p.src, 0); i >= 0 {
+		p.problem(KindEncoding, i, i+1, "", "NUL byte in the log: the file is damaged or binary; restore it from git")
+	}
+	if i := bytes.Index(p.src, []byte("\xef\xbb\xbf")); i >= 0 {
+		p.problem(KindEncoding, i, i+3, "", "byte-order mark inside the file (two files pasted together?): delete it")
+	}
 }
 
 // lineCursor turns offsets into line numbers by counting newlines from
@@ -237,7 +264,34 @@ func (p *state) blocksAt(starts []int, i int, out []block) ([]block, int) {
 		j = min(j+grow, len(starts))
 		grow *= 2
 	}
-	return goldmarkBlocks(doc, p.src, starts[i]), j
+	blocks := goldmarkBlocks(doc, p.src, starts[i])
+	if j >= len(starts) && endsOpen(doc, p.src[starts[i]:]) {
+		// A fence or HTML block open at the end of the file is valid
+		// CommonMark, but when it swallows event headings it is a
+		// mistake that would hide them without a word.
+		if at := max(doc.LastChild().Pos(), 0) + starts[i]; hidesEvents(p.src[at:]) {
+			blocks = append(blocks, block{kind: bUnclosed, lines: []srcLine{{off: at, end: lineEnd(p.src, at)}}})
+		}
+	}
+	return blocks, j
+}
+
+// hidesEvents reports whether text holds a line that would be an event
+// heading outside a code block.
+func hidesEvents(text []byte) bool {
+	for len(text) > 0 {
+		line := text
+		if i := bytes.IndexByte(text, '\n'); i >= 0 {
+			line, text = text[:i], text[i+1:]
+		} else {
+			text = nil
+		}
+		t := bytes.TrimLeft(bytes.TrimLeft(line, " "), "#")
+		if len(t) < len(bytes.TrimLeft(line, " ")) && bytes.HasPrefix(bytes.TrimLeft(t, " "), []byte("evt-")) {
+			return true
+		}
+	}
+	return false
 }
 
 // hasOpener reports whether chunk may contain a fenced code or HTML
@@ -311,6 +365,10 @@ func (p *state) consume(blocks []block) {
 			}
 		case bBreak:
 			// a separator between events
+		case bUnclosed:
+			off := b.lines[0].off
+			p.problem(KindUnclosed, off, b.lines[0].end, "",
+				"code block or HTML comment opened here is never closed, so every event heading after it is hidden: close it")
 		default:
 			if p.cur != nil {
 				p.listTo = ""

@@ -193,7 +193,20 @@ func TestProblems(t *testing.T) {
 			`f:8:1: field "Summary" appears twice in evt-001: keep one`}, 1},
 		{"not evt", "### Notes | 2025-02-03 10:00 | a | fix\n", []string{
 			`f:5:1: heading "Notes | 2025-02-03 10:00 | a | fix" looks like an event but does not start with evt-NNN: write it as "### evt-NNN | YYYY-MM-DD HH:MM | agent | type"`}, 0},
-		{"unterminated fence", "### evt-001 | 2025-02-03 10:00 | a | fix\n\n```\n### evt-002 | 2025-02-03 10:00 | a | fix\n", nil, 1},
+		{"unterminated fence", "### evt-001 | 2025-02-03 10:00 | a | fix\n\n```\n### evt-002 | 2025-02-03 10:00 | a | fix\n", []string{
+			`f:7:1: code block or HTML comment opened here is never closed, so every event heading after it is hidden: close it`}, 1},
+		{"unterminated comment", "### evt-001 | 2025-02-03 10:00 | a | fix\n\n<!-- note\n\n### evt-002 | 2025-02-03 10:00 | a | fix\n", []string{
+			`f:7:1: code block or HTML comment opened here is never closed, so every event heading after it is hidden: close it`}, 1},
+		{"unterminated fence hiding nothing", "### evt-001 | 2025-02-03 10:00 | a | fix\n\n```\nplain code\n", nil, 1},
+		{"refs prose", "### evt-001 | 2025-02-03 10:00 | a | fix\n\n**Refs**: see above\n", nil, 1},
+		{"invalid utf-8", "### evt-001 | 2025-02-03 10:00 | a | fix\n\n**Summary**: caf\xe9\n", []string{
+			`f:7:17: invalid UTF-8 (byte 0xe9): re-save the file as UTF-8`}, 1},
+		{"nul", "### evt-001 | 2025-02-03 10:00 | a | fix\n\x00\n", []string{
+			`f:6:1: NUL byte in the log: the file is damaged or binary; restore it from git`,
+			`f:6:1: text "\x00" in evt-001 is not a field: write it as "**Key**: value" or a Details bullet`}, 1},
+		{"bom inside", "### evt-001 | 2025-02-03 10:00 | a | fix\n\ufeff**Summary**: s\n", []string{
+			`f:6:1: byte-order mark inside the file (two files pasted together?): delete it`,
+			`f:6:1: text "\ufeff**Summary**: s" in evt-001 is not a field: write it as "**Key**: value" or a Details bullet`}, 1},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -314,6 +327,23 @@ func TestKeys(t *testing.T) {
 	for _, c := range [][2]string{{"scope", "scopes"}, {"ref", "refs"}, {"a b", "ab"}} {
 		if SameKey(c[0], c[1]) || KeyIs(c[0], NormKey(c[1])) {
 			t.Errorf("%q and %q should differ", c[0], c[1])
+		}
+	}
+}
+
+func TestRefs(t *testing.T) {
+	cases := map[string][]string{
+		"none":                   nil,
+		"n/a":                    nil,
+		"evt-001, evt-002":       {"evt-001", "evt-002"},
+		"evt-003 (the decision)": {"evt-003"},
+		"evt-003 and evt-004":    {"evt-003", "evt-004"},
+		"see above":              {"see above"},
+		"`evt-007`":              {"evt-007"},
+	}
+	for in, want := range cases {
+		if got := parseRefs(in); !reflect.DeepEqual(got, want) {
+			t.Errorf("parseRefs(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
