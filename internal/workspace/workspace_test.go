@@ -38,6 +38,22 @@ func TestFindRoot(t *testing.T) {
 	if _, err := FindRoot(filepath.Join(top, "nope"), true); err == nil {
 		t.Error("explicit missing dir accepted")
 	}
+	if _, err := FindRoot(filepath.Join(top, LogName), true); err == nil || !strings.Contains(err.Error(), "not a directory") {
+		t.Errorf("explicit file: %v", err)
+	}
+	// Without any event log, the nearest CHANGELOG.md; without any
+	// CHANGELOG.md, the start folder.
+	lone := t.TempDir()
+	write(t, filepath.Join(lone, ".git", "HEAD"), "")
+	write(t, filepath.Join(lone, "pkg", LogName), "# Release notes\n")
+	os.MkdirAll(filepath.Join(lone, "pkg", "x"), 0o755)
+	if got, _ := FindRoot(filepath.Join(lone, "pkg", "x"), false); got != filepath.Join(lone, "pkg") {
+		t.Errorf("no event log anywhere: %q", got)
+	}
+	os.MkdirAll(filepath.Join(lone, "other"), 0o755)
+	if got, _ := FindRoot(filepath.Join(lone, "other"), false); got != filepath.Join(lone, "other") {
+		t.Errorf("no log anywhere: %q", got)
+	}
 	// The walk stops at the repository root.
 	inner := filepath.Join(top, "repo2")
 	write(t, filepath.Join(inner, ".git", "HEAD"), "")
@@ -95,12 +111,40 @@ func TestSymlinksOutside(t *testing.T) {
 	if err := WriteFile(root, "../escape.md", []byte("x")); err == nil {
 		t.Error("wrote to ../")
 	}
+	// The archive, and a derived file, symlinked outside.
+	arch := t.TempDir()
+	write(t, filepath.Join(arch, LogName), log1)
+	os.Symlink(filepath.Join(outside, "x.md"), filepath.Join(arch, ArchiveNames[1]))
+	if _, err := Load(arch); err == nil || !strings.Contains(err.Error(), ArchiveNames[1]+": symlink to") {
+		t.Errorf("archive symlinked outside: %v", err)
+	}
+	write(t, filepath.Join(arch, MemoryDir, "keep"), "")
+	os.Symlink(filepath.Join(outside, "x.md"), filepath.Join(arch, ContextPath))
+	if _, err := ReadFile(arch, ContextPath); err == nil {
+		t.Error("read context.md through a symlink outside")
+	}
+	if err := WriteFile(arch, ContextPath, []byte("x")); err == nil {
+		t.Error("wrote context.md through a symlink outside")
+	}
+	if b, _ := os.ReadFile(filepath.Join(outside, "x.md")); string(b) != log1 {
+		t.Errorf("the file outside changed: %q", b)
+	}
 	// A link that stays inside the root is fine.
 	in := t.TempDir()
 	write(t, filepath.Join(in, "real.md"), log1)
 	os.Symlink(filepath.Join(in, "real.md"), filepath.Join(in, LogName))
 	if _, err := Load(in); err != nil {
 		t.Errorf("symlink inside root: %v", err)
+	}
+	// Writing replaces the link itself; its target keeps its bytes.
+	if err := WriteFile(in, LogName, []byte("new")); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Lstat(filepath.Join(in, LogName)); !fi.Mode().IsRegular() {
+		t.Error("the link was written through, not replaced")
+	}
+	if b, _ := os.ReadFile(filepath.Join(in, "real.md")); string(b) != log1 {
+		t.Errorf("the link's target changed: %q", b)
 	}
 }
 
