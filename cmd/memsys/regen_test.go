@@ -48,3 +48,47 @@ func TestRegenRefusesCutShortLog(t *testing.T) {
 		}
 	}
 }
+
+// TestCoreExitCodes pins the exit status of init and regen, which a
+// testscript's "! exec" cannot tell apart: 1 is findings (out of date),
+// 2 is cannot run.
+func TestCoreExitCodes(t *testing.T) {
+	const log = "# Changelog\n\n## Event Log\n\n### evt-001 | 2026-03-01 10:00 | a | create\n\n**Scope**: auth\n**Summary**: s\n\n**Details**:\n- entity: auth_module\n- path: src/auth\n- purpose: login\n"
+	dir := t.TempDir()
+	empty := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "CHANGELOG.md"), []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	steps := []struct {
+		dir  string
+		args []string
+		want int
+	}{
+		{empty, []string{"regen"}, 2},            // no log
+		{empty, []string{"regen", "--check"}, 2}, // no log
+		{dir, []string{"init", "--tier", "x"}, 2},
+		{dir, []string{"init", "--bogus"}, 2},
+		{dir, []string{"init"}, 0},
+		{dir, []string{"init"}, 0},
+		{dir, []string{"regen", "--check"}, 0},
+		{dir, []string{"regen", "--at", "evt-001", "--check"}, 0},
+		{dir, []string{"regen", "--at", "evt-002"}, 2},
+		{dir, []string{"regen", "--at", "x"}, 2},
+		{dir, []string{"regen", "--stdout", "todo"}, 2},
+		{dir, []string{"regen", "--bogus"}, 2},
+		{dir, []string{"regen", "arg"}, 2},
+	}
+	for _, s := range steps {
+		var out, errOut bytes.Buffer
+		if code := run(context.Background(), append([]string{"memsys", "-C", s.dir}, s.args...), &out, &errOut); code != s.want {
+			t.Errorf("%v: exit %d, want %d; stderr %q", s.args, code, s.want, errOut.String())
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".memory", "graph.md"), []byte("stale\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	if code := run(context.Background(), []string{"memsys", "-C", dir, "regen", "--check"}, &out, &errOut); code != 1 || !strings.Contains(out.String(), "-stale") {
+		t.Errorf("stale graph.md: exit %d, want 1 with a diff; stdout %q", code, out.String())
+	}
+}
