@@ -86,21 +86,22 @@ func runInit(ctx context.Context, cmd *cli.Command) error {
 	}
 	// Read and render before creating anything else, so a log memsys
 	// cannot read leaves the folder as it was (but for a new log).
-	var derived []derivedFile
-	if tier != workspace.MVP {
-		cfg, err := config.Load(root)
-		if err != nil {
-			return cannotRun{err}
-		}
-		mem, err := workspace.Load(root)
-		if err != nil {
-			return cannotRun{err}
-		}
-		if err := mem.Incomplete(); err != nil {
-			return cannotRun{err}
-		}
-		derived = derive(mem.Events, cfg.Materialize(), tier)
+	cfg, err := config.Load(root)
+	if err != nil {
+		return cannotRun{err}
 	}
+	mem, err := workspace.Load(root)
+	if err != nil {
+		return cannotRun{err}
+	}
+	if err := mem.Incomplete(); err != nil {
+		return cannotRun{err}
+	}
+	if !mem.Log.HasEventLog {
+		// init never edits an existing log, so it can only say so.
+		fmt.Fprintf(cmd.Root().ErrWriter, "memsys: warning: %s has no \"## Event Log\" section: add one at its end; memsys reads events only there\n", workspace.LogName)
+	}
+	derived := derive(mem.Events, cfg.Materialize(), tier)
 	if tier == workspace.Full {
 		if err := create(workspace.TodoName, templates.Todo); err != nil {
 			return err
