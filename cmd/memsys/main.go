@@ -63,14 +63,17 @@ func exitCode(err error, stderr io.Writer) int {
 		if msg := err.Error(); msg != "" {
 			fmt.Fprintln(stderr, "memsys: "+msg)
 		}
-		return ec.ExitCode()
+		if ec.ExitCode() == exitFindings {
+			return exitFindings
+		}
+		return exitCannot // only 0, 1 and 2 are documented
 	}
 	fmt.Fprintln(stderr, "memsys: "+err.Error())
 	return exitCannot
 }
 
 func newApp(stdout, stderr io.Writer) *cli.Command {
-	return &cli.Command{
+	app := &cli.Command{
 		Name:      "memsys",
 		Usage:     "keep a markdown memory system for AI agents exact, safe and fast",
 		Writer:    stdout,
@@ -87,6 +90,13 @@ func newApp(stdout, stderr io.Writer) *cli.Command {
 		OnUsageError: func(_ context.Context, _ *cli.Command, err error, _ bool) error {
 			return cannotRun{err}
 		},
+		// The root runs only when no subcommand matched.
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			if cmd.Args().Len() > 0 {
+				return usageErr("unknown command %q: see memsys --help", cmd.Args().First())
+			}
+			return cli.ShowAppHelp(cmd)
+		},
 		Commands: []*cli.Command{
 			initCommand(),
 			regenCommand(),
@@ -101,4 +111,17 @@ func newApp(stdout, stderr io.Writer) *cli.Command {
 			hookCommand(),
 		},
 	}
+	// urfave/cli does not inherit OnUsageError; every subcommand gets the
+	// one-line exit-2 form instead of the default help dump.
+	var setUsage func([]*cli.Command)
+	setUsage = func(cmds []*cli.Command) {
+		for _, c := range cmds {
+			if c.OnUsageError == nil {
+				c.OnUsageError = usageOneLine
+			}
+			setUsage(c.Commands)
+		}
+	}
+	setUsage(app.Commands)
+	return app
 }
