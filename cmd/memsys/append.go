@@ -271,6 +271,9 @@ func lcRegen(root string) ([]string, error) {
 	if err != nil {
 		return nil, cannotRun{err}
 	}
+	if err := mem.Incomplete(); err != nil {
+		return nil, cannotRun{err}
+	}
 	g, _ := materialize.Replay(mem.Events)
 	done := []string{}
 	if mem.Tier == "full" {

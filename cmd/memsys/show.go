@@ -44,6 +44,9 @@ func lcLoad(cmd *cli.Command) (*workspace.Memory, []parse.Event, error) {
 	if err != nil {
 		return nil, nil, cannotRun{err}
 	}
+	if err := mem.Incomplete(); err != nil {
+		return nil, nil, cannotRun{err}
+	}
 	evs := mem.Events
 	if at := cmd.String("at"); at != "" {
 		i, err := lcFind(evs, at, "--at")

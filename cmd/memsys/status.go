@@ -102,6 +102,9 @@ func runStatus(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return cannotRun{err}
 	}
+	if err := mem.Incomplete(); err != nil {
+		return cannotRun{err}
+	}
 	threshold, _, err := lcThresholds(cmd, root)
 	if err != nil {
 		return err
