@@ -79,9 +79,13 @@ func Parse(file string, src []byte, opts ...Option) *Log {
 	}
 	starts, long := chunkStarts(p.src)
 	if long >= 0 {
+		// Read what comes before the long line: the partial result, with
+		// the problem saying where the file stops being read.
 		p.problem(KindLineLength, long, long, "",
 			"line is "+itoa(lineEnd(p.src, long)-long-1)+" bytes, over the "+itoa(MaxLineLength)+"-byte limit: split it or move the content out of the log")
-		return p.log
+		p.src = p.src[:long]
+		p.s = p.s[:long]
+		p.lc.src = p.src
 	}
 	if p.whole {
 		starts = []int{0}
