@@ -3,14 +3,14 @@ module github.com/memsys/memsys
 go 1.26.8
 
 require (
+	github.com/bmatcuk/doublestar/v4 v4.10.4
 	github.com/rogpeppe/go-internal v1.16.0
+	github.com/sergi/go-diff v1.4.0
 	github.com/urfave/cli/v3 v3.14.0
+	github.com/yuin/goldmark v1.8.7
 )
 
 require (
-	github.com/bmatcuk/doublestar/v4 v4.10.4 // indirect
-	github.com/sergi/go-diff v1.4.0 // indirect
-	github.com/yuin/goldmark v1.8.7 // indirect
 	golang.org/x/sys v0.26.0 // indirect
 	golang.org/x/tools v0.26.0 // indirect
 )
