@@ -113,13 +113,24 @@ func runArchive(ctx context.Context, cmd *cli.Command) error {
 	if err := lcParseClean(log, arch); err != nil {
 		return err
 	}
-	before := append(lcInLog(arch), lcInLog(log)...)
-	if err := lcNoOverlap(arch, log); err != nil {
-		return err
+	resumed := lcInterrupted(logSrc, log, archSrc, arch)
+	if resumed == 0 {
+		if err := lcNoOverlap(arch, log); err != nil {
+			return err
+		}
 	}
+	before := append(lcInLog(arch), lcInLog(log)[resumed:]...)
 	g, _ := materialize.Replay(before)
 
 	plan := lifecycle.PlanArchive(log, lcPinned(g), keep, threshold)
+	if resumed > 0 {
+		// An archive killed between its two writes left the moved events
+		// in both files. Finish it: the archive already holds them, byte
+		// for byte, so only the log is rewritten, as that run would have.
+		le := lcInLog(log)
+		plan = lifecycle.ArchivePlan{Due: true, Count: len(le), Moved: le[:resumed], Boundary: le[resumed],
+			Reason: "finishing an interrupted archive: " + le[0].ID + " through " + le[resumed-1].ID + " are already in " + archName}
+	}
 	res := archiveResult{Due: plan.Due, Events: plan.Count, Threshold: threshold, Keep: keep, Boundary: plan.Boundary.ID,
 		Reason: plan.Reason, Moved: []string{}, ArchiveFile: archName, DryRun: dry}
 	for _, e := range plan.Moved {
@@ -170,6 +181,9 @@ func runArchive(ctx context.Context, cmd *cli.Command) error {
 		date = date[:10]
 	}
 	newLog, newArch := lifecycle.BuildArchive(logSrc, archSrc, archName, date, plan)
+	if resumed > 0 {
+		newArch = archSrc
+	}
 	postLog := parse.Parse(workspace.LogName, newLog, parse.HeadersOnly())
 	postArch := parse.Parse(archName, newArch, parse.Archive(), parse.HeadersOnly())
 	if err := lifecycle.Normalize(&d, lifecycle.KnownIn(postLog, postArch)); err != nil {
@@ -182,7 +196,11 @@ func runArchive(ctx context.Context, cmd *cli.Command) error {
 	}
 	res.ArchiveEvent = id
 
-	if err := lcVerifyArchive(logSrc, log, archSrc, arch, newLog, newArch, archName, g); err != nil {
+	if resumed > 0 {
+		if err := lcVerifyResume(logSrc, log, resumed, newLog); err != nil {
+			return err
+		}
+	} else if err := lcVerifyArchive(logSrc, log, archSrc, arch, newLog, newArch, archName, g); err != nil {
 		return err
 	}
 	// Archive first: a crash between the two writes leaves the events in
@@ -261,6 +279,56 @@ func lcInLog(l *parse.Log) []parse.Event {
 		}
 	}
 	return out
+}
+
+// lcInterrupted returns how many leading events of the log are
+// byte-identical copies of the archive's trailing events (line endings
+// aside): the state an archive killed between writing the archive and
+// writing the log leaves. 0 means none, or an overlap that is not that
+// (a hand edit), which lcNoOverlap then refuses. At least one event must
+// stay in the log, since an archive always keeps its boundary.
+func lcInterrupted(logSrc []byte, log *parse.Log, archSrc []byte, arch *parse.Log) int {
+	le, ae := lcInLog(log), lcInLog(arch)
+	if len(le) < 2 || len(ae) == 0 {
+		return 0
+	}
+	idx := -1
+	for i := range ae {
+		if ae[i].Num == le[0].Num {
+			idx = i
+			break
+		}
+	}
+	if idx < 0 {
+		return 0
+	}
+	n := len(ae) - idx
+	if n >= len(le) {
+		return 0
+	}
+	for k := 0; k < n; k++ {
+		if ae[idx+k].Text != le[k].Text {
+			return 0
+		}
+	}
+	return n
+}
+
+// lcVerifyResume proves a resumed archive loses nothing: the new log
+// holds exactly the events after the copies, byte for byte, plus the
+// archive event at the end.
+func lcVerifyResume(logSrc []byte, log *parse.Log, resumed int, newLog []byte) error {
+	want := lcInLog(log)[resumed:]
+	got := lcInLog(parse.Parse(workspace.LogName, newLog))
+	if len(got) != len(want)+1 {
+		return cannotRun{fmt.Errorf("archive: finishing the interrupted archive would leave %d events in the log, want %d: nothing written", len(got)-1, len(want))}
+	}
+	for i := range want {
+		if got[i].Text != want[i].Text {
+			return cannotRun{fmt.Errorf("archive: finishing the interrupted archive would change %s: nothing written", want[i].ID)}
+		}
+	}
+	return nil
 }
 
 // lcNoOverlap refuses to archive when an event ID is in both files,
