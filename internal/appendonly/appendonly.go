@@ -1,0 +1,180 @@
+// Package appendonly checks the memory system's first rule, "append-only,
+// immutable once committed", by comparing two versions of the log (log
+// plus archive): a base, as committed, and a head. It is pure: cmd reads
+// the blobs through gitx and hands the parsed files over.
+package appendonly
+
+import (
+	"fmt"
+	"regexp"
+
+	"github.com/memsys/memsys/internal/diag"
+	"github.com/memsys/memsys/internal/udiff"
+	"github.com/memsys/memsys/parse"
+)
+
+// Rule IDs. They are registered in lint (lint/ms30x.go) so --list-rules,
+// the README and SARIF know them; the checks live here.
+const (
+	Edited     = "MS301" // a committed event's text changed
+	Deleted    = "MS302" // a committed event is gone from log and archive
+	Reordered  = "MS303" // committed events are in another order
+	Inserted   = "MS304" // a new event before the last committed one
+	Renumbered = "MS305" // a committed event got another ID, or a new ID does not continue the sequence
+)
+
+// Side is one version of the memory's log: the archive (nil if none)
+// and CHANGELOG.md (nil if none).
+type Side struct {
+	Archive, Log *parse.Log
+}
+
+// events returns the side's events in history order: archive, then log.
+func (s Side) events() []parse.Event {
+	var out []parse.Event
+	for _, l := range []*parse.Log{s.Archive, s.Log} {
+		if l != nil {
+			out = append(out, l.Events...)
+		}
+	}
+	return out
+}
+
+// Compare reports every way head breaks append-only with respect to
+// base. commit names the base in messages (e.g. "main (1a2b3c4)").
+// Moving events from the log to the archive unchanged is not a change:
+// events are matched by number across both files. Text is compared with
+// line endings normalised and without the blank lines or "---" that
+// follow an event (parse.Event.Text).
+func Compare(base, head Side, commit string) diag.Diagnostics {
+	ds := diag.Diagnostics{}
+	be, he := base.events(), head.events()
+	if len(be) == 0 {
+		return ds
+	}
+	// Index head events by number (first occurrence; duplicates are
+	// lint's MS107) and remember their order.
+	at := make(map[int]int, len(he))
+	for i, e := range he {
+		if _, dup := at[e.Num]; !dup {
+			at[e.Num] = i
+		}
+	}
+	baseNums := make(map[int]bool, len(be))
+	maxBase := 0
+	for _, e := range be {
+		baseNums[e.Num] = true
+		maxBase = max(maxBase, e.Num)
+	}
+	// where names the head position of a base event that is gone: the
+	// next base event still present, else the end of the head log.
+	where := func(k int) diag.Range {
+		for _, e := range be[k+1:] {
+			if i, ok := at[e.Num]; ok {
+				return he[i].Range
+			}
+		}
+		if len(he) > 0 {
+			return he[len(he)-1].Range
+		}
+		if head.Log != nil {
+			return diag.Range{File: head.Log.File, Line: 1, Col: 1}
+		}
+		return diag.Range{File: "CHANGELOG.md"}
+	}
+	lastPos, lastBase := -1, -1 // head index of the last base event seen in order
+	for k, b := range be {
+		i, ok := at[b.Num]
+		if !ok {
+			if j := renumbered(b, he, baseNums); j >= 0 {
+				ds = append(ds, diag.Diagnostic{Rule: Renumbered, Severity: diag.Error, Range: he[j].Range, Event: he[j].ID,
+					Message: fmt.Sprintf("%s was %s at %s: committed events keep their ID; restore %s", he[j].ID, b.ID, commit, b.ID),
+					Detail:  udiff.Unified(b.ID+" at "+commit, he[j].ID+" now", []byte(b.Text), []byte(he[j].Text))})
+				continue
+			}
+			ds = append(ds, diag.Diagnostic{Rule: Deleted, Severity: diag.Error, Range: where(k), Event: b.ID,
+				Message: fmt.Sprintf("%s, committed at %s, is gone from the log and the archive: restore it (git show %s)", b.ID, commit, shortRev(commit)),
+				Detail:  udiff.Unified(b.ID+" at "+commit, b.ID+" now", []byte(b.Text), nil)})
+			continue
+		}
+		h := he[i]
+		if h.Text != b.Text {
+			ds = append(ds, diag.Diagnostic{Rule: Edited, Severity: diag.Error, Range: h.Range, Event: h.ID,
+				Message: fmt.Sprintf("%s was changed after it was committed at %s: events are immutable; restore it and record the correction as a new event", h.ID, commit),
+				Detail:  udiff.Unified(b.ID+" at "+commit, h.ID+" now", []byte(b.Text), []byte(h.Text))})
+		}
+		if i < lastPos {
+			ds = append(ds, diag.Diagnostic{Rule: Reordered, Severity: diag.Error, Range: h.Range, Event: h.ID,
+				Message: fmt.Sprintf("%s now comes before %s, unlike at %s: committed events keep their order", h.ID, be[lastBase].ID, commit)})
+			continue
+		}
+		lastPos, lastBase = i, k
+	}
+	// New events: after the last committed one, continuing its numbers.
+	next := maxBase + 1
+	for i, h := range he {
+		if baseNums[h.Num] || isRenumbered(h, be, baseNums, he, i) {
+			continue
+		}
+		switch {
+		case i < lastPos:
+			ds = append(ds, diag.Diagnostic{Rule: Inserted, Severity: diag.Error, Range: h.Range, Event: h.ID,
+				Message: fmt.Sprintf("new event %s is inserted before %s, committed at %s: append new events at the end of the log", h.ID, he[lastPos].ID, commit)})
+		case h.Num != next:
+			ds = append(ds, diag.Diagnostic{Rule: Renumbered, Severity: diag.Error, Range: h.Range, Event: h.ID,
+				Message: fmt.Sprintf("new event %s does not continue the sequence of %s (the next ID is evt-%03d): renumber it", h.ID, commit, next)})
+			next = max(next, h.Num+1)
+		default:
+			next++
+		}
+	}
+	ds.Sort()
+	return ds
+}
+
+var idInHeading = regexp.MustCompile(`(?i)^(#+\s*)evt-\d+`)
+
+// stripID removes the ID from an event's first line, so a renumbered
+// event compares equal to its original.
+func stripID(text string) string { return idInHeading.ReplaceAllString(text, "$1") }
+
+// renumbered returns the index of a head event that is b with only its
+// ID changed, -1 if none.
+func renumbered(b parse.Event, he []parse.Event, baseNums map[int]bool) int {
+	want := stripID(b.Text)
+	for j, h := range he {
+		if !baseNums[h.Num] && stripID(h.Text) == want {
+			return j
+		}
+	}
+	return -1
+}
+
+// isRenumbered reports whether head event i was reported as a renumbered
+// base event (so it is not also a "new" event).
+func isRenumbered(h parse.Event, be []parse.Event, baseNums map[int]bool, he []parse.Event, i int) bool {
+	got := stripID(h.Text)
+	for _, b := range be {
+		if stripID(b.Text) == got && renumbered(b, he, baseNums) == i {
+			return true
+		}
+	}
+	return false
+}
+
+func shortRev(commit string) string {
+	// commit reads "REV (sha)"; git show wants the sha.
+	if i, j := indexByte(commit, '('), indexByte(commit, ')'); i >= 0 && j > i {
+		return commit[i+1 : j]
+	}
+	return commit
+}
+
+func indexByte(s string, c byte) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			return i
+		}
+	}
+	return -1
+}

@@ -1,0 +1,18 @@
+package lint
+
+import "github.com/memsys/memsys/internal/diag"
+
+// MS305 is checked by internal/appendonly when lint runs with --base or
+// --staged; it is registered here so it is listed, documented and
+// configurable like every other rule.
+func init() {
+	register(&Rule{
+		ID:       "MS305",
+		Name:     "event-renumbered",
+		Title:    "event IDs are kept and continue the sequence",
+		Doc:      "A committed event keeps its ID, and new events continue the base revision's numbering from its highest ID. A renumbered event breaks every ref to it. Restore the old ID, or give the new event the next free number (memsys append does this).",
+		Bad:      "### evt-003 renamed to evt-007; a new event evt-009 after evt-004",
+		Good:     "### evt-003 kept; the new event is evt-005",
+		Severity: diag.Error,
+	})
+}
