@@ -3,8 +3,10 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -173,12 +175,10 @@ func lcTime(flag string) string {
 // lcAppend validates d against the log and archive and appends it. The
 // caller holds the lock.
 func lcAppend(root string, d lifecycle.Draft) (appendResult, error) {
-	logPath := filepath.Join(root, workspace.LogName)
-	src, err := os.ReadFile(logPath)
+	// workspace.ReadFile applies the size limit and refuses symlinks
+	// that leave the root.
+	src, err := workspace.ReadFile(root, workspace.LogName)
 	if err != nil {
-		if os.IsNotExist(err) {
-			return appendResult{}, usageErr("%s: no such file: run memsys init first", workspace.LogName)
-		}
 		return appendResult{}, cannotRun{err}
 	}
 	log := parse.Parse(workspace.LogName, src, parse.HeadersOnly())
@@ -211,11 +211,11 @@ func lcAppend(root string, d lifecycle.Draft) (appendResult, error) {
 // when there is none.
 func lcReadArchive(root string) (name string, src []byte, err error) {
 	for _, n := range workspace.ArchiveNames {
-		src, err := os.ReadFile(filepath.Join(root, n))
+		src, err := workspace.ReadFile(root, n)
 		if err == nil {
 			return n, src, nil
 		}
-		if !os.IsNotExist(err) {
+		if !errors.Is(err, fs.ErrNotExist) {
 			return "", nil, cannotRun{err}
 		}
 	}

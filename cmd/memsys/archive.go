@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 
 	"github.com/urfave/cli/v3"
@@ -97,7 +95,7 @@ func runArchive(ctx context.Context, cmd *cli.Command) error {
 		defer unlock()
 	}
 
-	logSrc, err := os.ReadFile(filepath.Join(root, workspace.LogName))
+	logSrc, err := workspace.ReadFile(root, workspace.LogName)
 	if err != nil {
 		return cannotRun{err}
 	}

@@ -145,6 +145,10 @@ func lintRoots(base string, explicit bool, patterns []string) ([]string, error) 
 	seen := map[string]bool{}
 	var roots []string
 	fsys := os.DirFS(base)
+	realBase, err := filepath.EvalSymlinks(base)
+	if err != nil {
+		return nil, cannotRun{err}
+	}
 	for _, pat := range patterns {
 		pat = strings.TrimPrefix(filepath.ToSlash(pat), "./")
 		if !doublestar.ValidatePattern(pat) {
@@ -162,6 +166,11 @@ func lintRoots(base string, explicit bool, patterns []string) ([]string, error) 
 			}
 			if st, err := os.Stat(filepath.Join(dir, workspace.LogName)); err != nil || !st.Mode().IsRegular() {
 				continue
+			}
+			// A pattern must not lead through a symlink to a memory
+			// outside the start folder: --fix would write there.
+			if real, err := filepath.EvalSymlinks(dir); err != nil || !inside(realBase, real) {
+				return nil, usageErr("lint: %s leads outside %s through a symlink: memsys does not follow it", m, base)
 			}
 			found = true
 			if !seen[dir] {
@@ -327,4 +336,10 @@ func listRules(w io.Writer, format string) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.ID, r.Name, sev, r.Title)
 	}
 	return tw.Flush()
+}
+
+// inside reports whether p is root or below it.
+func inside(root, p string) bool {
+	r, err := filepath.Rel(root, p)
+	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator))
 }

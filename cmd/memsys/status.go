@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -189,7 +188,7 @@ func lcOr(s, def string) string {
 // HTML comments (the horizon and other bookkeeping) are not counted.
 func lcDerived(root, rel, last string, expected bool) derivedState {
 	d := derivedState{File: rel, Expected: expected}
-	src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+	src, err := workspace.ReadFile(root, rel)
 	if err != nil {
 		d.State = "missing"
 		return d

@@ -222,14 +222,3 @@ func extra(got, old, new map[string][]byte) []string {
 	sort.Strings(out)
 	return out
 }
-
-// knownGap skips a test that documents a promise memsys does not keep
-// yet, unless MEMSYS_KNOWN_GAPS is set: the test stays in the tree,
-// runnable, and the gap is listed in docs/guarantees.md instead of
-// turning CI red for every other change.
-func knownGap(t *testing.T, what string) {
-	t.Helper()
-	if os.Getenv("MEMSYS_KNOWN_GAPS") == "" {
-		t.Skip("known gap (set MEMSYS_KNOWN_GAPS=1 to run): " + what)
-	}
-}

@@ -26,9 +26,6 @@ func TestOversizedLog(t *testing.T) {
 		{"archive"},
 	} {
 		t.Run(strings.Join(args[:1], ""), func(t *testing.T) {
-			if args[0] == "append" || args[0] == "archive" {
-				knownGap(t, args[0]+" reads a log of any size whole: the MaxFileSize check is not on its path")
-			}
 			oversized(t, dir, args)
 		})
 	}
