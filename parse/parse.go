@@ -187,7 +187,7 @@ func (p *state) run(starts []int) {
 // pipelineMin is the number of chunks from which block recognition runs
 // on its own goroutine, ahead of event extraction. Below it the
 // goroutine costs more than it saves.
-const pipelineMin = 4096
+const pipelineMin = 256
 
 // batch carries the blocks of consecutive chunk groups from the
 // recogniser goroutine to the event reader, in file order.
