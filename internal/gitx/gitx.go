@@ -1,0 +1,310 @@
+package gitx
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// Repo is what memsys needs of a git repository. Paths are relative to
+// the repository's top level, with forward slashes.
+type Repo interface {
+	// Resolve returns the full commit ID rev names. A commit missing
+	// from the object store (a shallow clone) gives a *MissingError.
+	Resolve(rev string) (string, error)
+	// ReadFile returns path as of commit (a full ID from Resolve);
+	// ok is false when path does not exist there.
+	ReadFile(commit, path string) (data []byte, ok bool, err error)
+	// ReadStaged returns path as staged in the index; ok is false when
+	// it is not staged.
+	ReadStaged(path string) (data []byte, ok bool, err error)
+	// HasHead reports whether HEAD names a commit (false in a new
+	// repository before its first commit).
+	HasHead() (bool, error)
+}
+
+// MissingError says a revision could not be resolved. Shallow is true
+// when the repository is a shallow clone, where the commit most likely
+// exists upstream but was not fetched.
+type MissingError struct {
+	Rev     string
+	Shallow bool
+}
+
+func (e *MissingError) Error() string {
+	fix := fmt.Sprintf("check the name, or fetch it: git fetch origin %s", fetchArg(e.Rev))
+	if e.Shallow {
+		fix = fmt.Sprintf("this is a shallow clone: run git fetch --depth=1 origin %s (or, in GitHub Actions, set fetch-depth: 0 on actions/checkout)", fetchArg(e.Rev))
+	}
+	return fmt.Sprintf("git revision %q is not in this repository: %s", e.Rev, fix)
+}
+
+// fetchArg turns origin/main into main, the name a fetch from origin
+// takes.
+func fetchArg(rev string) string {
+	return strings.TrimPrefix(rev, "origin/")
+}
+
+// CheckRev refuses a revision git could take as an option or that
+// cannot be a single revision argument. It is applied to every
+// user-supplied revision before git sees it.
+func CheckRev(rev string) error {
+	switch {
+	case rev == "":
+		return errors.New("empty git revision")
+	case strings.HasPrefix(rev, "-"):
+		return fmt.Errorf("git revision %q starts with \"-\": memsys never passes it to git as an option; name a commit, branch or tag", rev)
+	case strings.ContainsAny(rev, "\x00\n\r"):
+		return fmt.Errorf("git revision %q holds a control character", rev)
+	}
+	return nil
+}
+
+// Git is a Repo backed by the git binary, run in Dir.
+type Git struct {
+	Dir string // any folder inside the work tree
+	// Env is added to the environment of every git call.
+	Env []string
+}
+
+// Open returns a Git for the repository around dir, or an error when dir
+// is not inside a git work tree.
+func Open(ctx context.Context, dir string) (*Git, error) {
+	g := &Git{Dir: dir}
+	if _, err := g.Run(ctx, "rev-parse", "--git-dir"); err != nil {
+		return nil, fmt.Errorf("%s is not in a git repository: %w", dir, err)
+	}
+	return g, nil
+}
+
+// Error is a failed git call: its arguments and what git printed.
+type Error struct {
+	Args   []string
+	Stderr string
+	Err    error
+}
+
+func (e *Error) Error() string {
+	msg := strings.TrimSpace(e.Stderr)
+	if i := strings.IndexByte(msg, '\n'); i >= 0 {
+		msg = msg[:i]
+	}
+	if msg == "" {
+		msg = e.Err.Error()
+	}
+	return fmt.Sprintf("git %s: %s", e.Args[0], msg)
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+func (g *Git) cmd(ctx context.Context, args ...string) *exec.Cmd {
+	c := exec.CommandContext(ctx, "git", args...)
+	c.Dir = g.Dir
+	// LC_ALL=C keeps git's messages stable; no pager, no prompts.
+	c.Env = append(os.Environ(), "LC_ALL=C", "GIT_PAGER=cat", "GIT_TERMINAL_PROMPT=0")
+	c.Env = append(c.Env, g.Env...)
+	return c
+}
+
+// Run runs git with args and returns its standard output. The
+// arguments are fixed by the caller; values from users must follow
+// --end-of-options or --.
+func (g *Git) Run(ctx context.Context, args ...string) ([]byte, error) {
+	c := g.cmd(ctx, args...)
+	var out, errb bytes.Buffer
+	c.Stdout, c.Stderr = &out, &errb
+	if err := c.Run(); err != nil {
+		return out.Bytes(), &Error{Args: args, Stderr: errb.String(), Err: err}
+	}
+	return out.Bytes(), nil
+}
+
+// Prefix returns the path of Dir relative to the top level, ending in
+// "/" unless empty, so a memory root in a subfolder reads the right
+// blobs.
+func (g *Git) Prefix(ctx context.Context) (string, error) {
+	out, err := g.Run(ctx, "rev-parse", "--show-prefix")
+	return strings.TrimSpace(string(out)), err
+}
+
+// Shallow reports whether the repository is a shallow clone.
+func (g *Git) Shallow(ctx context.Context) bool {
+	out, err := g.Run(ctx, "rev-parse", "--is-shallow-repository")
+	return err == nil && strings.TrimSpace(string(out)) == "true"
+}
+
+// Resolve implements Repo.
+func (g *Git) Resolve(rev string) (string, error) {
+	return g.ResolveContext(context.Background(), rev)
+}
+
+// ResolveContext is Resolve with a context.
+func (g *Git) ResolveContext(ctx context.Context, rev string) (string, error) {
+	if err := CheckRev(rev); err != nil {
+		return "", err
+	}
+	out, err := g.Run(ctx, "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{commit}")
+	if err != nil {
+		var ge *Error
+		if errors.As(err, &ge) && ge.Stderr == "" {
+			return "", &MissingError{Rev: rev, Shallow: g.Shallow(ctx)}
+		}
+		return "", err
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// ReadFile implements Repo with one git cat-file call.
+func (g *Git) ReadFile(commit, path string) ([]byte, bool, error) {
+	return g.readObject(commit + ":" + path)
+}
+
+// ReadStaged implements Repo: stage 0 of path in the index.
+func (g *Git) ReadStaged(path string) ([]byte, bool, error) {
+	return g.readObject(":0:" + path)
+}
+
+func (g *Git) readObject(spec string) ([]byte, bool, error) {
+	ctx := context.Background()
+	if _, err := g.Run(ctx, "cat-file", "-e", spec); err != nil {
+		var ge *Error
+		if errors.As(err, &ge) {
+			return nil, false, nil
+		}
+		return nil, false, err
+	}
+	out, err := g.Run(ctx, "cat-file", "blob", spec)
+	if err != nil {
+		return nil, false, err
+	}
+	return out, true, nil
+}
+
+// HasHead implements Repo.
+func (g *Git) HasHead() (bool, error) {
+	_, err := g.Run(context.Background(), "rev-parse", "--verify", "--quiet", "HEAD^{commit}")
+	if err != nil {
+		var ge *Error
+		if errors.As(err, &ge) && ge.Stderr == "" {
+			return false, nil
+		}
+		return false, err
+	}
+	return true, nil
+}
+
+// Batch streams objects through one long-running
+// `git cat-file --batch-command` process, so reading thousands of blobs
+// costs one process rather than thousands (audit).
+type Batch struct {
+	mu   sync.Mutex
+	cmd  *exec.Cmd
+	in   *bufio.Writer
+	inc  io.Closer
+	out  *bufio.Reader
+	errb bytes.Buffer
+}
+
+// NewBatch starts the batch process.
+func (g *Git) NewBatch(ctx context.Context) (*Batch, error) {
+	c := g.cmd(ctx, "cat-file", "--batch-command")
+	b := &Batch{cmd: c}
+	c.Stderr = &b.errb
+	w, err := c.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	r, err := c.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := c.Start(); err != nil {
+		return nil, fmt.Errorf("start git cat-file: %w", err)
+	}
+	b.in, b.inc, b.out = bufio.NewWriter(w), w, bufio.NewReaderSize(r, 1<<16)
+	return b, nil
+}
+
+// Info returns the object ID and type of spec ("<rev>:<path>" or an ID),
+// or ok false when it does not exist.
+func (b *Batch) Info(spec string) (oid, typ string, size int64, ok bool, err error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if err := b.send("info " + spec); err != nil {
+		return "", "", 0, false, err
+	}
+	return b.header()
+}
+
+// Contents returns the object spec names, or ok false when it does not
+// exist.
+func (b *Batch) Contents(spec string) ([]byte, bool, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if err := b.send("contents " + spec); err != nil {
+		return nil, false, err
+	}
+	_, _, size, ok, err := b.header()
+	if err != nil || !ok {
+		return nil, ok, err
+	}
+	data := make([]byte, size+1) // the content and its trailing LF
+	if _, err := io.ReadFull(b.out, data); err != nil {
+		return nil, false, b.fail(err)
+	}
+	return data[:size], true, nil
+}
+
+func (b *Batch) send(line string) error {
+	if strings.ContainsAny(line, "\n\x00") {
+		return fmt.Errorf("git cat-file: object name %q holds a newline", line)
+	}
+	if _, err := b.in.WriteString(line + "\n"); err != nil {
+		return b.fail(err)
+	}
+	if err := b.in.Flush(); err != nil {
+		return b.fail(err)
+	}
+	return nil
+}
+
+// header reads "<oid> <type> <size>" or "<spec> missing".
+func (b *Batch) header() (oid, typ string, size int64, ok bool, err error) {
+	line, err := b.out.ReadString('\n')
+	if err != nil {
+		return "", "", 0, false, b.fail(err)
+	}
+	f := strings.Fields(line)
+	if len(f) >= 2 && (f[len(f)-1] == "missing" || f[len(f)-1] == "ambiguous") {
+		return "", "", 0, false, nil
+	}
+	if len(f) != 3 {
+		return "", "", 0, false, fmt.Errorf("git cat-file: unexpected reply %q", strings.TrimSpace(line))
+	}
+	n, err := strconv.ParseInt(f[2], 10, 64)
+	if err != nil {
+		return "", "", 0, false, fmt.Errorf("git cat-file: unexpected size in %q", strings.TrimSpace(line))
+	}
+	return f[0], f[1], n, true, nil
+}
+
+func (b *Batch) fail(err error) error {
+	if msg := strings.TrimSpace(b.errb.String()); msg != "" {
+		return fmt.Errorf("git cat-file: %s", msg)
+	}
+	return fmt.Errorf("git cat-file: %w", err)
+}
+
+// Close ends the process.
+func (b *Batch) Close() error {
+	b.inc.Close()
+	return b.cmd.Wait()
+}

@@ -1,0 +1,124 @@
+package gitx
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// gitEnv makes commits deterministic and independent of the user's
+// configuration.
+func gitEnv(home string) []string {
+	return append(os.Environ(), "GIT_AUTHOR_NAME=a", "GIT_AUTHOR_EMAIL=a@x", "GIT_COMMITTER_NAME=a", "GIT_COMMITTER_EMAIL=a@x",
+		"GIT_AUTHOR_DATE=2025-01-01T00:00:00Z", "GIT_COMMITTER_DATE=2025-01-01T00:00:00Z", "GIT_CONFIG_NOSYSTEM=1", "HOME="+home)
+}
+
+func run(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = gitEnv(dir)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func TestRepo(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	run(t, dir, "init", "-q", "-b", "main")
+	g, err := Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Env = gitEnv(dir)
+	if ok, err := g.HasHead(); err != nil || ok {
+		t.Errorf("HasHead in an empty repository = %v, %v", ok, err)
+	}
+	os.MkdirAll(filepath.Join(dir, "sub"), 0o755)
+	os.WriteFile(filepath.Join(dir, "sub", "f.md"), []byte("one\n"), 0o644)
+	run(t, dir, "add", ".")
+	run(t, dir, "commit", "-q", "-m", "c1")
+	os.WriteFile(filepath.Join(dir, "sub", "f.md"), []byte("two\n"), 0o644)
+	run(t, dir, "add", ".")
+	if ok, err := g.HasHead(); err != nil || !ok {
+		t.Errorf("HasHead after a commit = %v, %v", ok, err)
+	}
+	head, err := g.Resolve("HEAD")
+	if err != nil || len(head) != 40 {
+		t.Fatalf("Resolve(HEAD) = %q, %v", head, err)
+	}
+	if b, ok, err := g.ReadFile(head, "sub/f.md"); err != nil || !ok || string(b) != "one\n" {
+		t.Errorf("ReadFile at HEAD = %q %v %v", b, ok, err)
+	}
+	if b, ok, err := g.ReadStaged("sub/f.md"); err != nil || !ok || string(b) != "two\n" {
+		t.Errorf("ReadStaged = %q %v %v", b, ok, err)
+	}
+	if _, ok, err := g.ReadFile(head, "nope.md"); err != nil || ok {
+		t.Errorf("missing file: %v %v", ok, err)
+	}
+	sub := &Git{Dir: filepath.Join(dir, "sub")}
+	if p, err := sub.Prefix(ctx); err != nil || p != "sub/" {
+		t.Errorf("Prefix = %q, %v", p, err)
+	}
+	for _, bad := range []string{"--output=x", "-h", "", "a\nb"} {
+		if _, err := g.Resolve(bad); err == nil {
+			t.Errorf("Resolve(%q) accepted", bad)
+		}
+	}
+	var me *MissingError
+	if _, err := g.Resolve("no-such-branch"); !errors.As(err, &me) || me.Shallow {
+		t.Errorf("unknown revision: %v", err)
+	}
+	if _, err := Open(ctx, t.TempDir()); err == nil {
+		t.Error("Open outside a repository")
+	}
+
+	b, err := g.NewBatch(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	oid, typ, size, ok, err := b.Info(head + ":sub/f.md")
+	if err != nil || !ok || typ != "blob" || size != 4 || len(oid) != 40 {
+		t.Errorf("Info = %q %q %d %v %v", oid, typ, size, ok, err)
+	}
+	if data, ok, err := b.Contents(oid); err != nil || !ok || string(data) != "one\n" {
+		t.Errorf("Contents = %q %v %v", data, ok, err)
+	}
+	if _, _, _, ok, err := b.Info(head + ":nope"); err != nil || ok {
+		t.Errorf("Info of a missing path = %v %v", ok, err)
+	}
+	if _, _, err := b.Contents("x\ny"); err == nil {
+		t.Error("Contents accepted a newline")
+	}
+}
+
+// TestShallow checks the message a shallow clone gets for a commit it
+// does not have: it must name the fetch that fixes it.
+func TestShallow(t *testing.T) {
+
+	dir := t.TempDir()
+	up := filepath.Join(dir, "up")
+	os.Mkdir(up, 0o755)
+	run(t, up, "init", "-q", "-b", "main")
+	for _, s := range []string{"1", "2"} {
+		os.WriteFile(filepath.Join(up, "f"), []byte(s), 0o644)
+		run(t, up, "add", "f")
+		run(t, up, "commit", "-q", "-m", s)
+	}
+	first := run(t, up, "rev-parse", "HEAD~1")
+	run(t, dir, "clone", "-q", "--depth=1", "file://"+up, "clone")
+	g := &Git{Dir: filepath.Join(dir, "clone"), Env: gitEnv(dir)}
+	_, err := g.Resolve(first)
+	var me *MissingError
+	if !errors.As(err, &me) || !me.Shallow || !strings.Contains(err.Error(), "git fetch --depth=1 origin "+first) || !strings.Contains(err.Error(), "fetch-depth: 0") {
+		t.Errorf("Resolve of an unfetched commit: %v", err)
+	}
+}
