@@ -2,8 +2,19 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
 
+	"github.com/memsys/memsys/internal/appendonly"
 	"github.com/memsys/memsys/internal/diag"
+	"github.com/memsys/memsys/internal/gitx"
+	"github.com/memsys/memsys/internal/workspace"
+	"github.com/memsys/memsys/parse"
 )
 
 // gitOptions selects the append-only comparison of `memsys lint`.
@@ -13,13 +24,189 @@ type gitOptions struct {
 	Staged bool   // compare the index against HEAD
 }
 
-// STUB written by the lead; owned by the git helper, who replaces it.
-// gitChecks returns the append-only diagnostics for the memory at root
-// (paths in diagnostics relative to root), or an error that must exit 2
-// (base unreadable, bad REV).
+// gitChecks returns the append-only diagnostics (MS301-MS305) for the
+// memory at root, paths relative to root, or an error that must exit 2:
+// not a repository, a REV that looks like an option, a base commit this
+// clone does not have. It never passes silently when the base cannot be
+// read.
 func gitChecks(ctx context.Context, root string, opt gitOptions) (diag.Diagnostics, error) {
-	if opt.Base == "" && !opt.Staged {
-		return nil, nil
+	switch {
+	case opt.Staged && (opt.Base != "" || opt.Head != ""):
+		return nil, usageErr("lint: --staged compares the index with HEAD; it cannot be combined with --base or --head")
+	case opt.Head != "" && opt.Base == "":
+		return nil, usageErr("lint: --head needs --base: name the commit to compare it with")
 	}
-	return nil, usageErr("lint: git checks are not implemented yet")
+	g, err := gitx.Open(ctx, root)
+	if err != nil {
+		return nil, usageErr("lint: git checks: %v", err)
+	}
+	prefix, err := g.Prefix(ctx)
+	if err != nil {
+		return nil, cannotRun{fmt.Errorf("lint: %w", err)}
+	}
+	if opt.Staged {
+		return stagedChecks(g, prefix)
+	}
+	flag, rev := "--base", opt.Base
+	if rev == "auto" {
+		flag = "--base auto"
+		if rev, err = autoBase(); err != nil {
+			return nil, err
+		}
+	}
+	base, err := resolve(g, flag, rev)
+	if err != nil {
+		return nil, err
+	}
+	bside, err := commitSide(g, base, prefix)
+	if err != nil {
+		return nil, err
+	}
+	var hside appendonly.Side
+	if opt.Head != "" {
+		head, err := resolve(g, "--head", opt.Head)
+		if err != nil {
+			return nil, err
+		}
+		if hside, err = commitSide(g, head, prefix); err != nil {
+			return nil, err
+		}
+	} else if hside, err = worktreeSide(root); err != nil {
+		return nil, err
+	}
+	return compareSides(bside, hside, rev, base), nil
+}
+
+// stagedChecks compares what is about to be committed (the index) with
+// HEAD. Before the first commit there is nothing committed to protect.
+func stagedChecks(g *gitx.Git, prefix string) (diag.Diagnostics, error) {
+	ok, err := g.HasHead()
+	if err != nil {
+		return nil, cannotRun{fmt.Errorf("lint --staged: %w", err)}
+	}
+	if !ok {
+		return diag.Diagnostics{}, nil
+	}
+	head, err := resolve(g, "--staged", "HEAD")
+	if err != nil {
+		return nil, err
+	}
+	bside, err := commitSide(g, head, prefix)
+	if err != nil {
+		return nil, err
+	}
+	var sside appendonly.Side
+	for _, name := range append([]string{workspace.LogName}, workspace.ArchiveNames...) {
+		data, ok, err := g.ReadStaged(prefix + name)
+		if err != nil {
+			return nil, cannotRun{fmt.Errorf("lint --staged: read %s from the index: %w", name, err)}
+		}
+		if ok {
+			sside = addFile(sside, name, data)
+		}
+	}
+	return compareSides(bside, sside, "HEAD", head), nil
+}
+
+// resolve turns a user's REV into a commit ID, with errors that say
+// what to do.
+func resolve(g *gitx.Git, flag, rev string) (string, error) {
+	if err := gitx.CheckRev(rev); err != nil {
+		return "", usageErr("lint %s: %v", flag, err)
+	}
+	id, err := g.Resolve(rev)
+	if err != nil {
+		return "", usageErr("lint %s: %v", flag, err)
+	}
+	return id, nil
+}
+
+// commitSide reads the log and the archive as of commit.
+func commitSide(g *gitx.Git, commit, prefix string) (appendonly.Side, error) {
+	var s appendonly.Side
+	for _, name := range append([]string{workspace.LogName}, workspace.ArchiveNames...) {
+		data, ok, err := g.ReadFile(commit, prefix+name)
+		if err != nil {
+			return s, cannotRun{fmt.Errorf("lint: read %s at %.12s: %w", name, commit, err)}
+		}
+		if ok {
+			s = addFile(s, name, data)
+		}
+	}
+	return s, nil
+}
+
+// worktreeSide reads the log and the archive from the working tree,
+// through workspace so the same symlink and size limits apply.
+func worktreeSide(root string) (appendonly.Side, error) {
+	var s appendonly.Side
+	for _, name := range append([]string{workspace.LogName}, workspace.ArchiveNames...) {
+		if _, err := os.Lstat(filepath.Join(root, name)); errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		data, err := workspace.ReadFile(root, name)
+		if err != nil {
+			return s, cannotRun{err}
+		}
+		s = addFile(s, name, data)
+	}
+	return s, nil
+}
+
+// addFile parses name into s: the log, or the first archive found (the
+// order of workspace.ArchiveNames, as Load reads them).
+func addFile(s appendonly.Side, name string, data []byte) appendonly.Side {
+	if name == workspace.LogName {
+		s.Log = parse.Parse(name, data)
+	} else if s.Archive == nil {
+		s.Archive = parse.Parse(name, data, parse.Archive())
+	}
+	return s
+}
+
+// compareSides runs the comparison and names the base commit in full in
+// each finding's detail, so a reader can `git show` it.
+func compareSides(base, head appendonly.Side, rev, commit string) diag.Diagnostics {
+	label := fmt.Sprintf("%s (%.12s)", rev, commit)
+	if len(rev) >= 12 && strings.HasPrefix(commit, rev) {
+		label = fmt.Sprintf("%.12s", commit) // a sha needs no second sha
+	}
+	ds := appendonly.Compare(base, head, label)
+	for i := range ds {
+		d := &ds[i]
+		d.Detail = "base commit " + commit + "\n" + d.Detail
+	}
+	return ds
+}
+
+// autoBase finds the pull request's base commit in GitHub Actions: the
+// event payload's pull_request.base.sha, else origin/$GITHUB_BASE_REF.
+// Anything else is an error, never a silent pass.
+func autoBase() (string, error) {
+	if path := os.Getenv("GITHUB_EVENT_PATH"); path != "" {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return "", cannotRun{fmt.Errorf("lint --base auto: read $GITHUB_EVENT_PATH: %w", err)}
+		}
+		var ev struct {
+			PullRequest struct {
+				Base struct {
+					SHA string `json:"sha"`
+				} `json:"base"`
+			} `json:"pull_request"`
+		}
+		if err := json.Unmarshal(data, &ev); err != nil {
+			return "", cannotRun{fmt.Errorf("lint --base auto: $GITHUB_EVENT_PATH %q is not JSON: %w", path, err)}
+		}
+		if sha := ev.PullRequest.Base.SHA; sha != "" {
+			return sha, nil
+		}
+	}
+	if ref := os.Getenv("GITHUB_BASE_REF"); ref != "" {
+		if err := gitx.CheckRev(ref); err != nil {
+			return "", usageErr("lint --base auto: GITHUB_BASE_REF: %v", err)
+		}
+		return "origin/" + ref, nil
+	}
+	return "", usageErr("lint --base auto: no pull request base found (no pull_request.base.sha in $GITHUB_EVENT_PATH, GITHUB_BASE_REF unset): run it on a pull_request event or pass --base REV")
 }
