@@ -59,7 +59,8 @@ memsys's hook and moves the chained hook back, unchanged.`,
 install from the folder that holds CHANGELOG.md, or pass -C, in a
 repository with several memories. Running install again rewrites the hook
 in place and changes nothing else.`,
-				Action: runHookInstall,
+				OnUsageError: hookUsage,
+				Action:       runHookInstall,
 			},
 			{
 				Name:      "uninstall",
@@ -68,10 +69,18 @@ in place and changes nothing else.`,
 				Description: `Removes memsys's pre-commit hook and moves a hook it chained back to
 pre-commit, byte for byte. Without memsys's hook it changes nothing and
 exits 0; a pre-commit hook memsys did not write is never touched.`,
-				Action: runHookUninstall,
+				OnUsageError: hookUsage,
+				Action:       runHookUninstall,
 			},
 		},
 	}
+}
+
+// hookUsage is usageOneLine with the subcommand's full name, so the
+// pointer to help reads "memsys hook install --help".
+func hookUsage(_ context.Context, cmd *cli.Command, err error, _ bool) error {
+	name := strings.TrimPrefix(cmd.FullName(), "memsys ")
+	return usageErr("%s: %v: see memsys %s --help", name, err, name)
 }
 
 // hookPlace is where the pre-commit hook of one repository lives.
