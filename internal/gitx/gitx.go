@@ -308,3 +308,77 @@ func (b *Batch) Close() error {
 	b.inc.Close()
 	return b.cmd.Wait()
 }
+
+// Pipe reads the replies to many requests written ahead by a goroutine,
+// so a walk over thousands of objects pays no round trip per object.
+type Pipe struct {
+	b    *Batch
+	errc chan error
+	n    int
+}
+
+// Pipeline sends "contents SPEC" for every spec at once and returns a
+// Pipe whose Next reads the replies in order. Nothing else may use the
+// Batch until every reply has been read.
+func (b *Batch) Pipeline(specs []string) *Pipe {
+	p := &Pipe{b: b, errc: make(chan error, 1), n: len(specs)}
+	go func() {
+		for _, s := range specs {
+			if strings.ContainsAny(s, "\n\x00") {
+				p.errc <- fmt.Errorf("git cat-file: object name %q holds a newline", s)
+				return
+			}
+			if _, err := b.in.WriteString("contents " + s + "\n"); err != nil {
+				p.errc <- b.fail(err)
+				return
+			}
+		}
+		p.errc <- b.in.Flush()
+	}()
+	return p
+}
+
+// Next returns the next object, ok false when it does not exist.
+func (p *Pipe) Next() ([]byte, bool, error) {
+	if p.n == 0 {
+		return nil, false, io.EOF
+	}
+	p.n--
+	select {
+	case err := <-p.errc:
+		if err != nil {
+			return nil, false, err
+		}
+	default:
+	}
+	_, _, size, ok, err := p.b.header()
+	if err != nil || !ok {
+		return nil, ok, err
+	}
+	data := make([]byte, size+1)
+	if _, err := io.ReadFull(p.b.out, data); err != nil {
+		return nil, false, p.b.fail(err)
+	}
+	return data[:size], true, nil
+}
+
+// TreeEntry is one entry of a tree object.
+type TreeEntry struct {
+	Mode, Name, OID string
+}
+
+// ParseTree reads a raw tree object; hashLen is 20 for SHA-1
+// repositories and 32 for SHA-256 ones.
+func ParseTree(data []byte, hashLen int) ([]TreeEntry, error) {
+	var out []TreeEntry
+	for len(data) > 0 {
+		sp := bytes.IndexByte(data, ' ')
+		nul := bytes.IndexByte(data, 0)
+		if sp < 0 || nul < sp || len(data) < nul+1+hashLen {
+			return out, errors.New("git: malformed tree object")
+		}
+		out = append(out, TreeEntry{Mode: string(data[:sp]), Name: string(data[sp+1 : nul]), OID: fmt.Sprintf("%x", data[nul+1:nul+1+hashLen])})
+		data = data[nul+1+hashLen:]
+	}
+	return out, nil
+}
