@@ -32,7 +32,7 @@ func CompareMerge(parent, merge Side, commit string) diag.Diagnostics {
 		if i, ok := byNum[b.Num]; ok {
 			h := he[i]
 			ds = append(ds, diag.Diagnostic{Rule: Edited, Severity: diag.Error, Range: h.Range, Event: h.ID,
-				Message: fmt.Sprintf("%s was changed by a merge; at %s it read otherwise: events are immutable", h.ID, commit),
+				Message: fmt.Sprintf("%s as committed at %s is not in this merge, whose %s reads otherwise: keep every committed event's text, renumbering only new ones", b.ID, commit, h.ID),
 				Detail:  udiff.Unified(b.ID+" at "+commit, h.ID+" now", []byte(b.Text), []byte(h.Text))})
 			continue
 		}
