@@ -156,10 +156,11 @@ func worktreeSide(root string) (appendonly.Side, error) {
 // addFile parses name into s: the log, or the first archive found (the
 // order of workspace.ArchiveNames, as Load reads them).
 func addFile(s appendonly.Side, name string, data []byte) appendonly.Side {
+	// The comparison reads IDs, positions and text only.
 	if name == workspace.LogName {
-		s.Log = parse.Parse(name, data)
+		s.Log = parse.Parse(name, data, parse.HeadersOnly())
 	} else if s.Archive == nil {
-		s.Archive = parse.Parse(name, data, parse.Archive())
+		s.Archive = parse.Parse(name, data, parse.Archive(), parse.HeadersOnly())
 	}
 	return s
 }

@@ -78,14 +78,16 @@ func PureAppend(old, next []byte) bool {
 	return true
 }
 
-// ParseSide parses a log and an archive (either may be nil).
+// ParseSide parses a log and an archive (either may be nil). The
+// comparison reads only IDs, positions and text, so event bodies are not
+// parsed into fields (parse.HeadersOnly): an audit parses many versions.
 func ParseSide(logName string, log []byte, archiveName string, archive []byte) Side {
 	var s Side
 	if log != nil {
-		s.Log = parse.Parse(logName, log)
+		s.Log = parse.Parse(logName, log, parse.HeadersOnly())
 	}
 	if archive != nil {
-		s.Archive = parse.Parse(archiveName, archive, parse.Archive())
+		s.Archive = parse.Parse(archiveName, archive, parse.Archive(), parse.HeadersOnly())
 	}
 	return s
 }

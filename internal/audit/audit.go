@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"strings"
@@ -67,80 +68,116 @@ func Run(ctx context.Context, g *gitx.Git, opt Options) (*Result, error) {
 		rng = since + "..HEAD"
 	}
 	names := append([]string{workspace.LogName}, workspace.ArchiveNames...)
-	args := []string{"log", "--full-history", "--parents", "--topo-order", "--reverse",
-		"--format=%H %P%x1f%an <%ae>%x1f%aI", "--end-of-options", rng, "--"}
+	// --raw gives the old and new blob of each file a commit changed,
+	// so a plain commit needs no tree read at all; merges (for which
+	// git prints no raw diff) read their trees below.
+	args := []string{"log", "--full-history", "--parents", "--topo-order", "--reverse", "--raw", "--no-abbrev",
+		"--format=%x1e%H %P%x1f%an <%ae>%x1f%aI", "--end-of-options", rng, "--"}
 	for _, n := range names {
 		args = append(args, prefix+n)
 	}
-	out, err := g.Run(ctx, args...)
-	if err != nil {
-		return nil, err
-	}
-	var commits []commit
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		if line == "" {
-			continue
-		}
-		f := strings.Split(line, "\x1f")
-		if len(f) != 3 {
-			return nil, fmt.Errorf("git log: unexpected line %q", line)
-		}
-		ids := strings.Fields(f[0])
-		commits = append(commits, commit{id: ids[0], parents: ids[1:], author: f[1], date: f[2]})
-	}
-	res.Commits = len(commits)
-	if len(commits) == 0 {
-		return res, nil
-	}
-
+	// The batch process starts while git log runs.
 	b, err := g.NewBatch(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer b.Close()
-
-	// Pass 1: the tree of the memory root at every commit and parent,
-	// for the blob IDs of the log and the archive.
-	var order []string
-	seen := map[string]bool{}
-	for _, c := range commits {
-		for _, id := range append([]string{c.id}, c.parents...) {
-			if !seen[id] {
-				seen[id] = true
-				order = append(order, id)
-			}
-		}
+	out, err := g.Run(ctx, args...)
+	if err != nil {
+		return nil, err
 	}
-	specs := make([]string, len(order))
-	for i, id := range order {
-		specs[i] = id + ":" + prefix
-	}
-	hashLen := len(commits[0].id) / 2
-	tree := make(map[string]files, len(order))
-	p := b.Pipeline(specs)
-	for _, id := range order {
-		data, ok, err := p.Next()
-		if err != nil {
-			return nil, err
-		}
-		var fs files
-		if ok {
-			entries, err := gitx.ParseTree(data, hashLen)
-			if err != nil {
-				return nil, err
-			}
-			fs = pick(entries)
-		}
-		tree[id] = fs
-	}
-
-	// Pass 2: every blob a comparison needs, each read once, in the
-	// order the walk uses them; a blob is dropped after its last use.
 	type pair struct {
 		c      commit
 		parent string
+		bf, hf files
 	}
 	var pairs []pair
+	var merges []commit
+	for _, rec := range strings.Split(string(out), "\x1e") {
+		if rec == "" {
+			continue
+		}
+		header, raw, _ := strings.Cut(rec, "\n")
+		f := strings.Split(header, "\x1f")
+		if len(f) != 3 {
+			return nil, fmt.Errorf("git log: unexpected line %q", header)
+		}
+		ids := strings.Fields(f[0])
+		c := commit{id: ids[0], parents: ids[1:], author: f[1], date: f[2]}
+		res.Commits++
+		switch len(c.parents) {
+		case 0:
+			continue // a root commit: nothing was committed before it
+		case 1:
+			bf, hf, err := rawFiles(raw, prefix)
+			if err != nil {
+				return nil, err
+			}
+			if bf != hf {
+				pairs = append(pairs, pair{c: c, parent: c.parents[0], bf: bf, hf: hf})
+			}
+		default:
+			merges = append(merges, c)
+			pairs = append(pairs, pair{c: c}) // filled in from the trees
+		}
+	}
+	if len(pairs) == 0 {
+		return res, nil
+	}
+
+	// Merges: the tree of the memory root at the merge and at each
+	// parent gives the blobs of the log and the archive.
+	if len(merges) > 0 {
+		var order []string
+		seen := map[string]bool{}
+		for _, c := range merges {
+			for _, id := range append([]string{c.id}, c.parents...) {
+				if !seen[id] {
+					seen[id] = true
+					order = append(order, id)
+				}
+			}
+		}
+		specs := make([]string, len(order))
+		for i, id := range order {
+			specs[i] = id + ":" + prefix
+		}
+		hashLen := len(merges[0].id) / 2
+		tree := make(map[string]files, len(order))
+		p := b.Pipeline(specs)
+		for _, id := range order {
+			data, ok, err := p.Next()
+			if err != nil {
+				return nil, err
+			}
+			var fs files
+			if ok {
+				entries, err := gitx.ParseTree(data, hashLen)
+				if err != nil {
+					return nil, err
+				}
+				fs = pick(entries)
+			}
+			tree[id] = fs
+		}
+		var all []pair
+		for _, pr := range pairs {
+			if len(pr.c.parents) < 2 {
+				all = append(all, pr)
+				continue
+			}
+			for _, par := range pr.c.parents {
+				bf, hf := tree[par], tree[pr.c.id]
+				if bf != hf {
+					all = append(all, pair{c: pr.c, parent: par, bf: changed(bf, hf), hf: changed(hf, bf)})
+				}
+			}
+		}
+		pairs = all
+	}
+
+	// Every blob a comparison needs, each read once, in the order the
+	// walk uses them; a blob is dropped after its last use.
 	var blobs []string
 	uses := map[string]int{}
 	want := func(oid string) {
@@ -152,22 +189,13 @@ func Run(ctx context.Context, g *gitx.Git, opt Options) (*Result, error) {
 		}
 		uses[oid]++
 	}
-	for _, c := range commits {
-		hf := tree[c.id]
-		for _, par := range c.parents {
-			bf := tree[par]
-			if bf == hf {
-				continue
-			}
-			pairs = append(pairs, pair{c, par})
-			want(bf.log)
-			want(bf.archive)
-			want(hf.log)
-			want(hf.archive)
+	for _, pr := range pairs {
+		for _, oid := range needed(pr.bf, pr.hf) {
+			want(oid)
 		}
 	}
 	have := map[string][]byte{}
-	p = b.Pipeline(blobs)
+	p := b.Pipeline(blobs)
 	next := 0
 	get := func(oid string) ([]byte, error) {
 		if oid == "" {
@@ -200,14 +228,28 @@ func Run(ctx context.Context, g *gitx.Git, opt Options) (*Result, error) {
 		}
 	}
 	for _, pr := range pairs {
-		bf, hf := tree[pr.parent], tree[pr.c.id]
+		bf, hf := pr.bf, pr.hf
+		need := needed(bf, hf)
 		var data [4][]byte
-		for i, oid := range []string{bf.log, bf.archive, hf.log, hf.archive} {
+		for i, oid := range need {
 			if data[i], err = get(oid); err != nil {
 				return nil, err
 			}
 		}
-		if !(appendonly.PureAppend(data[0], data[2]) && appendonly.PureAppend(data[1], data[3])) {
+		logSame := bf.log == hf.log || appendonly.PureAppend(data[0], data[2])
+		archiveSame := bf.archive == hf.archive || appendonly.PureAppend(data[1], data[3])
+		if !logSame || !archiveSame {
+			// A file whose blob did not change holds the same events on
+			// both sides and takes no part: it is left out (nil) of both.
+			// An archive move appends to the archive: its committed part
+			// cannot have changed, so only what was added is parsed, and
+			// compared with the log it came from. Positions are shifted
+			// back to the whole file below.
+			shift := 0
+			if len(data[1]) > 0 && bf.archiveName == hf.archiveName && appendonly.PureAppend(data[1], data[3]) {
+				shift = bytes.Count(data[1], []byte{'\n'})
+				data[1], data[3] = nil, data[3][len(data[1]):]
+			}
 			base := appendonly.ParseSide(workspace.LogName, data[0], bf.archiveName, data[1])
 			head := appendonly.ParseSide(workspace.LogName, data[2], hf.archiveName, data[3])
 			label := fmt.Sprintf("%.12s", pr.parent)
@@ -221,14 +263,83 @@ func Run(ctx context.Context, g *gitx.Git, opt Options) (*Result, error) {
 				if d.Rule == appendonly.Renumbered && isNewEvent(d, base) {
 					continue // a new event's numbering is lint's concern, not a change to history
 				}
+				if shift > 0 && d.Range.File == hf.archiveName {
+					d.Range.Line += shift
+					d.Range.EndLine += shift
+				}
 				res.Findings = append(res.Findings, Finding{Commit: pr.c.id, Parent: pr.parent, Author: pr.c.author, Date: pr.c.date, Diagnostic: d})
 			}
 		}
-		for _, oid := range []string{bf.log, bf.archive, hf.log, hf.archive} {
+		for _, oid := range need {
 			release(oid)
 		}
 	}
 	return res, nil
+}
+
+// needed returns the blobs a comparison must read, in the order base
+// log, base archive, head log, head archive: a file whose blob did not
+// change is not read at all (the archive can be large and is rarely
+// touched).
+func needed(bf, hf files) [4]string {
+	var n [4]string
+	if bf.log != hf.log {
+		n[0], n[2] = bf.log, hf.log
+	}
+	if bf.archive != hf.archive {
+		n[1], n[3] = bf.archive, hf.archive
+	}
+	return n
+}
+
+// changed returns a with the files it shares with b blanked: an
+// unchanged file takes no part in a comparison.
+func changed(a, b files) files {
+	if a.log == b.log {
+		a.log = ""
+	}
+	if a.archive == b.archive {
+		a.archive, a.archiveName = "", ""
+	}
+	return a
+}
+
+// rawFiles reads the raw diff lines of one commit
+// (":100644 100644 OLD NEW M\tpath") into the old and new blobs of the
+// log and the archive. Only files that changed are named.
+func rawFiles(raw, prefix string) (bf, hf files, err error) {
+	for _, line := range strings.Split(raw, "\n") {
+		if !strings.HasPrefix(line, ":") {
+			continue
+		}
+		meta, path, ok := strings.Cut(line, "\t")
+		m := strings.Fields(meta)
+		if !ok || len(m) < 5 {
+			return bf, hf, fmt.Errorf("git log: unexpected raw line %q", line)
+		}
+		name := strings.TrimPrefix(path, prefix)
+		oldOID, newOID := blobOID(m[0][1:], m[2]), blobOID(m[1], m[3])
+		if name == workspace.LogName {
+			bf.log, hf.log = oldOID, newOID
+			continue
+		}
+		if oldOID != "" {
+			bf.archive, bf.archiveName = oldOID, name
+		}
+		if newOID != "" {
+			hf.archive, hf.archiveName = newOID, name
+		}
+	}
+	return bf, hf, nil
+}
+
+// blobOID returns oid for a regular file, "" for an absent one or
+// anything else (a symlink or submodule is not a log).
+func blobOID(mode, oid string) string {
+	if (mode != "100644" && mode != "100755") || strings.Trim(oid, "0") == "" {
+		return ""
+	}
+	return oid
 }
 
 // pick finds the log and the archive among a tree's entries (regular
