@@ -68,25 +68,49 @@ func Compare(base, head Side, commit string) diag.Diagnostics {
 	}
 	// where names the head position of a base event that is gone: the
 	// next base event still present, else the end of the head log.
-	where := func(k int) diag.Range {
-		for _, e := range be[k+1:] {
-			if i, ok := at[e.Num]; ok {
-				return he[i].Range
+	// Computed in one backward pass, so a log cut in half costs O(n).
+	fallback := diag.Range{File: "CHANGELOG.md"}
+	switch {
+	case len(he) > 0:
+		fallback = he[len(he)-1].Range
+	case head.Log != nil:
+		fallback = diag.Range{File: head.Log.File, Line: 1, Col: 1}
+	}
+	nextPresent := make([]diag.Range, len(be))
+	for k, r := len(be)-1, fallback; k >= 0; k-- {
+		nextPresent[k] = r
+		if i, ok := at[be[k].Num]; ok {
+			r = he[i].Range
+		}
+	}
+	where := func(k int) diag.Range { return nextPresent[k] }
+	// Head events with a number the base never had, by their text
+	// without the ID: a base event that vanished but whose text is here
+	// was renumbered. Built once, so lookups cost O(1), not O(head).
+	var newByText map[string]int
+	renumberedTo := map[int]bool{}
+	renumbered := func(b parse.Event) int {
+		if newByText == nil {
+			newByText = map[string]int{}
+			for j, h := range he {
+				if !baseNums[h.Num] {
+					if _, dup := newByText[stripID(h.Text)]; !dup {
+						newByText[stripID(h.Text)] = j
+					}
+				}
 			}
 		}
-		if len(he) > 0 {
-			return he[len(he)-1].Range
+		if j, ok := newByText[stripID(b.Text)]; ok {
+			return j
 		}
-		if head.Log != nil {
-			return diag.Range{File: head.Log.File, Line: 1, Col: 1}
-		}
-		return diag.Range{File: "CHANGELOG.md"}
+		return -1
 	}
 	lastPos, lastBase := -1, -1 // head index of the last base event seen in order
 	for k, b := range be {
 		i, ok := at[b.Num]
 		if !ok {
-			if j := renumbered(b, he, baseNums); j >= 0 {
+			if j := renumbered(b); j >= 0 {
+				renumberedTo[j] = true
 				ds = append(ds, diag.Diagnostic{Rule: Renumbered, Severity: diag.Error, Range: he[j].Range, Event: he[j].ID,
 					Message: fmt.Sprintf("%s was %s at %s: committed events keep their ID; restore %s", he[j].ID, b.ID, commit, b.ID),
 					Detail:  udiff.Unified(b.ID+" at "+commit, he[j].ID+" now", []byte(b.Text), []byte(he[j].Text))})
@@ -113,7 +137,7 @@ func Compare(base, head Side, commit string) diag.Diagnostics {
 	// New events: after the last committed one, continuing its numbers.
 	next := maxBase + 1
 	for i, h := range he {
-		if baseNums[h.Num] || isRenumbered(h, be, baseNums, he, i) {
+		if baseNums[h.Num] || renumberedTo[i] {
 			continue
 		}
 		switch {
@@ -137,30 +161,6 @@ var idInHeading = regexp.MustCompile(`(?i)^(#+\s*)evt-\d+`)
 // stripID removes the ID from an event's first line, so a renumbered
 // event compares equal to its original.
 func stripID(text string) string { return idInHeading.ReplaceAllString(text, "$1") }
-
-// renumbered returns the index of a head event that is b with only its
-// ID changed, -1 if none.
-func renumbered(b parse.Event, he []parse.Event, baseNums map[int]bool) int {
-	want := stripID(b.Text)
-	for j, h := range he {
-		if !baseNums[h.Num] && stripID(h.Text) == want {
-			return j
-		}
-	}
-	return -1
-}
-
-// isRenumbered reports whether head event i was reported as a renumbered
-// base event (so it is not also a "new" event).
-func isRenumbered(h parse.Event, be []parse.Event, baseNums map[int]bool, he []parse.Event, i int) bool {
-	got := stripID(h.Text)
-	for _, b := range be {
-		if stripID(b.Text) == got && renumbered(b, he, baseNums) == i {
-			return true
-		}
-	}
-	return false
-}
 
 func shortRev(commit string) string {
 	// commit reads "REV (sha)"; git show wants the sha.
