@@ -11,8 +11,11 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/memsys/memsys/internal/audit"
+	"github.com/memsys/memsys/internal/config"
+	"github.com/memsys/memsys/internal/diag"
 	"github.com/memsys/memsys/internal/gitx"
 	"github.com/memsys/memsys/internal/workspace"
+	"github.com/memsys/memsys/lint"
 )
 
 func auditCommand() *cli.Command {
@@ -26,6 +29,9 @@ after it was committed: the commit, its author and date, and the diff.
 Moving events unchanged into the archive is not a change. A merge may
 renumber and interleave the events both sides appended, but must keep
 every event's text.
+
+Rule severities in .memsys.json apply (MS301-MS305). A shallow clone is
+refused unless --since stays inside the fetched history.
 
 Exit status: 0 nothing changed, 1 changes found, 2 when memsys cannot run.`,
 		Flags: []cli.Flag{
@@ -62,14 +68,37 @@ func runAudit(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return usageErr("audit: %v", err)
 	}
+	// Rule severities from .memsys.json apply as in lint: a rule
+	// switched off is not reported, a warning does not fail.
+	cfg, err := config.Load(root)
+	if err != nil {
+		return cannotRun{err}
+	}
+	l, err := lint.New(cfg)
+	if err != nil {
+		return cannotRun{err}
+	}
 	res, err := audit.Run(ctx, g, audit.Options{Since: since})
 	if err != nil {
 		var me *gitx.MissingError
-		if errors.As(err, &me) {
+		var se *audit.ShallowError
+		switch {
+		case errors.As(err, &me):
 			return usageErr("audit --since: %v", err)
+		case errors.As(err, &se):
+			return usageErr("audit: %v", err)
 		}
 		return cannotRun{fmt.Errorf("audit: %w", err)}
 	}
+	kept := res.Findings[:0]
+	failed := false
+	for _, f := range res.Findings {
+		if f.Severity = l.Severity(f.Rule); f.Severity != diag.Off {
+			kept = append(kept, f)
+			failed = failed || f.Severity == diag.Error
+		}
+	}
+	res.Findings = kept
 	w := cmd.Root().Writer
 	if format == "json" {
 		err = printAuditJSON(w, res)
@@ -79,7 +108,7 @@ func runAudit(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return cannotRun{fmt.Errorf("audit: write output: %w", err)}
 	}
-	if len(res.Findings) > 0 {
+	if failed {
 		return errFindings
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/memsys/memsys/internal/appendonly"
@@ -86,6 +87,10 @@ func Run(ctx context.Context, g *gitx.Git, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	shallow, err := shallowCommits(ctx, g)
+	if err != nil {
+		return nil, err
+	}
 	type pair struct {
 		c      commit
 		parent string
@@ -105,6 +110,11 @@ func Run(ctx context.Context, g *gitx.Git, opt Options) (*Result, error) {
 		ids := strings.Fields(f[0])
 		c := commit{id: ids[0], parents: ids[1:], author: f[1], date: f[2]}
 		res.Commits++
+		if shallow[c.id] {
+			// History stops here in this clone: what came before, and so
+			// what this commit changed, cannot be read. Never a silent pass.
+			return nil, &ShallowError{Commit: c.id}
+		}
 		switch len(c.parents) {
 		case 0:
 			continue // a root commit: nothing was committed before it
@@ -290,6 +300,34 @@ func needed(bf, hf files) [4]string {
 		n[1], n[3] = bf.archive, hf.archive
 	}
 	return n
+}
+
+// ShallowError says the walk reached the edge of a shallow clone.
+type ShallowError struct{ Commit string }
+
+func (e *ShallowError) Error() string {
+	return fmt.Sprintf("history is cut short at commit %.12s (a shallow clone): run git fetch --unshallow (in GitHub Actions, set fetch-depth: 0 on actions/checkout), or audit less with --since", e.Commit)
+}
+
+// shallowCommits reads the commits whose parents this clone lacks
+// (.git/shallow), or nothing for a complete clone.
+func shallowCommits(ctx context.Context, g *gitx.Git) (map[string]bool, error) {
+	if !g.Shallow(ctx) {
+		return nil, nil
+	}
+	out, err := g.Run(ctx, "rev-parse", "--path-format=absolute", "--git-path", "shallow")
+	if err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(strings.TrimSpace(string(out)))
+	if err != nil {
+		return nil, fmt.Errorf("read the shallow list: %w", err)
+	}
+	set := map[string]bool{}
+	for _, id := range strings.Fields(string(data)) {
+		set[id] = true
+	}
+	return set, nil
 }
 
 // changed returns a with the files it shares with b blanked: an
