@@ -36,16 +36,15 @@ func gitChecks(ctx context.Context, root string, opt gitOptions) (diag.Diagnosti
 	case opt.Head != "" && opt.Base == "":
 		return nil, usageErr("lint: --head needs --base: name the commit to compare it with")
 	}
-	g, err := gitx.Open(ctx, root)
-	if err != nil {
-		return nil, usageErr("lint: git checks: %v", err)
-	}
+	// Three git processes at most: the prefix, the base commit, and one
+	// cat-file for every blob, so --base stays cheap on every commit.
+	g := &gitx.Git{Dir: root}
 	prefix, err := g.Prefix(ctx)
 	if err != nil {
-		return nil, cannotRun{fmt.Errorf("lint: %w", err)}
+		return nil, usageErr("lint: git checks: %s is not in a git repository: %v", root, err)
 	}
 	if opt.Staged {
-		return stagedChecks(g, prefix)
+		return stagedChecks(ctx, g, prefix)
 	}
 	flag, rev := "--base", opt.Base
 	if rev == "auto" {
@@ -58,20 +57,28 @@ func gitChecks(ctx context.Context, root string, opt gitOptions) (diag.Diagnosti
 	if err != nil {
 		return nil, err
 	}
-	bside, err := commitSide(g, base, prefix)
+	head := ""
+	if opt.Head != "" {
+		if head, err = resolve(g, "--head", opt.Head); err != nil {
+			return nil, err
+		}
+	}
+	b, err := g.NewBatch(ctx)
+	if err != nil {
+		return nil, cannotRun{fmt.Errorf("lint: %w", err)}
+	}
+	defer b.Close()
+	bside, err := blobSide(b, base+":"+prefix)
 	if err != nil {
 		return nil, err
 	}
 	var hside appendonly.Side
-	if opt.Head != "" {
-		head, err := resolve(g, "--head", opt.Head)
-		if err != nil {
-			return nil, err
-		}
-		if hside, err = commitSide(g, head, prefix); err != nil {
-			return nil, err
-		}
-	} else if hside, err = worktreeSide(root); err != nil {
+	if head != "" {
+		hside, err = blobSide(b, head+":"+prefix)
+	} else {
+		hside, err = worktreeSide(root)
+	}
+	if err != nil {
 		return nil, err
 	}
 	return compareSides(bside, hside, rev, base), nil
@@ -79,31 +86,27 @@ func gitChecks(ctx context.Context, root string, opt gitOptions) (diag.Diagnosti
 
 // stagedChecks compares what is about to be committed (the index) with
 // HEAD. Before the first commit there is nothing committed to protect.
-func stagedChecks(g *gitx.Git, prefix string) (diag.Diagnostics, error) {
-	ok, err := g.HasHead()
+func stagedChecks(ctx context.Context, g *gitx.Git, prefix string) (diag.Diagnostics, error) {
+	head, err := g.Resolve("HEAD")
+	if err != nil {
+		var me *gitx.MissingError
+		if errors.As(err, &me) && !me.Shallow {
+			return diag.Diagnostics{}, nil // no commit yet
+		}
+		return nil, usageErr("lint --staged: %v", err)
+	}
+	b, err := g.NewBatch(ctx)
 	if err != nil {
 		return nil, cannotRun{fmt.Errorf("lint --staged: %w", err)}
 	}
-	if !ok {
-		return diag.Diagnostics{}, nil
-	}
-	head, err := resolve(g, "--staged", "HEAD")
+	defer b.Close()
+	bside, err := blobSide(b, head+":"+prefix)
 	if err != nil {
 		return nil, err
 	}
-	bside, err := commitSide(g, head, prefix)
+	sside, err := blobSide(b, ":0:"+prefix)
 	if err != nil {
 		return nil, err
-	}
-	var sside appendonly.Side
-	for _, name := range append([]string{workspace.LogName}, workspace.ArchiveNames...) {
-		data, ok, err := g.ReadStaged(prefix + name)
-		if err != nil {
-			return nil, cannotRun{fmt.Errorf("lint --staged: read %s from the index: %w", name, err)}
-		}
-		if ok {
-			sside = addFile(sside, name, data)
-		}
 	}
 	return compareSides(bside, sside, "HEAD", head), nil
 }
@@ -121,13 +124,14 @@ func resolve(g *gitx.Git, flag, rev string) (string, error) {
 	return id, nil
 }
 
-// commitSide reads the log and the archive as of commit.
-func commitSide(g *gitx.Git, commit, prefix string) (appendonly.Side, error) {
+// blobSide reads the log and the archive named by at+name ("SHA:sub/"
+// for a commit, ":0:sub/" for the index).
+func blobSide(b *gitx.Batch, at string) (appendonly.Side, error) {
 	var s appendonly.Side
 	for _, name := range append([]string{workspace.LogName}, workspace.ArchiveNames...) {
-		data, ok, err := g.ReadFile(commit, prefix+name)
+		data, ok, err := b.Contents(at + name)
 		if err != nil {
-			return s, cannotRun{fmt.Errorf("lint: read %s at %.12s: %w", name, commit, err)}
+			return s, cannotRun{fmt.Errorf("lint: read %s: %w", at+name, err)}
 		}
 		if ok {
 			s = addFile(s, name, data)

@@ -244,21 +244,24 @@ func (b *Batch) Info(spec string) (oid, typ string, size int64, ok bool, err err
 	return b.header()
 }
 
-// Contents returns the object spec names, or ok false when it does not
-// exist.
+// Contents returns the blob spec names, or ok false when it does not
+// exist or is not a file (a folder of that name is not a log).
 func (b *Batch) Contents(spec string) ([]byte, bool, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if err := b.send("contents " + spec); err != nil {
 		return nil, false, err
 	}
-	_, _, size, ok, err := b.header()
+	_, typ, size, ok, err := b.header()
 	if err != nil || !ok {
 		return nil, ok, err
 	}
 	data := make([]byte, size+1) // the content and its trailing LF
 	if _, err := io.ReadFull(b.out, data); err != nil {
 		return nil, false, b.fail(err)
+	}
+	if typ != "blob" {
+		return nil, false, nil
 	}
 	return data[:size], true, nil
 }

@@ -95,6 +95,9 @@ func TestRepo(t *testing.T) {
 	if _, _, _, ok, err := b.Info(head + ":nope"); err != nil || ok {
 		t.Errorf("Info of a missing path = %v %v", ok, err)
 	}
+	if _, ok, err := b.Contents(head + ":sub"); err != nil || ok {
+		t.Errorf("Contents of a folder = %v, %v", ok, err)
+	}
 	if _, _, err := b.Contents("x\ny"); err == nil {
 		t.Error("Contents accepted a newline")
 	}
