@@ -7,6 +7,7 @@ package appendonly
 import (
 	"fmt"
 	"regexp"
+	"sort"
 
 	"github.com/memsys/memsys/internal/diag"
 	"github.com/memsys/memsys/internal/udiff"
@@ -105,7 +106,11 @@ func Compare(base, head Side, commit string) diag.Diagnostics {
 		}
 		return -1
 	}
-	lastPos, lastBase := -1, -1 // head index of the last base event seen in order
+	// kept pairs each base event still present (by ID) with its head
+	// index; lastPos is the head index of the last of them.
+	type keptEvent struct{ k, i int }
+	var kept []keptEvent
+	lastPos := -1
 	for k, b := range be {
 		i, ok := at[b.Num]
 		if !ok {
@@ -127,12 +132,28 @@ func Compare(base, head Side, commit string) diag.Diagnostics {
 				Message: fmt.Sprintf("%s was changed after it was committed at %s: events are immutable; restore it and record the correction as a new event", h.ID, commit),
 				Detail:  udiff.Unified(b.ID+" at "+commit, h.ID+" now", []byte(b.Text), []byte(h.Text))})
 		}
-		if i < lastPos {
-			ds = append(ds, diag.Diagnostic{Rule: Reordered, Severity: diag.Error, Range: h.Range, Event: h.ID,
-				Message: fmt.Sprintf("%s now comes before %s, unlike at %s: committed events keep their order", h.ID, be[lastBase].ID, commit)})
+		kept = append(kept, keptEvent{k, i})
+		lastPos = max(lastPos, i)
+	}
+	// The events that stayed in order are the longest run whose head
+	// positions increase; only the others moved. One event moved to the
+	// end is one finding, not one for every event it jumped over.
+	pos := make([]int, len(kept))
+	for n, e := range kept {
+		pos[n] = e.i
+	}
+	inOrder := longestIncreasing(pos)
+	for n, e := range kept {
+		if inOrder[n] {
 			continue
 		}
-		lastPos, lastBase = i, k
+		h := he[e.i]
+		after := "came first"
+		if n > 0 {
+			after = "followed " + be[kept[n-1].k].ID
+		}
+		ds = append(ds, diag.Diagnostic{Rule: Reordered, Severity: diag.Error, Range: h.Range, Event: h.ID,
+			Message: fmt.Sprintf("%s has moved: at %s it %s; committed events keep their order", h.ID, commit, after)})
 	}
 	// New events: after the last committed one, continuing its numbers.
 	next := maxBase + 1
@@ -154,6 +175,34 @@ func Compare(base, head Side, commit string) diag.Diagnostics {
 	}
 	ds.Sort()
 	return ds
+}
+
+// longestIncreasing marks one longest strictly increasing subsequence
+// of a (patience sorting, O(n log n)); ties go to the earliest
+// elements, so the result is deterministic.
+func longestIncreasing(a []int) []bool {
+	tails := []int{} // tails[l]: index in a of the smallest tail of a run of length l+1
+	prev := make([]int, len(a))
+	for n, v := range a {
+		l := sort.Search(len(tails), func(j int) bool { return a[tails[j]] >= v })
+		if l > 0 {
+			prev[n] = tails[l-1]
+		} else {
+			prev[n] = -1
+		}
+		if l == len(tails) {
+			tails = append(tails, n)
+		} else {
+			tails[l] = n
+		}
+	}
+	in := make([]bool, len(a))
+	if len(tails) > 0 {
+		for n := tails[len(tails)-1]; n >= 0; n = prev[n] {
+			in[n] = true
+		}
+	}
+	return in
 }
 
 var idInHeading = regexp.MustCompile(`(?i)^(#+\s*)evt-\d+`)

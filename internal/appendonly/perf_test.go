@@ -30,3 +30,29 @@ func pad5(n int) string {
 	}
 	return s
 }
+
+func TestLongestIncreasing(t *testing.T) {
+	cases := []struct {
+		in   []int
+		want string // kept positions
+	}{
+		{nil, ""},
+		{[]int{0, 1, 2}, "xxx"},
+		{[]int{4, 0, 1, 2, 3}, ".xxxx"},
+		{[]int{0, 2, 1}, "x.x"},
+		{[]int{3, 2, 1, 0}, "...x"},
+	}
+	for _, c := range cases {
+		got := ""
+		for _, in := range longestIncreasing(c.in) {
+			if in {
+				got += "x"
+			} else {
+				got += "."
+			}
+		}
+		if got != c.want {
+			t.Errorf("longestIncreasing(%v) = %s, want %s", c.in, got, c.want)
+		}
+	}
+}
