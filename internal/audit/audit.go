@@ -74,9 +74,9 @@ func Run(ctx context.Context, g *gitx.Git, opt Options) (*Result, error) {
 	// git prints no raw diff) read their trees below.
 	args := []string{"log", "--full-history", "--parents", "--topo-order", "--reverse", "--raw", "--no-abbrev",
 		"--format=%x1e%H %P%x1f%an <%ae>%x1f%aI", "--end-of-options", rng, "--"}
-	for _, n := range names {
-		args = append(args, prefix+n)
-	}
+	// Pathspecs are relative to the folder git runs in, the memory
+	// root; the raw lines name paths from the top level (prefix+name).
+	args = append(args, names...)
 	// The batch process starts while git log runs.
 	b, err := g.NewBatch(ctx)
 	if err != nil {
