@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/urfave/cli/v3"
@@ -90,9 +91,15 @@ func runAudit(ctx context.Context, cmd *cli.Command) error {
 		}
 		return cannotRun{fmt.Errorf("audit: %w", err)}
 	}
+	// Paths as lint shows them: relative to where memsys was started.
+	start, err := filepath.Abs(dir)
+	if err != nil {
+		return cannotRun{err}
+	}
 	kept := res.Findings[:0]
 	failed := false
 	for _, f := range res.Findings {
+		f.Range.File = displayPath(start, root, f.Range.File)
 		if f.Severity = l.Severity(f.Rule); f.Severity != diag.Off {
 			kept = append(kept, f)
 			failed = failed || f.Severity == diag.Error
