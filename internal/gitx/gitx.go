@@ -209,6 +209,7 @@ type Batch struct {
 	cmd  *exec.Cmd
 	in   *bufio.Writer
 	inc  io.Closer
+	outc io.Closer
 	out  *bufio.Reader
 	errb bytes.Buffer
 }
@@ -229,7 +230,7 @@ func (g *Git) NewBatch(ctx context.Context) (*Batch, error) {
 	if err := c.Start(); err != nil {
 		return nil, fmt.Errorf("start git cat-file: %w", err)
 	}
-	b.in, b.inc, b.out = bufio.NewWriter(w), w, bufio.NewReaderSize(r, 1<<16)
+	b.in, b.inc, b.outc, b.out = bufio.NewWriter(w), w, r, bufio.NewReaderSize(r, 1<<16)
 	return b, nil
 }
 
@@ -306,10 +307,18 @@ func (b *Batch) fail(err error) error {
 	return fmt.Errorf("git cat-file: %w", err)
 }
 
-// Close ends the process.
+// Close ends the process. Its output is closed too, so a git still
+// writing replies nobody will read (a walk that stopped at an error)
+// exits instead of blocking Wait forever.
 func (b *Batch) Close() error {
 	b.inc.Close()
-	return b.cmd.Wait()
+	b.outc.Close()
+	err := b.cmd.Wait()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return nil // killed by the closed pipe: nothing was lost
+	}
+	return err
 }
 
 // Pipe reads the replies to many requests written ahead by a goroutine,

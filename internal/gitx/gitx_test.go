@@ -125,3 +125,30 @@ func TestShallow(t *testing.T) {
 		t.Errorf("Resolve of an unfetched commit: %v", err)
 	}
 }
+
+// TestCloseEarly stops reading a pipeline half way: Close must not wait
+// forever for a git that is still writing.
+func TestCloseEarly(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	run(t, dir, "init", "-q", "-b", "main")
+	os.WriteFile(filepath.Join(dir, "big"), make([]byte, 1<<20), 0o644)
+	run(t, dir, "add", "big")
+	run(t, dir, "commit", "-q", "-m", "big")
+	g := &Git{Dir: dir, Env: gitEnv(dir)}
+	b, err := g.NewBatch(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	specs := make([]string, 50)
+	for i := range specs {
+		specs[i] = "HEAD:big"
+	}
+	p := b.Pipeline(specs)
+	if data, ok, err := p.Next(); err != nil || !ok || len(data) != 1<<20 {
+		t.Fatalf("Next = %d bytes, %v, %v", len(data), ok, err)
+	}
+	if err := b.Close(); err != nil {
+		t.Errorf("Close: %v", err)
+	}
+}
