@@ -72,7 +72,7 @@ func Run(ctx context.Context, g *gitx.Git, opt Options) (*Result, error) {
 	// --raw gives the old and new blob of each file a commit changed,
 	// so a plain commit needs no tree read at all; merges (for which
 	// git prints no raw diff) read their trees below.
-	args := []string{"log", "--full-history", "--parents", "--topo-order", "--reverse", "--raw", "--no-abbrev",
+	args := []string{"log", "--no-renames", "--full-history", "--parents", "--topo-order", "--reverse", "--raw", "--no-abbrev",
 		"--format=%x1e%H %P%x1f%an <%ae>%x1f%aI", "--end-of-options", rng, "--"}
 	// Pathspecs are relative to the folder git runs in, the memory
 	// root; the raw lines name paths from the top level (prefix+name).

@@ -216,7 +216,9 @@ type Batch struct {
 
 // NewBatch starts the batch process.
 func (g *Git) NewBatch(ctx context.Context) (*Batch, error) {
-	c := g.cmd(ctx, "cat-file", "--batch-command")
+	// --buffer: git writes replies in large blocks, not one write per
+	// object; every request list therefore ends with "flush".
+	c := g.cmd(ctx, "cat-file", "--batch-command", "--buffer")
 	b := &Batch{cmd: c}
 	c.Stderr = &b.errb
 	w, err := c.StdinPipe()
@@ -271,7 +273,7 @@ func (b *Batch) send(line string) error {
 	if strings.ContainsAny(line, "\n\x00") {
 		return fmt.Errorf("git cat-file: object name %q holds a newline", line)
 	}
-	if _, err := b.in.WriteString(line + "\n"); err != nil {
+	if _, err := b.in.WriteString(line + "\nflush\n"); err != nil {
 		return b.fail(err)
 	}
 	if err := b.in.Flush(); err != nil {
@@ -344,6 +346,10 @@ func (b *Batch) Pipeline(specs []string) *Pipe {
 				p.errc <- b.fail(err)
 				return
 			}
+		}
+		if _, err := b.in.WriteString("flush\n"); err != nil {
+			p.errc <- b.fail(err)
+			return
 		}
 		p.errc <- b.in.Flush()
 	}()
