@@ -267,12 +267,9 @@ func lcJSON(w io.Writer, v any) error {
 // append --regen. The caller holds the lock, so no other append can
 // slip in between the event and the regenerated horizon.
 func lcRegen(root string) ([]string, error) {
-	mem, err := workspace.Load(root)
+	mem, err := loadHistory(root)
 	if err != nil {
-		return nil, cannotRun{err}
-	}
-	if err := mem.Incomplete(); err != nil {
-		return nil, cannotRun{err}
+		return nil, err
 	}
 	g, _ := materialize.Replay(mem.Events)
 	done := []string{}

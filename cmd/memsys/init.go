@@ -90,12 +90,9 @@ func runInit(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return cannotRun{err}
 	}
-	mem, err := workspace.Load(root)
+	mem, err := loadHistory(root)
 	if err != nil {
-		return cannotRun{err}
-	}
-	if err := mem.Incomplete(); err != nil {
-		return cannotRun{err}
+		return err
 	}
 	if !mem.Log.HasEventLog {
 		// init never edits an existing log, so it can only say so.

@@ -67,12 +67,9 @@ func runRegen(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return cannotRun{err}
 	}
-	mem, err := workspace.Load(root)
+	mem, err := loadHistory(root)
 	if err != nil {
-		return cannotRun{err}
-	}
-	if err := mem.Incomplete(); err != nil {
-		return cannotRun{err}
+		return err
 	}
 	events, err := eventsAt(mem.Events, cmd.String("at"))
 	if err != nil {
@@ -198,4 +195,18 @@ func warnProblems(cmd *cli.Command, mem *workspace.Memory) {
 	if n > maxWarnings {
 		fmt.Fprintf(w, "memsys: warning: %d more problem(s) not shown: run memsys lint to see them all\n", n-maxWarnings)
 	}
+}
+
+// loadHistory reads the log and archive of root and refuses a history
+// cut short by an over-long line: acting on half the events would write
+// wrong files. Errors exit 2.
+func loadHistory(root string) (*workspace.Memory, error) {
+	mem, err := workspace.Load(root)
+	if err != nil {
+		return nil, cannotRun{err}
+	}
+	if err := mem.Incomplete(); err != nil {
+		return nil, cannotRun{err}
+	}
+	return mem, nil
 }

@@ -40,12 +40,9 @@ func lcLoad(cmd *cli.Command) (*workspace.Memory, []parse.Event, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	mem, err := workspace.Load(root)
+	mem, err := loadHistory(root)
 	if err != nil {
-		return nil, nil, cannotRun{err}
-	}
-	if err := mem.Incomplete(); err != nil {
-		return nil, nil, cannotRun{err}
+		return nil, nil, err
 	}
 	evs := mem.Events
 	if at := cmd.String("at"); at != "" {

@@ -97,12 +97,9 @@ func runStatus(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	mem, err := workspace.Load(root)
+	mem, err := loadHistory(root)
 	if err != nil {
-		return cannotRun{err}
-	}
-	if err := mem.Incomplete(); err != nil {
-		return cannotRun{err}
+		return err
 	}
 	threshold, _, err := lcThresholds(cmd, root)
 	if err != nil {
