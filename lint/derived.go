@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"io/fs"
-	"strings"
 
 	"github.com/memsys/memsys/internal/diag"
 	"github.com/memsys/memsys/internal/udiff"
@@ -46,32 +45,35 @@ func (p *Pass) lastEvent() string {
 // horizon finds the "Event horizon" line of a derived file and the
 // event ID on it. The seed's Staleness Check compares exactly this.
 func horizon(src []byte) (id string, line int) {
-	n := 0
-	for len(src) > 0 {
-		n++
-		l := src
-		if i := bytes.IndexByte(src, '\n'); i >= 0 {
-			l, src = src[:i], src[i+1:]
-		} else {
-			src = nil
+	// One ASCII-lowered copy and one search over the whole file, rather
+	// than lowering every line: graph.md of a large log has 100k lines.
+	lower := make([]byte, len(src))
+	for i, c := range src {
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
 		}
-		i := bytes.Index(bytes.ToLower(l), []byte("event horizon"))
-		if i < 0 {
-			continue
-		}
-		rest := string(l[i+len("event horizon"):])
-		j := strings.Index(strings.ToLower(rest), "evt-")
-		if j < 0 {
-			return "", n
-		}
-		rest = rest[j:]
-		k := 4
-		for k < len(rest) && rest[k] >= '0' && rest[k] <= '9' {
-			k++
-		}
-		return rest[:k], n
+		lower[i] = c
 	}
-	return "", 0
+	i := bytes.Index(lower, []byte("event horizon"))
+	if i < 0 {
+		return "", 0
+	}
+	line = bytes.Count(src[:i], []byte{'\n'}) + 1
+	end := len(src)
+	if e := bytes.IndexByte(src[i:], '\n'); e >= 0 {
+		end = i + e
+	}
+	rest := lower[i+len("event horizon") : end]
+	j := bytes.Index(rest, []byte("evt-"))
+	if j < 0 {
+		return "", line
+	}
+	start := i + len("event horizon") + j
+	k := start + 4
+	for k < end && src[k] >= '0' && src[k] <= '9' {
+		k++
+	}
+	return string(src[start:k]), line
 }
 
 // sameEvent compares IDs by number, so "evt-7" and "evt-007" match.
