@@ -1,11 +1,12 @@
 package lint
 
 import (
-	"bytes"
 	"errors"
 	"io/fs"
+	"strings"
 
 	"github.com/memsys/memsys/internal/diag"
+	"github.com/memsys/memsys/parse"
 )
 
 func init() {
@@ -36,46 +37,12 @@ func runAgentsProtocol(p *Pass) {
 	}
 }
 
-// hasProtocolHeading looks for an ATX heading "Memory System Protocol"
-// outside fenced code blocks: the seed shows the section inside a fence,
-// and a copy of that documentation is not the section itself.
+// hasProtocolHeading looks for a heading "Memory System Protocol" read
+// through goldmark's block structure: the seed shows the section inside
+// a fence, and a copy of that documentation is not the section itself.
 func hasProtocolHeading(src []byte) bool {
-	var fence []byte
-	for len(src) > 0 {
-		l := src
-		if i := bytes.IndexByte(src, '\n'); i >= 0 {
-			l, src = src[:i], src[i+1:]
-		} else {
-			src = nil
-		}
-		l = bytes.TrimRight(l, " \t\r")
-		t := bytes.TrimLeft(l, " ")
-		if len(l)-len(t) > 3 {
-			continue
-		}
-		if fence != nil {
-			if bytes.HasPrefix(t, fence) && len(bytes.Trim(t, string(fence[:1]))) == 0 {
-				fence = nil
-			}
-			continue
-		}
-		if bytes.HasPrefix(t, []byte("```")) || bytes.HasPrefix(t, []byte("~~~")) {
-			n := 0
-			for n < len(t) && t[n] == t[0] {
-				n++
-			}
-			fence = t[:n]
-			continue
-		}
-		if len(t) == 0 || t[0] != '#' {
-			continue
-		}
-		h := bytes.TrimLeft(t, "#")
-		if len(t)-len(h) > 6 || len(h) == 0 || (h[0] != ' ' && h[0] != '\t') {
-			continue
-		}
-		h = bytes.TrimSpace(bytes.TrimRight(bytes.TrimSpace(h), "#"))
-		if bytes.EqualFold(h, []byte("Memory System Protocol")) {
+	for _, h := range parse.Headings(src) {
+		if strings.EqualFold(strings.TrimSpace(h.Text), "Memory System Protocol") {
 			return true
 		}
 	}

@@ -348,3 +348,15 @@ func TestRefs(t *testing.T) {
 		}
 	}
 }
+
+func TestHeadings(t *testing.T) {
+	src := "# AGENTS.md\r\n\r\n```\n## In a fence\n```\n\n<!--\n## In a comment\n-->\n\n    ## Indented code\n\nSetext\n------\n\n### Memory System Protocol ###\n"
+	var got []string
+	for _, h := range Headings([]byte(src)) {
+		got = append(got, fmt.Sprintf("%d:%d:%s", h.Line, h.Level, h.Text))
+	}
+	want := []string{"1:1:AGENTS.md", "13:2:Setext", "16:3:Memory System Protocol"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

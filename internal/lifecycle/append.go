@@ -3,6 +3,7 @@ package lifecycle
 import (
 	"bytes"
 	"fmt"
+	"strings"
 
 	"github.com/memsys/memsys/parse"
 )
@@ -99,34 +100,14 @@ func lineStart(src []byte, n int) int {
 	return off
 }
 
-// sectionAfter finds a level-1 or level-2 ATX heading in src[from:]
-// outside fenced code, and returns its line (counted from the line
-// holding from, 0-based so the caller can add the lines before) and
-// text.
+// sectionAfter finds a level-1 or level-2 heading in src[from:] (read
+// through goldmark's block structure, so code and comments do not count)
+// and returns its line, counted from the line holding from (1-based, so
+// the caller adds the lines before), and its text.
 func sectionAfter(src []byte, from int) (int, string) {
-	var fence []byte
-	for i, l := range bytes.Split(src[from:], []byte("\n")) {
-		l = bytes.TrimRight(l, "\r")
-		t := bytes.TrimLeft(l, " ")
-		if len(l)-len(t) > 3 {
-			continue
-		}
-		if fence != nil {
-			if bytes.HasPrefix(t, fence) && len(bytes.TrimSpace(bytes.TrimLeft(t, string(fence[:1])))) == 0 {
-				fence = nil
-			}
-			continue
-		}
-		if bytes.HasPrefix(t, []byte("```")) || bytes.HasPrefix(t, []byte("~~~")) {
-			n := 0
-			for n < len(t) && t[n] == t[0] {
-				n++
-			}
-			fence = t[:n]
-			continue
-		}
-		if len(l) > 0 && l[0] == '#' && (bytes.HasPrefix(l, []byte("# ")) || bytes.HasPrefix(l, []byte("## ")) || bytes.Equal(l, []byte("#")) || bytes.Equal(l, []byte("##"))) {
-			return i + 1, string(l)
+	for _, h := range parse.Headings(src[from:]) {
+		if h.Level <= 2 {
+			return h.Line, strings.Repeat("#", h.Level) + " " + h.Text
 		}
 	}
 	return 0, ""
