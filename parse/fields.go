@@ -352,7 +352,11 @@ func sortProblems(ps []Problem) {
 		if ps[i].Range.Offset != ps[j].Range.Offset {
 			return ps[i].Range.Offset < ps[j].Range.Offset
 		}
-		return ps[i].Kind < ps[j].Kind
+		if ps[i].Kind != ps[j].Kind {
+			return ps[i].Kind < ps[j].Kind
+		}
+		// Stream and Parse find some problems in a different order.
+		return ps[i].Message < ps[j].Message
 	})
 }
 

@@ -95,3 +95,31 @@ func FuzzFastPath(f *testing.F) {
 		}
 	})
 }
+
+// FuzzStream checks that Stream hands over exactly the events Parse
+// returns, in order, with the same problems, including events written
+// before the Event Log section, which Stream must hold back.
+func FuzzStream(f *testing.F) {
+	for _, s := range seeds() {
+		f.Add(s)
+	}
+	f.Add("### evt-001 | 2025-02-03 10:00 | a | fix\n\n## Event Log\n\n### evt-002 | 2025-02-03 10:00 | a | fix\n\n## Other\n\n#### evt-003 | 2025-02-03 10:00 | a | fix\n")
+	f.Add("# Changelog\n\n## evt-001 | 2025-02-03 10:00 | a | fix\n\n### evt-002 | 2025-02-03 10:00 | a | fix\n")
+	f.Fuzz(func(t *testing.T, src string) {
+		for _, opts := range [][]Option{nil, {Archive()}, {HeadersOnly()}} {
+			want := Parse("f", []byte(src), opts...)
+			var got []Event
+			l := Stream("f", []byte(src), func(e *Event) { got = append(got, *e) }, opts...)
+			if len(l.Events) != 0 {
+				t.Fatalf("Stream kept %d events in Log.Events", len(l.Events))
+			}
+			l.Events = got
+			if len(want.Events) == 0 {
+				want.Events = nil
+			}
+			if !reflect.DeepEqual(l, want) {
+				t.Fatalf("Stream differs from Parse (options %d)\nstream: %+v\nparse:  %+v", len(opts), l, want)
+			}
+		}
+	})
+}

@@ -60,11 +60,28 @@ var blockParser = parser.NewParser(
 // The strings in the result share memory with src, which the caller
 // must not modify afterwards.
 func Parse(file string, src []byte, opts ...Option) *Log {
+	return parse(file, src, nil, opts)
+}
+
+// Stream parses like Parse but hands each event to each as soon as the
+// event is complete, in file order, and keeps none: Log.Events of the
+// result is empty. Replaying while parsing this way holds one event at
+// a time instead of the whole log, which is what keeps regen's memory
+// near the size of the file. The event and its slices may be retained
+// by each; like Parse's results, its strings share memory with src.
+// Events written before the Event Log section are held back until the
+// parser knows whether such a section exists, exactly as Parse decides
+// which events count.
+func Stream(file string, src []byte, each func(*Event), opts ...Option) *Log {
+	return parse(file, src, each, opts)
+}
+
+func parse(file string, src []byte, each func(*Event), opts []Option) *Log {
 	var c config
 	for _, o := range opts {
 		o(&c)
 	}
-	p := &state{file: file, archive: c.archive, headersOnly: c.headersOnly, whole: c.whole, sequential: c.sequential, log: &Log{File: file}}
+	p := &state{file: file, archive: c.archive, headersOnly: c.headersOnly, whole: c.whole, sequential: c.sequential, log: &Log{File: file}, each: each}
 	p.src, p.bom, p.crlf = normalize(src)
 	// One string over the normalised bytes, shared by every text in the
 	// result: no copy of the 30 MB a large log holds. Parse owns p.src
@@ -157,10 +174,15 @@ type state struct {
 	log                            *Log
 	scratch                        []block
 
-	inLog bool     // inside an Event Log section
-	cur   *Event   // event being read, nil between events
-	all   []*Event // every evt heading, in order, before section filtering
-	field int      // index in cur.Fields of the last field, -1 if none
+	inLog bool   // inside an Event Log section
+	cur   *Event // event being read, nil between events
+	field int    // index in cur.Fields of the last field, -1 if none
+	// each receives every kept event when streaming (see Stream); nil
+	// when the events are collected in log.Events.
+	each func(*Event)
+	// pending holds streamed events seen before any Event Log section:
+	// whether they count depends on whether such a section comes later.
+	pending []*Event
 	// listTo names where the next bullet list goes: "details", "refs",
 	// "tags" after a field with an empty value, "" otherwise.
 	listTo string
@@ -168,8 +190,10 @@ type state struct {
 
 func (p *state) run(starts []int) {
 	// Every event starts a chunk, so this never grows; cur can point
-	// into the slice safely.
-	p.log.Events = make([]Event, 0, len(starts))
+	// into the slice safely. A stream allocates events one by one.
+	if p.each == nil {
+		p.log.Events = make([]Event, 0, len(starts))
+	}
 	if len(starts) < pipelineMin || runtime.GOMAXPROCS(0) < 2 || p.sequential {
 		for i := 0; i < len(starts); {
 			var blocks []block
@@ -409,6 +433,7 @@ func (p *state) heading(h *block) {
 		if p.inLog && p.log.EventLogLine == 0 {
 			p.log.HasEventLog = true
 			p.log.EventLogLine = p.line(start)
+			p.flush()
 		}
 		return
 	}
@@ -435,8 +460,13 @@ func (p *state) rangeOf(start, end int) diag.Range {
 }
 
 func (p *state) openEvent(level int, header string, start int) {
-	p.log.Events = append(p.log.Events, Event{Level: level, InLog: p.inLog || p.archive})
-	e := &p.log.Events[len(p.log.Events)-1]
+	var e *Event
+	if p.each != nil {
+		e = &Event{Level: level, InLog: p.inLog || p.archive}
+	} else {
+		p.log.Events = append(p.log.Events, Event{Level: level, InLog: p.inLog || p.archive})
+		e = &p.log.Events[len(p.log.Events)-1]
+	}
 	if !p.headersOnly {
 		e.Fields = make([]Field, 0, 5) // the template's five fields
 	}
@@ -467,6 +497,33 @@ func (p *state) closeEvent(next int) {
 		Offset:    p.orig(e.Range.Offset),
 		EndOffset: p.orig(end),
 	}
+	if p.each != nil {
+		p.emit(e)
+	}
+}
+
+// emit passes a complete streamed event on, or holds it back while it
+// is not yet known whether the file has an Event Log section.
+func (p *state) emit(e *Event) {
+	if !e.InLog && !p.log.HasEventLog {
+		p.pending = append(p.pending, e)
+		return
+	}
+	if p.keep(e) {
+		p.each(e)
+	}
+}
+
+// flush decides the held-back events: called when the Event Log section
+// appears (they are outside it) and at the end (there is none).
+func (p *state) flush() {
+	for _, e := range p.pending {
+		if p.keep(e) {
+			p.each(e)
+		}
+	}
+	clear(p.pending)
+	p.pending = p.pending[:0]
 }
 
 // trimTail drops trailing blank lines and thematic-break separators
@@ -541,24 +598,35 @@ func (p *state) problem(k Kind, start, end int, evt, msg string) {
 // Log section, or all of them when the file has no such section (lint
 // reports the missing section; replay still sees the events).
 func (p *state) finish() {
-	kept := p.log.Events[:0]
-	for i := range p.log.Events {
-		e := p.log.Events[i]
-		if e.ID == "" {
-			continue // a malformed ID, already reported
+	if p.each != nil {
+		p.flush()
+	} else {
+		kept := p.log.Events[:0]
+		for i := range p.log.Events {
+			if p.keep(&p.log.Events[i]) {
+				kept = append(kept, p.log.Events[i])
+			}
 		}
-		if p.log.HasEventLog && !e.InLog {
-			p.log.Problems = append(p.log.Problems, Problem{Kind: KindOutside, Range: e.Range, Event: e.ID,
-				Message: e.ID + " is outside the \"## Event Log\" section: move it under that heading"})
-			continue
-		}
-		if e.Level != 3 {
-			p.log.Problems = append(p.log.Problems, Problem{Kind: KindLevel, Range: e.Range, Event: e.ID,
-				Message: e.ID + " heading is level " + itoa(e.Level) + ", not 3: write it as \"### " + e.ID + " | ...\""})
-		}
-		kept = append(kept, e)
+		clear(p.log.Events[len(kept):])
+		p.log.Events = kept
 	}
-	clear(p.log.Events[len(kept):])
-	p.log.Events = kept
 	sortProblems(p.log.Problems)
+}
+
+// keep reports whether e counts as an event, reporting why not, or a
+// heading at the wrong level, as a problem.
+func (p *state) keep(e *Event) bool {
+	if e.ID == "" {
+		return false // a malformed ID, already reported
+	}
+	if p.log.HasEventLog && !e.InLog {
+		p.log.Problems = append(p.log.Problems, Problem{Kind: KindOutside, Range: e.Range, Event: e.ID,
+			Message: e.ID + " is outside the \"## Event Log\" section: move it under that heading"})
+		return false
+	}
+	if e.Level != 3 {
+		p.log.Problems = append(p.log.Problems, Problem{Kind: KindLevel, Range: e.Range, Event: e.ID,
+			Message: e.ID + " heading is level " + itoa(e.Level) + ", not 3: write it as \"### " + e.ID + " | ...\""})
+	}
+	return true
 }

@@ -2,11 +2,12 @@ package parse
 
 import (
 	"fmt"
-	"github.com/memsys/memsys/internal/diag"
-
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/memsys/memsys/internal/diag"
+	"github.com/memsys/memsys/internal/loggen"
 )
 
 const head = "# Changelog\n\n## Event Log\n\n"
@@ -358,5 +359,18 @@ func TestHeadings(t *testing.T) {
 	want := []string{"1:1:AGENTS.md", "13:2:Setext", "16:3:Memory System Protocol"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// TestStreamPipeline covers what the fuzzer's small inputs never reach:
+// a log long enough for the recogniser goroutine, streamed.
+func TestStreamPipeline(t *testing.T) {
+	src := loggen.Generate(3*pipelineMin, 7)
+	want := Parse("CHANGELOG.md", src)
+	var got []Event
+	l := Stream("CHANGELOG.md", src, func(e *Event) { got = append(got, *e) })
+	if len(got) != 3*pipelineMin || !reflect.DeepEqual(got, want.Events) || !reflect.DeepEqual(l.Problems, want.Problems) {
+		t.Fatalf("Stream gave %d events, Parse %d; equal events: %v, equal problems: %v",
+			len(got), len(want.Events), reflect.DeepEqual(got, want.Events), reflect.DeepEqual(l.Problems, want.Problems))
 	}
 }
