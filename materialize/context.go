@@ -3,7 +3,6 @@ package materialize
 import (
 	"bytes"
 	"container/heap"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -98,21 +97,32 @@ func (c *Context) Section(title string) *Section {
 // BuildContext fills context.md's sections from the events and their
 // replayed graph g, per the seed's Regeneration Algorithm made exact
 // (docs/materialize.md). Pure: the window counts back from the newest
-// event's timestamp, never from a clock.
+// event's timestamp, never from a clock. A Replayer builds the same
+// context without keeping the events.
 func BuildContext(events []parse.Event, g *Graph, opt Options) *Context {
-	opt = opt.withDefaults()
-	c := &Context{Horizon: g.Horizon, Generated: g.Updated}
-	b := &ctxBuilder{events: events, g: g, byID: make(map[string]int, len(events))}
-	for i := range events {
-		b.byID[eventKey(events[i].ID)] = i // the last of duplicate IDs wins
+	d := newDigest(opt)
+	for _, n := range g.Nodes {
+		if n.Created != "" {
+			d.want(&parse.Event{ID: n.Created})
+		}
 	}
+	for i := range events {
+		d.observe(&events[i])
+	}
+	return d.build(g)
+}
+
+// build fills the sections from what the digest kept and the graph.
+func (d *digest) build(g *Graph) *Context {
+	c := &Context{Horizon: g.Horizon, Generated: g.Updated}
+	b := &ctxBuilder{d: d, g: g}
 	b.openBlocks()
 	c.Sections = []*Section{
 		b.mission(),
 		b.sprint(),
 		b.constraints(),
 		b.blockers(),
-		b.recent(opt),
+		b.recent(),
 		b.dependencies(),
 		b.next(),
 	}
@@ -122,14 +132,13 @@ func BuildContext(events []parse.Event, g *Graph, opt Options) *Context {
 			s.Items = s.Items[:limit]
 		}
 	}
-	budget(c, opt.ContextWords)
+	budget(c, d.opt.ContextWords)
 	return c
 }
 
 type ctxBuilder struct {
-	events []parse.Event
-	g      *Graph
-	byID   map[string]int
+	d *digest
+	g *Graph
 	// blockedBy lists, per blocked node, the nodes with an open blocks
 	// edge to it.
 	blockedBy map[*Node][]*Node
@@ -150,18 +159,11 @@ func (b *ctxBuilder) openBlocks() {
 	}
 }
 
-func (b *ctxBuilder) event(id string) *parse.Event {
-	if i, ok := b.byID[eventKey(id)]; ok {
-		return &b.events[i]
-	}
-	return nil
-}
-
 // summary is an event's Summary, shortened, escaped for inside a line.
-func (b *ctxBuilder) summary(e *parse.Event) string {
-	s := cleanText(e.Summary)
+func (b *ctxBuilder) summary(e *brief) string {
+	s := cleanText(e.summary)
 	if s == "" {
-		s = "(" + e.Type + " event without summary)"
+		s = "(" + e.typ + " event without summary)"
 	}
 	return escInline(shorten(s))
 }
@@ -191,24 +193,14 @@ func idSuffix(id string) string { return " — " + escInline(orNone(id)) }
 
 func (b *ctxBuilder) mission() *Section {
 	s := &Section{Title: SecMission, Kind: "list"}
-	ms, dec := -1, -1
-	for i := len(b.events) - 1; i >= 0 && ms < 0; i-- {
-		switch b.events[i].Type {
-		case "milestone":
-			ms = i
-		case "decision":
-			if dec < 0 {
-				dec = i
-			}
-		}
+	ms, dec := &b.d.milestone, &b.d.decision
+	if ms.pos >= 0 {
+		s.Items = append(s.Items, "Milestone: "+b.summary(ms)+idSuffix(ms.id))
 	}
-	if ms >= 0 {
-		e := &b.events[ms]
-		s.Items = append(s.Items, "Milestone: "+b.summary(e)+idSuffix(e.ID))
-	}
-	if dec >= 0 {
-		e := &b.events[dec]
-		s.Items = append(s.Items, "Latest decision: "+b.summary(e)+idSuffix(e.ID))
+	// A decision older than the milestone is history the milestone
+	// already stands for.
+	if dec.pos >= 0 && dec.pos > ms.pos {
+		s.Items = append(s.Items, "Latest decision: "+b.summary(dec)+idSuffix(dec.id))
 	}
 	return s
 }
@@ -250,8 +242,8 @@ func (b *ctxBuilder) constraints() *Section {
 			continue
 		}
 		text := ""
-		if e := b.event(n.Created); e != nil && cleanText(e.Summary) != "" {
-			text = b.summary(e)
+		if sum, ok := b.d.createdSummary(n.Created); ok && cleanText(sum) != "" {
+			text = b.summary(&brief{summary: sum})
 		} else if to, ok := n.Attr("to"); ok {
 			text = escInline(shorten(to))
 		} else {
@@ -299,59 +291,19 @@ func (b *ctxBuilder) blockers() *Section {
 // recent lists the window: every event within WindowHours of the
 // newest timestamp, or the last WindowEvents events, whichever is
 // more; newest first (timestamp, then log position).
-func (b *ctxBuilder) recent(opt Options) *Section {
+func (b *ctxBuilder) recent() *Section {
 	s := &Section{Title: SecRecent, Kind: "list"}
-	n := len(b.events)
-	if n == 0 {
-		return s
-	}
-	var newest int64 = -1
-	for i := range b.events {
-		if t := b.events[i].Time; !t.IsZero() && t.Minutes() > newest {
-			newest = t.Minutes()
-		}
-	}
-	from := int64(-1)
-	if newest >= 0 {
-		from = newest - int64(opt.WindowHours)*60
-	}
-	last := n - opt.WindowEvents
-	var idx []int
-	for i := range b.events {
-		t := b.events[i].Time
-		if i >= last || (newest >= 0 && !t.IsZero() && t.Minutes() >= from) {
-			idx = append(idx, i)
-		}
-	}
-	key := func(i int) int64 {
-		if t := b.events[i].Time; !t.IsZero() {
-			return t.Key()
-		}
-		return -1
-	}
-	slices.SortStableFunc(idx, func(x, y int) int {
-		if kx, ky := key(x), key(y); kx != ky {
-			if kx > ky {
-				return -1
-			}
-			return 1
-		}
-		return y - x
-	})
-	limit := sectionCaps[SecRecent]
-	if len(idx) > limit {
-		s.More = len(idx) - limit
-		idx = idx[:limit]
-	}
-	for _, i := range idx {
-		e := &b.events[i]
+	shown, more := b.d.recent(sectionCaps[SecRecent])
+	s.More = more
+	for i := range shown {
+		e := &shown[i]
 		t := none
-		if !e.Time.IsZero() {
-			t = e.Time.String()
-		} else if r := cleanName(e.Time.Raw); r != "" {
+		if !e.time.IsZero() {
+			t = e.time.String()
+		} else if r := cleanName(e.time.Raw); r != "" {
 			t = r
 		}
-		s.Items = append(s.Items, escLine(t)+" — "+b.summary(e)+idSuffix(e.ID))
+		s.Items = append(s.Items, escLine(t)+" — "+b.summary(e)+idSuffix(e.id))
 	}
 	return s
 }

@@ -43,5 +43,14 @@ func FuzzReplayRender(f *testing.F) {
 		if countWords(ctx) > 3000+200 {
 			t.Fatalf("context has %d words", countWords(ctx))
 		}
+		// Replaying as the parser streams must give the same files.
+		x := NewReplayer(DefaultOptions())
+		parse.Stream("CHANGELOG.md", src, func(e *parse.Event) { x.Apply(e) })
+		if !bytes.Equal(RenderGraph(x.Graph()), graph) {
+			t.Fatalf("streamed graph differs\nstream:\n%s\nbatch:\n%s", RenderGraph(x.Graph()), graph)
+		}
+		if sctx := RenderContext(x.Context()); !bytes.Equal(sctx, ctx) {
+			t.Fatalf("streamed context differs\nstream:\n%s\nbatch:\n%s", sctx, ctx)
+		}
 	})
 }

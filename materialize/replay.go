@@ -23,7 +23,50 @@ type Change struct {
 // exact (docs/materialize.md is the reference). It is pure and
 // deterministic, and O(n) in the events up to map lookups.
 func Replay(events []parse.Event) (*Graph, []Change) {
-	r := &replayer{
+	r := newReplayer()
+	changes := make([]Change, len(events))
+	for i := range events {
+		r.apply(&events[i], &changes[i])
+	}
+	return r.graph(), changes
+}
+
+// A Replayer replays a history one event at a time and builds both
+// derived files from it, without keeping the events: regen feeds it
+// straight from parse.Stream, so its memory is the graph and a bounded
+// digest of the events rather than the whole parsed log. The result is
+// the same as Replay followed by BuildContext over the same events.
+type Replayer struct {
+	r *replayer
+	d *digest
+}
+
+// NewReplayer returns a Replayer whose context follows opt.
+func NewReplayer(opt Options) *Replayer {
+	return &Replayer{r: newReplayer(), d: newDigest(opt)}
+}
+
+// Apply replays the next event and returns what it changed. ev is not
+// retained beyond its strings.
+func (x *Replayer) Apply(ev *parse.Event) Change {
+	var ch Change
+	x.r.apply(ev, &ch)
+	if len(ch.NodesAdded) > 0 {
+		x.d.want(ev)
+	}
+	x.d.observe(ev)
+	return ch
+}
+
+// Graph returns the graph as replayed so far. Later calls to Apply
+// keep changing it.
+func (x *Replayer) Graph() *Graph { return x.r.graph() }
+
+// Context builds context.md's model from the events replayed so far.
+func (x *Replayer) Context() *Context { return x.d.build(x.r.graph()) }
+
+func newReplayer() *replayer {
+	return &replayer{
 		g:         &Graph{index: map[string]*Node{}},
 		edges:     map[edgeKey]*Edge{},
 		implicit:  map[*Node]bool{},
@@ -32,20 +75,27 @@ func Replay(events []parse.Event) (*Graph, []Change) {
 		open:      map[*Node]int{},
 		openEdge:  map[*Edge]bool{},
 	}
-	changes := make([]Change, len(events))
-	for i := range events {
-		ev := &events[i]
-		r.ev = ev
-		r.id = cleanName(ev.ID)
-		r.ch = &changes[i]
-		r.ch.Event = ev.ID
-		r.apply()
-		r.g.Horizon = r.id
+}
+
+// apply replays one event, recording its effect in ch.
+func (r *replayer) apply(ev *parse.Event, ch *Change) {
+	r.ev = ev
+	r.id = cleanName(ev.ID)
+	r.ch = ch
+	r.ch.Event = ev.ID
+	r.dispatch()
+	r.g.Horizon = r.id
+	r.last, r.any = ev.Time, true
+	r.ev, r.ch = nil, nil
+}
+
+// graph returns the graph with its Updated stamp, which is the
+// horizon event's time: formatted once here, not for every event.
+func (r *replayer) graph() *Graph {
+	if r.any {
+		r.g.Updated = cleanName(r.last.String())
 	}
-	if len(events) > 0 {
-		r.g.Updated = cleanName(events[len(events)-1].Time.String())
-	}
-	return r.g, changes
+	return r.g
 }
 
 type edgeKey struct{ from, to, rel string }
@@ -71,9 +121,12 @@ type replayer struct {
 	ev *parse.Event
 	id string // the event's ID, cleaned for the table
 	ch *Change
+
+	last parse.Time // time of the last event replayed
+	any  bool       // whether any event was replayed
 }
 
-func (r *replayer) apply() {
+func (r *replayer) dispatch() {
 	switch r.ev.Type {
 	case "create":
 		r.create()

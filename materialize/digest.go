@@ -1,0 +1,240 @@
+package materialize
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/memsys/memsys/parse"
+)
+
+// brief is what context.md can show of one event.
+type brief struct {
+	pos     int // position in the history, from 0
+	id, typ string
+	summary string
+	time    parse.Time
+}
+
+func briefOf(ev *parse.Event, pos int) brief {
+	return brief{pos: pos, id: ev.ID, typ: ev.Type, summary: ev.Summary, time: ev.Time}
+}
+
+// after reports whether a sorts before b in Recent Changes: newer
+// timestamp first, then later in the log. Events without a timestamp
+// sort last.
+func (a *brief) after(b *brief) bool {
+	ka, kb := timeKey(a.time), timeKey(b.time)
+	if ka != kb {
+		return ka > kb
+	}
+	return a.pos > b.pos
+}
+
+func timeKey(t parse.Time) int64 {
+	if t.IsZero() {
+		return -1
+	}
+	return t.Key()
+}
+
+// A digest watches the events go past and keeps only what context.md
+// needs of them, so the events themselves need not be kept: the
+// newest milestone and decision, the candidates for Recent Changes,
+// the timestamps that decide how many events the window holds, and
+// the summaries of the events that created nodes. Its size depends on
+// the window and the graph, not on the length of the log.
+type digest struct {
+	opt Options
+	n   int // events seen
+
+	milestone, decision brief // the last of each; pos -1 if none
+
+	newest int64 // newest timestamp in minutes, -1 while none
+	// mins holds timestamps (minutes) that may still fall in the
+	// window; the window's start only moves forward, so older ones are
+	// dropped now and then.
+	mins    []int64
+	pruneAt int
+	// top holds the events that can still be among the first
+	// sectionCaps[SecRecent] of the timed part of the window: a buffer
+	// cut back to that many, best first, when it fills. floor is the
+	// worst event kept at the last cut: anything that sorts after it
+	// can never make the list.
+	top   []brief
+	floor *brief
+	// last is a ring of the last WindowEvents events, which the window
+	// always includes.
+	last []brief
+
+	// created maps an event key (see eventKey) to the summary of the
+	// last event with that key, for the events that created a node:
+	// Active Constraints quotes the event behind each decision. The
+	// keys of well-formed IDs are numbers, so no string is built per
+	// event.
+	created    map[int]string
+	createdStr map[string]string
+}
+
+func newDigest(opt Options) *digest {
+	opt = opt.withDefaults()
+	return &digest{
+		opt: opt, newest: -1, pruneAt: 1024,
+		milestone: brief{pos: -1}, decision: brief{pos: -1},
+		created: map[int]string{}, createdStr: map[string]string{},
+	}
+}
+
+// observe records the event at the next position.
+func (d *digest) observe(ev *parse.Event) {
+	pos := d.n
+	d.n++
+	b := briefOf(ev, pos)
+	switch ev.Type {
+	case "milestone":
+		d.milestone = b
+	case "decision":
+		d.decision = b
+	}
+	if len(d.last) < d.opt.WindowEvents {
+		d.last = append(d.last, b)
+	} else {
+		d.last[pos%d.opt.WindowEvents] = b
+	}
+	if !ev.Time.IsZero() {
+		d.timed(&b)
+	}
+	if n, ok := numKey(ev.ID); ok {
+		if _, want := d.created[n]; want {
+			d.created[n] = ev.Summary
+		}
+	} else if len(d.createdStr) > 0 {
+		k := eventKey(ev.ID)
+		if _, want := d.createdStr[k]; want {
+			d.createdStr[k] = ev.Summary
+		}
+	}
+}
+
+func (d *digest) timed(b *brief) {
+	m := b.time.Minutes()
+	if m > d.newest {
+		d.newest = m
+	}
+	d.mins = append(d.mins, m)
+	if len(d.mins) >= d.pruneAt {
+		from := d.from()
+		d.mins = slices.DeleteFunc(d.mins, func(x int64) bool { return x < from })
+		d.pruneAt = max(1024, 2*len(d.mins))
+	}
+	if d.floor != nil && !b.after(d.floor) {
+		return
+	}
+	k := sectionCaps[SecRecent]
+	d.top = append(d.top, *b)
+	if len(d.top) >= 2*k {
+		d.cut(k)
+	}
+}
+
+// cut keeps the best k of top.
+func (d *digest) cut(k int) {
+	slices.SortFunc(d.top, func(x, y brief) int {
+		if x.after(&y) {
+			return -1
+		}
+		return 1
+	})
+	if len(d.top) > k {
+		d.top = d.top[:k]
+	}
+	if len(d.top) == k {
+		f := d.top[k-1]
+		d.floor = &f
+	}
+}
+
+// from is the first minute of the time window, -1 with no timestamps.
+func (d *digest) from() int64 {
+	if d.newest < 0 {
+		return -1
+	}
+	return d.newest - int64(d.opt.WindowHours)*60
+}
+
+// want asks for the summary of the event with id, which created a
+// node: this event and any later one with the same key.
+func (d *digest) want(ev *parse.Event) {
+	if n, ok := numKey(ev.ID); ok {
+		d.created[n] = ev.Summary
+	} else {
+		d.createdStr[eventKey(ev.ID)] = ev.Summary
+	}
+}
+
+// createdSummary returns the summary recorded for the event id.
+func (d *digest) createdSummary(id string) (string, bool) {
+	if n, ok := numKey(id); ok {
+		s, ok := d.created[n]
+		return s, ok
+	}
+	s, ok := d.createdStr[eventKey(id)]
+	return s, ok
+}
+
+// inWindow reports whether the event b belongs to Recent Changes.
+func (d *digest) inWindow(b *brief) bool {
+	if b.pos >= d.n-d.opt.WindowEvents {
+		return true
+	}
+	return d.timedIn(b)
+}
+
+func (d *digest) timedIn(b *brief) bool {
+	return d.newest >= 0 && !b.time.IsZero() && b.time.Minutes() >= d.from()
+}
+
+// recent returns the events of Recent Changes that fit in limit, in
+// order, and how many more the window holds.
+func (d *digest) recent(limit int) (shown []brief, more int) {
+	from := d.from()
+	total := 0
+	if d.newest >= 0 {
+		for _, m := range d.mins {
+			if m >= from {
+				total++
+			}
+		}
+	}
+	cand := slices.Clone(d.top)
+	for i := range d.last {
+		if !d.timedIn(&d.last[i]) {
+			total++ // in the window only as one of the last events
+		}
+		cand = append(cand, d.last[i])
+	}
+	cand = slices.DeleteFunc(cand, func(b brief) bool { return !d.inWindow(&b) })
+	slices.SortFunc(cand, func(x, y brief) int {
+		if x.after(&y) {
+			return -1
+		}
+		return 1
+	})
+	cand = slices.CompactFunc(cand, func(x, y brief) bool { return x.pos == y.pos })
+	if len(cand) > limit {
+		cand = cand[:limit]
+	}
+	return cand, total - len(cand)
+}
+
+// numKey is eventKey's number for IDs of the form evt-N, without
+// building the key string.
+func numKey(id string) (int, bool) {
+	id = strings.TrimSpace(id)
+	if len(id) > 4 && strings.EqualFold(id[:4], "evt-") {
+		if n, err := strconv.Atoi(id[4:]); err == nil && n >= 0 {
+			return n, true
+		}
+	}
+	return 0, false
+}
