@@ -27,10 +27,10 @@ func render(events []parse.Event, g *materialize.Graph, opt materialize.Options)
 // ContextFile), computed once per memory.
 func (p *Pass) expected(rel string) []byte {
 	sh := p.shared
-	if sh.derived == nil {
+	sh.derivedOnce.Do(func() {
 		graph, context := render(p.Events, p.Graph(), p.Config.Materialize())
 		sh.derived = map[string][]byte{GraphFile: graph, ContextFile: context}
-	}
+	})
 	return sh.derived[rel]
 }
 
@@ -76,6 +76,22 @@ func horizon(src []byte) (id string, line int) {
 	return string(src[start:k]), line
 }
 
+type horizonAt struct {
+	id   string
+	line int
+}
+
+// horizonOf is horizon(src) for the derived file rel, computed once per
+// Check. Only the goroutine running the rules calls it.
+func (p *Pass) horizonOf(rel string, src []byte) (id string, line int) {
+	h, ok := p.shared.horizons[rel]
+	if !ok {
+		h.id, h.line = horizon(src)
+		p.shared.horizons[rel] = h
+	}
+	return h.id, h.line
+}
+
 // sameEvent compares IDs by number, so "evt-7" and "evt-007" match.
 func sameEvent(a, b string) bool {
 	if a == b {
@@ -100,7 +116,7 @@ func checkStale(p *Pass, rel string, need bool) {
 		p.Reportf(diag.Range{File: rel}, "", "cannot read %s: %v", rel, err)
 		return
 	}
-	h, line := horizon(src)
+	h, line := p.horizonOf(rel, src)
 	last := p.lastEvent()
 	switch {
 	case line == 0 && last != "":
@@ -118,8 +134,8 @@ func checkStale(p *Pass, rel string, need bool) {
 
 // isStale reports whether checkStale would report rel, so drift is not
 // reported twice for a file that is merely behind.
-func isStale(p *Pass, src []byte) bool {
-	h, line := horizon(src)
+func isStale(p *Pass, rel string, src []byte) bool {
+	h, line := p.horizonOf(rel, src)
 	last := p.lastEvent()
 	if line == 0 {
 		return last != ""
@@ -130,7 +146,7 @@ func isStale(p *Pass, src []byte) bool {
 // checkDrift compares rel with what regen would write.
 func checkDrift(p *Pass, rel string) {
 	src, err := p.ReadFile(rel)
-	if err != nil || isStale(p, src) {
+	if err != nil || isStale(p, rel, src) {
 		return
 	}
 	want := p.expected(rel)

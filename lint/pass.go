@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/memsys/memsys/internal/config"
 	"github.com/memsys/memsys/internal/diag"
@@ -28,6 +29,7 @@ type Input struct {
 	// Exists reports whether a file or folder exists, relative to the
 	// memory root.
 	Exists func(rel string) bool
+	// Check may call ReadFile and Exists from more than one goroutine.
 }
 
 // Linter runs the registered rules with severities from a configuration.
@@ -98,7 +100,17 @@ func (l *Linter) Check(in Input) diag.Diagnostics {
 	if in.Exists == nil {
 		in.Exists = func(rel string) bool { _, err := in.ReadFile(rel); return err == nil }
 	}
-	sh := &shared{in: &in, cfg: l.cfg}
+	in.ReadFile = memoRead(in.ReadFile)
+	sh := &shared{in: &in, cfg: l.cfg, horizons: map[string]horizonAt{}}
+	var early sync.WaitGroup
+	if p := (&Pass{Events: in.Events, Config: l.cfg, ReadFile: in.ReadFile, shared: sh}); l.drifts(p) {
+		// The drift rules will need what regen would write: replay and
+		// render, the largest single cost of lint on a long log. Start
+		// it now, beside the rules that read only the events; the drift
+		// rules wait for it.
+		early.Go(func() { p.expected(GraphFile) })
+	}
+	defer early.Wait()
 	var ds diag.Diagnostics
 	for _, r := range Rules() {
 		sev := l.sev[r.ID]
@@ -114,6 +126,43 @@ func (l *Linter) Check(in Input) diag.Diagnostics {
 	}
 	ds.Sort()
 	return ds
+}
+
+// memoRead returns read, remembering each file's result: the staleness,
+// drift and early checks all read the derived files, which are large
+// for a long log.
+func memoRead(read func(string) ([]byte, error)) func(string) ([]byte, error) {
+	type result struct {
+		b   []byte
+		err error
+	}
+	var mu sync.Mutex
+	seen := map[string]result{}
+	return func(rel string) ([]byte, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		r, ok := seen[rel]
+		if !ok {
+			r.b, r.err = read(rel)
+			seen[rel] = r
+		}
+		return r.b, r.err
+	}
+}
+
+// drifts reports whether a drift rule (MS204, MS205) will compare a
+// derived file with what regen writes: the rule is on and the file is
+// there and not stale, as checkDrift decides.
+func (l *Linter) drifts(p *Pass) bool {
+	for _, f := range []struct{ rule, rel string }{{"MS204", GraphFile}, {"MS205", ContextFile}} {
+		if l.sev[f.rule] == diag.Off {
+			continue
+		}
+		if src, err := p.ReadFile(f.rel); err == nil && !isStale(p, f.rel, src) {
+			return true
+		}
+	}
+	return false
 }
 
 // Pass is what a rule sees of one memory, and how it reports.
@@ -169,9 +218,7 @@ func (p *Pass) Problems(kind parse.Kind) []parse.Problem {
 // Graph returns the replayed knowledge graph, computed once per memory.
 func (p *Pass) Graph() *materialize.Graph {
 	sh := p.shared
-	if sh.graph == nil {
-		sh.graph, _ = materialize.Replay(p.Events)
-	}
+	sh.graphOnce.Do(func() { sh.graph, _ = materialize.Replay(p.Events) })
 	return sh.graph
 }
 
@@ -205,9 +252,16 @@ type shared struct {
 	in       *Input
 	cfg      config.Config
 	problems map[parse.Kind][]parse.Problem
-	graph    *materialize.Graph
-	derived  map[string][]byte
 	first    map[int]int // event number -> index of its first event
+	// horizons remembers horizon() per derived file; files are read
+	// through memoRead, so a file's bytes never change during a Check.
+	horizons map[string]horizonAt
+
+	// The replayed graph and the derived files are computed once, on
+	// whichever goroutine asks first (Check may start them early).
+	graphOnce, derivedOnce sync.Once
+	graph                  *materialize.Graph
+	derived                map[string][]byte
 }
 
 // firstIndex maps each event number to the index of the first event

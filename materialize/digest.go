@@ -10,23 +10,23 @@ import (
 
 // brief is what context.md can show of one event.
 type brief struct {
-	pos     int // position in the history, from 0
+	pos     int   // position in the history, from 0
+	key     int64 // timeKey of time
 	id, typ string
 	summary string
 	time    parse.Time
 }
 
 func briefOf(ev *parse.Event, pos int) brief {
-	return brief{pos: pos, id: ev.ID, typ: ev.Type, summary: ev.Summary, time: ev.Time}
+	return brief{pos: pos, key: timeKey(ev.Time), id: ev.ID, typ: ev.Type, summary: ev.Summary, time: ev.Time}
 }
 
 // after reports whether a sorts before b in Recent Changes: newer
 // timestamp first, then later in the log. Events without a timestamp
 // sort last.
 func (a *brief) after(b *brief) bool {
-	ka, kb := timeKey(a.time), timeKey(b.time)
-	if ka != kb {
-		return ka > kb
+	if a.key != b.key {
+		return a.key > b.key
 	}
 	return a.pos > b.pos
 }
@@ -56,13 +56,13 @@ type digest struct {
 	// dropped now and then.
 	mins    []int64
 	pruneAt int
-	// top holds the events that can still be among the first
-	// sectionCaps[SecRecent] of the timed part of the window: a buffer
-	// cut back to that many, best first, when it fills. floor is the
-	// worst event kept at the last cut: anything that sorts after it
-	// can never make the list.
-	top   []brief
-	floor *brief
+	// top holds the best sectionCaps[SecRecent] timed events so far,
+	// the only ones that can be shown from the timed part of the
+	// window. heap orders its slots worst first, so a better event
+	// replaces the root: in a log written in time order every event
+	// does, and costs a few integer swaps.
+	top  []brief
+	heap []int
 	// last is a ring of the last WindowEvents events, which the window
 	// always includes.
 	last []brief
@@ -127,30 +127,48 @@ func (d *digest) timed(b *brief) {
 		d.mins = slices.DeleteFunc(d.mins, func(x int64) bool { return x < from })
 		d.pruneAt = max(1024, 2*len(d.mins))
 	}
-	if d.floor != nil && !b.after(d.floor) {
+	k := sectionCaps[SecRecent]
+	if len(d.top) < k {
+		d.top = append(d.top, *b)
+		d.heap = append(d.heap, len(d.top)-1)
+		d.up(len(d.heap) - 1)
 		return
 	}
-	k := sectionCaps[SecRecent]
-	d.top = append(d.top, *b)
-	if len(d.top) >= 2*k {
-		d.cut(k)
+	if root := &d.top[d.heap[0]]; b.after(root) {
+		*root = *b
+		d.down(0)
 	}
 }
 
-// cut keeps the best k of top.
-func (d *digest) cut(k int) {
-	slices.SortFunc(d.top, func(x, y brief) int {
-		if x.after(&y) {
-			return -1
+// worse reports whether heap slot i holds an event that sorts after
+// slot j's.
+func (d *digest) worse(i, j int) bool { return d.top[d.heap[j]].after(&d.top[d.heap[i]]) }
+
+func (d *digest) up(i int) {
+	for i > 0 {
+		p := (i - 1) / 2
+		if !d.worse(i, p) {
+			return
 		}
-		return 1
-	})
-	if len(d.top) > k {
-		d.top = d.top[:k]
+		d.heap[i], d.heap[p] = d.heap[p], d.heap[i]
+		i = p
 	}
-	if len(d.top) == k {
-		f := d.top[k-1]
-		d.floor = &f
+}
+
+func (d *digest) down(i int) {
+	for {
+		c := 2*i + 1
+		if c >= len(d.heap) {
+			return
+		}
+		if c+1 < len(d.heap) && d.worse(c+1, c) {
+			c++
+		}
+		if !d.worse(c, i) {
+			return
+		}
+		d.heap[i], d.heap[c] = d.heap[c], d.heap[i]
+		i = c
 	}
 }
 

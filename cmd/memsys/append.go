@@ -8,15 +8,14 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/memsys/memsys/internal/config"
 	"github.com/memsys/memsys/internal/lifecycle"
 	"github.com/memsys/memsys/internal/workspace"
-	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
 )
 
@@ -264,29 +263,27 @@ func lcJSON(w io.Writer, v any) error {
 }
 
 // lcRegen rewrites the derived files of the tier from the events, for
-// append --regen. The caller holds the lock, so no other append can
-// slip in between the event and the regenerated horizon.
+// append --regen, exactly as regen would: same configuration, same
+// tier. The caller holds the lock, so no other append can slip in
+// between the event and the regenerated horizon.
 func lcRegen(root string) ([]string, error) {
-	mem, err := loadHistory(root)
+	cfg, err := config.Load(root)
+	if err != nil {
+		return nil, cannotRun{err}
+	}
+	mem, x, err := replayHistory(root, cfg.Materialize(), "")
 	if err != nil {
 		return nil, err
 	}
-	g, _ := materialize.Replay(mem.Events)
 	done := []string{}
-	if mem.Tier == "full" {
-		rel := filepath.ToSlash(filepath.Join(workspace.MemoryDir, workspace.GraphName))
-		if err := workspace.WriteFile(root, rel, materialize.RenderGraph(g)); err != nil {
+	for _, f := range derive(x, tierOf(cfg, mem)) {
+		if workspace.Equal(root, f.rel, f.data) {
+			continue
+		}
+		if err := workspace.WriteFile(root, f.rel, f.data); err != nil {
 			return nil, cannotRun{err}
 		}
-		done = append(done, rel)
-	}
-	if mem.Tier == "full" || mem.Tier == "core" {
-		rel := filepath.ToSlash(filepath.Join(workspace.MemoryDir, workspace.ContextName))
-		c := materialize.BuildContext(mem.Events, g, materialize.DefaultOptions())
-		if err := workspace.WriteFile(root, rel, materialize.RenderContext(c)); err != nil {
-			return nil, cannotRun{err}
-		}
-		done = append(done, rel)
+		done = append(done, f.rel)
 	}
 	return done, nil
 }

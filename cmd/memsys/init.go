@@ -90,7 +90,7 @@ func runInit(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return cannotRun{err}
 	}
-	mem, err := loadHistory(root)
+	mem, x, err := replayHistory(root, cfg.Materialize(), "")
 	if err != nil {
 		return err
 	}
@@ -98,7 +98,7 @@ func runInit(ctx context.Context, cmd *cli.Command) error {
 		// init never edits an existing log, so it can only say so.
 		fmt.Fprintf(cmd.Root().ErrWriter, "memsys: warning: %s has no \"## Event Log\" section: add one at its end; memsys reads events only there\n", workspace.LogName)
 	}
-	derived := derive(mem.Events, cfg.Materialize(), tier)
+	derived := derive(x, tier)
 	if tier == workspace.Full {
 		if err := create(workspace.TodoName, templates.Todo); err != nil {
 			return err

@@ -67,18 +67,13 @@ func runRegen(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return cannotRun{err}
 	}
-	mem, err := loadHistory(root)
-	if err != nil {
-		return err
-	}
-	events, err := eventsAt(mem.Events, cmd.String("at"))
+	mem, x, err := replayHistory(root, cfg.Materialize(), cmd.String("at"))
 	if err != nil {
 		return err
 	}
 	warnProblems(cmd, mem)
-	files := derive(events, cfg.Materialize(), tierOf(cfg, mem))
 	if which != "" {
-		g, c := render(events, cfg.Materialize())
+		g, c := render(x)
 		out := g
 		if which == "context" {
 			out = c
@@ -86,6 +81,7 @@ func runRegen(ctx context.Context, cmd *cli.Command) error {
 		_, err := cmd.Root().Writer.Write(out)
 		return err
 	}
+	files := derive(x, tierOf(cfg, mem))
 	if cmd.Bool("check") {
 		stale := false
 		for _, f := range files {
@@ -124,19 +120,18 @@ func tierOf(cfg config.Config, mem *workspace.Memory) workspace.Tier {
 	return mem.Tier
 }
 
-// render replays events into graph.md and context.md, exactly as lint's
-// drift rules expect them.
-func render(events []parse.Event, opt materialize.Options) (graph, context []byte) {
-	g, _ := materialize.Replay(events)
-	return materialize.RenderGraph(g), materialize.RenderContext(materialize.BuildContext(events, g, opt))
+// render renders graph.md and context.md from a replay, exactly as
+// lint's drift rules expect them.
+func render(x *materialize.Replayer) (graph, context []byte) {
+	return materialize.RenderGraph(x.Graph()), materialize.RenderContext(x.Context())
 }
 
-// derive returns the derived files of tier, rendered from events.
-func derive(events []parse.Event, opt materialize.Options, tier workspace.Tier) []derivedFile {
+// derive returns the derived files of tier, rendered from a replay.
+func derive(x *materialize.Replayer, tier workspace.Tier) []derivedFile {
 	if tier == workspace.MVP {
 		return nil
 	}
-	g, c := render(events, opt)
+	g, c := render(x)
 	files := []derivedFile{{workspace.ContextPath, c}}
 	if tier == workspace.Full {
 		files = append([]derivedFile{{workspace.GraphPath, g}}, files...)
@@ -144,23 +139,39 @@ func derive(events []parse.Event, opt materialize.Options, tier workspace.Tier) 
 	return files
 }
 
-// eventsAt cuts the history after the event named by at ("" keeps all).
-// IDs match by number, so evt-7 finds evt-007.
-func eventsAt(events []parse.Event, at string) ([]parse.Event, error) {
-	if at == "" {
-		return events, nil
-	}
-	h := parse.Parse("", []byte("### "+at+" | 2000-01-01 00:00 | x | x\n"))
-	if len(h.Events) != 1 {
-		return nil, usageErr("--at %q is not an event ID: use evt-NNN", at)
-	}
-	n := h.Events[0].Num
-	for i := range events {
-		if events[i].Num == n {
-			return events[:i+1], nil
+// replayHistory replays root's history (archive, then log) as the
+// parser reads it, without keeping the events, up to and including the
+// first event with the number of the ID at ("": all of it; IDs match by
+// number, so evt-7 finds evt-007). Like loadHistory it refuses a
+// history cut short by an over-long line.
+func replayHistory(root string, opt materialize.Options, atID string) (*workspace.Memory, *materialize.Replayer, error) {
+	at := -1
+	if atID != "" {
+		h := parse.Parse("", []byte("### "+atID+" | 2000-01-01 00:00 | x | x\n"))
+		if len(h.Events) != 1 {
+			return nil, nil, usageErr("--at %q is not an event ID: use evt-NNN", atID)
 		}
+		at = h.Events[0].Num
 	}
-	return nil, usageErr("--at %s: no such event in %s or its archive: list events with memsys log", at, workspace.LogName)
+	x := materialize.NewReplayer(opt)
+	done := false
+	mem, err := workspace.Stream(root, func(e *parse.Event) {
+		if done {
+			return
+		}
+		x.Apply(e)
+		done = at >= 0 && e.Num == at
+	})
+	if err != nil {
+		return nil, nil, cannotRun{err}
+	}
+	if err := mem.Incomplete(); err != nil {
+		return nil, nil, cannotRun{err}
+	}
+	if at >= 0 && !done {
+		return nil, nil, usageErr("--at %s: no such event in %s or its archive: list events with memsys log", atID, workspace.LogName)
+	}
+	return mem, x, nil
 }
 
 // maxWarnings caps the warnings regen prints: a log with thousands of

@@ -143,7 +143,7 @@ func hasEventLog(path string) bool {
 	if err != nil {
 		return false
 	}
-	for _, l := range bytes.Split(b, []byte("\n")) {
+	for l := range bytes.Lines(b) {
 		l = bytes.TrimSpace(bytes.TrimLeft(l, "#"))
 		if (bytes.EqualFold(l, []byte("event log")) || bytes.EqualFold(l, []byte("events"))) && len(l) > 0 {
 			return true
@@ -155,13 +155,64 @@ func hasEventLog(path string) bool {
 // Load reads and parses the log and the archive of root. Errors are one
 // line naming the file, what is wrong and what to do.
 func Load(root string) (*Memory, error) {
+	m, err := read(root)
+	if err != nil {
+		return nil, err
+	}
+	m.Log = parse.Parse(LogName, m.LogBytes)
+	if m.ArchivePath != "" {
+		m.Archive = parse.Parse(m.ArchivePath, m.ArchiveBytes, parse.Archive())
+	}
+	n := len(m.Log.Events)
+	if m.Archive != nil {
+		n += len(m.Archive.Events)
+	}
+	if err := checkCount(n); err != nil {
+		return nil, err
+	}
+	m.Events = make([]parse.Event, 0, n)
+	if m.Archive != nil {
+		m.Events = append(m.Events, m.Archive.Events...)
+	}
+	m.Events = append(m.Events, m.Log.Events...)
+	return m, nil
+}
+
+// Stream reads root like Load but hands the history to each one event
+// at a time, archive first, as the parser completes them, and keeps
+// none: Memory.Events stays nil and the logs hold only their problems.
+// Commands that fold the history (regen) use it so their memory does
+// not grow with the number of events. Both files are read before the
+// first event is handed over, so an unreadable archive stops the
+// command before any work.
+func Stream(root string, each func(*parse.Event)) (*Memory, error) {
+	m, err := read(root)
+	if err != nil {
+		return nil, err
+	}
+	n := 0
+	count := func(e *parse.Event) {
+		n++
+		each(e)
+	}
+	if m.ArchivePath != "" {
+		m.Archive = parse.Stream(m.ArchivePath, m.ArchiveBytes, count, parse.Archive())
+	}
+	m.Log = parse.Stream(LogName, m.LogBytes, count)
+	if err := checkCount(n); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// read reads the log and the archive of root, without parsing them.
+func read(root string) (*Memory, error) {
 	m := &Memory{Root: root, Tier: DetectTier(root)}
 	src, err := ReadFile(root, LogName)
 	if err != nil {
 		return nil, err
 	}
 	m.LogBytes = src
-	m.Log = parse.Parse(LogName, src)
 	for _, name := range ArchiveNames {
 		if _, err := os.Lstat(filepath.Join(root, name)); err != nil {
 			continue
@@ -171,22 +222,16 @@ func Load(root string) (*Memory, error) {
 			return nil, err
 		}
 		m.ArchiveBytes, m.ArchivePath = asrc, name
-		m.Archive = parse.Parse(name, asrc, parse.Archive())
 		break
 	}
-	n := len(m.Log.Events)
-	if m.Archive != nil {
-		n += len(m.Archive.Events)
-	}
-	if n > MaxEvents {
-		return nil, fmt.Errorf("%s: %d events, over the limit of %d: archive older events (memsys archive) or split the log", LogName, n, MaxEvents)
-	}
-	m.Events = make([]parse.Event, 0, n)
-	if m.Archive != nil {
-		m.Events = append(m.Events, m.Archive.Events...)
-	}
-	m.Events = append(m.Events, m.Log.Events...)
 	return m, nil
+}
+
+func checkCount(n int) error {
+	if n > MaxEvents {
+		return fmt.Errorf("%s: %d events, over the limit of %d: archive older events (memsys archive) or split the log", LogName, n, MaxEvents)
+	}
+	return nil
 }
 
 // Incomplete returns an error when the parser had to stop before the end

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/memsys/memsys/parse"
 )
 
 const log1 = "# Changelog\n\n## Event Log\n\n### evt-001 | 2026-01-01 10:00 | a | create\n\n**Scope**: s\n**Summary**: x\n"
@@ -83,6 +85,15 @@ func TestLoad(t *testing.T) {
 	}
 	if m.Tier != MVP {
 		t.Errorf("tier %s", m.Tier)
+	}
+	// Stream hands over the same history, archive first, keeping none.
+	var ids []string
+	sm, err := Stream(root, func(e *parse.Event) { ids = append(ids, e.ID) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(ids, ",") != "evt-001,evt-002" || sm.Events != nil || len(sm.Log.Events) != 0 || sm.Archive == nil {
+		t.Errorf("Stream: events %q, kept %d", ids, len(sm.Events))
 	}
 	os.Mkdir(filepath.Join(root, MemoryDir), 0o755)
 	if DetectTier(root) != Core {
