@@ -42,40 +42,6 @@ func (p *Pass) lastEvent() string {
 	return p.Events[len(p.Events)-1].ID
 }
 
-// horizon finds the "Event horizon" line of a derived file and the
-// event ID on it. The seed's Staleness Check compares exactly this.
-func horizon(src []byte) (id string, line int) {
-	// One ASCII-lowered copy and one search over the whole file, rather
-	// than lowering every line: graph.md of a large log has 100k lines.
-	lower := make([]byte, len(src))
-	for i, c := range src {
-		if c >= 'A' && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		lower[i] = c
-	}
-	i := bytes.Index(lower, []byte("event horizon"))
-	if i < 0 {
-		return "", 0
-	}
-	line = bytes.Count(src[:i], []byte{'\n'}) + 1
-	end := len(src)
-	if e := bytes.IndexByte(src[i:], '\n'); e >= 0 {
-		end = i + e
-	}
-	rest := lower[i+len("event horizon") : end]
-	j := bytes.Index(rest, []byte("evt-"))
-	if j < 0 {
-		return "", line
-	}
-	start := i + len("event horizon") + j
-	k := start + 4
-	for k < end && src[k] >= '0' && src[k] <= '9' {
-		k++
-	}
-	return string(src[start:k]), line
-}
-
 type horizonAt struct {
 	id   string
 	line int
@@ -86,7 +52,7 @@ type horizonAt struct {
 func (p *Pass) horizonOf(rel string, src []byte) (id string, line int) {
 	h, ok := p.shared.horizons[rel]
 	if !ok {
-		h.id, h.line = horizon(src)
+		h.id, h.line = materialize.FindHorizon(src)
 		p.shared.horizons[rel] = h
 	}
 	return h.id, h.line

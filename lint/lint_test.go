@@ -238,18 +238,7 @@ func TestHasProtocolHeading(t *testing.T) {
 	}
 }
 
-func TestHorizon(t *testing.T) {
-	for src, want := range map[string]string{
-		"# G\n\n<!-- Event horizon: evt-042 | 2025-01-01 -->\n": "evt-042 3",
-		"> **Event horizon**: EVT-7\n":                          "EVT-7 1",
-		"Event horizon: none\n":                                 " 1",
-		"nothing\n":                                             " 0",
-	} {
-		id, line := horizon([]byte(src))
-		if got := id + " " + strconv.Itoa(line); got != want {
-			t.Errorf("horizon(%q) = %q, want %q", src, got, want)
-		}
-	}
+func TestSameEvent(t *testing.T) {
 	if !sameEvent("evt-7", "evt-007") || sameEvent("evt-7", "evt-8") || !sameEvent("", "") {
 		t.Error("sameEvent")
 	}

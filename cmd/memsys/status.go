@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/memsys/memsys/internal/workspace"
+	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
 )
 
@@ -80,10 +81,6 @@ func (l eventLine) String() string {
 	return l.ID + " | " + l.Time + " | " + l.Agent + " | " + l.Type + " | " + l.Summary
 }
 
-// horizonRE finds the event horizon comment materialize writes in
-// graph.md and context.md ("Event horizon: evt-042" in any markup).
-var horizonRE = regexp.MustCompile(`(?i)event[ _-]horizon\W{0,8}(evt-\d+)`)
-
 // commentRE matches HTML comments, which an agent reading context.md
 // as rendered markdown never sees, so they do not count as words.
 var commentRE = regexp.MustCompile(`(?s)<!--.*?-->`)
@@ -97,24 +94,45 @@ func runStatus(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	mem, err := loadHistory(root)
+	// Status needs counts and the last event, not the events: it reads
+	// only the headings, as they stream past, and then the body of the
+	// last event alone.
+	var lastEvent *parse.Event
+	inLog, inArchive := 0, 0
+	mem, err := workspace.Stream(root, func(e *parse.Event) {
+		lastEvent = e
+		if e.Range.File == workspace.LogName {
+			if e.InLog {
+				inLog++
+			}
+		} else {
+			inArchive++
+		}
+	}, parse.HeadersOnly())
 	if err != nil {
-		return err
+		return cannotRun{err}
+	}
+	if lastEvent != nil {
+		// The parser reads each event apart from the others, so its
+		// text alone gives the same fields.
+		if body := parse.Parse(lastEvent.Range.File, []byte(lastEvent.Text)).Events; len(body) == 1 {
+			lastEvent.Scope, lastEvent.Summary = body[0].Scope, body[0].Summary
+		}
+	}
+	if err := mem.Incomplete(); err != nil {
+		return cannotRun{err}
 	}
 	threshold, _, err := lcThresholds(cmd, root)
 	if err != nil {
 		return err
 	}
-	r := statusReport{Tier: string(mem.Tier), Log: fileCount{File: workspace.LogName}, ArchiveThreshold: threshold}
-	if mem.Log != nil {
-		r.Log.Events = lcCountInLog(mem.Log)
-	}
+	r := statusReport{Tier: string(mem.Tier), Log: fileCount{File: workspace.LogName, Events: inLog}, ArchiveThreshold: threshold}
 	if mem.Archive != nil {
-		r.Archive = &fileCount{File: mem.ArchivePath, Events: lcCountInLog(mem.Archive)}
+		r.Archive = &fileCount{File: mem.ArchivePath, Events: inArchive}
 	}
 	last := ""
-	if n := len(mem.Events); n > 0 {
-		l := lcEventLine(mem.Events[n-1])
+	if lastEvent != nil {
+		l := lcEventLine(*lastEvent)
 		r.LastEvent, last = &l, l.ID
 	}
 	r.ArchiveDue = r.Log.Events > threshold
@@ -190,9 +208,7 @@ func lcDerived(root, rel, last string, expected bool) derivedState {
 		d.State = "missing"
 		return d
 	}
-	if m := horizonRE.FindSubmatch(src); m != nil {
-		d.Horizon = string(m[1])
-	}
+	d.Horizon, _ = materialize.FindHorizon(src)
 	if d.Horizon == last {
 		d.State = "fresh"
 	} else {
@@ -201,14 +217,4 @@ func lcDerived(root, rel, last string, expected bool) derivedState {
 	d.Words = len(strings.Fields(commentRE.ReplaceAllString(string(src), " ")))
 	d.Tokens = (d.Words*4 + 2) / 3
 	return d
-}
-
-func lcCountInLog(l *parse.Log) int {
-	n := 0
-	for _, e := range l.Events {
-		if e.InLog {
-			n++
-		}
-	}
-	return n
 }

@@ -184,8 +184,9 @@ func Load(root string) (*Memory, error) {
 // Commands that fold the history (regen) use it so their memory does
 // not grow with the number of events. Both files are read before the
 // first event is handed over, so an unreadable archive stops the
-// command before any work.
-func Stream(root string, each func(*parse.Event)) (*Memory, error) {
+// command before any work. opts go to the parser (parse.HeadersOnly
+// for a command that needs only the headings).
+func Stream(root string, each func(*parse.Event), opts ...parse.Option) (*Memory, error) {
 	m, err := read(root)
 	if err != nil {
 		return nil, err
@@ -196,9 +197,9 @@ func Stream(root string, each func(*parse.Event)) (*Memory, error) {
 		each(e)
 	}
 	if m.ArchivePath != "" {
-		m.Archive = parse.Stream(m.ArchivePath, m.ArchiveBytes, count, parse.Archive())
+		m.Archive = parse.Stream(m.ArchivePath, m.ArchiveBytes, count, append(opts, parse.Archive())...)
 	}
-	m.Log = parse.Stream(LogName, m.LogBytes, count)
+	m.Log = parse.Stream(LogName, m.LogBytes, count, opts...)
 	if err := checkCount(n); err != nil {
 		return nil, err
 	}
