@@ -168,6 +168,16 @@ func benchOp(b *testing.B, o op, n int) {
 	if o.name != "goldmark" {
 		b.ReportMetric(ns/baseline(b, n), "x-goldmark")
 	}
+	if o.name == "lint" {
+		// Issue 3's yardstick: lint against regen's parse and replay of
+		// the same log, when both ran in this process.
+		resMu.Lock()
+		pr, ok := nsPerOp[key{"parse+replay", n}]
+		resMu.Unlock()
+		if ok {
+			b.ReportMetric(ns/pr, "x-parse+replay")
+		}
+	}
 	if os.Getenv("MEMSYS_BENCH_NOPEAK") == "" {
 		mb := peak(b, o.name, n)
 		b.ReportMetric(mb, "peak-MB")

@@ -41,3 +41,10 @@ awk '
 	if (pk != "") pk = sprintf("%.0f", pk)
 	printf "| %s | %s | %s | %.0f | %s | %s | %s | %s |\n", n, name, t, ev, x, pk, px, gs
 }' "$out"
+echo
+awk '/^BenchmarkOps\/events=[0-9]+\/lint-/ {
+	for (i = 3; i < NF; i++) if ($(i + 1) == "x-parse+replay") {
+		split($1, parts, "/"); n = parts[2]; sub(/^events=/, "", n)
+		printf "lint ÷ parse+replay at %s events: %.2f×\n", n, $i
+	}
+}' "$out"

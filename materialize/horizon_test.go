@@ -18,9 +18,9 @@ func TestFindHorizon(t *testing.T) {
 		"horizon: evt-5\n":                                      " 0",
 		"eventhorizon: evt-5\n":                                 " 0",
 		"hhh Event  horizon evt-1\nthe Event Horizon: evt-2\n":  "evt-2 2",
-		"nothing\n":                                             " 0",
-		"":                                                      " 0",
-		"Event horizon":                                         " 1",
+		"nothing\n":     " 0",
+		"":              " 0",
+		"Event horizon": " 1",
 	} {
 		id, line := FindHorizon([]byte(src))
 		if got := id + " " + strconv.Itoa(line); got != want {
