@@ -15,12 +15,11 @@ import (
 // and context.md, rendered with opt. lint's drift rules and --fix use
 // it, so they agree with regen byte for byte.
 func Derived(events []parse.Event, opt materialize.Options) (graph, context []byte) {
-	g, _ := materialize.Replay(events)
-	return render(events, g, opt)
-}
-
-func render(events []parse.Event, g *materialize.Graph, opt materialize.Options) (graph, context []byte) {
-	return materialize.RenderGraph(g), materialize.RenderContext(materialize.BuildContext(events, g, opt))
+	x := materialize.NewReplayer(opt)
+	for i := range events {
+		x.Apply(&events[i])
+	}
+	return materialize.RenderGraph(x.Graph()), materialize.RenderContext(x.Context())
 }
 
 // expected returns what regen would write to rel (GraphFile or
@@ -28,7 +27,7 @@ func render(events []parse.Event, g *materialize.Graph, opt materialize.Options)
 func (p *Pass) expected(rel string) []byte {
 	sh := p.shared
 	sh.derivedOnce.Do(func() {
-		graph, context := render(p.Events, p.Graph(), p.Config.Materialize())
+		graph, context := Derived(p.Events, p.Config.Materialize())
 		sh.derived = map[string][]byte{GraphFile: graph, ContextFile: context}
 	})
 	return sh.derived[rel]

@@ -9,7 +9,6 @@ import (
 
 	"github.com/memsys/memsys/internal/config"
 	"github.com/memsys/memsys/internal/diag"
-	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
 )
 
@@ -215,13 +214,6 @@ func (p *Pass) Problems(kind parse.Kind) []parse.Problem {
 	return sh.problems[kind]
 }
 
-// Graph returns the replayed knowledge graph, computed once per memory.
-func (p *Pass) Graph() *materialize.Graph {
-	sh := p.shared
-	sh.graphOnce.Do(func() { sh.graph, _ = materialize.Replay(p.Events) })
-	return sh.graph
-}
-
 // Tier is the memory's tier: "full", "core" or "mvp". The configuration
 // names it, or it is read from the files present: TODO.md or graph.md
 // mean full, .memory/ or context.md mean core.
@@ -257,11 +249,10 @@ type shared struct {
 	// through memoRead, so a file's bytes never change during a Check.
 	horizons map[string]horizonAt
 
-	// The replayed graph and the derived files are computed once, on
-	// whichever goroutine asks first (Check may start them early).
-	graphOnce, derivedOnce sync.Once
-	graph                  *materialize.Graph
-	derived                map[string][]byte
+	// The derived files are computed once, on whichever goroutine asks
+	// first (Check may start them early).
+	derivedOnce sync.Once
+	derived     map[string][]byte
 }
 
 // firstIndex maps each event number to the index of the first event
