@@ -90,8 +90,9 @@ var ops = []op{
 		return func() { sink, sink = regen(src) }
 	}},
 	// lint is the command's work without the file system, from scratch:
-	// parse, then every rule (replay and render included, for the drift
-	// rules) over a full-tier memory whose derived files are current.
+	// the streamed parse, every rule (replay and render included, for
+	// the drift rules) over a full-tier memory whose derived files are
+	// current.
 	{"lint", func(src []byte) func() {
 		graph, context := regen(src)
 		files := map[string][]byte{
@@ -114,8 +115,11 @@ var ops = []op{
 			panic(err)
 		}
 		return func() {
-			log := parse.Parse("CHANGELOG.md", src)
-			ds := l.Check(lint.Input{LogFile: "CHANGELOG.md", Log: log, Events: log.Events, ReadFile: readFile, Exists: exists})
+			// As the command does: the history streams through a
+			// Session and no event is kept.
+			s := l.Start(lint.Input{LogFile: "CHANGELOG.md", ReadFile: readFile, Exists: exists})
+			log := parse.Stream("CHANGELOG.md", src, s.Event)
+			ds := s.Finish(log, nil)
 			for _, d := range ds {
 				if d.Severity == diag.Error {
 					panic("lint finds an error in the generated log: " + d.Error())

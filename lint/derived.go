@@ -8,38 +8,17 @@ import (
 	"github.com/memsys/memsys/internal/diag"
 	"github.com/memsys/memsys/internal/udiff"
 	"github.com/memsys/memsys/materialize"
-	"github.com/memsys/memsys/parse"
 )
 
-// Derived returns what regen writes for the memory's events: graph.md
-// and context.md, rendered with opt. lint's drift rules and --fix use
-// it, so they agree with regen byte for byte.
-func Derived(events []parse.Event, opt materialize.Options) (graph, context []byte) {
-	x := materialize.NewReplayer(opt)
-	for i := range events {
-		x.Apply(&events[i])
-	}
-	return materialize.RenderGraph(x.Graph()), materialize.RenderContext(x.Context())
-}
-
 // expected returns what regen would write to rel (GraphFile or
-// ContextFile), computed once per memory.
-func (p *Pass) expected(rel string) []byte {
-	sh := p.shared
-	sh.derivedOnce.Do(func() {
-		graph, context := Derived(p.Events, p.Config.Materialize())
-		sh.derived = map[string][]byte{GraphFile: graph, ContextFile: context}
-	})
-	return sh.derived[rel]
+// ContextFile): the Session replayed the events as they passed.
+func (p *Pass) expected(rel string) ([]byte, bool) {
+	b, ok := p.shared.derived[rel]
+	return b, ok
 }
 
 // lastEvent is the ID of the last event of the history, "" when none.
-func (p *Pass) lastEvent() string {
-	if len(p.Events) == 0 {
-		return ""
-	}
-	return p.Events[len(p.Events)-1].ID
-}
+func (p *Pass) lastEvent() string { return p.shared.last }
 
 type horizonAt struct {
 	id   string
@@ -114,7 +93,10 @@ func checkDrift(p *Pass, rel string) {
 	if err != nil || isStale(p, rel, src) {
 		return
 	}
-	want := p.expected(rel)
+	want, ok := p.expected(rel)
+	if !ok {
+		return // not replayed: the file did not exist when the Session started
+	}
 	got := src
 	if bytes.IndexByte(got, '\r') >= 0 {
 		// A CRLF checkout (git autocrlf) of a file regen wrote is not a

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"sort"
 	"strconv"
@@ -72,7 +73,21 @@ func check(t testing.TB, files memFS) diag.Diagnostics {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return l.Check(in)
+	ds := l.Check(in)
+	// The command streams the history instead (parse.Stream into a
+	// Session, no events kept): it must find exactly the same.
+	s := l.Start(Input{ReadFile: files.read, Exists: files.exists})
+	var log, archive *parse.Log
+	if src, ok := files["changelog-archive.md"]; ok {
+		archive = parse.Stream("changelog-archive.md", src, s.Event, parse.Archive())
+	}
+	if src, ok := files["CHANGELOG.md"]; ok {
+		log = parse.Stream("CHANGELOG.md", src, s.Event)
+	}
+	if streamed := s.Finish(log, archive); !reflect.DeepEqual(streamed, ds) {
+		t.Errorf("streamed lint differs from Check\nstreamed: %v\nCheck:    %v", streamed, ds)
+	}
+	return ds
 }
 
 // wantLine is "file:line RULE regexp" from a fixture's want file.
@@ -270,5 +285,23 @@ func writeGolden(t *testing.T, path string, got []byte) {
 	}
 	if !bytes.Equal(got, want) {
 		t.Errorf("%s differs (run go test ./lint -update):\n--- got\n%s\n--- want\n%s", path, got, want)
+	}
+}
+
+// TestFirstIndex: the first event of each number wins, dense or sparse,
+// and a huge number does not grow the slice.
+func TestFirstIndex(t *testing.T) {
+	var x firstIndex
+	for i, n := range []int{1, 2, 2, 99999999, 3, 1, 99999999, 5} {
+		x.add(n, firstSeen{pos: int32(i)})
+	}
+	for n, want := range map[int]int32{1: 0, 2: 1, 3: 4, 5: 7, 99999999: 3, 4: -1, 6: -1, 100000000: -1} {
+		f, ok := x.get(n)
+		if want < 0 && ok || want >= 0 && (!ok || f.pos != want) {
+			t.Errorf("get(%d) = %d, %v; want %d", n, f.pos, ok, want)
+		}
+	}
+	if len(x.dense) > 1100 {
+		t.Errorf("dense slice grew to %d for a sparse number", len(x.dense))
 	}
 }

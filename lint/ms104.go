@@ -2,6 +2,7 @@ package lint
 
 import (
 	"github.com/memsys/memsys/internal/diag"
+	"github.com/memsys/memsys/parse"
 )
 
 func init() {
@@ -16,28 +17,43 @@ func init() {
 		Bad:      "### evt-005 | ... | fix\n**Refs**: evt-009",
 		Good:     "### evt-005 | ... | fix\n**Refs**: evt-003",
 		Severity: diag.Error,
-		Run:      runRefTarget,
+		Visit:    visitRefTarget,
 	})
 }
 
-func runRefTarget(p *Pass) {
-	first := p.firstIndex()
-	for i := range p.Events {
-		e := &p.Events[i]
-		for _, ref := range e.Refs {
-			n := refNum(ref)
-			at, exists := first[n]
-			switch {
-			case n == 0:
-				p.Reportf(fieldRange(e, "refs", "ref", "references"), e.ID, "%s refers to %q, which is not an event ID: write evt-NNN or none", e.ID, ref)
-			case n == e.Num:
-				p.Reportf(fieldRange(e, "refs", "ref", "references"), e.ID, "%s refers to itself: remove %s from its refs", e.ID, ref)
-			case exists && at < i:
-			case exists:
-				p.Reportf(fieldRange(e, "refs", "ref", "references"), e.ID, "%s refers to %s, which comes later in the log: refs point to earlier events", e.ID, ref)
-			default:
-				p.Reportf(fieldRange(e, "refs", "ref", "references"), e.ID, "%s refers to %s, which does not exist: fix the ID or write none", e.ID, ref)
+// visitRefTarget checks each ref when its event passes. A ref to an
+// event not seen yet is held until the end: only then is it known
+// whether that event comes later or does not exist.
+func visitRefTarget(p *Pass) Visitor {
+	type pending struct {
+		at      diag.Range
+		id, ref string
+		n       int
+	}
+	var later []pending
+	return Visitor{
+		Event: func(e *parse.Event) {
+			for _, ref := range e.Refs {
+				n := refNum(ref)
+				switch f, seen := p.shared.first.get(n); {
+				case n == 0:
+					p.Reportf(fieldRange(e, "refs", "ref", "references"), e.ID, "%s refers to %q, which is not an event ID: write evt-NNN or none", e.ID, ref)
+				case n == e.Num:
+					p.Reportf(fieldRange(e, "refs", "ref", "references"), e.ID, "%s refers to itself: remove %s from its refs", e.ID, ref)
+				case seen && int(f.pos) < p.shared.pos:
+				default:
+					later = append(later, pending{fieldRange(e, "refs", "ref", "references"), e.ID, ref, n})
+				}
 			}
-		}
+		},
+		End: func() {
+			for _, r := range later {
+				if _, exists := p.shared.first.get(r.n); exists {
+					p.Reportf(r.at, r.id, "%s refers to %s, which comes later in the log: refs point to earlier events", r.id, r.ref)
+				} else {
+					p.Reportf(r.at, r.id, "%s refers to %s, which does not exist: fix the ID or write none", r.id, r.ref)
+				}
+			}
+		},
 	}
 }

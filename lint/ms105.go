@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"github.com/memsys/memsys/parse"
 	"strings"
 
 	"github.com/memsys/memsys/internal/diag"
@@ -33,16 +34,15 @@ func init() {
 		Bad:      "### evt-006 | 2025-01-02 09:00 | agent | refactor",
 		Good:     "### evt-006 | 2025-01-02 09:00 | agent | modify",
 		Severity: diag.Error,
-		Run:      runEventType,
+		Visit:    visitEventType,
 	})
 }
 
-func runEventType(p *Pass) {
-	for i := range p.Events {
-		e := &p.Events[i]
+func visitEventType(p *Pass) Visitor {
+	return Visitor{Event: func(e *parse.Event) {
 		if e.Type == "" || eventTypeSet[e.Type] {
-			continue // an empty type is MS102's
+			return // an empty type is MS102's
 		}
 		p.Reportf(headerRange(e), e.ID, "%s has unknown type %q: use one of %s", e.ID, e.Type, strings.Join(EventTypes, ", "))
-	}
+	}}
 }

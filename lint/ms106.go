@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"github.com/memsys/memsys/parse"
 	"strings"
 
 	"github.com/memsys/memsys/internal/diag"
@@ -17,18 +18,17 @@ func init() {
 		Bad:      "### evt-007 | 2025-01-02 10:00 | agent | test\n**Summary**: auth tests pass",
 		Good:     "### evt-007 | 2025-01-02 10:00 | agent | test\n**Scope**: auth\n**Summary**: auth tests pass",
 		Severity: diag.Error,
-		Run:      runScopeSummary,
+		Visit:    visitScopeSummary,
 	})
 }
 
-func runScopeSummary(p *Pass) {
-	for i := range p.Events {
-		e := &p.Events[i]
+func visitScopeSummary(p *Pass) Visitor {
+	return Visitor{Event: func(e *parse.Event) {
 		if strings.TrimSpace(e.Scope) == "" {
 			p.Reportf(headerRange(e), e.ID, "%s has no **Scope**: add \"**Scope**: area affected\"", e.ID)
 		}
 		if strings.TrimSpace(e.Summary) == "" {
 			p.Reportf(headerRange(e), e.ID, "%s has no **Summary**: add \"**Summary**: one-line description\"", e.ID)
 		}
-	}
+	}}
 }

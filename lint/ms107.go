@@ -2,6 +2,7 @@ package lint
 
 import (
 	"github.com/memsys/memsys/internal/diag"
+	"github.com/memsys/memsys/parse"
 )
 
 func init() {
@@ -16,26 +17,23 @@ func init() {
 		Bad:      "### evt-008 | ... | fix\n...\n### evt-008 | ... | test",
 		Good:     "### evt-008 | ... | fix\n...\n### evt-009 | ... | test",
 		Severity: diag.Error,
-		Run:      runDuplicateID,
+		Visit:    visitDuplicateID,
 	})
 }
 
-func runDuplicateID(p *Pass) {
-	first := p.firstIndex()
-	for i := range p.Events {
-		e := &p.Events[i]
+func visitDuplicateID(p *Pass) Visitor {
+	return Visitor{Event: func(e *parse.Event) {
 		if e.Num == 0 {
-			continue
+			return
 		}
-		j := first[e.Num]
-		if j == i {
-			continue
+		o, _ := p.shared.first.get(e.Num)
+		if int(o.pos) == p.shared.pos {
+			return
 		}
-		o := &p.Events[j]
 		p.Report(diag.Diagnostic{
 			Range: headerRange(e), Event: e.ID,
-			Message: e.ID + " is already used at " + where(o.Range, e.Range.File) + ": renumber this event to the next free ID",
-			Related: []diag.Range{headerRange(o)},
+			Message: e.ID + " is already used at " + where(o.at(), e.Range.File) + ": renumber this event to the next free ID",
+			Related: []diag.Range{o.at()},
 		})
-	}
+	}}
 }

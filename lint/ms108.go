@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"github.com/memsys/memsys/parse"
 
 	"github.com/memsys/memsys/internal/diag"
 )
@@ -19,16 +20,15 @@ func init() {
 		Bad:      "### evt-009 | ...\n### evt-011 | ...",
 		Good:     "### evt-009 | ...\n### evt-010 | ...",
 		Severity: diag.Error,
-		Run:      runIDGap,
+		Visit:    visitIDGap,
 	})
 }
 
-func runIDGap(p *Pass) {
+func visitIDGap(p *Pass) Visitor {
 	maxNum := 0
-	for i := range p.Events {
-		e := &p.Events[i]
+	return Visitor{Event: func(e *parse.Event) {
 		if e.Num == 0 {
-			continue
+			return
 		}
 		if maxNum > 0 && e.Num > maxNum+1 {
 			missing := fmt.Sprintf("evt-%03d", maxNum+1)
@@ -40,5 +40,5 @@ func runIDGap(p *Pass) {
 			p.Reportf(headerRange(e), e.ID, "%s follows evt-%03d: %s missing; restore them or renumber %s", e.ID, maxNum, missing, e.ID)
 		}
 		maxNum = max(maxNum, e.Num)
-	}
+	}}
 }

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"github.com/memsys/memsys/internal/diag"
+	"github.com/memsys/memsys/parse"
 )
 
 func init() {
@@ -16,27 +17,25 @@ func init() {
 		Bad:      "### evt-012 | ...\n### evt-010 | ...",
 		Good:     "### evt-010 | ...\n### evt-012 | ...",
 		Severity: diag.Error,
-		Run:      runIDOrder,
+		Visit:    visitIDOrder,
 	})
 }
 
-func runIDOrder(p *Pass) {
-	maxNum, maxAt := 0, -1
-	for i := range p.Events {
-		e := &p.Events[i]
+func visitIDOrder(p *Pass) Visitor {
+	maxNum, maxID, maxAt := 0, "", diag.Range{}
+	return Visitor{Event: func(e *parse.Event) {
 		if e.Num == 0 {
-			continue
+			return
 		}
 		if e.Num < maxNum {
-			o := &p.Events[maxAt]
 			p.Report(diag.Diagnostic{
 				Range: headerRange(e), Event: e.ID,
-				Message: e.ID + " comes after " + o.ID + ": IDs must increase in file order",
-				Related: []diag.Range{headerRange(o)},
+				Message: e.ID + " comes after " + maxID + ": IDs must increase in file order",
+				Related: []diag.Range{maxAt},
 			})
 		}
 		if e.Num > maxNum {
-			maxNum, maxAt = e.Num, i
+			maxNum, maxID, maxAt = e.Num, e.ID, headerRange(e)
 		}
-	}
+	}}
 }

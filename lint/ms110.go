@@ -17,29 +17,35 @@ func init() {
 		Bad:      "### evt-012 | 2025-03-02 10:00 | ...\n### evt-013 | 2025-03-01 09:00 | ...",
 		Good:     "### evt-012 | 2025-03-02 10:00 | ...\n### evt-013 | 2025-03-02 11:00 | ...",
 		Severity: diag.Warning,
-		Run:      runTimeOrder,
+		Visit:    visitTimeOrder,
 	})
 }
 
-func runTimeOrder(p *Pass) {
-	var prev *parse.Event
-	for i := range p.Events {
-		e := &p.Events[i]
+func visitTimeOrder(p *Pass) Visitor {
+	// prev is the latest event so far: its ID, time and heading, copied
+	// because the event itself is not kept.
+	type latest struct {
+		id   string
+		time parse.Time
+		at   diag.Range
+	}
+	var prev *latest
+	return Visitor{Event: func(e *parse.Event) {
 		if e.Time.IsZero() {
-			continue
+			return
 		}
-		if prev != nil && earlier(e.Time, prev.Time) {
+		if prev != nil && earlier(e.Time, prev.time) {
 			p.Report(diag.Diagnostic{
 				Range: headerRange(e), Event: e.ID,
-				Message: e.ID + " at " + e.Time.String() + " is earlier than " + prev.ID + " at " +
-					prev.Time.String() + ": check the clock or the date",
-				Related: []diag.Range{headerRange(prev)},
+				Message: e.ID + " at " + e.Time.String() + " is earlier than " + prev.id + " at " +
+					prev.time.String() + ": check the clock or the date",
+				Related: []diag.Range{prev.at},
 			})
 		}
-		if prev == nil || !earlier(e.Time, prev.Time) {
-			prev = e
+		if prev == nil || !earlier(e.Time, prev.time) {
+			prev = &latest{e.ID, e.Time, headerRange(e)}
 		}
-	}
+	}}
 }
 
 // earlier reports whether a is before b; a date-only stamp has no time

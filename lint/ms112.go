@@ -38,14 +38,13 @@ func init() {
 		Bad:      "### evt-014 | ... | decision\n**Details**:\n- to: postgres",
 		Good:     "### evt-014 | ... | decision\n**Details**:\n- from: sqlite\n- to: postgres\n- rationale: concurrent writers",
 		Severity: diag.Warning,
-		Run:      runDetailKeys,
+		Visit:    visitDetailKeys,
 	})
 }
 
-func runDetailKeys(p *Pass) {
+func visitDetailKeys(p *Pass) Visitor {
 	var missing []string
-	for i := range p.Events {
-		e := &p.Events[i]
+	return Visitor{Event: func(e *parse.Event) {
 		missing = missing[:0]
 		for _, k := range RequiredDetails[e.Type] {
 			if k == "path" && !hasPath(e) {
@@ -56,7 +55,7 @@ func runDetailKeys(p *Pass) {
 			}
 		}
 		if len(missing) == 0 {
-			continue
+			return
 		}
 		noun := "detail"
 		if len(missing) > 1 {
@@ -64,7 +63,7 @@ func runDetailKeys(p *Pass) {
 		}
 		p.Reportf(fieldRange(e, "details"), e.ID, "%s (%s) has no %s %s: add \"- %s: ...\" under **Details**",
 			e.ID, e.Type, strings.Join(missing, ", "), noun, missing[0])
-	}
+	}}
 }
 
 // hasPath reports whether a create event makes something that lives at a

@@ -21,13 +21,12 @@ func init() {
 		Bad:      "**Status**: done",
 		Good:     "**Details**:\n- status: done",
 		Severity: diag.Warning,
-		Run:      runUnknownField,
+		Visit:    visitUnknownField,
 	})
 }
 
-func runUnknownField(p *Pass) {
-	for i := range p.Events {
-		e := &p.Events[i]
+func visitUnknownField(p *Pass) Visitor {
+	return Visitor{Event: func(e *parse.Event) {
 	fields:
 		for _, f := range e.Fields {
 			for _, k := range knownFields {
@@ -38,5 +37,5 @@ func runUnknownField(p *Pass) {
 			p.Reportf(lineRange(e.Range.File, f.Line), e.ID, "%s has unknown field **%s**: fix the spelling or move it under **Details** as \"- %s: ...\"",
 				e.ID, f.Key, parse.NormKey(f.Key))
 		}
-	}
+	}}
 }

@@ -24,7 +24,7 @@ func init() {
 		Bad:      "- entity: auth-module\n...\n- entity: Auth_Module",
 		Good:     "- entity: auth-module\n...\n- entity: auth-module",
 		Severity: diag.Warning,
-		Run:      runEntityNameVariants,
+		Visit:    visitEntityNameVariants,
 	})
 }
 
@@ -33,11 +33,10 @@ type entitySeen struct {
 	at   diag.Range
 }
 
-func runEntityNameVariants(p *Pass) {
+func visitEntityNameVariants(p *Pass) Visitor {
 	first := map[string]entitySeen{} // folded name -> first spelling
 	reported := map[string]bool{}    // spellings already reported
-	for i := range p.Events {
-		e := &p.Events[i]
+	return Visitor{Event: func(e *parse.Event) {
 		for _, d := range e.Details {
 			if !isEntityKey(d.Key) {
 				continue
@@ -65,7 +64,7 @@ func runEntityNameVariants(p *Pass) {
 				})
 			}
 		}
-	}
+	}}
 }
 
 func isEntityKey(k string) bool {

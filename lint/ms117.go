@@ -24,7 +24,7 @@ func runArchiveDue(p *Pass) {
 	if p.Log == nil {
 		return
 	}
-	n, limit := len(p.Log.Events), p.Config.ArchiveThreshold
+	n, limit := p.shared.logEvents, p.Config.ArchiveThreshold
 	if limit <= 0 || n <= limit {
 		return
 	}

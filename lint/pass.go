@@ -9,6 +9,7 @@ import (
 
 	"github.com/memsys/memsys/internal/config"
 	"github.com/memsys/memsys/internal/diag"
+	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
 )
 
@@ -28,7 +29,9 @@ type Input struct {
 	// Exists reports whether a file or folder exists, relative to the
 	// memory root.
 	Exists func(rel string) bool
-	// Check may call ReadFile and Exists from more than one goroutine.
+	// Derive makes a Session replay the events even when no drift rule
+	// needs it, so Derived has the files for lint --fix.
+	Derive bool
 }
 
 // Linter runs the registered rules with severities from a configuration.
@@ -85,8 +88,85 @@ func (l *Linter) Adjust(ds diag.Diagnostics) diag.Diagnostics {
 }
 
 // Check runs every enabled rule over in and returns the findings sorted
-// as every printer prints them.
+// as every printer prints them. It is a Session fed with in.Events.
 func (l *Linter) Check(in Input) diag.Diagnostics {
+	s := l.Start(in)
+	for i := range in.Events {
+		s.Event(&in.Events[i])
+	}
+	return s.Finish(in.Log, in.Archive)
+}
+
+// A Session lints one memory whose history arrives one event at a time,
+// as parse.Stream hands it over, so the events need not be kept: the
+// rules that look across events keep only what they need (IDs seen,
+// refs not yet resolved, the previous timestamp), and the drift rules'
+// replay runs as the events pass. Start it, pass each event of the
+// archive then the log to Event, and call Finish once.
+type Session struct {
+	l        *Linter
+	in       *Input
+	sh       *shared
+	ds       diag.Diagnostics
+	visitors []visiting
+	replay   *replaying // nil when no drift rule compares
+}
+
+// replaying runs the drift rules' replay on its own goroutine, fed in
+// batches, so on a long log it costs little more than the rules that
+// run beside it on the caller's goroutine.
+type replaying struct {
+	batch   []*parse.Event
+	batches chan []*parse.Event
+	done    chan map[string][]byte
+}
+
+// replayBatch is the number of events handed over at a time: enough to
+// make the channel's cost vanish, small enough to hold little memory.
+const replayBatch = 256
+
+func startReplay(opt materialize.Options) *replaying {
+	r := &replaying{batches: make(chan []*parse.Event, 4), done: make(chan map[string][]byte, 1)}
+	go func() {
+		x := materialize.NewReplayer(opt)
+		for b := range r.batches {
+			for _, e := range b {
+				x.Apply(e)
+			}
+		}
+		r.done <- map[string][]byte{
+			GraphFile:   materialize.RenderGraph(x.Graph()),
+			ContextFile: materialize.RenderContext(x.Context()),
+		}
+	}()
+	return r
+}
+
+func (r *replaying) add(e *parse.Event) {
+	r.batch = append(r.batch, e)
+	if len(r.batch) == replayBatch {
+		r.batches <- r.batch
+		r.batch = make([]*parse.Event, 0, replayBatch)
+	}
+}
+
+// finish waits for the replay and returns the rendered files.
+func (r *replaying) finish() map[string][]byte {
+	if len(r.batch) > 0 {
+		r.batches <- r.batch
+	}
+	close(r.batches)
+	return <-r.done
+}
+
+type visiting struct {
+	p *Pass
+	v Visitor
+}
+
+// Start begins a Session over in; in.Log, in.Archive and in.Events are
+// not read (Finish takes the logs once parsed).
+func (l *Linter) Start(in Input) *Session {
 	if in.LogFile == "" {
 		in.LogFile = "CHANGELOG.md"
 		if in.Log != nil {
@@ -100,31 +180,81 @@ func (l *Linter) Check(in Input) diag.Diagnostics {
 		in.Exists = func(rel string) bool { _, err := in.ReadFile(rel); return err == nil }
 	}
 	in.ReadFile = memoRead(in.ReadFile)
-	sh := &shared{in: &in, cfg: l.cfg, horizons: map[string]horizonAt{}}
-	var early sync.WaitGroup
-	if p := (&Pass{Events: in.Events, Config: l.cfg, ReadFile: in.ReadFile, shared: sh}); l.drifts(p) {
-		// The drift rules will need what regen would write: replay and
-		// render, the largest single cost of lint on a long log. Start
-		// it now, beside the rules that read only the events; the drift
-		// rules wait for it.
-		early.Go(func() { p.expected(GraphFile) })
+	s := &Session{l: l, in: &in, sh: &shared{in: &in, cfg: l.cfg, horizons: map[string]horizonAt{}}}
+	if in.Derive || l.sev["MS204"] != diag.Off && in.Exists(GraphFile) || l.sev["MS205"] != diag.Off && in.Exists(ContextFile) {
+		s.replay = startReplay(l.cfg.Materialize())
 	}
-	defer early.Wait()
-	var ds diag.Diagnostics
 	for _, r := range Rules() {
-		sev := l.sev[r.ID]
-		if r.Run == nil || sev == diag.Off {
-			continue
+		if sev := l.sev[r.ID]; r.Visit != nil && sev != diag.Off {
+			p := s.pass(r, sev)
+			s.visitors = append(s.visitors, visiting{p, r.Visit(p)})
 		}
-		p := &Pass{
-			Rule: r, Log: in.Log, Archive: in.Archive, Events: in.Events,
-			Config: l.cfg, ReadFile: in.ReadFile, Exists: in.Exists,
-			shared: sh, severity: sev, out: &ds,
-		}
-		r.Run(p)
 	}
-	ds.Sort()
-	return ds
+	return s
+}
+
+func (s *Session) pass(r *Rule, sev diag.Severity) *Pass {
+	return &Pass{
+		Rule: r, Config: s.l.cfg, ReadFile: s.in.ReadFile, Exists: s.in.Exists,
+		shared: s.sh, severity: sev, out: &s.ds,
+	}
+}
+
+// Event checks the next event of the history. The Session may read e
+// until Finish returns (the drift rules' replay runs behind), so the
+// caller must not change it; parse.Stream never does.
+func (s *Session) Event(e *parse.Event) {
+	sh := s.sh
+	if e.Num > 0 {
+		sh.first.add(e.Num, firstSeen{pos: int32(sh.count), line: int32(e.Range.Line), offset: int64(e.Range.Offset), file: e.Range.File})
+	}
+	if e.Range.File == s.in.LogFile {
+		sh.logEvents++
+	}
+	sh.pos = sh.count
+	for _, v := range s.visitors {
+		v.v.Event(e)
+	}
+	if s.replay != nil {
+		s.replay.add(e)
+	}
+	sh.count++
+	sh.last = e.ID
+}
+
+// Finish runs the rules that look at the memory as a whole, with log
+// and archive as parsed (either may be nil), and returns every finding,
+// sorted as the printers print them.
+func (s *Session) Finish(log, archive *parse.Log) diag.Diagnostics {
+	s.in.Log, s.in.Archive = log, archive
+	if s.replay != nil {
+		s.sh.derived = s.replay.finish()
+	}
+	for _, v := range s.visitors {
+		v.p.Log, v.p.Archive = log, archive
+		if v.v.End != nil {
+			v.v.End()
+		}
+	}
+	for _, r := range Rules() {
+		if sev := s.l.sev[r.ID]; r.Run != nil && sev != diag.Off {
+			p := s.pass(r, sev)
+			p.Log, p.Archive = log, archive
+			r.Run(p)
+		}
+	}
+	s.ds.Sort()
+	return s.ds
+}
+
+// Events is the number of events the Session has seen.
+func (s *Session) Events() int { return s.sh.count }
+
+// Derived returns what regen would write for the events seen, when the
+// Session replayed them (a drift rule compared, or Input.Derive); nil
+// otherwise. Valid after Finish.
+func (s *Session) Derived() (graph, context []byte) {
+	return s.sh.derived[GraphFile], s.sh.derived[ContextFile]
 }
 
 // memoRead returns read, remembering each file's result: the staleness,
@@ -149,27 +279,11 @@ func memoRead(read func(string) ([]byte, error)) func(string) ([]byte, error) {
 	}
 }
 
-// drifts reports whether a drift rule (MS204, MS205) will compare a
-// derived file with what regen writes: the rule is on and the file is
-// there and not stale, as checkDrift decides.
-func (l *Linter) drifts(p *Pass) bool {
-	for _, f := range []struct{ rule, rel string }{{"MS204", GraphFile}, {"MS205", ContextFile}} {
-		if l.sev[f.rule] == diag.Off {
-			continue
-		}
-		if src, err := p.ReadFile(f.rel); err == nil && !isStale(p, f.rel, src) {
-			return true
-		}
-	}
-	return false
-}
-
 // Pass is what a rule sees of one memory, and how it reports.
 type Pass struct {
 	Rule    *Rule
-	Log     *parse.Log // nil when CHANGELOG.md is missing
+	Log     *parse.Log // nil when CHANGELOG.md is missing; set for Run, and for a Visitor's End
 	Archive *parse.Log // nil when there is no archive
-	Events  []parse.Event
 	Config  config.Config
 	// ReadFile and Exists read the memory root; rules never touch the
 	// file system themselves.
@@ -239,42 +353,78 @@ const (
 	AgentsFile  = "AGENTS.md"
 )
 
-// shared holds what several rules compute once per memory.
+// shared holds what several rules compute once per memory, and where
+// the Session is in the history.
 type shared struct {
 	in       *Input
 	cfg      config.Config
 	problems map[parse.Kind][]parse.Problem
-	first    map[int]int // event number -> index of its first event
 	// horizons remembers horizon() per derived file; files are read
 	// through memoRead, so a file's bytes never change during a Check.
 	horizons map[string]horizonAt
+	derived  map[string][]byte // what regen writes, after Finish
 
-	// The derived files are computed once, on whichever goroutine asks
-	// first (Check may start them early).
-	derivedOnce sync.Once
-	derived     map[string][]byte
+	first     firstIndex // event number -> its first event so far
+	pos       int        // position of the event being visited
+	count     int        // events seen
+	logEvents int        // of which in the log (not the archive)
+	last      string     // ID of the last event seen
 }
 
-// firstIndex maps each event number to the index of the first event
-// with it, built once for the rules that need it (refs, duplicates).
-func (p *Pass) firstIndex() map[int]int {
-	sh := p.shared
-	if sh.first == nil {
-		sh.first = make(map[int]int, len(p.Events))
-		for i := range p.Events {
-			if n := p.Events[i].Num; n > 0 {
-				if _, ok := sh.first[n]; !ok {
-					sh.first[n] = i
-				}
-			}
-		}
+// firstSeen is where the first event with a number is, as the refs and
+// duplicate rules need it.
+type firstSeen struct {
+	pos, line int32
+	offset    int64
+	file      string
+}
+
+// at is the heading line of the event.
+func (f firstSeen) at() diag.Range {
+	return diag.Range{File: f.file, Line: int(f.line), Col: 1, EndLine: int(f.line), Offset: int(f.offset)}
+}
+
+// firstIndex maps event numbers to their first event. Numbers are
+// nearly dense (1, 2, 3, ...), so they index a slice, 32 bytes an
+// event; a number far beyond the count (evt-99999999) goes to a map,
+// so a typo cannot make the slice huge.
+type firstIndex struct {
+	dense  []firstSeen // index n; pos -1 where no event has n yet
+	sparse map[int]firstSeen
+}
+
+func (x *firstIndex) get(n int) (firstSeen, bool) {
+	if n < len(x.dense) {
+		f := x.dense[n]
+		return f, f.pos >= 0
 	}
-	return sh.first
+	f, ok := x.sparse[n]
+	return f, ok
+}
+
+// add records f for n unless n already has its first event.
+func (x *firstIndex) add(n int, f firstSeen) {
+	if _, ok := x.get(n); ok {
+		return
+	}
+	if n < 2*len(x.dense)+1024 {
+		for len(x.dense) <= n {
+			x.dense = append(x.dense, firstSeen{pos: -1})
+		}
+		x.dense[n] = f
+		return
+	}
+	if x.sparse == nil {
+		x.sparse = map[int]firstSeen{}
+	}
+	x.sparse[n] = f
 }
 
 // headerRange is the heading line of e.
-func headerRange(e *parse.Event) diag.Range {
-	r := e.Range
+func headerRange(e *parse.Event) diag.Range { return headerOf(e.Range) }
+
+// headerOf is the first line of an event's range.
+func headerOf(r diag.Range) diag.Range {
 	r.Col, r.EndLine, r.EndCol, r.EndOffset = 1, r.Line, 0, 0
 	return r
 }

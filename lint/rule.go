@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/memsys/memsys/internal/diag"
+	"github.com/memsys/memsys/parse"
 )
 
 // Rule is one check. The ID is stable: never renumbered, never reused;
@@ -24,10 +25,22 @@ type Rule struct {
 	Severity diag.Severity // default severity
 	// DefaultOff rules run only when the configuration turns them on.
 	DefaultOff bool
-	// Run reports the rule's findings. A nil Run means the findings come
-	// from elsewhere (the git checks behind --base): the rule is still
-	// listed, documented and configurable.
+	// Run reports the rule's findings from the memory as a whole, after
+	// the last event. A rule with neither Run nor Visit gets its findings
+	// from elsewhere (the git checks behind --base): it is still listed,
+	// documented and configurable.
 	Run func(*Pass)
+	// Visit makes the rule look at the history one event at a time. It
+	// is called once per memory and returns the functions that see each
+	// event in order (archive first) and then the end of the history;
+	// state lives in their closure, so the events need not be kept.
+	Visit func(*Pass) Visitor
+}
+
+// A Visitor receives a memory's history one event at a time.
+type Visitor struct {
+	Event func(e *parse.Event) // each event, in history order; e is not retained
+	End   func()               // after the last event; may be nil
 }
 
 var registry = map[string]*Rule{}
@@ -62,6 +75,8 @@ func (r *Rule) check() error {
 		return fmt.Errorf("lint: rule %s needs Doc, Bad and Good", r.ID)
 	case r.Severity != diag.Error && r.Severity != diag.Warning:
 		return fmt.Errorf("lint: rule %s default severity must be error or warning", r.ID)
+	case r.Run != nil && r.Visit != nil:
+		return fmt.Errorf("lint: rule %s has both Run and Visit: use Visitor.End for the end of the history", r.ID)
 	}
 	return nil
 }

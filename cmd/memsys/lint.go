@@ -197,17 +197,22 @@ func lintRoot(ctx context.Context, root string, overrides []config.RuleSetting, 
 	if err != nil {
 		return nil, 0, cannotRun{err}
 	}
-	var mem *workspace.Memory
-	if _, err := os.Lstat(filepath.Join(root, workspace.LogName)); errors.Is(err, fs.ErrNotExist) {
-		// A missing log is a finding (MS101), not a failure to run.
-		mem = &workspace.Memory{Root: root, Tier: workspace.DetectTier(root)}
-	} else if mem, err = workspace.Load(root); err != nil {
-		return nil, 0, cannotRun{err}
+	// The history streams through a lint Session: events are checked
+	// and replayed as the parser completes them and none is kept.
+	in := lintInput(root)
+	in.Derive = fix
+	s := l.Start(in)
+	mem := &workspace.Memory{Root: root, Tier: workspace.DetectTier(root)}
+	if _, err := os.Lstat(filepath.Join(root, workspace.LogName)); !errors.Is(err, fs.ErrNotExist) {
+		if mem, err = workspace.Stream(root, s.Event); err != nil {
+			return nil, 0, cannotRun{err}
+		}
 	}
-	in := lintInput(root, mem)
-	ds := l.Check(in)
+	// A missing log is a finding (MS101), not a failure to run.
+	ds := s.Finish(mem.Log, mem.Archive)
+	events := s.Events()
 	if fix {
-		if ds, err = fixDerived(root, mem, cfg, l, in, ds); err != nil {
+		if ds, err = fixDerived(root, l, s, ds); err != nil {
 			return nil, 0, err
 		}
 	}
@@ -222,13 +227,12 @@ func lintRoot(ctx context.Context, root string, overrides []config.RuleSetting, 
 		}
 		ds = append(ds, l.Adjust(gds)...)
 	}
-	return ds, len(mem.Events), nil
+	return ds, events, nil
 }
 
-func lintInput(root string, mem *workspace.Memory) lint.Input {
+func lintInput(root string) lint.Input {
 	return lint.Input{
 		LogFile: workspace.LogName,
-		Log:     mem.Log, Archive: mem.Archive, Events: mem.Events,
 		ReadFile: func(rel string) ([]byte, error) {
 			return workspace.ReadFile(root, rel)
 		},
@@ -243,7 +247,10 @@ func lintInput(root string, mem *workspace.Memory) lint.Input {
 // diagnostic names.
 var fixRules = map[string]bool{"MS202": true, "MS203": true, "MS204": true, "MS205": true}
 
-func fixDerived(root string, mem *workspace.Memory, cfg config.Config, l *lint.Linter, in lint.Input, ds diag.Diagnostics) (diag.Diagnostics, error) {
+// fixDerived rewrites the derived files the findings of s name with
+// what regen writes (the Session replayed the history for it), then
+// lints again.
+func fixDerived(root string, l *lint.Linter, s *lint.Session, ds diag.Diagnostics) (diag.Diagnostics, error) {
 	var files []string
 	for _, d := range ds {
 		if fixRules[d.Rule] && !slices.Contains(files, d.Range.File) {
@@ -253,7 +260,7 @@ func fixDerived(root string, mem *workspace.Memory, cfg config.Config, l *lint.L
 	if len(files) == 0 {
 		return ds, nil
 	}
-	graph, context := lint.Derived(mem.Events, cfg.Materialize())
+	graph, context := s.Derived()
 	content := map[string][]byte{lint.GraphFile: graph, lint.ContextFile: context}
 	unlock, err := workspace.Lock(root)
 	if err != nil {
@@ -272,7 +279,12 @@ func fixDerived(root string, mem *workspace.Memory, cfg config.Config, l *lint.L
 			return nil, cannotRun{fmt.Errorf("lint --fix: %w", err)}
 		}
 	}
-	return l.Check(in), nil
+	again := l.Start(lintInput(root))
+	mem, err := workspace.Stream(root, again.Event)
+	if err != nil {
+		return nil, cannotRun{err}
+	}
+	return again.Finish(mem.Log, mem.Archive), nil
 }
 
 // displayPath makes a diagnostic's file relative to where memsys was
