@@ -62,8 +62,13 @@ func FuzzLint(f *testing.F) {
 				}
 				return nil, fs.ErrNotExist
 			}
-			ds := l.Check(lint.Input{LogFile: "CHANGELOG.md", Log: log, Events: log.Events, ReadFile: read,
-				Exists: func(rel string) bool { _, err := read(rel); return err == nil }})
+			exists := func(rel string) bool { _, err := read(rel); return err == nil }
+			ds := l.Check(lint.Input{LogFile: "CHANGELOG.md", Log: log, Events: log.Events, ReadFile: read, Exists: exists})
+			// The command streams instead: same findings.
+			s := l.Start(lint.Input{LogFile: "CHANGELOG.md", ReadFile: read, Exists: exists})
+			if streamed := s.Finish(parse.Stream("CHANGELOG.md", src, s.Event), nil); !reflect.DeepEqual(streamed, ds) {
+				t.Errorf("streamed lint differs from Check:\n%v\n%v", streamed, ds)
+			}
 			var out []string
 			for _, d := range ds {
 				if d.Range.File == "CHANGELOG.md" && (d.Range.Line < 0 || d.Range.Line > log.Lines+1) {
