@@ -9,7 +9,16 @@
 // never the file system or git, so each is tested with a hand-built
 // parse.Log (the shape of golang.org/x/tools/go/analysis).
 //
-// Rules must be linear in the number of events: duplicates and refs use
-// maps, never nested loops, so lint of a 100k-event log costs about what
-// parsing and replaying it costs.
+// The history reaches the rules as a stream (a Session fed by
+// parse.Stream; Check feeds one from a slice), so lint never holds every
+// parsed event. A rule that looks at events is a Visit: it sees each
+// event once, in order, and keeps in its closure only what it needs
+// across events (the highest ID so far, refs to events not seen yet, the
+// spellings of entity names); its Visitor.End reports what only the end
+// of the history decides. A rule about the memory as a whole (files,
+// configuration, the last event) is a Run, called after the stream.
+// Visitors must be linear in the number of events: maps, never nested
+// loops, so lint of a 100k-event log costs about what parsing and
+// replaying it costs. The drift rules' replay runs on its own goroutine
+// beside the visitors.
 package lint

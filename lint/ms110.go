@@ -29,12 +29,13 @@ func visitTimeOrder(p *Pass) Visitor {
 		time parse.Time
 		at   diag.Range
 	}
-	var prev *latest
+	var prev latest
+	have := false
 	return Visitor{Event: func(e *parse.Event) {
 		if e.Time.IsZero() {
 			return
 		}
-		if prev != nil && earlier(e.Time, prev.time) {
+		if have && earlier(e.Time, prev.time) {
 			p.Report(diag.Diagnostic{
 				Range: headerRange(e), Event: e.ID,
 				Message: e.ID + " at " + e.Time.String() + " is earlier than " + prev.id + " at " +
@@ -42,8 +43,8 @@ func visitTimeOrder(p *Pass) Visitor {
 				Related: []diag.Range{prev.at},
 			})
 		}
-		if prev == nil || !earlier(e.Time, prev.time) {
-			prev = &latest{e.ID, e.Time, headerRange(e)}
+		if !have || !earlier(e.Time, prev.time) {
+			prev, have = latest{e.ID, e.Time, headerRange(e)}, true
 		}
 	}}
 }

@@ -26,13 +26,22 @@ func init() {
 }
 
 func visitUnknownField(p *Pass) Visitor {
+	// A log uses a handful of spellings of its keys: remember each.
+	known := map[string]bool{}
+	isKnown := func(key string) bool {
+		k, ok := known[key]
+		if !ok {
+			for _, want := range knownFields {
+				k = k || parse.KeyIs(key, want)
+			}
+			known[key] = k
+		}
+		return k
+	}
 	return Visitor{Event: func(e *parse.Event) {
-	fields:
 		for _, f := range e.Fields {
-			for _, k := range knownFields {
-				if parse.KeyIs(f.Key, k) {
-					continue fields
-				}
+			if isKnown(f.Key) {
+				continue
 			}
 			p.Reportf(lineRange(e.Range.File, f.Line), e.ID, "%s has unknown field **%s**: fix the spelling or move it under **Details** as \"- %s: ...\"",
 				e.ID, f.Key, parse.NormKey(f.Key))

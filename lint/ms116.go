@@ -36,13 +36,16 @@ type entitySeen struct {
 func visitEntityNameVariants(p *Pass) Visitor {
 	first := map[string]entitySeen{} // folded name -> first spelling
 	reported := map[string]bool{}    // spellings already reported
+	// settled holds spellings that are the first of their folded name:
+	// an entity named again the same way costs one lookup, no folding.
+	settled := map[string]bool{}
 	return Visitor{Event: func(e *parse.Event) {
 		for _, d := range e.Details {
 			if !isEntityKey(d.Key) {
 				continue
 			}
 			name := strings.TrimSpace(d.Value)
-			if name == "" {
+			if name == "" || settled[name] {
 				continue
 			}
 			at := lineRange(e.Range.File, d.Line)
@@ -54,6 +57,7 @@ func visitEntityNameVariants(p *Pass) Visitor {
 			switch {
 			case !ok:
 				first[f] = entitySeen{name, at}
+				settled[name] = true
 			case s.name != name && !reported[name]:
 				reported[name] = true
 				p.Report(diag.Diagnostic{

@@ -9,6 +9,7 @@ import (
 
 	"github.com/memsys/memsys/internal/config"
 	"github.com/memsys/memsys/internal/diag"
+	"github.com/memsys/memsys/internal/pipe"
 	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
 )
@@ -109,54 +110,10 @@ type Session struct {
 	sh       *shared
 	ds       diag.Diagnostics
 	visitors []visiting
-	replay   *replaying // nil when no drift rule compares
-}
-
-// replaying runs the drift rules' replay on its own goroutine, fed in
-// batches, so on a long log it costs little more than the rules that
-// run beside it on the caller's goroutine.
-type replaying struct {
-	batch   []*parse.Event
-	batches chan []*parse.Event
-	done    chan map[string][]byte
-}
-
-// replayBatch is the number of events handed over at a time: enough to
-// make the channel's cost vanish, small enough to hold little memory.
-const replayBatch = 256
-
-func startReplay(opt materialize.Options) *replaying {
-	r := &replaying{batches: make(chan []*parse.Event, 4), done: make(chan map[string][]byte, 1)}
-	go func() {
-		x := materialize.NewReplayer(opt)
-		for b := range r.batches {
-			for _, e := range b {
-				x.Apply(e)
-			}
-		}
-		r.done <- map[string][]byte{
-			GraphFile:   materialize.RenderGraph(x.Graph()),
-			ContextFile: materialize.RenderContext(x.Context()),
-		}
-	}()
-	return r
-}
-
-func (r *replaying) add(e *parse.Event) {
-	r.batch = append(r.batch, e)
-	if len(r.batch) == replayBatch {
-		r.batches <- r.batch
-		r.batch = make([]*parse.Event, 0, replayBatch)
-	}
-}
-
-// finish waits for the replay and returns the rendered files.
-func (r *replaying) finish() map[string][]byte {
-	if len(r.batch) > 0 {
-		r.batches <- r.batch
-	}
-	close(r.batches)
-	return <-r.done
+	replay   *materialize.Replayer // nil when no drift rule compares
+	// work runs the visitors and the replay on a second goroutine, so
+	// they overlap with the parser that feeds Event.
+	work *pipe.Worker[*parse.Event]
 }
 
 type visiting struct {
@@ -182,7 +139,7 @@ func (l *Linter) Start(in Input) *Session {
 	in.ReadFile = memoRead(in.ReadFile)
 	s := &Session{l: l, in: &in, sh: &shared{in: &in, cfg: l.cfg, horizons: map[string]horizonAt{}}}
 	if in.Derive || l.sev["MS204"] != diag.Off && in.Exists(GraphFile) || l.sev["MS205"] != diag.Off && in.Exists(ContextFile) {
-		s.replay = startReplay(l.cfg.Materialize())
+		s.replay = materialize.NewReplayer(l.cfg.Materialize())
 	}
 	for _, r := range Rules() {
 		if sev := l.sev[r.ID]; r.Visit != nil && sev != diag.Off {
@@ -190,6 +147,7 @@ func (l *Linter) Start(in Input) *Session {
 			s.visitors = append(s.visitors, visiting{p, r.Visit(p)})
 		}
 	}
+	s.work = pipe.Start(256, s.visit)
 	return s
 }
 
@@ -201,9 +159,11 @@ func (s *Session) pass(r *Rule, sev diag.Severity) *Pass {
 }
 
 // Event checks the next event of the history. The Session may read e
-// until Finish returns (the drift rules' replay runs behind), so the
-// caller must not change it; parse.Stream never does.
-func (s *Session) Event(e *parse.Event) {
+// until Finish returns (the rules run behind, on their own goroutine),
+// so the caller must not change it; parse.Stream never does.
+func (s *Session) Event(e *parse.Event) { s.work.Add(e) }
+
+func (s *Session) visit(e *parse.Event) {
 	sh := s.sh
 	if e.Num > 0 {
 		sh.first.add(e.Num, firstSeen{pos: int32(sh.count), line: int32(e.Range.Line), offset: int64(e.Range.Offset), file: e.Range.File})
@@ -216,7 +176,7 @@ func (s *Session) Event(e *parse.Event) {
 		v.v.Event(e)
 	}
 	if s.replay != nil {
-		s.replay.add(e)
+		s.replay.Apply(e)
 	}
 	sh.count++
 	sh.last = e.ID
@@ -226,9 +186,13 @@ func (s *Session) Event(e *parse.Event) {
 // and archive as parsed (either may be nil), and returns every finding,
 // sorted as the printers print them.
 func (s *Session) Finish(log, archive *parse.Log) diag.Diagnostics {
+	s.work.Wait()
 	s.in.Log, s.in.Archive = log, archive
 	if s.replay != nil {
-		s.sh.derived = s.replay.finish()
+		s.sh.derived = map[string][]byte{
+			GraphFile:   materialize.RenderGraph(s.replay.Graph()),
+			ContextFile: materialize.RenderContext(s.replay.Context()),
+		}
 	}
 	for _, v := range s.visitors {
 		v.p.Log, v.p.Archive = log, archive

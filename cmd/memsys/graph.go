@@ -43,11 +43,16 @@ func runGraph(ctx context.Context, cmd *cli.Command) error {
 			statuses = append(statuses, s)
 		}
 	}
-	_, evs, err := lcLoad(cmd)
+	root, err := lcRoot(cmd)
 	if err != nil {
 		return err
 	}
-	g, _ := materialize.Replay(evs)
+	// Only the graph is shown: replay as the log streams past.
+	_, x, err := replayHistory(root, materialize.DefaultOptions(), cmd.String("at"))
+	if err != nil {
+		return err
+	}
+	g := x.Graph()
 	if statuses != nil {
 		g = lifecycle.FilterGraph(g, statuses)
 	}

@@ -141,27 +141,29 @@ func derive(x *materialize.Replayer, tier workspace.Tier) []derivedFile {
 
 // replayHistory replays root's history (archive, then log) as the
 // parser reads it, without keeping the events, up to and including the
-// first event with the number of the ID at ("": all of it; IDs match by
-// number, so evt-7 finds evt-007). Like loadHistory it refuses a
+// first event with the number of the ID atID ("": all of it; IDs match
+// by number, so evt-7 finds evt-007). Like loadHistory it refuses a
 // history cut short by an over-long line.
 func replayHistory(root string, opt materialize.Options, atID string) (*workspace.Memory, *materialize.Replayer, error) {
 	at := -1
 	if atID != "" {
-		h := parse.Parse("", []byte("### "+atID+" | 2000-01-01 00:00 | x | x\n"))
-		if len(h.Events) != 1 {
-			return nil, nil, usageErr("--at %q is not an event ID: use evt-NNN", atID)
+		n, ok := lcEvtNum(atID)
+		if !ok {
+			return nil, nil, errNotEventID("--at", atID)
 		}
-		at = h.Events[0].Num
+		at = n
 	}
-	x := materialize.NewReplayer(opt)
+	// The replay runs beside the parser, on its own goroutine.
+	a := materialize.NewAsync(opt)
 	done := false
 	mem, err := workspace.Stream(root, func(e *parse.Event) {
 		if done {
 			return
 		}
-		x.Apply(e)
+		a.Add(e)
 		done = at >= 0 && e.Num == at
 	})
+	x := a.Wait()
 	if err != nil {
 		return nil, nil, cannotRun{err}
 	}
@@ -169,7 +171,7 @@ func replayHistory(root string, opt materialize.Options, atID string) (*workspac
 		return nil, nil, cannotRun{err}
 	}
 	if at >= 0 && !done {
-		return nil, nil, usageErr("--at %s: no such event in %s or its archive: list events with memsys log", atID, workspace.LogName)
+		return nil, nil, errNoSuchEvent("--at", atID)
 	}
 	return mem, x, nil
 }

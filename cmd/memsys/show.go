@@ -60,14 +60,24 @@ func lcLoad(cmd *cli.Command) (*workspace.Memory, []parse.Event, error) {
 func lcFind(evs []parse.Event, id, what string) (int, error) {
 	num, ok := lcEvtNum(id)
 	if !ok {
-		return 0, usageErr("%s %q is not an event ID: write evt-NNN", what, id)
+		return 0, errNotEventID(what, id)
 	}
 	for i := len(evs) - 1; i >= 0; i-- {
 		if evs[i].Num == num {
 			return i, nil
 		}
 	}
-	return 0, usageErr("%s %q: no such event in %s or the archive: memsys log lists the events", what, id, workspace.LogName)
+	return 0, errNoSuchEvent(what, id)
+}
+
+// errNotEventID and errNoSuchEvent are the exit-2 errors for an event
+// named on the command line (what is the flag or argument).
+func errNotEventID(what, id string) error {
+	return usageErr("%s %q is not an event ID: write evt-NNN", what, id)
+}
+
+func errNoSuchEvent(what, id string) error {
+	return usageErr("%s %q: no such event in %s or the archive: memsys log lists the events", what, id, workspace.LogName)
 }
 
 func lcEvtNum(id string) (int, bool) {

@@ -1,0 +1,52 @@
+// Package pipe runs a function over a stream of values on a goroutine
+// of its own, so that producing the values (parsing a log) and using
+// them (replaying it, linting it) overlap on two cores. Values are handed
+// over in batches: a channel operation per value would cost more than
+// the work on many of them.
+package pipe
+
+// A Worker applies its function to every value added, in order, on one
+// goroutine. Values must not change until Wait returns.
+type Worker[T any] struct {
+	f       func(T)
+	size    int
+	batch   []T
+	batches chan []T
+	done    chan struct{}
+}
+
+// Start starts a Worker calling f on batches of size values.
+func Start[T any](size int, f func(T)) *Worker[T] {
+	w := &Worker[T]{f: f, size: size, batches: make(chan []T, 4), done: make(chan struct{})}
+	go func() {
+		defer close(w.done)
+		for b := range w.batches {
+			for _, v := range b {
+				w.f(v)
+			}
+		}
+	}()
+	return w
+}
+
+// Add queues v.
+func (w *Worker[T]) Add(v T) {
+	if w.batch == nil {
+		w.batch = make([]T, 0, w.size)
+	}
+	w.batch = append(w.batch, v)
+	if len(w.batch) == w.size {
+		w.batches <- w.batch
+		w.batch = nil
+	}
+}
+
+// Wait hands over the last partial batch and returns once f has seen
+// every value. Call it once; nothing may be added afterwards.
+func (w *Worker[T]) Wait() {
+	if len(w.batch) > 0 {
+		w.batches <- w.batch
+	}
+	close(w.batches)
+	<-w.done
+}

@@ -1,0 +1,34 @@
+package materialize
+
+import (
+	"github.com/memsys/memsys/internal/pipe"
+	"github.com/memsys/memsys/parse"
+)
+
+// An Async replays on its own goroutine: Add hands events over and
+// returns at once, so the parser and the replay run side by side. Events
+// passed to Add must not change until Wait returns; parse.Stream never
+// changes an event after handing it over.
+type Async struct {
+	x *Replayer
+	w *pipe.Worker[*parse.Event]
+}
+
+// asyncBatch is the number of events handed over at a time.
+const asyncBatch = 256
+
+// NewAsync starts a Replayer with opt on its own goroutine.
+func NewAsync(opt Options) *Async {
+	x := NewReplayer(opt)
+	return &Async{x: x, w: pipe.Start(asyncBatch, func(e *parse.Event) { x.Apply(e) })}
+}
+
+// Add queues the next event.
+func (a *Async) Add(e *parse.Event) { a.w.Add(e) }
+
+// Wait replays what is still queued and returns the Replayer, which has
+// then seen every event added. Call it once.
+func (a *Async) Wait() *Replayer {
+	a.w.Wait()
+	return a.x
+}
