@@ -19,6 +19,7 @@
 // configuration, the last event) is a Run, called after the stream.
 // Visitors must be linear in the number of events: maps, never nested
 // loops, so lint of a 100k-event log costs about what parsing and
-// replaying it costs. The drift rules' replay runs on its own goroutine
-// beside the visitors.
+// replaying it costs. The visitors and the drift rules' replay run on a
+// goroutine of their own (internal/pipe), beside the parser feeding the
+// Session.
 package lint
