@@ -62,21 +62,7 @@ func FuzzRecentWindow(f *testing.F) {
 	f.Add(make([]byte, 200), uint8(1), uint8(3))
 	f.Add([]byte{0xff, 0x80, 0x40, 0x00, 0xc0, 0x10, 0x10, 0x10}, uint8(2), uint8(1))
 	f.Fuzz(func(t *testing.T, steps []byte, hours, last uint8) {
-		opt := Options{WindowHours: int(hours), WindowEvents: int(last)}
-		events := historyOf(steps)
-		d := newDigest(opt)
-		for i := range events {
-			d.observe(&events[i])
-		}
-		shown, more := d.recent(sectionCaps[SecRecent])
-		var got []string
-		for _, b := range shown {
-			got = append(got, b.id)
-		}
-		want, wantMore := naiveRecent(events, opt)
-		if !slices.Equal(got, want) || more != wantMore {
-			t.Fatalf("digest: %v (+%d)\nnaive:  %v (+%d)", got, more, want, wantMore)
-		}
+		sameWindow(t, historyOf(steps), Options{WindowHours: int(hours), WindowEvents: int(last)})
 	})
 }
 
@@ -110,7 +96,7 @@ func historyOf(steps []byte) []parse.Event {
 // random histories, where its buffers are cut and pruned many times.
 func TestRecentWindowLong(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	for run := range 50 {
+	for range 50 {
 		steps := make([]byte, 5000)
 		for i := range steps {
 			// Mostly forward, as real logs go.
@@ -122,19 +108,26 @@ func TestRecentWindowLong(t *testing.T) {
 		}
 		events := historyOf(steps)
 		for _, opt := range []Options{{}, {WindowHours: 1, WindowEvents: 5}, {WindowHours: 2000, WindowEvents: 100}} {
-			d := newDigest(opt)
-			for i := range events {
-				d.observe(&events[i])
-			}
-			shown, more := d.recent(sectionCaps[SecRecent])
-			var got []string
-			for _, b := range shown {
-				got = append(got, b.id)
-			}
-			want, wantMore := naiveRecent(events, opt)
-			if !slices.Equal(got, want) || more != wantMore {
-				t.Fatalf("run %d %+v:\ndigest: %v (+%d)\nnaive:  %v (+%d)", run, opt, got, more, want, wantMore)
-			}
+			sameWindow(t, events, opt)
 		}
+	}
+}
+
+// sameWindow fails t when the digest's Recent Changes over events
+// differ from naiveRecent's.
+func sameWindow(t *testing.T, events []parse.Event, opt Options) {
+	t.Helper()
+	d := newDigest(opt)
+	for i := range events {
+		d.observe(&events[i])
+	}
+	shown, more := d.recent(sectionCaps[SecRecent])
+	var got []string
+	for _, b := range shown {
+		got = append(got, b.id)
+	}
+	want, wantMore := naiveRecent(events, opt)
+	if !slices.Equal(got, want) || more != wantMore {
+		t.Fatalf("%d events, %+v:\ndigest: %v (+%d)\nnaive:  %v (+%d)", len(events), opt, got, more, want, wantMore)
 	}
 }
