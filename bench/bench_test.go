@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -277,4 +278,49 @@ func TestPeakChild(t *testing.T) {
 	if gm <= read {
 		t.Errorf("goldmark peaked at %.1f MB, no more than reading (%.1f MB)", gm, read)
 	}
+}
+
+// BenchmarkPaired runs goldmark, parse+replay and lint one after the
+// other in every iteration, on the same log, and reports the ratios of
+// their median times: issue 2's time target (parse+replay against
+// goldmark) and issue 3's (lint against parse+replay). On a shared
+// machine a burst of load hits the three runs of an iteration alike,
+// where separate benchmarks can each land in a different burst.
+func BenchmarkPaired(b *testing.B) {
+	names := []string{"goldmark", "parse+replay", "lint"}
+	for _, n := range sizes() {
+		b.Run("events="+strconv.Itoa(n), func(b *testing.B) {
+			src, _ := logOf(b, n)
+			works := make([]func(), len(names))
+			for i, name := range names {
+				o, _ := lookup(name)
+				works[i] = o.prep(src)
+			}
+			times := make([][]float64, len(names))
+			b.ResetTimer()
+			for range b.N {
+				for i, work := range works {
+					start := time.Now()
+					work()
+					times[i] = append(times[i], float64(time.Since(start)))
+				}
+			}
+			b.StopTimer()
+			med := make([]float64, len(names))
+			for i := range times {
+				med[i] = median(times[i])
+			}
+			b.ReportMetric(med[1]/med[0], "replay-x-goldmark")
+			b.ReportMetric(med[2]/med[1], "lint-x-replay")
+		})
+	}
+}
+
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }

@@ -134,8 +134,7 @@ var ops = []op{
 func regen(src []byte) (graph, context []byte) {
 	a := materialize.NewAsync(materialize.DefaultOptions())
 	parse.Stream("CHANGELOG.md", src, a.Add)
-	x := a.Wait()
-	return materialize.RenderGraph(x.Graph()), materialize.RenderContext(x.Context())
+	return a.Wait().Render()
 }
 
 // sink keeps results alive so the compiler cannot drop the work.

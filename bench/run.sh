@@ -9,7 +9,7 @@ set -eu
 cd "$(dirname "$0")/.."
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
-go test -run '^$' -bench '^Benchmark(Ops|Commands)$' -benchtime 3x -timeout 60m "$@" ./bench >"$out" 2>&1 || {
+go test -run '^$' -bench '^Benchmark(Ops|Commands|Paired)$' -benchtime 3x -timeout 60m "$@" ./bench >"$out" 2>&1 || {
 	cat "$out" >&2
 	exit 1
 }
@@ -42,9 +42,14 @@ awk '
 	printf "| %s | %s | %s | %.0f | %s | %s | %s | %s |\n", n, name, t, ev, x, pk, px, gs
 }' "$out"
 echo
-awk '/^BenchmarkOps\/events=[0-9]+\/lint-/ {
-	for (i = 3; i < NF; i++) if ($(i + 1) == "x-parse+replay") {
-		split($1, parts, "/"); n = parts[2]; sub(/^events=/, "", n)
-		printf "lint ÷ parse+replay at %s events: %.2f×\n", n, $i
+echo 'Paired runs (goldmark, parse+replay and lint one after the other in each iteration; ratios of the medians):'
+echo
+awk '/^BenchmarkPaired\/events=/ {
+	split($1, parts, "/"); n = parts[2]; sub(/^events=/, "", n); sub(/-[0-9]+$/, "", n)
+	r = ""; l = ""
+	for (i = 3; i < NF; i++) {
+		if ($(i + 1) == "replay-x-goldmark") r = $i
+		if ($(i + 1) == "lint-x-replay") l = $i
 	}
+	printf "- %s events: parse+replay %.3f× goldmark; lint %.2f× parse+replay\n", n, r, l
 }' "$out"

@@ -189,10 +189,8 @@ func (s *Session) Finish(log, archive *parse.Log) diag.Diagnostics {
 	s.work.Wait()
 	s.in.Log, s.in.Archive = log, archive
 	if s.replay != nil {
-		s.sh.derived = map[string][]byte{
-			GraphFile:   materialize.RenderGraph(s.replay.Graph()),
-			ContextFile: materialize.RenderContext(s.replay.Context()),
-		}
+		graph, context := s.replay.Render()
+		s.sh.derived = map[string][]byte{GraphFile: graph, ContextFile: context}
 	}
 	for _, v := range s.visitors {
 		v.p.Log, v.p.Archive = log, archive

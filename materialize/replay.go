@@ -3,6 +3,7 @@ package materialize
 import (
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/memsys/memsys/parse"
 )
@@ -64,6 +65,17 @@ func (x *Replayer) Graph() *Graph { return x.r.graph() }
 
 // Context builds context.md's model from the events replayed so far.
 func (x *Replayer) Context() *Context { return x.d.build(x.r.graph()) }
+
+// Render renders graph.md and context.md from the events replayed so
+// far, the two side by side: both only read the graph.
+func (x *Replayer) Render() (graph, context []byte) {
+	g := x.r.graph()
+	var wg sync.WaitGroup
+	wg.Go(func() { graph = RenderGraph(g) })
+	context = RenderContext(x.d.build(g))
+	wg.Wait()
+	return graph, context
+}
 
 func newReplayer() *replayer {
 	return &replayer{

@@ -112,11 +112,20 @@ type Detail struct {
 	Value    string
 	Children []Detail
 	Line     int
+	// norm is NormKey(Key), set by the parser, so lookups compare
+	// strings instead of folding the key every time; "" in a Detail
+	// built by hand, which then folds as before.
+	norm string
 }
 
 // Norm returns the key lower-cased with spaces and dashes turned into
 // underscores: "Root Cause", "root-cause" and "root_cause" are one key.
-func (d Detail) Norm() string { return NormKey(d.Key) }
+func (d Detail) Norm() string {
+	if d.norm != "" {
+		return d.norm
+	}
+	return NormKey(d.Key)
+}
 
 // Field is one "**Key**: value" line of an event.
 type Field struct {
@@ -209,8 +218,14 @@ func KeyIs(key, norm string) bool {
 // Detail returns the value of the first top-level detail whose key
 // matches key case-insensitively, and whether it was found.
 func (e *Event) Detail(key string) (string, bool) {
-	for _, d := range e.Details {
-		if SameKey(d.Key, key) {
+	nk := NormKey(key) // callers pass normalised keys: no allocation
+	for i := range e.Details {
+		d := &e.Details[i]
+		if d.norm != "" {
+			if d.norm == nk {
+				return d.Value, true
+			}
+		} else if SameKey(d.Key, key) {
 			return d.Value, true
 		}
 	}

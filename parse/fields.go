@@ -301,6 +301,7 @@ func (p *state) details(items []item) []Detail {
 		d := Detail{Line: p.line(it.off)}
 		if it.first.end > it.first.off {
 			d.Key, d.Value = splitDetail(p.text(it.first))
+			d.norm = NormKey(d.Key)
 		}
 		for _, l := range it.more {
 			d.Value = strings.TrimSpace(d.Value + " " + p.text(l))

@@ -73,8 +73,14 @@ func TestParseCanonical(t *testing.T) {
 		Level: 3, InLog: true,
 	}
 	e.Range, e.Text = Range0(), ""
+	e.Details = withoutNorm(e.Details)
 	if !reflect.DeepEqual(e, want) {
 		t.Errorf("event 1:\n got %+v\nwant %+v", e, want)
+	}
+	for _, d := range l.Events[0].Details {
+		if d.norm != NormKey(d.Key) || d.Norm() != NormKey(d.Key) {
+			t.Errorf("detail %q: norm %q", d.Key, d.norm)
+		}
 	}
 	r := l.Events[0].Range
 	if r.Line != 5 || r.EndLine != 19 {
@@ -373,4 +379,19 @@ func TestStreamPipeline(t *testing.T) {
 		t.Fatalf("Stream gave %d events, Parse %d; equal events: %v, equal problems: %v",
 			len(got), len(want.Events), reflect.DeepEqual(got, want.Events), reflect.DeepEqual(l.Problems, want.Problems))
 	}
+}
+
+// withoutNorm copies details with the parser's cached keys cleared, to
+// compare with details written by hand.
+func withoutNorm(ds []Detail) []Detail {
+	if ds == nil {
+		return nil
+	}
+	out := make([]Detail, len(ds))
+	for i, d := range ds {
+		d.norm = ""
+		d.Children = withoutNorm(d.Children)
+		out[i] = d
+	}
+	return out
 }

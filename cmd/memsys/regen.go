@@ -123,7 +123,7 @@ func tierOf(cfg config.Config, mem *workspace.Memory) workspace.Tier {
 // render renders graph.md and context.md from a replay, exactly as
 // lint's drift rules expect them.
 func render(x *materialize.Replayer) (graph, context []byte) {
-	return materialize.RenderGraph(x.Graph()), materialize.RenderContext(x.Context())
+	return x.Render()
 }
 
 // derive returns the derived files of tier, rendered from a replay.
