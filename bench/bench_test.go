@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/memsys/memsys/internal/loggen"
+	"github.com/memsys/memsys/internal/testkit/loggen"
 )
 
 // Environment of the peak-memory child process.

@@ -1,5 +1,5 @@
 // Package bench holds memsys's performance suite: testing.B benchmarks
-// over generated logs (internal/loggen) of 1k, 10k, 100k and, with
+// over generated logs (internal/testkit/loggen) of 1k, 10k, 100k and, with
 // MEMSYS_BENCH_1M=1, 1M events. Every memsys operation is measured
 // beside a plain goldmark parse of the same whole file in the same run,
 // and reported as a ratio to it, because absolute times depend on the

@@ -7,8 +7,8 @@ import (
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/text"
 
-	"github.com/memsys/memsys/internal/config"
-	"github.com/memsys/memsys/internal/diag"
+	"github.com/memsys/memsys/internal/base/config"
+	"github.com/memsys/memsys/internal/base/diag"
 	"github.com/memsys/memsys/lint"
 	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"

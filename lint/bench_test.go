@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/memsys/memsys/internal/config"
-	"github.com/memsys/memsys/internal/loggen"
+	"github.com/memsys/memsys/internal/base/config"
+	"github.com/memsys/memsys/internal/testkit/loggen"
 	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
 )

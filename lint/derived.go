@@ -5,8 +5,8 @@ import (
 	"errors"
 	"io/fs"
 
-	"github.com/memsys/memsys/internal/diag"
-	"github.com/memsys/memsys/internal/udiff"
+	"github.com/memsys/memsys/internal/base/diag"
+	"github.com/memsys/memsys/internal/base/udiff"
 	"github.com/memsys/memsys/materialize"
 )
 

@@ -20,6 +20,6 @@
 // Visitors must be linear in the number of events: maps, never nested
 // loops, so lint of a 100k-event log costs about what parsing and
 // replaying it costs. The visitors and the drift rules' replay run on a
-// goroutine of their own (internal/pipe), beside the parser feeding the
+// goroutine of their own (internal/base/pipe), beside the parser feeding the
 // Session.
 package lint

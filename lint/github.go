@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/memsys/memsys/internal/diag"
+	"github.com/memsys/memsys/internal/base/diag"
 )
 
 // GitHubPrinter writes GitHub Actions workflow commands, one annotation

@@ -14,8 +14,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memsys/memsys/internal/config"
-	"github.com/memsys/memsys/internal/diag"
+	"github.com/memsys/memsys/internal/base/config"
+	"github.com/memsys/memsys/internal/base/diag"
 	"github.com/memsys/memsys/parse"
 	"github.com/rogpeppe/go-internal/txtar"
 )

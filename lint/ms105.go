@@ -4,7 +4,7 @@ import (
 	"github.com/memsys/memsys/parse"
 	"strings"
 
-	"github.com/memsys/memsys/internal/diag"
+	"github.com/memsys/memsys/internal/base/diag"
 )
 
 // EventTypes are the seed's eleven event types and the archive event of

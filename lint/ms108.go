@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"github.com/memsys/memsys/parse"
 
-	"github.com/memsys/memsys/internal/diag"
+	"github.com/memsys/memsys/internal/base/diag"
 )
 
 func init() {

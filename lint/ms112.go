@@ -3,7 +3,7 @@ package lint
 import (
 	"strings"
 
-	"github.com/memsys/memsys/internal/diag"
+	"github.com/memsys/memsys/internal/base/diag"
 	"github.com/memsys/memsys/parse"
 )
 

@@ -1,7 +1,7 @@
 package lint
 
 import (
-	"github.com/memsys/memsys/internal/diag"
+	"github.com/memsys/memsys/internal/base/diag"
 	"github.com/memsys/memsys/parse"
 )
 

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/memsys/memsys/internal/diag"
+	"github.com/memsys/memsys/internal/base/diag"
 	"github.com/memsys/memsys/parse"
 )
 

@@ -5,7 +5,7 @@ import (
 	"io/fs"
 	"strings"
 
-	"github.com/memsys/memsys/internal/diag"
+	"github.com/memsys/memsys/internal/base/diag"
 	"github.com/memsys/memsys/parse"
 )
 

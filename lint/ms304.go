@@ -1,8 +1,8 @@
 package lint
 
-import "github.com/memsys/memsys/internal/diag"
+import "github.com/memsys/memsys/internal/base/diag"
 
-// MS304 is checked by internal/appendonly when lint runs with --base or
+// MS304 is checked by internal/app/history when lint runs with --base or
 // --staged; it is registered here so it is listed, documented and
 // configurable like every other rule.
 func init() {

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/memsys/memsys/internal/config"
-	"github.com/memsys/memsys/internal/diag"
-	"github.com/memsys/memsys/internal/pipe"
+	"github.com/memsys/memsys/internal/base/config"
+	"github.com/memsys/memsys/internal/base/diag"
+	"github.com/memsys/memsys/internal/base/pipe"
 	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
 )

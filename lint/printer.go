@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/memsys/memsys/internal/diag"
+	"github.com/memsys/memsys/internal/base/diag"
 )
 
 // Result is what one lint run found, over one or more memory roots.

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memsys/memsys/internal/diag"
+	"github.com/memsys/memsys/internal/base/diag"
 )
 
 // sampleResult has one diagnostic of every shape a printer must handle:

@@ -6,7 +6,7 @@ import (
 	"net/url"
 	"path/filepath"
 
-	"github.com/memsys/memsys/internal/diag"
+	"github.com/memsys/memsys/internal/base/diag"
 )
 
 // SARIFPrinter writes SARIF 2.1.0 as github/codeql-action/upload-sarif

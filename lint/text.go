@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/memsys/memsys/internal/diag"
+	"github.com/memsys/memsys/internal/base/diag"
 )
 
 // TextPrinter writes "file:line:col: severity: message [ID]" lines, each

@@ -1,7 +1,7 @@
 package materialize
 
 import (
-	"github.com/memsys/memsys/internal/pipe"
+	"github.com/memsys/memsys/internal/base/pipe"
 	"github.com/memsys/memsys/parse"
 )
 

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/memsys/memsys/internal/loggen"
+	"github.com/memsys/memsys/internal/testkit/loggen"
 	"github.com/memsys/memsys/parse"
 )
 

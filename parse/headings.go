@@ -5,7 +5,7 @@ import (
 
 	"github.com/yuin/goldmark/text"
 
-	"github.com/memsys/memsys/internal/diag"
+	"github.com/memsys/memsys/internal/base/diag"
 )
 
 // Heading is one top-level heading of a markdown document.

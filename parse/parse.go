@@ -12,7 +12,7 @@ import (
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 
-	"github.com/memsys/memsys/internal/diag"
+	"github.com/memsys/memsys/internal/base/diag"
 )
 
 // Option configures Parse.

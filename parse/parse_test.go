@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memsys/memsys/internal/diag"
-	"github.com/memsys/memsys/internal/loggen"
+	"github.com/memsys/memsys/internal/base/diag"
+	"github.com/memsys/memsys/internal/testkit/loggen"
 )
 
 const head = "# Changelog\n\n## Event Log\n\n"

@@ -13,9 +13,9 @@ import (
 
 	"github.com/urfave/cli/v3"
 
-	"github.com/memsys/memsys/internal/config"
-	"github.com/memsys/memsys/internal/lifecycle"
-	"github.com/memsys/memsys/internal/workspace"
+	"github.com/memsys/memsys/internal/app/memory"
+	"github.com/memsys/memsys/internal/base/config"
+	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/parse"
 )
 
@@ -37,7 +37,7 @@ func appendCommand() *cli.Command {
 		// --detail values may contain commas; split --refs and --tags ourselves.
 		DisableSliceFlagSeparator: true,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "type", Usage: "event `TYPE`: " + strings.Join(lifecycle.EventTypes, ", ")},
+			&cli.StringFlag{Name: "type", Usage: "event `TYPE`: " + strings.Join(memory.EventTypes, ", ")},
 			&cli.StringFlag{Name: "scope", Usage: "the area the event affects"},
 			&cli.StringFlag{Name: "summary", Usage: "one self-contained line"},
 			&cli.StringFlag{Name: "agent", Usage: "agent `NAME` (default $MEMSYS_AGENT, else $USER, else \"agent\")"},
@@ -104,8 +104,8 @@ type appendResult struct {
 }
 
 // lcDraft builds the event from --json or from the flags.
-func lcDraft(cmd *cli.Command) (lifecycle.Draft, error) {
-	var d lifecycle.Draft
+func lcDraft(cmd *cli.Command) (memory.Draft, error) {
+	var d memory.Draft
 	if src := cmd.String("json"); src != "" {
 		if src != "-" {
 			return d, usageErr("--json %q: only \"-\" (stdin) is supported", src)
@@ -119,11 +119,11 @@ func lcDraft(cmd *cli.Command) (lifecycle.Draft, error) {
 		if err != nil {
 			return d, cannotRun{fmt.Errorf("reading stdin: %w", err)}
 		}
-		if d, err = lifecycle.DecodeDraft(data); err != nil {
+		if d, err = memory.DecodeDraft(data); err != nil {
 			return d, cannotRun{err}
 		}
 	} else {
-		d = lifecycle.Draft{
+		d = memory.Draft{
 			Type:    cmd.String("type"),
 			Scope:   cmd.String("scope"),
 			Summary: cmd.String("summary"),
@@ -132,7 +132,7 @@ func lcDraft(cmd *cli.Command) (lifecycle.Draft, error) {
 		}
 		var err error
 		for _, a := range cmd.StringSlice("detail") {
-			if d.Details, err = lifecycle.AddDetailFlag(d.Details, a); err != nil {
+			if d.Details, err = memory.AddDetailFlag(d.Details, a); err != nil {
 				return d, cannotRun{err}
 			}
 		}
@@ -173,7 +173,7 @@ func lcTime(flag string) string {
 
 // lcAppend validates d against the log and archive and appends it. The
 // caller holds the lock.
-func lcAppend(root string, d lifecycle.Draft) (appendResult, error) {
+func lcAppend(root string, d memory.Draft) (appendResult, error) {
 	// workspace.ReadFile applies the size limit and refuses symlinks
 	// that leave the root.
 	src, err := workspace.ReadFile(root, workspace.LogName)
@@ -187,15 +187,15 @@ func lcAppend(root string, d lifecycle.Draft) (appendResult, error) {
 	} else if name != "" {
 		arch = parse.Parse(name, asrc, parse.Archive(), parse.HeadersOnly())
 	}
-	if err := lifecycle.Normalize(&d, lifecycle.KnownIn(log, arch)); err != nil {
+	if err := memory.Normalize(&d, memory.KnownIn(log, arch)); err != nil {
 		return appendResult{}, cannotRun{err}
 	}
-	id := lifecycle.NextID(log, arch)
-	text := lifecycle.Render(id, d, lifecycle.Newline(src))
-	if err := lifecycle.CheckRoundTrip(id, d, text); err != nil {
+	id := memory.NextID(log, arch)
+	text := memory.Render(id, d, memory.Newline(src))
+	if err := memory.CheckRoundTrip(id, d, text); err != nil {
 		return appendResult{}, cannotRun{err}
 	}
-	out, err := lifecycle.AppendEvent(workspace.LogName, src, log, text)
+	out, err := memory.AppendEvent(workspace.LogName, src, log, text)
 	if err != nil {
 		return appendResult{}, cannotRun{err}
 	}

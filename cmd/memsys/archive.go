@@ -8,8 +8,8 @@ import (
 
 	"github.com/urfave/cli/v3"
 
-	"github.com/memsys/memsys/internal/lifecycle"
-	"github.com/memsys/memsys/internal/workspace"
+	"github.com/memsys/memsys/internal/app/memory"
+	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
 )
@@ -104,7 +104,7 @@ func runArchive(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	if archName == "" {
-		archName = lifecycle.DefaultArchiveName
+		archName = memory.DefaultArchiveName
 	}
 	log := parse.Parse(workspace.LogName, logSrc)
 	arch := parse.Parse(archName, archSrc, parse.Archive())
@@ -120,13 +120,13 @@ func runArchive(ctx context.Context, cmd *cli.Command) error {
 	before := append(lcInLog(arch), lcInLog(log)[resumed:]...)
 	g, _ := materialize.Replay(before)
 
-	plan := lifecycle.PlanArchive(log, lcPinned(g), keep, threshold)
+	plan := memory.PlanArchive(log, lcPinned(g), keep, threshold)
 	if resumed > 0 {
 		// An archive killed between its two writes left the moved events
 		// in both files. Finish it: the archive already holds them, byte
 		// for byte, so only the log is rewritten, as that run would have.
 		le := lcInLog(log)
-		plan = lifecycle.ArchivePlan{Due: true, Count: len(le), Moved: le[:resumed], Boundary: le[resumed],
+		plan = memory.ArchivePlan{Due: true, Count: len(le), Moved: le[:resumed], Boundary: le[resumed],
 			Reason: "finishing an interrupted archive: " + le[0].ID + " through " + le[resumed-1].ID + " are already in " + archName}
 	}
 	res := archiveResult{Due: plan.Due, Events: plan.Count, Threshold: threshold, Keep: keep, Boundary: plan.Boundary.ID,
@@ -155,13 +155,13 @@ func runArchive(ctx context.Context, cmd *cli.Command) error {
 
 	// The archive event, dated like the marker (see archiveCommand).
 	last := before[len(before)-1]
-	d := lifecycle.Draft{
+	d := memory.Draft{
 		Type:    "archive",
 		Scope:   workspace.LogName,
 		Summary: "Archived " + plan.Span() + " to " + archName,
 		Agent:   lcAgent(cmd.String("agent")),
 		Time:    last.Time.String(),
-		Details: []lifecycle.DraftDetail{
+		Details: []memory.DraftDetail{
 			{Key: "archived", Value: plan.Span()},
 			{Key: "count", Value: strconv.Itoa(len(plan.Moved))},
 			{Key: "archive_file", Value: archName},
@@ -178,18 +178,18 @@ func runArchive(ctx context.Context, cmd *cli.Command) error {
 	if len(date) >= 10 {
 		date = date[:10]
 	}
-	newLog, newArch := lifecycle.BuildArchive(logSrc, archSrc, archName, date, plan)
+	newLog, newArch := memory.BuildArchive(logSrc, archSrc, archName, date, plan)
 	if resumed > 0 {
 		newArch = archSrc
 	}
 	postLog := parse.Parse(workspace.LogName, newLog, parse.HeadersOnly())
 	postArch := parse.Parse(archName, newArch, parse.Archive(), parse.HeadersOnly())
-	if err := lifecycle.Normalize(&d, lifecycle.KnownIn(postLog, postArch)); err != nil {
+	if err := memory.Normalize(&d, memory.KnownIn(postLog, postArch)); err != nil {
 		return cannotRun{err}
 	}
-	id := lifecycle.NextID(postLog, postArch)
-	text := lifecycle.Render(id, d, lifecycle.Newline(newLog))
-	if newLog, err = lifecycle.AppendEvent(workspace.LogName, newLog, postLog, text); err != nil {
+	id := memory.NextID(postLog, postArch)
+	text := memory.Render(id, d, memory.Newline(newLog))
+	if newLog, err = memory.AppendEvent(workspace.LogName, newLog, postLog, text); err != nil {
 		return cannotRun{err}
 	}
 	res.ArchiveEvent = id
@@ -222,9 +222,9 @@ func lcVerifyArchive(logSrc []byte, log *parse.Log, archSrc []byte, arch *parse.
 	if err := lcParseClean(nlog, narch); err != nil {
 		return cannotRun{fmt.Errorf("archive check failed, nothing was written: %w", err)}
 	}
-	before := []lifecycle.Source{{Src: archSrc, Log: arch}, {Src: logSrc, Log: log}}
-	after := []lifecycle.Source{{Src: newArch, Log: narch}, {Src: newLog, Log: nlog}}
-	if err := lifecycle.VerifyMove(before, after, 1); err != nil {
+	before := []memory.Source{{Src: archSrc, Log: arch}, {Src: logSrc, Log: log}}
+	after := []memory.Source{{Src: newArch, Log: narch}, {Src: newLog, Log: nlog}}
+	if err := memory.VerifyMove(before, after, 1); err != nil {
 		return cannotRun{err}
 	}
 	evs := append(lcInLog(narch), lcInLog(nlog)...)

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memsys/memsys/internal/lifecycle"
+	"github.com/memsys/memsys/internal/app/memory"
 	"github.com/memsys/memsys/parse"
 )
 
@@ -65,7 +65,7 @@ func rawEventsOf(t *testing.T, files ...string) []string {
 			opts = append(opts, parse.Archive())
 		}
 		for _, e := range parse.Parse(f, src, opts...).Events {
-			out = append(out, string(lifecycle.Raw(src, e)))
+			out = append(out, string(memory.Raw(src, e)))
 		}
 	}
 	return out

@@ -11,11 +11,11 @@ import (
 
 	"github.com/urfave/cli/v3"
 
-	"github.com/memsys/memsys/internal/audit"
-	"github.com/memsys/memsys/internal/config"
-	"github.com/memsys/memsys/internal/diag"
-	"github.com/memsys/memsys/internal/gitx"
-	"github.com/memsys/memsys/internal/workspace"
+	"github.com/memsys/memsys/internal/app/history"
+	"github.com/memsys/memsys/internal/base/config"
+	"github.com/memsys/memsys/internal/base/diag"
+	"github.com/memsys/memsys/internal/io/gitx"
+	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/lint"
 )
 
@@ -79,10 +79,10 @@ func runAudit(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return cannotRun{err}
 	}
-	res, err := audit.Run(ctx, g, audit.Options{Since: since})
+	res, err := history.Run(ctx, g, history.Options{Since: since})
 	if err != nil {
 		var me *gitx.MissingError
-		var se *audit.ShallowError
+		var se *history.ShallowError
 		switch {
 		case errors.As(err, &me):
 			return usageErr("audit --since: %v", err)
@@ -121,7 +121,7 @@ func runAudit(ctx context.Context, cmd *cli.Command) error {
 	return nil
 }
 
-func printAuditText(w io.Writer, res *audit.Result) error {
+func printAuditText(w io.Writer, res *history.Result) error {
 	var b strings.Builder
 	for _, f := range res.Findings {
 		b.WriteString(f.Diagnostic.Error() + "\n")
@@ -148,7 +148,7 @@ func printAuditText(w io.Writer, res *audit.Result) error {
 	return err
 }
 
-func printAuditJSON(w io.Writer, res *audit.Result) error {
+func printAuditJSON(w io.Writer, res *history.Result) error {
 	type jfinding struct {
 		Rule    string `json:"rule"`
 		Event   string `json:"event"`

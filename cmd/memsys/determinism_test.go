@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memsys/memsys/internal/loggen"
+	"github.com/memsys/memsys/internal/testkit/loggen"
 )
 
 // TestRegenLineEndings: the same log as LF, as CRLF and with a BOM

@@ -6,7 +6,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 
-	"github.com/memsys/memsys/internal/lifecycle"
+	"github.com/memsys/memsys/internal/app/memory"
 	"github.com/memsys/memsys/materialize"
 )
 
@@ -37,8 +37,8 @@ func runGraph(ctx context.Context, cmd *cli.Command) error {
 	if v := cmd.String("status"); v != "" {
 		for _, s := range strings.Split(v, ",") {
 			s = strings.ToLower(strings.TrimSpace(s))
-			if !lcContains(lifecycle.NodeStatuses, s) {
-				return usageErr("--status %q: unknown status: use %s", s, strings.Join(lifecycle.NodeStatuses, ", "))
+			if !lcContains(memory.NodeStatuses, s) {
+				return usageErr("--status %q: unknown status: use %s", s, strings.Join(memory.NodeStatuses, ", "))
 			}
 			statuses = append(statuses, s)
 		}
@@ -54,16 +54,16 @@ func runGraph(ctx context.Context, cmd *cli.Command) error {
 	}
 	g := x.Graph()
 	if statuses != nil {
-		g = lifecycle.FilterGraph(g, statuses)
+		g = memory.FilterGraph(g, statuses)
 	}
 	w := cmd.Root().Writer
 	switch format {
 	case "json":
-		return lcJSON(w, lifecycle.GraphJSON(g))
+		return lcJSON(w, memory.GraphJSON(g))
 	case "mermaid":
-		_, err = w.Write(lifecycle.Mermaid(g))
+		_, err = w.Write(memory.Mermaid(g))
 	case "dot":
-		_, err = w.Write(lifecycle.DOT(g))
+		_, err = w.Write(memory.DOT(g))
 	default:
 		_, err = w.Write(materialize.RenderGraph(g))
 	}

@@ -13,7 +13,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 
-	"github.com/memsys/memsys/internal/workspace"
+	"github.com/memsys/memsys/internal/io/workspace"
 )
 
 // hookMarker is a line of every pre-commit hook memsys writes. uninstall

@@ -9,8 +9,8 @@ import (
 
 	"github.com/urfave/cli/v3"
 
-	"github.com/memsys/memsys/internal/config"
-	"github.com/memsys/memsys/internal/workspace"
+	"github.com/memsys/memsys/internal/base/config"
+	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/templates"
 )
 

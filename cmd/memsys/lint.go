@@ -16,9 +16,9 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/urfave/cli/v3"
 
-	"github.com/memsys/memsys/internal/config"
-	"github.com/memsys/memsys/internal/diag"
-	"github.com/memsys/memsys/internal/workspace"
+	"github.com/memsys/memsys/internal/base/config"
+	"github.com/memsys/memsys/internal/base/diag"
+	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/lint"
 )
 

@@ -10,10 +10,10 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/memsys/memsys/internal/appendonly"
-	"github.com/memsys/memsys/internal/diag"
-	"github.com/memsys/memsys/internal/gitx"
-	"github.com/memsys/memsys/internal/workspace"
+	"github.com/memsys/memsys/internal/app/history"
+	"github.com/memsys/memsys/internal/base/diag"
+	"github.com/memsys/memsys/internal/io/gitx"
+	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/parse"
 )
 
@@ -72,7 +72,7 @@ func gitChecks(ctx context.Context, root string, opt gitOptions) (diag.Diagnosti
 	if err != nil {
 		return nil, err
 	}
-	var hside appendonly.Side
+	var hside history.Side
 	if head != "" {
 		hside, err = blobSide(b, head+":"+prefix)
 	} else {
@@ -126,8 +126,8 @@ func resolve(g *gitx.Git, flag, rev string) (string, error) {
 
 // blobSide reads the log and the archive named by at+name ("SHA:sub/"
 // for a commit, ":0:sub/" for the index).
-func blobSide(b *gitx.Batch, at string) (appendonly.Side, error) {
-	var s appendonly.Side
+func blobSide(b *gitx.Batch, at string) (history.Side, error) {
+	var s history.Side
 	for _, name := range append([]string{workspace.LogName}, workspace.ArchiveNames...) {
 		data, ok, err := b.Contents(at + name)
 		if err != nil {
@@ -142,8 +142,8 @@ func blobSide(b *gitx.Batch, at string) (appendonly.Side, error) {
 
 // worktreeSide reads the log and the archive from the working tree,
 // through workspace so the same symlink and size limits apply.
-func worktreeSide(root string) (appendonly.Side, error) {
-	var s appendonly.Side
+func worktreeSide(root string) (history.Side, error) {
+	var s history.Side
 	for _, name := range append([]string{workspace.LogName}, workspace.ArchiveNames...) {
 		if _, err := os.Lstat(filepath.Join(root, name)); errors.Is(err, fs.ErrNotExist) {
 			continue
@@ -159,7 +159,7 @@ func worktreeSide(root string) (appendonly.Side, error) {
 
 // addFile parses name into s: the log, or the first archive found (the
 // order of workspace.ArchiveNames, as Load reads them).
-func addFile(s appendonly.Side, name string, data []byte) appendonly.Side {
+func addFile(s history.Side, name string, data []byte) history.Side {
 	// The comparison reads IDs, positions and text only.
 	if name == workspace.LogName {
 		s.Log = parse.Parse(name, data, parse.HeadersOnly())
@@ -171,12 +171,12 @@ func addFile(s appendonly.Side, name string, data []byte) appendonly.Side {
 
 // compareSides runs the comparison and names the base commit in full in
 // each finding's detail, so a reader can `git show` it.
-func compareSides(base, head appendonly.Side, rev, commit string) diag.Diagnostics {
+func compareSides(base, head history.Side, rev, commit string) diag.Diagnostics {
 	label := fmt.Sprintf("%s (%.12s)", rev, commit)
 	if len(rev) >= 12 && strings.HasPrefix(commit, rev) {
 		label = fmt.Sprintf("%.12s", commit) // a sha needs no second sha
 	}
-	ds := appendonly.Compare(base, head, label)
+	ds := history.Compare(base, head, label)
 	for i := range ds {
 		d := &ds[i]
 		d.Detail = "base commit " + commit + "\n" + d.Detail

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memsys/memsys/internal/workspace"
+	"github.com/memsys/memsys/internal/io/workspace"
 )
 
 // TestRegenRefusesCutShortLog: a line over the parser's limit stops the

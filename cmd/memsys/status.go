@@ -9,7 +9,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 
-	"github.com/memsys/memsys/internal/workspace"
+	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
 )

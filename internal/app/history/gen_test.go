@@ -1,4 +1,4 @@
-package audit
+package history
 
 import (
 	"bytes"
@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memsys/memsys/internal/gitx"
+	"github.com/memsys/memsys/internal/io/gitx"
 )
 
 // history describes a generated repository: commits commits, each

@@ -9,8 +9,8 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
-	"github.com/memsys/memsys/internal/config"
-	"github.com/memsys/memsys/internal/loggen"
+	"github.com/memsys/memsys/internal/base/config"
+	"github.com/memsys/memsys/internal/testkit/loggen"
 	"github.com/memsys/memsys/lint"
 	"github.com/memsys/memsys/parse"
 )
@@ -22,8 +22,8 @@ import (
 // included), a generated log and the hostile log; without -fuzz they
 // run as a plain test in CI.
 func FuzzLint(f *testing.F) {
-	scripts, _ := filepath.Glob("../../testscripts/*.txtar")
-	pending, _ := filepath.Glob("../../testscripts/bad-pending/*.txtar")
+	scripts, _ := filepath.Glob("../../../testscripts/*.txtar")
+	pending, _ := filepath.Glob("../../../testscripts/bad-pending/*.txtar")
 	for _, p := range append(scripts, pending...) {
 		a, err := txtar.ParseFile(p)
 		if err != nil {

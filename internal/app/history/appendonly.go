@@ -1,16 +1,12 @@
-// Package appendonly checks the memory system's first rule, "append-only,
-// immutable once committed", by comparing two versions of the log (log
-// plus archive): a base, as committed, and a head. It is pure: cmd reads
-// the blobs through gitx and hands the parsed files over.
-package appendonly
+package history
 
 import (
 	"fmt"
 	"regexp"
 	"sort"
 
-	"github.com/memsys/memsys/internal/diag"
-	"github.com/memsys/memsys/internal/udiff"
+	"github.com/memsys/memsys/internal/base/diag"
+	"github.com/memsys/memsys/internal/base/udiff"
 	"github.com/memsys/memsys/parse"
 )
 

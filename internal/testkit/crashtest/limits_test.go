@@ -8,7 +8,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/memsys/memsys/internal/workspace"
+	"github.com/memsys/memsys/internal/io/workspace"
 )
 
 // TestOversizedLog: a log past workspace.MaxFileSize is refused with a

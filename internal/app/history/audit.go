@@ -1,4 +1,4 @@
-package audit
+package history
 
 import (
 	"bytes"
@@ -7,10 +7,9 @@ import (
 	"os"
 	"strings"
 
-	"github.com/memsys/memsys/internal/appendonly"
-	"github.com/memsys/memsys/internal/diag"
-	"github.com/memsys/memsys/internal/gitx"
-	"github.com/memsys/memsys/internal/workspace"
+	"github.com/memsys/memsys/internal/base/diag"
+	"github.com/memsys/memsys/internal/io/gitx"
+	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/parse"
 )
 
@@ -246,8 +245,8 @@ func Run(ctx context.Context, g *gitx.Git, opt Options) (*Result, error) {
 				return nil, err
 			}
 		}
-		logSame := bf.log == hf.log || appendonly.PureAppend(data[0], data[2])
-		archiveSame := bf.archive == hf.archive || appendonly.PureAppend(data[1], data[3])
+		logSame := bf.log == hf.log || PureAppend(data[0], data[2])
+		archiveSame := bf.archive == hf.archive || PureAppend(data[1], data[3])
 		if !logSame || !archiveSame {
 			// A file whose blob did not change holds the same events on
 			// both sides and takes no part: it is left out (nil) of both.
@@ -256,21 +255,21 @@ func Run(ctx context.Context, g *gitx.Git, opt Options) (*Result, error) {
 			// compared with the log it came from. Positions are shifted
 			// back to the whole file below.
 			shift := 0
-			if len(data[1]) > 0 && bf.archiveName == hf.archiveName && appendonly.PureAppend(data[1], data[3]) {
+			if len(data[1]) > 0 && bf.archiveName == hf.archiveName && PureAppend(data[1], data[3]) {
 				shift = bytes.Count(data[1], []byte{'\n'})
 				data[1], data[3] = nil, data[3][len(data[1]):]
 			}
-			base := appendonly.ParseSide(workspace.LogName, data[0], bf.archiveName, data[1])
-			head := appendonly.ParseSide(workspace.LogName, data[2], hf.archiveName, data[3])
+			base := ParseSide(workspace.LogName, data[0], bf.archiveName, data[1])
+			head := ParseSide(workspace.LogName, data[2], hf.archiveName, data[3])
 			label := fmt.Sprintf("%.12s", pr.parent)
 			var ds diag.Diagnostics
 			if len(pr.c.parents) > 1 {
-				ds = appendonly.CompareMerge(base, head, label)
+				ds = CompareMerge(base, head, label)
 			} else {
-				ds = appendonly.Compare(base, head, label)
+				ds = Compare(base, head, label)
 			}
 			for _, d := range ds {
-				if d.Rule == appendonly.Renumbered && isNewEvent(d, base) {
+				if d.Rule == Renumbered && isNewEvent(d, base) {
 					continue // a new event's numbering is lint's concern, not a change to history
 				}
 				if shift > 0 && d.Range.File == hf.archiveName {
@@ -406,7 +405,7 @@ func pick(entries []gitx.TreeEntry) files {
 // isNewEvent reports whether d concerns an event the base did not have
 // (an ID that does not continue the sequence), rather than a committed
 // event given a new number.
-func isNewEvent(d diag.Diagnostic, base appendonly.Side) bool {
+func isNewEvent(d diag.Diagnostic, base Side) bool {
 	for _, l := range []*parse.Log{base.Log, base.Archive} {
 		if l == nil {
 			continue

@@ -1,11 +1,11 @@
-package appendonly
+package history
 
 import (
 	"bytes"
 	"fmt"
 
-	"github.com/memsys/memsys/internal/diag"
-	"github.com/memsys/memsys/internal/udiff"
+	"github.com/memsys/memsys/internal/base/diag"
+	"github.com/memsys/memsys/internal/base/udiff"
 	"github.com/memsys/memsys/parse"
 )
 

@@ -13,7 +13,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/memsys/memsys/internal/loggen"
+	"github.com/memsys/memsys/internal/testkit/loggen"
 )
 
 var (

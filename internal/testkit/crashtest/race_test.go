@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/memsys/memsys/internal/loggen"
+	"github.com/memsys/memsys/internal/testkit/loggen"
 	"github.com/memsys/memsys/parse"
 )
 

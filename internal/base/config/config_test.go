@@ -6,7 +6,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/memsys/memsys/internal/diag"
+	"github.com/memsys/memsys/internal/base/diag"
 )
 
 func TestLoadMissingIsDefault(t *testing.T) {

@@ -1,4 +1,4 @@
-package appendonly
+package history
 
 import (
 	"strings"

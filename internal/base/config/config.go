@@ -12,7 +12,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/memsys/memsys/internal/diag"
+	"github.com/memsys/memsys/internal/base/diag"
 	"github.com/memsys/memsys/materialize"
 )
 

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/memsys/memsys/internal/loggen"
+	"github.com/memsys/memsys/internal/testkit/loggen"
 	"github.com/memsys/memsys/parse"
 )
 
@@ -265,7 +265,7 @@ func recoverAndLint(t *testing.T, dir string, old, new map[string][]byte) {
 // recoverArchive: archive writes the archive, then the log. A kill
 // between the two leaves the moved events in both files (none lost,
 // checked before this). lint reports the duplicates (MS107), and running
-// archive again finishes the interrupted move (docs/lifecycle.md); then
+// archive again finishes the interrupted move (docs/memory.md); then
 // regen and lint must pass, as after any other kill.
 func recoverArchive(t *testing.T, dir string, old, new map[string][]byte) {
 	t.Helper()
