@@ -107,6 +107,7 @@ func newApp(stdout, stderr io.Writer) *cli.Command {
 			showCommand(),
 			logCommand(),
 			graphCommand(),
+			recallCommand(),
 			auditCommand(),
 			hookCommand(),
 		},
