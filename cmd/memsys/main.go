@@ -108,6 +108,8 @@ func newApp(stdout, stderr io.Writer) *cli.Command {
 			logCommand(),
 			graphCommand(),
 			recallCommand(),
+			importCommand(),
+			exportCommand(),
 			auditCommand(),
 			hookCommand(),
 		},
