@@ -253,12 +253,6 @@ func TestHasProtocolHeading(t *testing.T) {
 	}
 }
 
-func TestSameEvent(t *testing.T) {
-	if !sameEvent("evt-7", "evt-007") || sameEvent("evt-7", "evt-8") || !sameEvent("", "") {
-		t.Error("sameEvent")
-	}
-}
-
 func sortedKeys(m map[string][]byte) []string {
 	ks := make([]string, 0, len(m))
 	for k := range m {

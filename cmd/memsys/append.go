@@ -37,7 +37,7 @@ func appendCommand() *cli.Command {
 		// --detail values may contain commas; split --refs and --tags ourselves.
 		DisableSliceFlagSeparator: true,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "type", Usage: "event `TYPE`: " + strings.Join(memory.EventTypes, ", ")},
+			&cli.StringFlag{Name: "type", Usage: "event `TYPE`: " + strings.Join(parse.EventTypes, ", ")},
 			&cli.StringFlag{Name: "scope", Usage: "the area the event affects"},
 			&cli.StringFlag{Name: "summary", Usage: "one self-contained line"},
 			&cli.StringFlag{Name: "agent", Usage: "agent `NAME` (default $MEMSYS_AGENT, else $USER, else \"agent\")"},

@@ -147,7 +147,7 @@ func derive(x *materialize.Replayer, tier workspace.Tier) []derivedFile {
 func replayHistory(root string, opt materialize.Options, atID string) (*workspace.Memory, *materialize.Replayer, error) {
 	at := -1
 	if atID != "" {
-		n, ok := lcEvtNum(atID)
+		n, ok := parse.EventNum(atID)
 		if !ok {
 			return nil, nil, errNotEventID("--at", atID)
 		}

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v3"
@@ -58,7 +57,7 @@ func lcLoad(cmd *cli.Command) (*workspace.Memory, []parse.Event, error) {
 // lcFind returns the index of event id (matched by number, so evt-7
 // finds evt-007) or an exit-2 error naming the flag or argument.
 func lcFind(evs []parse.Event, id, what string) (int, error) {
-	num, ok := lcEvtNum(id)
+	num, ok := parse.EventNum(id)
 	if !ok {
 		return 0, errNotEventID(what, id)
 	}
@@ -78,14 +77,6 @@ func errNotEventID(what, id string) error {
 
 func errNoSuchEvent(what, id string) error {
 	return usageErr("%s %q: no such event in %s or the archive: memsys log lists the events", what, id, workspace.LogName)
-}
-
-func lcEvtNum(id string) (int, bool) {
-	if len(id) < 5 || !strings.EqualFold(id[:4], "evt-") {
-		return 0, false
-	}
-	n, err := strconv.Atoi(id[4:])
-	return n, err == nil && n > 0 && id[4] != '+' && id[4] != '-'
 }
 
 // showResult is the JSON form of show.
@@ -157,7 +148,7 @@ func lcChangesFor(changes []materialize.Change, evs []parse.Event, i int) change
 
 func lcRefersTo(e parse.Event, num int) bool {
 	for _, r := range e.Refs {
-		if n, ok := lcEvtNum(r); ok && n == num {
+		if n, ok := parse.EventNum(r); ok && n == num {
 			return true
 		}
 	}
