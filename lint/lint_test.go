@@ -299,3 +299,11 @@ func TestFirstIndex(t *testing.T) {
 		t.Errorf("dense slice grew to %d for a sparse number", len(x.dense))
 	}
 }
+
+func TestRenderOptions(t *testing.T) {
+	cfg := config.Default()
+	cfg.ContextWords, cfg.WindowHours, cfg.WindowEvents = 1500, 24, 10
+	if o := RenderOptions(cfg); o.ContextWords != 1500 || o.WindowHours != 24 || o.WindowEvents != 10 {
+		t.Errorf("RenderOptions() = %+v", o)
+	}
+}

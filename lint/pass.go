@@ -120,6 +120,18 @@ type visiting struct {
 	v Visitor
 }
 
+// RenderOptions returns the options graph.md and context.md are rendered
+// with under cfg. It is the one conversion from the configuration to
+// materialize's options, so lint's drift check and regen render with the
+// same numbers.
+func RenderOptions(cfg config.Config) materialize.Options {
+	return materialize.Options{
+		ContextWords: cfg.ContextWords,
+		WindowHours:  cfg.WindowHours,
+		WindowEvents: cfg.WindowEvents,
+	}
+}
+
 // Start begins a Session over in; in.Log, in.Archive and in.Events are
 // not read (Finish takes the logs once parsed).
 func (l *Linter) Start(in Input) *Session {
@@ -138,7 +150,7 @@ func (l *Linter) Start(in Input) *Session {
 	in.ReadFile = memoRead(in.ReadFile)
 	s := &Session{l: l, in: &in, sh: &shared{in: &in, cfg: l.cfg, horizons: map[string]horizonAt{}}}
 	if in.Derive || l.sev["MS204"] != diag.Off && in.Exists(GraphFile) || l.sev["MS205"] != diag.Off && in.Exists(ContextFile) {
-		s.replay = materialize.NewReplayer(l.cfg.Materialize())
+		s.replay = materialize.NewReplayer(RenderOptions(l.cfg))
 	}
 	for _, r := range Rules() {
 		if sev := l.sev[r.ID]; r.Visit != nil && sev != diag.Off {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/memsys/memsys/internal/app/memory"
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
@@ -39,7 +40,7 @@ func lcLoad(cmd *cli.Command) (*workspace.Memory, []parse.Event, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	mem, err := loadHistory(root)
+	mem, err := memory.LoadHistory(root)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -59,24 +60,14 @@ func lcLoad(cmd *cli.Command) (*workspace.Memory, []parse.Event, error) {
 func lcFind(evs []parse.Event, id, what string) (int, error) {
 	num, ok := parse.EventNum(id)
 	if !ok {
-		return 0, errNotEventID(what, id)
+		return 0, memory.ErrNotEventID(what, id)
 	}
 	for i := len(evs) - 1; i >= 0; i-- {
 		if evs[i].Num == num {
 			return i, nil
 		}
 	}
-	return 0, errNoSuchEvent(what, id)
-}
-
-// errNotEventID and errNoSuchEvent are the exit-2 errors for an event
-// named on the command line (what is the flag or argument).
-func errNotEventID(what, id string) error {
-	return usageErr("%s %q is not an event ID: write evt-NNN", what, id)
-}
-
-func errNoSuchEvent(what, id string) error {
-	return usageErr("%s %q: no such event in %s or the archive: memsys log lists the events", what, id, workspace.LogName)
+	return 0, memory.ErrNoSuchEvent(what, id)
 }
 
 // showResult is the JSON form of show.
