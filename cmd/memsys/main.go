@@ -110,6 +110,7 @@ func newApp(stdout, stderr io.Writer) *cli.Command {
 			recallCommand(),
 			importCommand(),
 			exportCommand(),
+			mcpCommand(),
 			auditCommand(),
 			hookCommand(),
 		},

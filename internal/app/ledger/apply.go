@@ -1,9 +1,6 @@
 package ledger
 
 import (
-	"errors"
-	"io/fs"
-
 	"github.com/memsys/memsys/internal/app/memory"
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/parse"
@@ -27,22 +24,16 @@ func Import(root, file string, src []byte, agent string, dryRun bool) (*Result, 
 		return nil, err
 	}
 	defer unlock()
-	logSrc, err := workspace.ReadFile(root, workspace.LogName)
+	logSrc, err := workspace.ReadFile(root, parse.LogFile)
 	if err != nil {
 		return nil, err
 	}
-	log := parse.Parse(workspace.LogName, logSrc, parse.HeadersOnly())
+	log := parse.Parse(parse.LogFile, logSrc, parse.HeadersOnly())
 	var arch *parse.Log
-	for _, name := range workspace.ArchiveNames {
-		asrc, err := workspace.ReadFile(root, name)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
+	if name, asrc, err := memory.ReadArchive(root); err != nil {
+		return nil, err
+	} else if name != "" {
 		arch = parse.Parse(name, asrc, parse.Archive(), parse.HeadersOnly())
-		break
 	}
 	lines, err := Plan(file, src, memory.NextID(log, arch), memory.KnownIn(log, arch), agent)
 	if err != nil {
@@ -60,11 +51,11 @@ func Import(root, file string, src []byte, agent string, dryRun bool) (*Result, 
 	for i, l := range lines {
 		texts[i] = memory.Render(l.NewID, l.Draft, nl)
 	}
-	out, err := memory.AppendEvents(workspace.LogName, logSrc, log, texts)
+	out, err := memory.AppendEvents(parse.LogFile, logSrc, log, texts)
 	if err != nil {
 		return nil, err
 	}
-	if err := workspace.WriteFile(root, workspace.LogName, out); err != nil {
+	if err := workspace.WriteFile(root, parse.LogFile, out); err != nil {
 		return nil, err
 	}
 	return r, nil

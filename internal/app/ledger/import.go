@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/memsys/memsys/internal/app/memory"
@@ -95,7 +94,7 @@ func Plan(file string, src []byte, first string, existing Existing, agent string
 			return nil, fail("%v", err)
 		}
 		out = append(out, l)
-		next = memory.NextID(&parse.Log{Events: []parse.Event{{ID: l.NewID, Num: num}}})
+		next = parse.FormatID(num+1, len(first)-len("evt-"))
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%s:%d: %v: lines are limited to %d bytes", file, n+1, err, MaxLine)
@@ -256,7 +255,7 @@ func planLine(fs []field, newID, agent string, newOf map[string]string) (Line, e
 	// Type.
 	typ = strings.ToLower(strings.TrimSpace(typ))
 	mapped := ""
-	if slices.Contains(memory.EventTypes, typ) {
+	if slices.Contains(parse.EventTypes, typ) {
 		mapped = typ
 	}
 	for _, m := range TypeMap {
@@ -347,7 +346,7 @@ func closed(ds []memory.DraftDetail) bool {
 }
 
 func allTypes() []string {
-	out := slices.Clone(memory.EventTypes)
+	out := slices.Clone(parse.EventTypes)
 	for _, m := range TypeMap {
 		if !slices.Contains(out, m.Ledger) {
 			out = append(out, m.Ledger)
@@ -383,12 +382,6 @@ func minute(ts string) (string, bool, error) {
 }
 
 func idNum(id string) int {
-	if len(id) < 5 || !strings.EqualFold(id[:4], "evt-") {
-		return 0
-	}
-	n, err := strconv.Atoi(id[4:])
-	if err != nil || n <= 0 || id[4] == '+' || id[4] == '-' {
-		return 0
-	}
+	n, _ := parse.EventNum(id)
 	return n
 }

@@ -321,13 +321,7 @@ func isEventID(s string) bool { return eventNum(s) > 0 }
 
 // eventNum is the number of an evt-N ID, 0 if s is not one.
 func eventNum(s string) int {
-	if len(s) < 5 || !strings.EqualFold(s[:4], "evt-") {
-		return 0
-	}
-	n, err := strconv.Atoi(s[4:])
-	if err != nil || n <= 0 || s[4] == '+' || s[4] == '-' {
-		return 0
-	}
+	n, _ := parse.EventNum(s)
 	return n
 }
 

@@ -37,25 +37,10 @@ type loc struct {
 // graph.md when its horizon names the last event and it reads back,
 // and from a replay of archive and log otherwise.
 func Open(root string) (*Source, error) {
-	s := &Source{}
-	for _, name := range workspace.ArchiveNames {
-		src, err := workspace.ReadFile(root, name)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		s.files = append(s.files, file{name, src, []parse.Option{parse.Archive()}})
-		break
-	}
-	src, err := workspace.ReadFile(root, workspace.LogName)
+	s, err := OpenEvents(root)
 	if err != nil {
 		return nil, err
 	}
-	s.files = append(s.files, file{name: workspace.LogName, src: src})
-	s.indexHeadings()
-
 	last := s.lastEvent()
 	if g, ok := freshGraph(root, last); ok {
 		s.Graph, s.FromGraphFile = g, true
@@ -74,9 +59,33 @@ func Open(root string) (*Source, error) {
 	return s, nil
 }
 
+// OpenEvents reads the log and the archive of root and indexes their
+// event headings, for Event; Graph stays nil.
+func OpenEvents(root string) (*Source, error) {
+	s := &Source{}
+	for _, name := range parse.ArchiveFiles {
+		src, err := workspace.ReadFile(root, name)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		s.files = append(s.files, file{name, src, []parse.Option{parse.Archive()}})
+		break
+	}
+	src, err := workspace.ReadFile(root, parse.LogFile)
+	if err != nil {
+		return nil, err
+	}
+	s.files = append(s.files, file{name: parse.LogFile, src: src})
+	s.indexHeadings()
+	return s, nil
+}
+
 // freshGraph reads graph.md when its event horizon is last.
 func freshGraph(root, last string) (*materialize.Graph, bool) {
-	src, err := workspace.ReadFile(root, workspace.GraphPath)
+	src, err := workspace.ReadFile(root, parse.GraphFile)
 	if err != nil {
 		return nil, false
 	}
@@ -162,7 +171,7 @@ func (s *Source) lastEvent() string {
 			}
 		}
 		if bestStart >= 0 {
-			if e, ok := s.Event("evt-" + itoa(best)); ok {
+			if e, ok := s.Event(parse.FormatID(best, 0)); ok {
 				return e.ID
 			}
 		}
@@ -170,18 +179,6 @@ func (s *Source) lastEvent() string {
 	return ""
 }
 
-func itoa(n int) string {
-	var b [20]byte
-	i := len(b)
-	for {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-		if n == 0 {
-			return string(b[i:])
-		}
-	}
-}
 
 // Recall opens root and builds the pack for q.
 func Recall(root string, q Query) (*Pack, error) {
