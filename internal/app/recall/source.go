@@ -179,7 +179,6 @@ func (s *Source) lastEvent() string {
 	return ""
 }
 
-
 // Recall opens root and builds the pack for q.
 func Recall(root string, q Query) (*Pack, error) {
 	if err := q.Check(); err != nil {
