@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 
 	"github.com/urfave/cli/v3"
 
@@ -37,7 +38,12 @@ func runImport(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	r, err := ledger.ImportFile(root, from, lcAgent(cmd.String("agent")), cmd.Bool("dry-run"))
+	// -C means "as if started in DIR": a relative --from is read from there.
+	path := from
+	if dir := cmd.String("C"); dir != "" && !filepath.IsAbs(from) {
+		path = filepath.Join(dir, from)
+	}
+	r, err := ledger.ImportFile(root, path, lcAgent(cmd.String("agent")), cmd.Bool("dry-run"))
 	if err != nil {
 		return cannotRun{err}
 	}

@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
@@ -65,6 +67,9 @@ func Plan(file string, src []byte, first string, existing Existing, agent string
 			return fmt.Errorf("%s:%d: %s", file, n, fmt.Sprintf(format, args...))
 		}
 		fields, err := object(raw)
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			err = errors.New("the line ends inside the object")
+		}
 		if err != nil {
 			return nil, fail("not a JSON object (%v): write one event object per line", err)
 		}

@@ -160,7 +160,9 @@ func Build(g *materialize.Graph, lookup Lookup, q Query) (*Pack, error) {
 	if err := q.Check(); err != nil {
 		return nil, err
 	}
-	p := &Pack{Query: q.Entities, Horizon: g.Horizon, Depth: q.Depth, Budget: q.Budget}
+	// Lists are never null in JSON.
+	p := &Pack{Query: q.Entities, Horizon: g.Horizon, Depth: q.Depth, Budget: q.Budget,
+		Entities: []Entity{}, Blockers: []Blocker{}, Decisions: []Decision{}, Neighbours: []Neighbour{}, Events: []EventRef{}}
 	ref := func(id string) *EventRef {
 		if id == "" {
 			return nil

@@ -28,23 +28,20 @@ func Markdown(p *Pack) []byte {
 			fmt.Fprintf(&b, "- last changed: %s\n", refText(e.LastEvent))
 		}
 	}
-	section := func(title string, n, more int, line func(i int) string) {
-		if n == 0 && more == 0 {
+	section := func(title string, n int, line func(i int) string) {
+		if n == 0 {
 			return
 		}
 		fmt.Fprintf(&b, "\n## %s\n\n", title)
 		for i := range n {
 			b.WriteString("- " + line(i) + "\n")
 		}
-		if more > 0 {
-			fmt.Fprintf(&b, "- … and %d more\n", more)
-		}
 	}
-	section("Open blockers", len(p.Blockers), p.Omitted.Blockers, func(i int) string {
+	section("Open blockers", len(p.Blockers), func(i int) string {
 		x := p.Blockers[i]
 		return x.From + " blocks " + x.To + " since " + refText(x.Since)
 	})
-	section("Decisions", len(p.Decisions), p.Omitted.Decisions, func(i int) string {
+	section("Decisions", len(p.Decisions), func(i int) string {
 		x := p.Decisions[i]
 		s := x.Name + " (" + x.Entity + ")"
 		if x.From != "" || x.To != "" {
@@ -55,13 +52,35 @@ func Markdown(p *Pack) []byte {
 		}
 		return s + " — " + refText(x.Event)
 	})
-	section("Neighbours", len(p.Neighbours), p.Omitted.Neighbours, func(i int) string {
+	section("Neighbours", len(p.Neighbours), func(i int) string {
 		x := p.Neighbours[i]
 		return fmt.Sprintf("%s (%s, %s) — depth %d via %s", x.Name, or(x.Type, "?"), or(x.Status, "?"), x.Depth, x.Via)
 	})
-	section("Recent events", len(p.Events), p.Omitted.Events, func(i int) string {
+	section("Recent events", len(p.Events), func(i int) string {
 		return refText(&p.Events[i])
 	})
+	// One line for what the budget cut, so a short budget is not spent
+	// on saying so section by section.
+	var cut []string
+	for _, c := range []struct {
+		n          int
+		one, other string
+	}{
+		{p.Omitted.Blockers, "open blocker", "open blockers"},
+		{p.Omitted.Decisions, "decision", "decisions"},
+		{p.Omitted.Neighbours, "neighbour", "neighbours"},
+		{p.Omitted.Events, "event", "events"},
+	} {
+		switch {
+		case c.n == 1:
+			cut = append(cut, "1 "+c.one)
+		case c.n > 1:
+			cut = append(cut, fmt.Sprintf("%d %s", c.n, c.other))
+		}
+	}
+	if len(cut) > 0 {
+		fmt.Fprintf(&b, "\nNot shown (word budget): %s.\n", strings.Join(cut, ", "))
+	}
 	return b.Bytes()
 }
 
