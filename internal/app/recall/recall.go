@@ -163,17 +163,28 @@ func Build(g *materialize.Graph, lookup Lookup, q Query) (*Pack, error) {
 	// Lists are never null in JSON.
 	p := &Pack{Query: q.Entities, Horizon: g.Horizon, Depth: q.Depth, Budget: q.Budget,
 		Entities: []Entity{}, Blockers: []Blocker{}, Decisions: []Decision{}, Neighbours: []Neighbour{}, Events: []EventRef{}}
+	// Events are looked up only for what the pack shows (fill), once
+	// each: a hub entity cites hundreds that the budget cuts.
+	looked := map[string]*parse.Event{}
+	fill := func(r *EventRef) {
+		if r == nil || r.Type != "" {
+			return
+		}
+		e, seen := looked[r.ID]
+		if !seen {
+			e, _ = lookup(r.ID)
+			looked[r.ID] = e
+		}
+		if e != nil {
+			r.Time, r.Agent, r.Type, r.Summary = e.Time.String(), e.Agent, e.Type, e.Summary
+		}
+	}
 	ref := func(id string) *EventRef {
 		if id == "" {
 			return nil
 		}
-		r := &EventRef{ID: id}
-		if e, ok := lookup(id); ok {
-			r.Time, r.Agent, r.Type, r.Summary = e.Time.String(), e.Agent, e.Type, e.Summary
-		}
-		return r
+		return &EventRef{ID: id}
 	}
-
 	// The asked-for nodes, each once, in the order asked.
 	var roots []*materialize.Node
 	for _, name := range q.Entities {
@@ -257,7 +268,7 @@ func Build(g *materialize.Graph, lookup Lookup, q Query) (*Pack, error) {
 		if _, resolved := e.Attr("resolved"); resolved {
 			continue
 		}
-		if inPack(e.From) && inPack(e.To) || isRoot(e.From) || isRoot(e.To) {
+		if isRoot(e.From) || isRoot(e.To) {
 			p.Blockers = append(p.Blockers, Blocker{From: e.From, To: e.To, Since: ref(lastOf(e))})
 		}
 	}
@@ -267,7 +278,7 @@ func Build(g *materialize.Graph, lookup Lookup, q Query) (*Pack, error) {
 		}
 		for _, pair := range [2][2]string{{e.From, e.To}, {e.To, e.From}} {
 			d, other := g.Node(pair[0]), pair[1]
-			if d == nil || d.Type != "decision" || strings.EqualFold(d.Status, "deprecated") || !inPack(other) {
+			if d == nil || d.Type != "decision" || strings.EqualFold(d.Status, "deprecated") || !isRoot(other) {
 				continue
 			}
 			if g.Node(other) != nil && g.Node(other).Type == "decision" {
@@ -278,9 +289,7 @@ func Build(g *materialize.Graph, lookup Lookup, q Query) (*Pack, error) {
 			dec.To, _ = d.Attr("to")
 			dec.Rationale, _ = d.Attr("rationale")
 			p.Decisions = append(p.Decisions, dec)
-			if isRoot(other) {
-				cite(d.Created)
-			}
+			cite(d.Created)
 		}
 	}
 	for d := 1; d <= q.Depth; d++ {
@@ -296,9 +305,23 @@ func Build(g *materialize.Graph, lookup Lookup, q Query) (*Pack, error) {
 	// rows, newest (highest number) first.
 	slices.SortStableFunc(events, func(a, b string) int { return eventNum(b) - eventNum(a) })
 	for _, id := range events {
-		p.Events = append(p.Events, *ref(id))
+		p.Events = append(p.Events, EventRef{ID: id})
 	}
-	trim(p)
+	for i := range p.Entities {
+		fill(p.Entities[i].Created)
+		fill(p.Entities[i].LastEvent)
+	}
+	trim(p, func(p *Pack) {
+		for i := range p.Blockers {
+			fill(p.Blockers[i].Since)
+		}
+		for i := range p.Decisions {
+			fill(p.Decisions[i].Event)
+		}
+		for i := range p.Events {
+			fill(&p.Events[i])
+		}
+	})
 	return p, nil
 }
 
@@ -328,7 +351,8 @@ func eventNum(s string) int {
 }
 
 // trim cuts p to its budget in the documented priority order.
-func trim(p *Pack) {
+// fill looks up the events of the items kept.
+func trim(p *Pack, fill func(*Pack)) {
 	full := *p
 	total := len(p.Blockers) + len(p.Decisions) + len(p.Neighbours) + len(p.Events)
 	keep := func(k int) {
@@ -341,6 +365,7 @@ func trim(p *Pack) {
 		nb, nd, nn, ne := take(len(full.Blockers)), take(len(full.Decisions)), take(len(full.Neighbours)), take(len(full.Events))
 		p.Blockers, p.Decisions, p.Neighbours, p.Events = full.Blockers[:nb], full.Decisions[:nd], full.Neighbours[:nn], full.Events[:ne]
 		p.Omitted = Omitted{len(full.Blockers) - nb, len(full.Decisions) - nd, len(full.Neighbours) - nn, len(full.Events) - ne}
+		fill(p)
 		p.Words = 0
 		p.Words = Words(Markdown(p))
 	}

@@ -4,63 +4,33 @@ import (
 	"bytes"
 	"errors"
 	"io/fs"
+	"slices"
 
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
 )
 
-// Source is a memory opened for recall: its graph and a way to look
-// events up by ID.
+// Source is a memory opened for recall: the files of its history and
+// where each heading starts, so an event is found by its ID without
+// parsing the rest.
 type Source struct {
-	Graph *materialize.Graph
-	// FromGraphFile is true when the graph was read from a fresh
-	// graph.md rather than replayed (for tests and benchmarks; the pack
-	// is the same either way).
+	files []file
+	// FromGraphFile is true when the last Recall read graph.md rather
+	// than replaying (tests and benchmarks check both paths give the
+	// same pack).
 	FromGraphFile bool
-	files         []file
-	index         map[int]loc
 }
 
 type file struct {
-	name string
-	src  []byte
-	opts []parse.Option
+	name     string
+	src      []byte
+	opts     []parse.Option
+	headings []int // offsets of lines that start with '#'
 }
 
-type loc struct {
-	file       int
-	start, end int
-}
-
-// Open reads the memory at root for recall. The graph comes from
-// graph.md when its horizon names the last event and it reads back,
-// and from a replay of archive and log otherwise.
-func Open(root string) (*Source, error) {
-	s, err := OpenEvents(root)
-	if err != nil {
-		return nil, err
-	}
-	last := s.lastEvent()
-	if g, ok := freshGraph(root, last); ok {
-		s.Graph, s.FromGraphFile = g, true
-		return s, nil
-	}
-	x := materialize.NewAsync(materialize.DefaultOptions())
-	mem, err := workspace.Stream(root, x.Add)
-	r := x.Wait()
-	if err != nil {
-		return nil, err
-	}
-	if err := mem.Incomplete(); err != nil {
-		return nil, err
-	}
-	s.Graph = r.Graph()
-	return s, nil
-}
-
-// OpenEvents reads the log and the archive of root and indexes their
-// event headings, for Event; Graph stays nil.
+// OpenEvents reads the log and the archive of root and finds their
+// headings.
 func OpenEvents(root string) (*Source, error) {
 	s := &Source{}
 	for _, name := range parse.ArchiveFiles {
@@ -71,89 +41,92 @@ func OpenEvents(root string) (*Source, error) {
 		if err != nil {
 			return nil, err
 		}
-		s.files = append(s.files, file{name, src, []parse.Option{parse.Archive()}})
+		s.files = append(s.files, newFile(name, src, parse.Archive()))
 		break
 	}
 	src, err := workspace.ReadFile(root, parse.LogFile)
 	if err != nil {
 		return nil, err
 	}
-	s.files = append(s.files, file{name: parse.LogFile, src: src})
-	s.indexHeadings()
+	s.files = append(s.files, newFile(parse.LogFile, src))
 	return s, nil
 }
 
-// freshGraph reads graph.md when its event horizon is last.
-func freshGraph(root, last string) (*materialize.Graph, bool) {
-	src, err := workspace.ReadFile(root, parse.GraphFile)
-	if err != nil {
-		return nil, false
-	}
-	if h, _ := materialize.FindHorizon(src); h != last {
-		return nil, false
-	}
-	g, err := materialize.ParseGraph(src)
-	if err != nil || g.Horizon != last {
-		return nil, false
-	}
-	return g, true
-}
-
-// indexHeadings records where each heading that names an event starts
-// and where the next heading starts, keyed by event number; a later
-// heading with the same number wins, as lookups by number do in show.
-// The parser has the last word on each chunk (Event), so a heading-like
-// line in a code block can only make a lookup miss, never lie.
-func (s *Source) indexHeadings() {
-	s.index = map[int]loc{}
-	for fi, f := range s.files {
-		src := f.src
-		prev, prevNum := -1, 0
-		for off := 0; off < len(src); {
-			if src[off] == '#' {
-				if prev >= 0 && prevNum > 0 {
-					s.index[prevNum] = loc{fi, prev, off}
-				}
-				prev, prevNum = off, headingNum(src[off:])
-			}
-			nl := bytes.IndexByte(src[off:], '\n')
-			if nl < 0 {
-				break
-			}
-			off += nl + 1
+// newFile finds the lines of src that start with '#': a jump from '#'
+// to '#' (one or a few a heading) rather than a walk over every line.
+func newFile(name string, src []byte, opts ...parse.Option) file {
+	f := file{name: name, src: src, opts: opts}
+	for off := 0; off < len(src); {
+		i := bytes.IndexByte(src[off:], '#')
+		if i < 0 {
+			break
 		}
-		if prev >= 0 && prevNum > 0 {
-			s.index[prevNum] = loc{fi, prev, len(src)}
+		at := off + i
+		if at == 0 || src[at-1] == '\n' {
+			f.headings = append(f.headings, at)
+		}
+		// Skip the rest of this run of '#'.
+		for off = at; off < len(src) && src[off] == '#'; off++ {
 		}
 	}
+	return f
 }
 
-// headingNum reads "### evt-NNN |" at the start of line and returns
-// NNN, or 0.
-func headingNum(line []byte) int {
-	i := 0
-	for i < len(line) && line[i] == '#' {
+// headingNum reads "### evt-NNN |" at src[at:] and returns NNN, or 0.
+func headingNum(src []byte, at int) int {
+	i := at
+	for i < len(src) && src[i] == '#' {
 		i++
 	}
-	for i < len(line) && line[i] == ' ' {
+	for i < len(src) && src[i] == ' ' {
 		i++
 	}
 	j := i
-	for j < len(line) && line[j] != ' ' && line[j] != '|' && line[j] != '\n' && line[j] != '\r' {
+	for j < len(src) && j-i < 16 && src[j] != ' ' && src[j] != '|' && src[j] != '\n' && src[j] != '\r' {
 		j++
 	}
-	return eventNum(string(line[i:j]))
+	return eventNum(string(src[i:j]))
 }
 
-// Event parses the event numbered like id from its chunk of source.
+// Event parses the event numbered like id from its chunk of source
+// (heading to next heading), the log before the archive and the last
+// heading with that number first, as show finds it. The parser has the
+// last word: a heading-like line in a code block can make a lookup
+// miss, never return something that is not the event.
 func (s *Source) Event(id string) (*parse.Event, bool) {
 	n := eventNum(id)
-	l, ok := s.index[n]
-	if !ok {
+	if n == 0 {
 		return nil, false
 	}
-	f := s.files[l.file]
-	evs := parse.Parse(f.name, f.src[l.start:l.end], f.opts...).Events
+	for fi := len(s.files) - 1; fi >= 0; fi-- {
+		f := &s.files[fi]
+		// Logs number upward: try a binary search, then every heading.
+		hs := f.headings
+		k, _ := slices.BinarySearchFunc(hs, n, func(at, n int) int { return headingNum(f.src, at) - n })
+		if e, ok := f.eventAt(k, n); ok {
+			return e, true
+		}
+		for k := len(hs) - 1; k >= 0; k-- {
+			if headingNum(f.src, hs[k]) == n {
+				if e, ok := f.eventAt(k, n); ok {
+					return e, true
+				}
+			}
+		}
+	}
+	return nil, false
+}
+
+// eventAt parses the chunk of heading k when it is event n.
+func (f *file) eventAt(k, n int) (*parse.Event, bool) {
+	if k < 0 || k >= len(f.headings) || headingNum(f.src, f.headings[k]) != n {
+		return nil, false
+	}
+	end := len(f.src)
+	if k+1 < len(f.headings) {
+		end = f.headings[k+1]
+	}
+	evs := parse.Parse(f.name, f.src[f.headings[k]:end], f.opts...).Events
 	if len(evs) != 1 || evs[0].Num != n {
 		return nil, false
 	}
@@ -164,19 +137,84 @@ func (s *Source) Event(id string) (*parse.Event, bool) {
 // event heading, else the archive's.
 func (s *Source) lastEvent() string {
 	for fi := len(s.files) - 1; fi >= 0; fi-- {
-		best, bestStart := 0, -1
-		for n, l := range s.index {
-			if l.file == fi && l.start > bestStart {
-				best, bestStart = n, l.start
-			}
-		}
-		if bestStart >= 0 {
-			if e, ok := s.Event(parse.FormatID(best, 0)); ok {
-				return e.ID
+		f := &s.files[fi]
+		for k := len(f.headings) - 1; k >= 0; k-- {
+			if n := headingNum(f.src, f.headings[k]); n > 0 {
+				if e, ok := f.eventAt(k, n); ok {
+					return e.ID
+				}
 			}
 		}
 	}
 	return ""
+}
+
+// graph returns the part of the graph the query needs: from graph.md
+// when its event horizon is the last event (reading only the rows of
+// the entities, their edges and their neighbours up to the depth), else
+// from a replay of the whole history.
+func (s *Source) graph(root string, q Query) (*materialize.Graph, error) {
+	s.FromGraphFile = false
+	if src, err := workspace.ReadFile(root, parse.GraphFile); err == nil {
+		if h, _ := materialize.FindHorizon(src); h == s.lastEvent() {
+			if g, err := subgraph(src, q); err == nil && g.Horizon == h {
+				s.FromGraphFile = true
+				return g, nil
+			}
+		}
+	}
+	x := materialize.NewAsync(materialize.DefaultOptions())
+	mem, err := workspace.Stream(root, x.Add)
+	r := x.Wait()
+	if err != nil {
+		return nil, err
+	}
+	if err := mem.Incomplete(); err != nil {
+		return nil, err
+	}
+	return r.Graph(), nil
+}
+
+// subgraph reads the rows of graph.md that Build can reach for q:
+// first the edges out to the depth, one pass a level, then every node
+// and edge row at the nodes found.
+func subgraph(src []byte, q Query) (*materialize.Graph, error) {
+	inner := map[string]bool{} // nodes closer than the depth: their edges count
+	frontier := map[string]bool{}
+	for _, e := range q.Entities {
+		frontier[materialize.Canon(e)] = true
+	}
+	all := map[string]bool{}
+	for k := range frontier {
+		all[k] = true
+	}
+	// At depth 0 the entities' own edges still count (decisions,
+	// blockers), so their other ends are read too.
+	for d := 0; d < max(q.Depth, 1) && len(frontier) > 0; d++ {
+		for k := range frontier {
+			inner[k] = true
+		}
+		next := map[string]bool{}
+		_, err := materialize.ParseGraphWhere(src, nil, func(from, to string) bool {
+			switch {
+			case frontier[from] && !all[to]:
+				next[to] = true
+			case frontier[to] && !all[from]:
+				next[from] = true
+			}
+			return false
+		})
+		if err != nil {
+			return nil, err
+		}
+		for k := range next {
+			all[k] = true
+		}
+		frontier = next
+	}
+	return materialize.ParseGraphWhere(src,
+		func(key string) bool { return all[key] },
+		func(from, to string) bool { return inner[from] || inner[to] })
 }
 
 // Recall opens root and builds the pack for q.
@@ -184,9 +222,23 @@ func Recall(root string, q Query) (*Pack, error) {
 	if err := q.Check(); err != nil {
 		return nil, err
 	}
-	s, err := Open(root)
+	s, err := OpenEvents(root)
 	if err != nil {
 		return nil, err
 	}
-	return Build(s.Graph, s.Event, q)
+	g, err := s.graph(root, q)
+	if err != nil {
+		return nil, err
+	}
+	p, err := Build(g, s.Event, q)
+	var nf *NotFoundError
+	if errors.As(err, &nf) && s.FromGraphFile {
+		// The suggestions need every name.
+		if src, rerr := workspace.ReadFile(root, parse.GraphFile); rerr == nil {
+			if full, perr := materialize.ParseGraph(src); perr == nil {
+				nf.Nearest = Nearest(full, nf.Name, 3)
+			}
+		}
+	}
+	return p, err
 }
