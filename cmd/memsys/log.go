@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/memsys/memsys/internal/app/memory"
 	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
 )
@@ -90,7 +91,7 @@ func runLog(ctx context.Context, cmd *cli.Command) error {
 	}
 	agent := cmd.String("agent")
 
-	out := []eventLine{}
+	out := []memory.EventLine{}
 	for i, e := range evs {
 		switch {
 		case touched != nil && !touched[i],
@@ -100,7 +101,7 @@ func runLog(ctx context.Context, cmd *cli.Command) error {
 			refsTo != 0 && !lcRefersTo(e, refsTo):
 			continue
 		}
-		out = append(out, lcEventLine(e))
+		out = append(out, memory.LineOf(e))
 	}
 	w := cmd.Root().Writer
 	if format == "json" {

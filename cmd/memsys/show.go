@@ -72,13 +72,13 @@ func lcFind(evs []parse.Event, id, what string) (int, error) {
 
 // showResult is the JSON form of show.
 type showResult struct {
-	eventLine
-	Details      []detailJSON `json:"details"`
-	Refs         []string     `json:"refs"`
-	Tags         []string     `json:"tags"`
-	Text         string       `json:"text"`
-	Changes      changeJSON   `json:"changes"`
-	ReferencedBy []eventLine  `json:"referenced_by"`
+	memory.EventLine
+	Details      []detailJSON       `json:"details"`
+	Refs         []string           `json:"refs"`
+	Tags         []string           `json:"tags"`
+	Text         string             `json:"text"`
+	Changes      changeJSON         `json:"changes"`
+	ReferencedBy []memory.EventLine `json:"referenced_by"`
 }
 
 type detailJSON struct {
@@ -165,17 +165,17 @@ func runShow(ctx context.Context, cmd *cli.Command) error {
 	e := evs[i]
 	_, changes := materialize.Replay(evs[:i+1])
 	r := showResult{
-		eventLine: lcEventLine(e),
+		EventLine: memory.LineOf(e),
 		Details:   lcDetails(e.Details),
 		Refs:      lcNonNil(e.Refs),
 		Tags:      lcNonNil(e.Tags),
 		Text:      e.Text,
 		Changes:   lcChangesFor(changes, evs, i),
 	}
-	r.ReferencedBy = []eventLine{}
+	r.ReferencedBy = []memory.EventLine{}
 	for _, x := range evs[i+1:] {
 		if lcRefersTo(x, e.Num) {
-			r.ReferencedBy = append(r.ReferencedBy, lcEventLine(x))
+			r.ReferencedBy = append(r.ReferencedBy, memory.LineOf(x))
 		}
 	}
 	w := cmd.Root().Writer
