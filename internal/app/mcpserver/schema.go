@@ -31,6 +31,7 @@ func detailSchema() *jsonschema.Schema {
 func schemaFor[T any]() *jsonschema.Schema {
 	s, err := jsonschema.For[T](&jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
 		reflect.TypeFor[memory.DraftDetail](): {Ref: "#/$defs/detail"},
+		reflect.TypeFor[memory.DetailJSON]():  {Ref: "#/$defs/detail"},
 	}})
 	if err != nil {
 		panic(err) // a programming error in a type below, caught by every test

@@ -99,7 +99,39 @@ type AppendIn struct {
 	Regen   bool                 `json:"regen,omitempty" jsonschema:"also regenerate graph.md and context.md under the same lock"`
 }
 
+// ShowIn is memsys_show's input.
+type ShowIn struct {
+	ID string `json:"id" jsonschema:"the event ID, e.g. evt-042"`
+	At string `json:"at,omitempty" jsonschema:"read the memory as of this event ID"`
+}
+
+// LogIn is memsys_log's input: the CLI's filters, combined with AND.
+type LogIn struct {
+	Entity string   `json:"entity,omitempty" jsonschema:"only events that touched this graph node (its full history)"`
+	Type   []string `json:"type,omitempty" jsonschema:"only events of these types"`
+	Agent  string   `json:"agent,omitempty" jsonschema:"only events by this agent"`
+	Since  string   `json:"since,omitempty" jsonschema:"only events at or after YYYY-MM-DD or YYYY-MM-DD HH:MM"`
+	Until  string   `json:"until,omitempty" jsonschema:"only events at or before this date (a date includes the whole day)"`
+	RefsTo string   `json:"refs_to,omitempty" jsonschema:"only events whose Refs name this event ID"`
+	At     string   `json:"at,omitempty" jsonschema:"read the memory as of this event ID"`
+}
+
+// LogOut is memsys_log's result.
+type LogOut struct {
+	Events []memory.EventLine `json:"events"`
+}
+
 func (h *handlers) tools(s *mcp.Server) {
+	mcp.AddTool(s, &mcp.Tool{Name: "memsys_status",
+		Description: "Boot check: tier, event counts, last event, whether graph.md and context.md are fresh, whether archival is due."},
+		h.status)
+	mcp.AddTool(s, &mcp.Tool{Name: "memsys_show",
+		Description: "One event by ID: its text, fields, what it changed in the graph, and the events that refer to it.",
+		OutputSchema: schemaFor[memory.ShowResult]()},
+		h.show)
+	mcp.AddTool(s, &mcp.Tool{Name: "memsys_log",
+		Description: "Events oldest first, one line each, filtered by entity, type, agent, date range or refs (as memsys log)."},
+		h.log)
 	mcp.AddTool(s, &mcp.Tool{Name: "memsys_context",
 		Description: "Read .memory/context.md, what matters now; regenerated in memory if stale. Call at boot after memsys_status."},
 		h.context)
@@ -116,6 +148,37 @@ func (h *handlers) tools(s *mcp.Server) {
 	mcp.AddTool(s, &mcp.Tool{Name: "memsys_regen",
 		Description: "Rewrite .memory/graph.md and .memory/context.md from the log, under the lock. Call at shutdown."},
 		h.regen)
+}
+
+func (h *handlers) status(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, *memory.StatusReport, error) {
+	r, err := memory.Status(h.cfg.Root, memory.DefaultThreshold)
+	if err != nil {
+		return nil, nil, toolErr(err)
+	}
+	var b strings.Builder
+	r.WriteText(&b)
+	return textResult(b.String()), r, nil
+}
+
+func (h *handlers) show(ctx context.Context, _ *mcp.CallToolRequest, in ShowIn) (*mcp.CallToolResult, *memory.ShowResult, error) {
+	r, err := memory.Show(h.cfg.Root, in.At, in.ID)
+	if err != nil {
+		return nil, nil, toolErr(err)
+	}
+	return textResult(r.Text), r, nil
+}
+
+func (h *handlers) log(ctx context.Context, _ *mcp.CallToolRequest, in LogIn) (*mcp.CallToolResult, LogOut, error) {
+	evs, err := memory.Log(h.cfg.Root, memory.LogFilter{Entity: in.Entity, Types: in.Type, Agent: in.Agent,
+		Since: in.Since, Until: in.Until, RefsTo: in.RefsTo, At: in.At})
+	if err != nil {
+		return nil, LogOut{}, toolErr(err)
+	}
+	var b strings.Builder
+	for _, l := range evs {
+		b.WriteString(l.String() + "\n")
+	}
+	return textResult(b.String()), LogOut{Events: evs}, nil
 }
 
 func (h *handlers) context(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, ContextOut, error) {
@@ -157,8 +220,8 @@ func (h *handlers) graph(ctx context.Context, _ *mcp.CallToolRequest, in GraphIn
 		return nil, GraphOut{}, toolErr(fmt.Errorf("unknown format %q: use json, mermaid or md", format))
 	}
 	for _, st := range in.Status {
-		if !slices.Contains(memory.NodeStatuses, st) {
-			return nil, GraphOut{}, toolErr(fmt.Errorf("--status %q: unknown status: use %s", st, strings.Join(memory.NodeStatuses, ", ")))
+		if !slices.Contains(materialize.NodeStatuses, st) {
+			return nil, GraphOut{}, toolErr(fmt.Errorf("--status %q: unknown status: use %s", st, strings.Join(materialize.NodeStatuses, ", ")))
 		}
 	}
 	_, x, err := memory.Replay(h.cfg.Root, materialize.DefaultOptions(), in.At)

@@ -94,7 +94,7 @@ func structured(t *testing.T, res *mcp.CallToolResult, v any) {
 
 // Tools is every tool the server offers; TestTools fails when one is
 // added without a test here.
-var Tools = []string{"memsys_append", "memsys_context", "memsys_graph", "memsys_recall", "memsys_regen"}
+var Tools = []string{"memsys_append", "memsys_context", "memsys_graph", "memsys_log", "memsys_recall", "memsys_regen", "memsys_show", "memsys_status"}
 
 func TestTools(t *testing.T) {
 	cs := connect(t, copyExample(t))
@@ -121,6 +121,28 @@ func TestTools(t *testing.T) {
 func TestCallEachTool(t *testing.T) {
 	root := copyExample(t)
 	cs := connect(t, root)
+
+	var st memory.StatusReport
+	structured(t, call(t, cs, "memsys_status", map[string]any{}), &st)
+	if st.LastEvent == nil || st.LastEvent.ID != "evt-019" || st.Stale || st.Tier != "full" {
+		t.Errorf("status: %+v", st)
+	}
+
+	var sh memory.ShowResult
+	structured(t, call(t, cs, "memsys_show", map[string]any{"id": "evt-7"}), &sh)
+	if sh.ID != "evt-007" || !strings.HasPrefix(sh.Text, "### evt-007 |") {
+		t.Errorf("show: %+v", sh)
+	}
+
+	var lg LogOut
+	structured(t, call(t, cs, "memsys_log", map[string]any{"type": []string{"decision"}}), &lg)
+	if len(lg.Events) != 2 || lg.Events[0].ID != "evt-001" {
+		t.Errorf("log --type decision: %+v", lg.Events)
+	}
+	structured(t, call(t, cs, "memsys_log", map[string]any{"entity": "stripe"}), &lg)
+	if len(lg.Events) == 0 {
+		t.Errorf("log --entity stripe: none")
+	}
 
 	var ctxOut ContextOut
 	structured(t, call(t, cs, "memsys_context", map[string]any{}), &ctxOut)
@@ -194,6 +216,11 @@ func TestMalformedCalls(t *testing.T) {
 		{"memsys_recall", map[string]any{"entities": "stripe"}, "entities"},
 		{"memsys_append", map[string]any{"type": "fix", "scope": "x", "summary": "y", "details": []map[string]any{{"key": "k"}}}, "value"},
 		{"memsys_nope", map[string]any{}, "memsys_nope"},
+		{"memsys_show", map[string]any{"id": "evt-999"}, `memsys: event "evt-999": no such event`},
+		{"memsys_show", map[string]any{"id": "seven"}, `memsys: event "seven" is not an event ID: write evt-NNN`},
+		{"memsys_show", map[string]any{}, "id"},
+		{"memsys_log", map[string]any{"since": "last week"}, `--since "last week" is not a date`},
+		{"memsys_log", map[string]any{"entity": "nothing"}, `--entity "nothing": no such node in the graph`},
 	} {
 		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tc.tool, Arguments: tc.args})
 		msg := ""
