@@ -126,7 +126,7 @@ func (h *handlers) tools(s *mcp.Server) {
 		Description: "Boot check: tier, event counts, last event, whether graph.md and context.md are fresh, whether archival is due."},
 		h.status)
 	mcp.AddTool(s, &mcp.Tool{Name: "memsys_show",
-		Description: "One event by ID: its text, fields, what it changed in the graph, and the events that refer to it.",
+		Description:  "One event by ID: its text, fields, what it changed in the graph, and the events that refer to it.",
 		OutputSchema: schemaFor[memory.ShowResult]()},
 		h.show)
 	mcp.AddTool(s, &mcp.Tool{Name: "memsys_log",
