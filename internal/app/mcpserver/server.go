@@ -132,6 +132,9 @@ func (h *handlers) tools(s *mcp.Server) {
 	mcp.AddTool(s, &mcp.Tool{Name: "memsys_log",
 		Description: "Events oldest first, one line each, filtered by entity, type, agent, date range or refs (as memsys log)."},
 		h.log)
+	mcp.AddTool(s, &mcp.Tool{Name: "memsys_lint",
+		Description: "Check the memory against every lint rule; findings as data (rule, severity, file, line, message). Not an error when findings exist."},
+		h.lint)
 	mcp.AddTool(s, &mcp.Tool{Name: "memsys_context",
 		Description: "Read .memory/context.md, what matters now; regenerated in memory if stale. Call at boot after memsys_status."},
 		h.context)

@@ -94,7 +94,7 @@ func structured(t *testing.T, res *mcp.CallToolResult, v any) {
 
 // Tools is every tool the server offers; TestTools fails when one is
 // added without a test here.
-var Tools = []string{"memsys_append", "memsys_context", "memsys_graph", "memsys_log", "memsys_recall", "memsys_regen", "memsys_show", "memsys_status"}
+var Tools = []string{"memsys_append", "memsys_context", "memsys_graph", "memsys_lint", "memsys_log", "memsys_recall", "memsys_regen", "memsys_show", "memsys_status"}
 
 func TestTools(t *testing.T) {
 	cs := connect(t, copyExample(t))
@@ -144,6 +144,12 @@ func TestCallEachTool(t *testing.T) {
 		t.Errorf("log --entity stripe: none")
 	}
 
+	var li LintOut
+	structured(t, call(t, cs, "memsys_lint", map[string]any{}), &li)
+	if li.Summary.Events != 19 || li.Summary.Errors != 0 || li.Diagnostics == nil {
+		t.Errorf("lint: %+v", li)
+	}
+
 	var ctxOut ContextOut
 	structured(t, call(t, cs, "memsys_context", map[string]any{}), &ctxOut)
 	if ctxOut.Horizon != "evt-019" || !ctxOut.Fresh || !strings.Contains(ctxOut.Text, "evt-019") {
@@ -179,6 +185,10 @@ func TestCallEachTool(t *testing.T) {
 	structured(t, call(t, cs, "memsys_context", map[string]any{}), &ctxOut)
 	if ctxOut.Horizon != "evt-020" || ctxOut.Fresh {
 		t.Errorf("context after append: horizon %q fresh %v", ctxOut.Horizon, ctxOut.Fresh)
+	}
+	structured(t, call(t, cs, "memsys_lint", map[string]any{}), &li)
+	if li.Summary.Errors != 2 || li.Diagnostics[0].Rule != "MS203" && li.Diagnostics[0].Rule != "MS202" {
+		t.Errorf("lint with stale derived files: %+v", li)
 	}
 	var r RegenOut
 	structured(t, call(t, cs, "memsys_regen", map[string]any{}), &r)

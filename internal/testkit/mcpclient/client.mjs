@@ -96,7 +96,7 @@ check(!ap.isError && ap.structuredContent.id === "evt-020" && ap.structuredConte
   const lg = await client.callTool({ name: "memsys_log", arguments: { type: ["modify"], agent: "ts-agent" } });
   check(!lg.isError && lg.structuredContent.events.length === 1, "memsys_log filters by type and agent");
 }
-if (names.includes("memsys_lint")) {
+{
   const li = await client.callTool({ name: "memsys_lint", arguments: {} });
   check(!li.isError && li.structuredContent.diagnostics.some((d) => d.rule === "MS203"), "memsys_lint reports the stale context.md as data");
 }
