@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/urfave/cli/v3"
 
 	"github.com/memsys/memsys/internal/app/mcpserver"
@@ -31,7 +30,7 @@ func runMCP(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	cfg := mcpserver.Config{Root: root, Agent: lcAgent(cmd.String("agent")), Now: func() string { return lcTime("") }, Version: "dev"}
-	if err := mcpserver.Serve(ctx, cfg, &mcp.StdioTransport{}); err != nil {
+	if err := mcpserver.ServeStdio(ctx, cfg); err != nil {
 		return cannotRun{err}
 	}
 	return nil
