@@ -127,6 +127,7 @@ func object(raw []byte) ([]field, error) {
 		return nil, fmt.Errorf("a %s, not an object", kind(t))
 	}
 	var out []field
+	seen := map[string]bool{}
 	for dec.More() {
 		t, err := dec.Token()
 		if err != nil {
@@ -137,11 +138,10 @@ func object(raw []byte) ([]field, error) {
 		if err := dec.Decode(&v); err != nil {
 			return nil, err
 		}
-		for _, f := range out {
-			if f.key == k {
-				return nil, fmt.Errorf("key %q twice", k)
-			}
+		if seen[k] {
+			return nil, fmt.Errorf("key %q twice", k)
 		}
+		seen[k] = true
 		out = append(out, field{k, v})
 	}
 	if _, err := dec.Token(); err != nil {
