@@ -188,9 +188,28 @@ func subgraph(src []byte, q Query) (*materialize.Graph, error) {
 	for k := range frontier {
 		all[k] = true
 	}
-	// At depth 0 the entities' own edges still count (decisions,
-	// blockers), so their other ends are read too.
-	for d := 0; d < max(q.Depth, 1) && len(frontier) > 0; d++ {
+	// Depth 0 and 1, the usual case: the entities' edges in one pass,
+	// then the node rows at their ends in another.
+	if q.Depth <= 1 {
+		edges, err := materialize.ParseGraphWhere(src, nil, func(from, to string) bool {
+			hit := frontier[from] || frontier[to]
+			if hit {
+				all[from], all[to] = true, true
+			}
+			return hit
+		})
+		if err != nil {
+			return nil, err
+		}
+		g, err := materialize.ParseGraphWhere(src, func(key string) bool { return all[key] }, nil)
+		if err != nil {
+			return nil, err
+		}
+		g.Edges = edges.Edges
+		return g, nil
+	}
+	// Deeper: one pass over the edges a level, then the rows.
+	for d := 0; d < q.Depth && len(frontier) > 0; d++ {
 		for k := range frontier {
 			inner[k] = true
 		}
