@@ -68,15 +68,6 @@ func (p *Pass) Tier() string {
 	return string(parse.DetectTier(p.Exists))
 }
 
-// Files of a memory root (parse owns the names).
-const (
-	MemoryDir   = parse.MemoryDir
-	GraphFile   = parse.GraphFile
-	ContextFile = parse.ContextFile
-	TodoFile    = parse.TodoFile
-	AgentsFile  = parse.AgentsFile
-)
-
 // headerRange is the heading line of e.
 func headerRange(e *parse.Event) diag.Range { return headerOf(e.Range) }
 

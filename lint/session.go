@@ -50,7 +50,7 @@ func (l *Linter) Start(in Input) *Session {
 	}
 	in.ReadFile = memoRead(in.ReadFile)
 	s := &Session{l: l, in: &in, sh: &shared{in: &in, cfg: l.cfg, horizons: map[string]horizonAt{}}}
-	if in.Derive || l.sev["MS204"] != diag.Off && in.Exists(GraphFile) || l.sev["MS205"] != diag.Off && in.Exists(ContextFile) {
+	if in.Derive || l.sev["MS204"] != diag.Off && in.Exists(parse.GraphFile) || l.sev["MS205"] != diag.Off && in.Exists(parse.ContextFile) {
 		s.replay = materialize.NewReplayer(RenderOptions(l.cfg))
 	}
 	for _, r := range Rules() {
@@ -102,7 +102,7 @@ func (s *Session) Finish(log, archive *parse.Log) diag.Diagnostics {
 	s.in.Log, s.in.Archive = log, archive
 	if s.replay != nil {
 		graph, context := s.replay.Render()
-		s.sh.derived = map[string][]byte{GraphFile: graph, ContextFile: context}
+		s.sh.derived = map[string][]byte{parse.GraphFile: graph, parse.ContextFile: context}
 	}
 	for _, v := range s.visitors {
 		v.p.Log, v.p.Archive = log, archive
@@ -132,7 +132,7 @@ func (s *Session) Events() int { return s.sh.count }
 // Session replayed them (a drift rule compared, or Input.Derive); nil
 // otherwise. Valid after Finish.
 func (s *Session) Derived() (graph, context []byte) {
-	return s.sh.derived[GraphFile], s.sh.derived[ContextFile]
+	return s.sh.derived[parse.GraphFile], s.sh.derived[parse.ContextFile]
 }
 
 // memoRead returns read, remembering each file's result: the staleness,
