@@ -26,22 +26,20 @@ func statusCommand() *cli.Command {
 }
 
 func runStatus(ctx context.Context, cmd *cli.Command) error {
-	format, err := lcFormat(cmd, "text", "json")
+	format, root, err := lcFormatRoot(cmd, "text", "json")
 	if err != nil {
 		return err
 	}
-	root, err := lcRoot(cmd)
-	if err != nil {
-		return err
-	}
-	threshold, _, err := lcThresholds(cmd, root)
-	if err != nil {
-		return err
-	}
-	r, err := memory.Status(root, threshold)
+	// The files are read before the flags are judged, as always.
+	r, err := memory.ReadStatus(root)
 	if err != nil {
 		return cannotRun{err}
 	}
+	threshold, _, err := lcThresholds(cmd)
+	if err != nil {
+		return err
+	}
+	r.SetThreshold(threshold)
 	if format == "json" {
 		if err := lcJSON(cmd.Root().Writer, r); err != nil {
 			return err
