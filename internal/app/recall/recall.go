@@ -227,12 +227,6 @@ func Build(g *materialize.Graph, lookup Lookup, q Query) (*Pack, error) {
 		}
 		frontier = next
 	}
-	inPack := func(name string) bool {
-		n := g.Node(name)
-		_, ok := depth[n]
-		return n != nil && ok
-	}
-
 	var events []string
 	cite := func(ids ...string) {
 		for _, id := range ids {
@@ -250,25 +244,18 @@ func Build(g *materialize.Graph, lookup Lookup, q Query) (*Pack, error) {
 		n := g.Node(name)
 		return n != nil && depth[n] == 0 && slices.Contains(roots, n)
 	}
+	// The entities' own edges: their events, and the open blockers.
 	for _, e := range g.Edges {
-		if !inPack(e.From) && !inPack(e.To) {
+		if !isRoot(e.From) && !isRoot(e.To) {
 			continue
 		}
-		if isRoot(e.From) || isRoot(e.To) {
-			cite(e.Created)
-			for _, a := range e.Attrs {
-				if isEventID(a.Value) {
-					cite(a.Value)
-				}
+		cite(e.Created)
+		for _, a := range e.Attrs {
+			if isEventID(a.Value) {
+				cite(a.Value)
 			}
 		}
-		if e.Relation != "blocks" {
-			continue
-		}
-		if _, resolved := e.Attr("resolved"); resolved {
-			continue
-		}
-		if isRoot(e.From) || isRoot(e.To) {
+		if _, resolved := e.Attr("resolved"); e.Relation == "blocks" && !resolved {
 			p.Blockers = append(p.Blockers, Blocker{From: e.From, To: e.To, Since: ref(lastOf(e))})
 		}
 	}
