@@ -49,7 +49,10 @@ func Import(root, file string, src []byte, agent string, dryRun bool) (*Result, 
 	nl := memory.Newline(logSrc)
 	texts := make([][]byte, len(lines))
 	for i, l := range lines {
-		texts[i] = memory.Render(l.NewID, l.Draft, nl)
+		texts[i] = l.Text
+		if nl != "\n" {
+			texts[i] = memory.Render(l.NewID, l.Draft, nl)
+		}
 	}
 	out, err := memory.AppendEvents(parse.LogFile, logSrc, log, texts)
 	if err != nil {

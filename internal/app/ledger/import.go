@@ -38,6 +38,7 @@ type Line struct {
 	OldID string       // the line's "id"
 	NewID string       // the event ID it gets
 	Draft memory.Draft // the event, normalised as append would
+	Text  []byte       // the event as append renders it, with "\n" line ends
 }
 
 // Existing answers whether the memory already holds an event with this
@@ -95,7 +96,8 @@ func Plan(file string, src []byte, first string, existing Existing, agent string
 		if err := memory.Normalize(&l.Draft, known); err != nil {
 			return nil, fail("%v", err)
 		}
-		if err := memory.CheckRoundTrip(l.NewID, l.Draft, memory.Render(l.NewID, l.Draft, "\n")); err != nil {
+		l.Text = memory.Render(l.NewID, l.Draft, "\n")
+		if err := memory.CheckRoundTrip(l.NewID, l.Draft, l.Text); err != nil {
 			return nil, fail("%v", err)
 		}
 		out = append(out, l)
