@@ -168,8 +168,8 @@ func deriveFiles(root string, files map[string][]byte) ([]derivedFile, error) {
 
 // RefCollision is one ID two revisions would both add.
 type RefCollision struct {
-	ID             string
-	A, B           string // the revisions
+	ID                 string
+	A, B               string // the revisions
 	SummaryA, SummaryB string
 }
 
