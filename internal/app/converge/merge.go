@@ -217,9 +217,7 @@ func (m *merger) run(in Input) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	m.ancestorEvents()
-	m.oursEvents()
-	m.theirsEvents()
+	m.events()
 
 	var out bytes.Buffer
 	out.Write(head)
@@ -251,68 +249,194 @@ func (m *merger) run(in Input) (Result, error) {
 	return m.res, nil
 }
 
-// ancestorEvents keeps each ancestor event both sides kept, and marks
-// a conflict around each one either side edited or deleted (unless it
-// was archived).
-func (m *merger) ancestorEvents() {
-	oArch, tArch := m.ours.archivedPrefix(m.anc), m.theirs.archivedPrefix(m.anc)
-	for _, a := range m.anc.evs {
-		oi, oOK := m.ours.byNum[a.ev.Num]
-		ti, tOK := m.theirs.byNum[a.ev.Num]
-		var o, t *record
-		if oOK {
-			o = &m.ours.evs[oi]
+// match pairs each ancestor event with its version on side s: the
+// event with the same number, or, when that one differs, an event of s
+// with the same text apart from its ID tokens (a rebase or cherry-pick
+// replays a branch's events under new numbers, refs rewritten). It
+// returns, per ancestor event, the index in s.evs or -1, and per
+// event of s whether it was claimed.
+func match(anc, s *side) ([]int, []bool) {
+	at := make([]int, len(anc.evs))
+	claimed := make([]bool, len(s.evs))
+	for k, a := range anc.evs {
+		at[k] = -1
+		if i, ok := s.byNum[a.ev.Num]; ok && s.evs[i].ev.Text == a.ev.Text {
+			at[k], claimed[i] = i, true
 		}
-		if tOK {
-			t = &m.theirs.evs[ti]
-		}
-		oSame := o != nil && o.ev.Text == a.ev.Text
-		tSame := t != nil && t.ev.Text == a.ev.Text
-		switch {
-		case oSame && tSame:
-			m.items = append(m.items, item{body: o.body, gap: o.gap})
-			continue
-		case o == nil && oArch && (tSame || t == nil && tArch), t == nil && tArch && oSame:
-			continue // moved to the archive on one side or both
-		}
-		var what string
-		switch {
-		case o != nil && t != nil && !oSame && !tSame:
-			what = "was edited on both branches"
-		case o == nil && t == nil:
-			what = "was deleted on both branches"
-		case o == nil:
-			what = "was deleted on " + label("ours", m.ol)
-			if !tSame {
-				what += " and edited on theirs"
-			}
-		case t == nil:
-			what = "was deleted on " + label("theirs", m.tl)
-			if !oSame {
-				what += " and edited on ours"
-			}
-		case !oSame:
-			what = "was edited on " + label("ours", m.ol)
-		default:
-			what = "was edited on " + label("theirs", m.tl)
-		}
-		c := &Conflict{Event: a.ev.ID, Message: a.ev.ID + " " + what + ": committed events are immutable; keep the committed text and record the correction as a new event"}
-		var b bytes.Buffer
-		b.WriteString(m.open + "\n")
-		if o != nil {
-			writeLine(&b, o.body)
-		}
-		b.WriteString(m.mid + "\n")
-		if t != nil {
-			writeLine(&b, t.body)
-		}
-		b.WriteString(m.close + "\n")
-		var gap []byte
-		if o != nil {
-			gap = o.gap
-		}
-		m.items = append(m.items, item{body: b.Bytes(), gap: gap, conflict: c})
 	}
+	var byText map[string][]int
+	for k, a := range anc.evs {
+		if at[k] >= 0 {
+			continue
+		}
+		if byText == nil {
+			byText = map[string][]int{}
+			for i, r := range s.evs {
+				if !claimed[i] {
+					key := string(blankIDs(r.body))
+					byText[key] = append(byText[key], i)
+				}
+			}
+		}
+		key := string(blankIDs(a.body))
+		for n, i := range byText[key] {
+			if !claimed[i] {
+				at[k], claimed[i] = i, true
+				byText[key] = byText[key][n+1:]
+				break
+			}
+		}
+	}
+	// What is left under an ancestor's number is that event, edited.
+	for k, a := range anc.evs {
+		if at[k] < 0 {
+			if i, ok := s.byNum[a.ev.Num]; ok && !claimed[i] {
+				at[k], claimed[i] = i, true
+			}
+		}
+	}
+	return at, claimed
+}
+
+// blankIDs replaces every ID token of body with "evt-#", so an event
+// and its renumbered copy compare equal.
+func blankIDs(body []byte) []byte {
+	out := make([]byte, 0, len(body))
+	last := 0
+	for i := 0; i < len(body); i++ {
+		if body[i] != 'e' && body[i] != 'E' {
+			continue
+		}
+		if end, _, ok := idAt(body, i); ok {
+			out = append(out, body[last:i]...)
+			out = append(out, "evt-#"...)
+			last, i = end, end-1
+		}
+	}
+	return normalizeEOL(append(out, body[last:]...))
+}
+
+// events lays out the result's records: ours' events in ours' order,
+// each ancestor event checked against both sides, then theirs' new
+// ones.
+func (m *merger) events() {
+	oAt, oClaimed := match(m.anc, m.ours)
+	tAt, tClaimed := match(m.anc, m.theirs)
+	oArch, tArch := m.ours.archivedPrefix(m.anc), m.theirs.archivedPrefix(m.anc)
+	// ancOf maps an event of ours back to its ancestor event.
+	ancOf := make([]int, len(m.ours.evs))
+	for i := range ancOf {
+		ancOf[i] = -1
+	}
+	for k, i := range oAt {
+		if i >= 0 {
+			ancOf[i] = k
+		}
+	}
+	next := 0 // the next ancestor event not yet laid out
+	flush := func(upto int) {
+		for ; next < upto; next++ {
+			if oAt[next] < 0 {
+				m.ancestor(next, nil, tAt[next], oArch, tArch)
+			}
+		}
+	}
+	for i := range m.ours.evs {
+		r := &m.ours.evs[i]
+		if k := ancOf[i]; k >= 0 {
+			flush(k)
+			m.ancestor(k, r, tAt[k], oArch, tArch)
+			next = max(next, k+1)
+			continue
+		}
+		m.items = append(m.items, item{body: r.body, gap: r.gap})
+	}
+	flush(len(m.anc.evs))
+	// The last record of ours is followed by what comes next, not by
+	// the tail: give it the separator.
+	if n := len(m.items); n > 0 {
+		m.items[n-1].gap = nil
+	}
+	// Theirs' numbers of ancestor events ours holds under another
+	// number are rewritten in theirs' new events too.
+	to := map[int]int{}
+	for k, ti := range tAt {
+		if ti >= 0 && oAt[k] >= 0 {
+			if tn, on := m.theirs.evs[ti].ev.Num, m.ours.evs[oAt[k]].ev.Num; tn != on {
+				to[tn] = on
+			}
+		}
+	}
+	var fresh []record
+	for i, r := range m.theirs.evs {
+		if !tClaimed[i] {
+			fresh = append(fresh, r)
+		}
+	}
+	m.theirsEvents(fresh, oClaimed, to)
+}
+
+// ancestor lays out ancestor event k given ours' version o (nil when
+// ours has none) and theirs' at index ti (-1 when none): the event when
+// both kept it, nothing when it was archived, else a conflict marked
+// around it alone.
+func (m *merger) ancestor(k int, o *record, ti int, oArch, tArch bool) {
+	a := &m.anc.evs[k]
+	var t *record
+	if ti >= 0 {
+		t = &m.theirs.evs[ti]
+	}
+	same := func(r *record) bool {
+		return r != nil && (r.ev.Text == a.ev.Text || r.ev.Num != a.ev.Num && bytes.Equal(blankIDs(r.body), blankIDs(a.body)))
+	}
+	oSame, tSame := same(o), same(t)
+	switch {
+	case oSame && tSame:
+		m.items = append(m.items, item{body: o.body, gap: o.gap})
+		return
+	case o == nil && oArch && (tSame || t == nil && tArch), t == nil && tArch && oSame:
+		if o != nil {
+			m.items = append(m.items, item{body: o.body, gap: o.gap})
+		}
+		return // moved to the archive on one side or both
+	}
+	var what string
+	switch {
+	case o != nil && t != nil && !oSame && !tSame:
+		what = "was edited on both branches"
+	case o == nil && t == nil:
+		what = "was deleted on both branches"
+	case o == nil:
+		what = "was deleted on " + label("ours", m.ol)
+		if !tSame {
+			what += " and edited on theirs"
+		}
+	case t == nil:
+		what = "was deleted on " + label("theirs", m.tl)
+		if !oSame {
+			what += " and edited on ours"
+		}
+	case !oSame:
+		what = "was edited on " + label("ours", m.ol)
+	default:
+		what = "was edited on " + label("theirs", m.tl)
+	}
+	c := &Conflict{Event: a.ev.ID, Message: a.ev.ID + " " + what + ": committed events are immutable; keep the committed text and record the correction as a new event"}
+	var b bytes.Buffer
+	b.WriteString(m.open + "\n")
+	if o != nil {
+		writeLine(&b, o.body)
+	}
+	b.WriteString(m.mid + "\n")
+	if t != nil {
+		writeLine(&b, t.body)
+	}
+	b.WriteString(m.close + "\n")
+	var gap []byte
+	if o != nil {
+		gap = o.gap
+	}
+	m.items = append(m.items, item{body: b.Bytes(), gap: gap, conflict: c})
 }
 
 func writeLine(b *bytes.Buffer, body []byte) {
@@ -322,29 +446,11 @@ func writeLine(b *bytes.Buffer, body []byte) {
 	}
 }
 
-// oursEvents appends ours' new events, in ours' order, as written.
-func (m *merger) oursEvents() {
-	for _, r := range m.ours.evs {
-		if _, old := m.anc.byNum[r.ev.Num]; !old {
-			m.items = append(m.items, item{body: r.body, gap: r.gap})
-		}
-	}
-	// The last record of ours is followed by what comes next, not by
-	// the tail: give it the separator.
-	if n := len(m.items); n > 0 {
-		m.items[n-1].gap = nil
-	}
-}
-
 // theirsEvents appends theirs' new events after ours' last event,
-// renumbered, refs and prose rewritten, and cherry-picks dropped.
-func (m *merger) theirsEvents() {
-	var fresh []record
-	for _, r := range m.theirs.evs {
-		if _, old := m.anc.byNum[r.ev.Num]; !old {
-			fresh = append(fresh, r)
-		}
-	}
+// renumbered, refs and prose rewritten (to already maps theirs'
+// numbers of ancestor events ours renumbered), and cherry-picks
+// dropped. oursClaimed marks ours' events that are ancestor events.
+func (m *merger) theirsEvents(fresh []record, oursClaimed []bool, to map[int]int) {
 	if len(fresh) == 0 {
 		return
 	}
@@ -360,7 +466,7 @@ func (m *merger) theirsEvents() {
 	oursNew := map[string]*record{}
 	for i := range m.ours.evs {
 		r := &m.ours.evs[i]
-		if _, old := m.anc.byNum[r.ev.Num]; !old {
+		if !oursClaimed[i] {
 			k := string(normalizeEOL(blankHeadingID(r.body)))
 			if _, dup := oursNew[k]; !dup {
 				oursNew[k] = r
@@ -371,7 +477,6 @@ func (m *merger) theirsEvents() {
 	// to a later event of theirs is rewritten as well as one to an
 	// earlier one. A cherry-picked event maps to ours' copy; the ones
 	// that follow are numbered after ours' last event.
-	to := map[int]int{}
 	next := max(m.ours.maxNum(), m.anc.maxNum()) + 1
 	dropped := map[int]bool{}
 	for _, r := range fresh {

@@ -89,7 +89,7 @@ func TestMergeEditedConflict(t *testing.T) {
 func TestMergeCherryPick(t *testing.T) {
 	text := gitText(t)
 	anc := appended(nil, "base", 2)
-	feature := appended(anc, "f", 2)  // f1 -> base2, f2 -> f1
+	feature := appended(anc, "f", 2) // f1 -> base2, f2 -> f1
 	mainLog := appended(anc, "m", 1) // m1
 	// cherry-pick the feature's two events onto main
 	picked, err := Merge(Input{Path: "CHANGELOG.md", Ancestor: render(genHead, anc), Ours: render(genHead, mainLog), Theirs: render(genHead, feature), Text: text})
