@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/memsys/memsys/internal/app/converge"
 	"github.com/memsys/memsys/internal/app/history"
 	"github.com/memsys/memsys/internal/base/diag"
 	"github.com/memsys/memsys/internal/io/gitx"
@@ -81,7 +82,36 @@ func gitChecks(ctx context.Context, root string, opt gitOptions) (diag.Diagnosti
 	if err != nil {
 		return nil, err
 	}
+	if ds, ok, err := forkedChecks(ctx, g, b, prefix, rev, base, head, bside, hside); err != nil || ok {
+		return ds, err
+	}
 	return compareSides(bside, hside, rev, base), nil
+}
+
+// forkedChecks handles a base that has moved on since the branch
+// forked (REV is not an ancestor of the head): the append-only checks
+// compare with the merge base, and IDs both sides added are MS306
+// collisions. ok is false when REV is an ancestor, or git finds no
+// merge base (a shallow clone): the plain comparison with REV applies.
+func forkedChecks(ctx context.Context, g *gitx.Git, b *gitx.Batch, prefix, rev, base, head string, bside, hside history.Side) (diag.Diagnostics, bool, error) {
+	if head == "" {
+		var err error
+		if head, err = g.Resolve("HEAD"); err != nil {
+			return nil, false, nil // no commit yet: nothing forked
+		}
+	}
+	mb, err := g.MergeBase(ctx, base, head)
+	if err != nil || mb == base {
+		return nil, false, nil
+	}
+	mside, err := blobSide(b, mb+":"+prefix)
+	if err != nil {
+		return nil, false, err
+	}
+	ds := compareSides(mside, hside, "the merge base with "+rev, mb)
+	ds = append(ds, converge.CollisionDiagnostics(converge.History(mside.Archive, mside.Log), converge.History(bside.Archive, bside.Log), converge.History(hside.Archive, hside.Log), rev)...)
+	ds.Sort()
+	return ds, true, nil
 }
 
 // stagedChecks compares what is about to be committed (the index) with

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/urfave/cli/v3"
 
@@ -87,7 +88,7 @@ func runMergeDriver(ctx context.Context, cmd *cli.Command) error {
 func runMergeDriverInstall(install bool) cli.ActionFunc {
 	return func(ctx context.Context, cmd *cli.Command) error {
 		if cmd.Args().Len() > 0 {
-			return usageErr("%s takes no arguments, got %q", cmd.FullName(), cmd.Args().First())
+			return usageErr("%s takes no arguments, got %q", strings.TrimPrefix(cmd.FullName(), "memsys "), cmd.Args().First())
 		}
 		root, err := lcRoot(cmd)
 		if err != nil {

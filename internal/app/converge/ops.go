@@ -1,6 +1,7 @@
 package converge
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -24,14 +25,26 @@ type RenumberResult struct {
 	Moves     []Move // the branch's events whose ID changes
 	Written   []string
 	Conflicts []string
+	// Resolved lists the files that held a stopped merge's conflict
+	// markers; the branch's version was read from HEAD instead.
+	Resolved []string
+}
+
+// hasMarkers reports whether data holds a line that opens a git
+// conflict.
+func hasMarkers(data []byte) bool {
+	return bytes.HasPrefix(data, []byte("<<<<<<< ")) || bytes.Contains(data, []byte("\n<<<<<<< "))
 }
 
 // Renumber makes the branch in root follow onto: the log (and the
 // archive) become onto's version with the branch's events since the
 // merge base after it, renumbered, refs and prose mentions rewritten
-// (the bytes Merge writes with onto as ours and the branch as theirs,
-// so a pull request merges with no conflict in the log); then the
-// derived files are regenerated. All files are written under the
+// (the bytes Merge writes with onto as ours and the branch as theirs);
+// then the derived files are regenerated. During a merge of onto that
+// stopped on the log (no driver installed: a pull request brought up
+// to date by hand), the branch's version is read from HEAD, so the
+// result resolves the conflict and git add and git commit finish the
+// merge; the pull request then merges on GitHub with no conflict. All files are written under the
 // memory's lock, each atomically. With dryRun nothing is written. A
 // shared event edited on either side returns ErrIntegrity.
 func Renumber(ctx context.Context, g Git, root, onto string, dryRun bool) (RenumberResult, error) {
@@ -74,6 +87,19 @@ func Renumber(ctx context.Context, g Git, root, onto string, dryRun bool) (Renum
 		} else if err != nil {
 			return res, err
 		}
+		if hasMarkers(cur) {
+			// A merge of onto stopped on this file (no driver): the
+			// branch's version is HEAD's, and the result resolves it.
+			mine, ok, err := g.ReadFile(head, prefix+name)
+			if err != nil {
+				return res, err
+			}
+			if !ok {
+				return res, fmt.Errorf("%s has conflict markers and HEAD has no such file: resolve it by hand", name)
+			}
+			cur = mine
+			res.Resolved = append(res.Resolved, name)
+		}
 		files[name] = cur
 		theirs, ok, err := g.ReadFile(target, prefix+name)
 		if err != nil {
@@ -98,7 +124,7 @@ func Renumber(ctx context.Context, g Git, root, onto string, dryRun bool) (Renum
 				res.Moves = append(res.Moves, m)
 			}
 		}
-		if string(r.Data) != string(cur) {
+		if string(r.Data) != string(cur) || slices.Contains(res.Resolved, name) {
 			writes = append(writes, write{name, r.Data})
 			files[name] = r.Data
 		}
