@@ -10,8 +10,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/memsys/memsys/internal/base/config"
 	"github.com/memsys/memsys/internal/io/workspace"
+	"github.com/memsys/memsys/lint"
+	"github.com/memsys/memsys/parse"
 )
 
 // Git is what converge needs of a repository; *gitx.Git implements it.
@@ -44,18 +45,18 @@ const (
 func KindOf(p string) Kind {
 	base := path.Base(p)
 	switch {
-	case base == workspace.LogName:
+	case base == parse.LogFile:
 		return Log
 	case isArchiveName(base):
 		return Archive
-	case path.Base(path.Dir(p)) == workspace.MemoryDir && (base == workspace.GraphName || base == workspace.ContextName):
+	case path.Base(path.Dir(p)) == parse.MemoryDir && (base == parse.GraphName || base == parse.ContextName):
 		return Derived
 	}
 	return Text
 }
 
 func isArchiveName(base string) bool {
-	for _, n := range workspace.ArchiveNames {
+	for _, n := range parse.ArchiveFiles {
 		if base == n {
 			return true
 		}
@@ -215,16 +216,16 @@ func regenDerived(ctx context.Context, g Git, repoPath string) ([]byte, []string
 		}
 		return ours, nil
 	}
-	log, err := version(workspace.LogName)
+	log, err := version(parse.LogFile)
 	if err != nil {
 		return nil, nil, err
 	}
 	if log == nil {
-		return nil, nil, fmt.Errorf("%s: no %s beside it at HEAD: cannot regenerate it", repoPath, root+workspace.LogName)
+		return nil, nil, fmt.Errorf("%s: no %s beside it at HEAD: cannot regenerate it", repoPath, root+parse.LogFile)
 	}
 	var archive []byte
 	archiveName := ""
-	for _, n := range workspace.ArchiveNames {
+	for _, n := range parse.ArchiveFiles {
 		if archive, err = version(n); err != nil {
 			return nil, nil, err
 		}
@@ -237,12 +238,12 @@ func regenDerived(ctx context.Context, g Git, repoPath string) ([]byte, []string
 	if err != nil {
 		return nil, nil, err
 	}
-	cfg, err := config.Load(filepath.Join(top, filepath.FromSlash(strings.TrimSuffix(root, "/"))))
+	cfg, err := workspace.LoadConfig(filepath.Join(top, filepath.FromSlash(strings.TrimSuffix(root, "/"))))
 	if err != nil {
 		return nil, nil, err
 	}
-	graph, context := Render(workspace.LogName, log, archiveName, archive, cfg.Materialize())
-	if path.Base(repoPath) == workspace.GraphName {
+	graph, context := Render(parse.LogFile, log, archiveName, archive, lint.RenderOptions(cfg))
+	if path.Base(repoPath) == parse.GraphName {
 		return graph, notes, nil
 	}
 	return context, notes, nil

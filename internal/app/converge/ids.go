@@ -1,16 +1,6 @@
 package converge
 
-import (
-	"fmt"
-	"strconv"
-)
-
-// formatID writes event number n with at least width digits, the way
-// memsys numbers events (evt-001; a log numbered evt-0001 keeps four).
-// prefix is "evt-" as written in the source, so EVT-7 stays EVT-.
-func formatID(prefix string, n, width int) string {
-	return fmt.Sprintf("%s%0*d", prefix, width, n)
-}
+import "github.com/memsys/memsys/parse"
 
 // idWidth is the digit count of the widest ID of events, at least 3.
 func idWidth(ids ...string) int {
@@ -21,8 +11,8 @@ func idWidth(ids ...string) int {
 	return w
 }
 
-// idAt reports whether an event ID token starts at b[i]: "evt-" (any
-// case) and 1 to 9 digits, neither preceded nor followed by a letter,
+// idAt reports whether an event ID token starts at b[i]: an ID as
+// parse reads it ("evt-", any case, and 1 to 9 digits, not all zero), neither preceded nor followed by a letter,
 // digit, "-" or "_", so "my-evt-3" and "evt-12a" are left alone. It
 // returns the end of the token and its number.
 func idAt(b []byte, i int) (end, num int, ok bool) {
@@ -39,8 +29,8 @@ func idAt(b []byte, i int) (end, num int, ok bool) {
 	if j == i+4 || j-(i+4) > 9 || (j < len(b) && (isWordByte(b[j]))) {
 		return 0, 0, false
 	}
-	n, err := strconv.Atoi(string(b[i+4 : j]))
-	if err != nil || n == 0 {
+	n, ok := parse.EventNum(string(b[i:j]))
+	if !ok {
 		return 0, 0, false
 	}
 	return j, n, true
@@ -81,7 +71,7 @@ func rewriteIDs(text []byte, to map[int]int, width int) []byte {
 		nn, moved := to[n]
 		if moved {
 			out = append(out, text[last:i]...)
-			out = append(out, formatID(string(text[i:i+4]), nn, max(width, end-i-4))...)
+			out = append(out, parse.FormatID(nn, max(width, end-i-4))...)
 			last = end
 		}
 		i = end - 1

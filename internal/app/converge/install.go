@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/memsys/memsys/internal/io/workspace"
+	"github.com/memsys/memsys/parse"
 )
 
 // The driver as registered in .git/config.
@@ -23,13 +24,13 @@ const (
 // attrLines are the paths that take the driver, anchored at the memory
 // root's .gitattributes.
 func attrLines() []string {
-	lines := []string{"/" + workspace.LogName + " merge=" + DriverName}
-	for _, n := range workspace.ArchiveNames {
+	lines := []string{"/" + parse.LogFile + " merge=" + DriverName}
+	for _, n := range parse.ArchiveFiles {
 		lines = append(lines, "/"+n+" merge="+DriverName)
 	}
 	return append(lines,
-		"/"+workspace.GraphPath+" merge="+DriverName,
-		"/"+workspace.ContextPath+" merge="+DriverName)
+		"/"+parse.GraphFile+" merge="+DriverName,
+		"/"+parse.ContextFile+" merge="+DriverName)
 }
 
 func attrBlock() string {

@@ -12,7 +12,7 @@ func TestRewriteIDs(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"### evt-003 | x", "### evt-007 | x"},
 		{"**Refs**: evt-001, evt-003, evt-004", "**Refs**: evt-001, evt-007, evt-012"},
-		{"- note: see evt-3 and EVT-004.", "- note: see evt-007 and EVT-012."},
+		{"- note: see evt-3 and EVT-004.", "- note: see evt-007 and evt-012."},
 		{"- path: my-evt-003 evt-003a evt-0030 _evt-003", "- path: my-evt-003 evt-003a evt-0030 _evt-003"},
 		{"evt-", "evt-"},
 		{"evt-0003", "evt-0007"}, // a wider ID keeps its width

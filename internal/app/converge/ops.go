@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/memsys/memsys/internal/base/config"
+	"github.com/memsys/memsys/internal/app/memory"
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/parse"
 )
@@ -79,8 +79,7 @@ func Renumber(ctx context.Context, g Git, root, onto string, dryRun bool) (Renum
 		data []byte
 	}
 	var writes []write
-	files := map[string][]byte{}
-	for _, name := range append([]string{workspace.LogName}, workspace.ArchiveNames...) {
+	for _, name := range append([]string{parse.LogFile}, parse.ArchiveFiles...) {
 		cur, err := workspace.ReadFile(root, name)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
@@ -100,7 +99,6 @@ func Renumber(ctx context.Context, g Git, root, onto string, dryRun bool) (Renum
 			cur = mine
 			res.Resolved = append(res.Resolved, name)
 		}
-		files[name] = cur
 		theirs, ok, err := g.ReadFile(target, prefix+name)
 		if err != nil {
 			return res, err
@@ -112,7 +110,7 @@ func Renumber(ctx context.Context, g Git, root, onto string, dryRun bool) (Renum
 		if err != nil {
 			return res, err
 		}
-		r, err := Merge(Input{Path: name, Archive: name != workspace.LogName, Ancestor: anc, Ours: theirs, Theirs: cur, Text: text, OursLabel: onto, TheirsLabel: "this branch"})
+		r, err := Merge(Input{Path: name, Archive: name != parse.LogFile, Ancestor: anc, Ours: theirs, Theirs: cur, Text: text, OursLabel: onto, TheirsLabel: "this branch"})
 		if err != nil {
 			return res, err
 		}
@@ -126,7 +124,6 @@ func Renumber(ctx context.Context, g Git, root, onto string, dryRun bool) (Renum
 		}
 		if string(r.Data) != string(cur) || slices.Contains(res.Resolved, name) {
 			writes = append(writes, write{name, r.Data})
-			files[name] = r.Data
 		}
 	}
 	if len(res.Conflicts) > 0 {
@@ -141,55 +138,12 @@ func Renumber(ctx context.Context, g Git, root, onto string, dryRun bool) (Renum
 		}
 		res.Written = append(res.Written, w.name)
 	}
-	derived, err := deriveFiles(root, files)
+	derived, err := memory.Regen(root)
 	if err != nil {
 		return res, err
 	}
-	for _, w := range derived {
-		if workspace.Equal(root, w.name, w.data) {
-			continue
-		}
-		if err := workspace.WriteFile(root, w.name, w.data); err != nil {
-			return res, err
-		}
-		res.Written = append(res.Written, w.name)
-	}
+	res.Written = append(res.Written, derived...)
 	return res, nil
-}
-
-type derivedFile struct {
-	name string
-	data []byte
-}
-
-// deriveFiles renders the tier's derived files from the log and
-// archive bytes in files.
-func deriveFiles(root string, files map[string][]byte) ([]derivedFile, error) {
-	cfg, err := config.Load(root)
-	if err != nil {
-		return nil, err
-	}
-	tier := workspace.Tier(cfg.Tier)
-	if tier == "" {
-		tier = workspace.DetectTier(root)
-	}
-	if tier == workspace.MVP {
-		return nil, nil
-	}
-	archiveName := ""
-	var archive []byte
-	for _, n := range workspace.ArchiveNames {
-		if b, ok := files[n]; ok {
-			archiveName, archive = n, b
-			break
-		}
-	}
-	graph, context := Render(workspace.LogName, files[workspace.LogName], archiveName, archive, cfg.Materialize())
-	out := []derivedFile{{workspace.ContextPath, context}}
-	if tier == workspace.Full {
-		out = append([]derivedFile{{workspace.GraphPath, graph}}, out...)
-	}
-	return out, nil
 }
 
 // RefCollision is one ID two revisions would both add.
@@ -232,7 +186,7 @@ func Collisions(ctx context.Context, g Git, root string, revs []string) ([]RefCo
 			return h, nil
 		}
 		var logs [2]*parse.Log
-		for _, name := range append([]string{workspace.LogName}, workspace.ArchiveNames...) {
+		for _, name := range append([]string{parse.LogFile}, parse.ArchiveFiles...) {
 			data, ok, err := g.ReadFile(commit, prefix+name)
 			if err != nil {
 				return nil, err
@@ -240,7 +194,7 @@ func Collisions(ctx context.Context, g Git, root string, revs []string) ([]RefCo
 			if !ok {
 				continue
 			}
-			if name == workspace.LogName {
+			if name == parse.LogFile {
 				logs[1] = parse.Parse(name, data, parse.HeadersOnly())
 			} else if logs[0] == nil {
 				logs[0] = parse.Parse(name, data, parse.Archive(), parse.HeadersOnly())
