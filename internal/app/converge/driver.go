@@ -214,6 +214,9 @@ func regenDerived(ctx context.Context, g Git, repoPath string) ([]byte, []string
 		if merged, ok := unstash(ctx, g, root+name, ours); ok {
 			return merged, nil
 		}
+		if name == parse.LogFile {
+			notes = append(notes, repoPath+": git merged no "+root+name+" in this merge: rendered from ours' log; if theirs changed the log, run memsys regen after the merge")
+		}
 		return ours, nil
 	}
 	log, err := version(parse.LogFile)
