@@ -185,7 +185,13 @@ func Merge(in Input) (Result, error) {
 		}
 		r := Result{Data: data, TextOnly: true}
 		if conflict {
-			r.Conflicts = append(r.Conflicts, Conflict{Message: "merged as text because it cannot be read as event records (" + strings.TrimSpace(why+why2+why3) + "): fix the file, then resolve the conflict markers"})
+			var whys []string
+			for i, w := range []string{why, why2, why3} {
+				if w != "" {
+					whys = append(whys, []string{"ancestor", "ours", "theirs"}[i]+" "+w)
+				}
+			}
+			r.Conflicts = append(r.Conflicts, Conflict{Message: "merged as text because it cannot be read as event records (" + strings.Join(whys, "; ") + "): fix the file, then resolve the conflict markers"})
 		}
 		return r, nil
 	}
