@@ -105,7 +105,10 @@ func Uninstall(ctx context.Context, g Git, root string) ([]string, error) {
 	}
 	if rest, found := removeBlock(cur); found {
 		if len(bytes.TrimSpace(rest)) == 0 {
-			err = workspace.Remove(root, attrFile)
+			var p string
+			if p, err = workspace.Resolve(root, attrFile); err == nil {
+				err = workspace.Remove(p)
+			}
 		} else {
 			err = workspace.WriteFile(root, attrFile, rest)
 		}

@@ -85,14 +85,12 @@ func (g *Git) Refs(ctx context.Context, pattern string) ([]string, error) {
 // GitDir returns the absolute path of the repository's git folder (a
 // linked worktree's own one), where memsys keeps its merge state.
 func (g *Git) GitDir(ctx context.Context) (string, error) {
-	out, err := g.Run(ctx, "rev-parse", "--absolute-git-dir")
-	return strings.TrimSpace(string(out)), err
+	return g.Line(ctx, "rev-parse", "--absolute-git-dir")
 }
 
 // TopLevel returns the absolute path of the work tree's top folder.
 func (g *Git) TopLevel(ctx context.Context) (string, error) {
-	out, err := g.Run(ctx, "rev-parse", "--show-toplevel")
-	return strings.TrimSpace(string(out)), err
+	return g.Line(ctx, "rev-parse", "--show-toplevel")
 }
 
 // Config returns the repository-local value of key, ok false when it

@@ -1,8 +1,6 @@
 package workspace
 
 import (
-	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -249,24 +247,5 @@ func TestLimitsRefused(t *testing.T) {
 	f.Close()
 	if _, err := Load(root); err == nil || !strings.Contains(err.Error(), "MiB limit") {
 		t.Errorf("oversized log: %v", err)
-	}
-}
-
-func TestRemove(t *testing.T) {
-	root := t.TempDir()
-	if err := WriteFile(root, ".gitattributes", []byte("x\n")); err != nil {
-		t.Fatal(err)
-	}
-	if err := Remove(root, ".gitattributes"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(root, ".gitattributes")); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("file still there: %v", err)
-	}
-	if err := Remove(root, ".gitattributes"); err != nil {
-		t.Errorf("second Remove: %v", err)
-	}
-	if err := Remove(root, "../outside"); err == nil {
-		t.Error("Remove outside the root succeeded")
 	}
 }

@@ -129,16 +129,3 @@ func Equal(root, rel string, data []byte) bool {
 	b, err := ReadFile(root, rel)
 	return err == nil && bytes.Equal(b, data)
 }
-
-// Remove deletes the file rel inside root; a file that is already gone
-// is no error.
-func Remove(root, rel string) error {
-	p, err := Resolve(root, rel)
-	if err != nil {
-		return err
-	}
-	if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("%s: cannot remove: %v", rel, errors.Unwrap(err))
-	}
-	return nil
-}
