@@ -226,6 +226,7 @@ func (m *merger) run(in Input) (Result, error) {
 	m.events()
 
 	var out bytes.Buffer
+	out.Grow(len(m.ours.src) + len(m.theirs.src) - len(m.anc.src) + 1024)
 	out.Write(head)
 	if hc {
 		m.res.Conflicts = append(m.res.Conflicts, Conflict{Line: 1, Message: "the text before the event log conflicts: resolve it as any text conflict"})
