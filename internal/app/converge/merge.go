@@ -480,32 +480,23 @@ func (m *merger) theirsEvents(fresh []record, oursClaimed []bool, to map[int]int
 			}
 		}
 	}
-	// First pass: give every new event of theirs its number, so a ref
-	// to a later event of theirs is rewritten as well as one to an
-	// earlier one. A cherry-picked event maps to ours' copy; the ones
-	// that follow are numbered after ours' last event.
+	// Number theirs' new events in order. An event whose text, with
+	// the IDs of the events before it already mapped, equals a new
+	// event of ours is a cherry-pick: it takes ours' ID and is not
+	// written again. Refs only name earlier events, so one pass
+	// suffices; the bodies are rewritten once every number is known.
 	next := max(m.ours.maxNum(), m.anc.maxNum()) + 1
 	dropped := map[int]bool{}
-	for _, r := range fresh {
-		to[r.ev.Num] = next
-		next++
-	}
-	// A cherry-pick is recognised with the mapping known so far; a
-	// match renumbers the events after it down by one.
 	for _, r := range fresh {
 		k := string(normalizeEOL(blankHeadingID(rewriteIDs(r.body, to, width))))
 		if o, ok := oursNew[k]; ok {
 			dropped[r.ev.Num] = true
 			to[r.ev.Num] = o.ev.Num
 			delete(oursNew, k)
-			next = max(m.ours.maxNum(), m.anc.maxNum()) + 1
-			for _, q := range fresh {
-				if !dropped[q.ev.Num] {
-					to[q.ev.Num] = next
-					next++
-				}
-			}
+			continue
 		}
+		to[r.ev.Num] = next
+		next++
 	}
 	for i, r := range fresh {
 		nb := rewriteIDs(r.body, to, width)
