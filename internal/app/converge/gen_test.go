@@ -182,3 +182,31 @@ func TestMergeChain(t *testing.T) {
 		checkMerged(t, Result{Data: main}, anc, branches...)
 	}
 }
+
+// TestMergeRebase replays a branch's commits one at a time onto a main
+// that appended meanwhile, as git rebase calls the driver: the
+// ancestor of each step is the branch's previous commit, whose events
+// ours already holds under new numbers. Every step must be clean and
+// the end must hold main's events, then the branch's, refs intact.
+func TestMergeRebase(t *testing.T) {
+	text := gitText(t)
+	anc := appended(nil, "base", 2)
+	for m := 0; m <= 3; m++ {
+		for b := 1; b <= 4; b++ {
+			main := appended(anc, "main", m)
+			branch := appended(anc, "br", b)
+			onto := render(genHead, main)
+			for k := 1; k <= b; k++ {
+				got, err := Merge(Input{Path: "CHANGELOG.md", Ancestor: render(genHead, branch[:len(anc)+k-1]), Ours: onto, Theirs: render(genHead, branch[:len(anc)+k]), Text: text})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(got.Conflicts) > 0 {
+					t.Fatalf("m=%d b=%d step %d: %v\n%s", m, b, k, got.Conflicts, got.Data)
+				}
+				onto = got.Data
+			}
+			checkMerged(t, Result{Data: onto}, main, main, branch)
+		}
+	}
+}
