@@ -11,6 +11,7 @@ import (
 
 	"github.com/memsys/memsys/internal/app/memory"
 	"github.com/memsys/memsys/internal/io/workspace"
+	"github.com/memsys/memsys/lint"
 	"github.com/memsys/memsys/parse"
 )
 
@@ -200,7 +201,7 @@ func Collisions(ctx context.Context, g Git, root string, revs []string) ([]RefCo
 				logs[0] = parse.Parse(name, data, parse.Archive(), parse.HeadersOnly())
 			}
 		}
-		h := History(logs[0], logs[1])
+		h := lint.History(logs[0], logs[1])
 		hist[commit] = h
 		return h, nil
 	}
@@ -231,7 +232,7 @@ func Collisions(ctx context.Context, g Git, root string, revs []string) ([]RefCo
 			if err != nil {
 				return nil, nil, err
 			}
-			for _, c := range Collide(base, a, b) {
+			for _, c := range lint.Collide(base, a, b) {
 				out = append(out, RefCollision{ID: c.ID, A: names[i], B: names[j], SummaryA: summary(c.A), SummaryB: summary(c.B)})
 			}
 		}
