@@ -7,7 +7,6 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/memsys/memsys/internal/app/converge"
-	"github.com/memsys/memsys/internal/io/gitx"
 )
 
 func collisionsCommand() *cli.Command {
@@ -36,20 +35,11 @@ func runCollisions(ctx context.Context, cmd *cli.Command) error {
 	if len(revs) == 0 {
 		return usageErr("collisions needs revisions: memsys collisions 'origin/*' or memsys collisions main feature")
 	}
-	for _, r := range revs {
-		if err := gitx.CheckRev(r); err != nil {
-			return usageErr("collisions: %v", err)
-		}
-	}
 	root, err := lcRoot(cmd)
 	if err != nil {
 		return err
 	}
-	g, err := gitx.Open(ctx, root)
-	if err != nil {
-		return usageErr("collisions: %v", err)
-	}
-	cs, names, err := converge.Collisions(ctx, g, root, revs)
+	cs, names, err := converge.Collisions(ctx, root, revs)
 	if err != nil {
 		return cannotRun{fmt.Errorf("collisions: %w", err)}
 	}

@@ -9,7 +9,6 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/memsys/memsys/internal/app/converge"
-	"github.com/memsys/memsys/internal/io/gitx"
 )
 
 func mergeDriverCommand() *cli.Command {
@@ -68,7 +67,7 @@ func runMergeDriver(ctx context.Context, cmd *cli.Command) error {
 		}
 		args.MarkerSize = size
 	}
-	res, err := converge.RunDriver(ctx, &gitx.Git{Dir: "."}, args)
+	res, err := converge.RunDriver(ctx, args)
 	if err != nil {
 		return cannotRun{fmt.Errorf("merge-driver %s: %w", args.Path, err)}
 	}
@@ -94,15 +93,11 @@ func runMergeDriverInstall(install bool) cli.ActionFunc {
 		if err != nil {
 			return err
 		}
-		g, err := gitx.Open(ctx, root)
-		if err != nil {
-			return usageErr("merge-driver: %v", err)
-		}
 		op, verb := converge.Uninstall, "uninstalled"
 		if install {
 			op, verb = converge.Install, "installed"
 		}
-		did, err := op(ctx, g, root)
+		did, err := op(ctx, root)
 		if err != nil {
 			return cannotRun{err}
 		}

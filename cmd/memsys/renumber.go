@@ -8,7 +8,6 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/memsys/memsys/internal/app/converge"
-	"github.com/memsys/memsys/internal/io/gitx"
 )
 
 func renumberCommand() *cli.Command {
@@ -40,18 +39,11 @@ func runRenumber(ctx context.Context, cmd *cli.Command) error {
 		return usageErr("renumber takes no arguments, got %q", cmd.Args().First())
 	}
 	onto := cmd.String("onto")
-	if err := gitx.CheckRev(onto); err != nil {
-		return usageErr("renumber --onto: %v", err)
-	}
 	root, err := lcRoot(cmd)
 	if err != nil {
 		return err
 	}
-	g, err := gitx.Open(ctx, root)
-	if err != nil {
-		return usageErr("renumber: %v", err)
-	}
-	res, err := converge.Renumber(ctx, g, root, onto, cmd.Bool("dry-run"))
+	res, err := converge.Renumber(ctx, root, onto, cmd.Bool("dry-run"))
 	w, ew := cmd.Root().Writer, cmd.Root().ErrWriter
 	if errors.Is(err, converge.ErrIntegrity) {
 		for _, c := range res.Conflicts {

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/memsys/memsys/internal/io/gitx"
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/lint"
 	"github.com/memsys/memsys/parse"
@@ -90,7 +91,14 @@ const stashDir = "memsys/merged"
 // it for the same root (merge-ort handles paths in reverse order:
 // changelog-archive.md, CHANGELOG.md, then .memory/), can render them
 // from the merged history.
-func RunDriver(ctx context.Context, g Git, args DriverArgs) (DriverResult, error) {
+//
+// git runs the driver at the top of the work tree, where RunDriver
+// opens the repository.
+func RunDriver(ctx context.Context, args DriverArgs) (DriverResult, error) {
+	return runDriver(ctx, &gitx.Git{Dir: "."}, args)
+}
+
+func runDriver(ctx context.Context, g Git, args DriverArgs) (DriverResult, error) {
 	read := func(p string) ([]byte, error) {
 		abs, err := filepath.Abs(p)
 		if err != nil {

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"strings"
 
+	"github.com/memsys/memsys/internal/io/gitx"
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/parse"
 )
@@ -40,7 +41,15 @@ func attrBlock() string {
 // Install registers the driver in .git/config and adds memsys's block
 // to the .gitattributes of root, after any lines already there. It
 // returns what it changed; nothing when both are in place.
-func Install(ctx context.Context, g Git, root string) ([]string, error) {
+func Install(ctx context.Context, root string) ([]string, error) {
+	g, err := gitx.Open(ctx, root)
+	if err != nil {
+		return nil, err
+	}
+	return install(ctx, g, root)
+}
+
+func install(ctx context.Context, g Git, root string) ([]string, error) {
 	var did []string
 	name, _, err := g.Config(ctx, "merge."+DriverName+".name")
 	if err != nil {
@@ -87,7 +96,15 @@ func attrPaths() []string {
 // Uninstall removes exactly what Install added: the driver's section
 // of .git/config (only when it still runs memsys) and memsys's block of
 // .gitattributes; the file itself goes when nothing else is left in it.
-func Uninstall(ctx context.Context, g Git, root string) ([]string, error) {
+func Uninstall(ctx context.Context, root string) ([]string, error) {
+	g, err := gitx.Open(ctx, root)
+	if err != nil {
+		return nil, err
+	}
+	return uninstall(ctx, g, root)
+}
+
+func uninstall(ctx context.Context, g Git, root string) ([]string, error) {
 	var did []string
 	drv, ok, err := g.Config(ctx, "merge."+DriverName+".driver")
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/memsys/memsys/internal/app/memory"
+	"github.com/memsys/memsys/internal/io/gitx"
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/lint"
 	"github.com/memsys/memsys/parse"
@@ -48,7 +49,19 @@ func hasMarkers(data []byte) bool {
 // merge; the pull request then merges on GitHub with no conflict. All files are written under the
 // memory's lock, each atomically. With dryRun nothing is written. A
 // shared event edited on either side returns ErrIntegrity.
-func Renumber(ctx context.Context, g Git, root, onto string, dryRun bool) (RenumberResult, error) {
+func Renumber(ctx context.Context, root, onto string, dryRun bool) (RenumberResult, error) {
+	res := RenumberResult{Onto: onto}
+	if err := gitx.CheckRev(onto); err != nil {
+		return res, fmt.Errorf("--onto: %w", err)
+	}
+	g, err := gitx.Open(ctx, root)
+	if err != nil {
+		return res, err
+	}
+	return renumber(ctx, g, root, onto, dryRun)
+}
+
+func renumber(ctx context.Context, g Git, root, onto string, dryRun bool) (RenumberResult, error) {
 	res := RenumberResult{Onto: onto}
 	if !dryRun {
 		unlock, err := workspace.Lock(root)
@@ -158,7 +171,20 @@ type RefCollision struct {
 // (a glob such as origin/* names every branch it matches) and lists,
 // pair by pair, the IDs both would add since their merge base with
 // other content. It also returns the revisions it read.
-func Collisions(ctx context.Context, g Git, root string, revs []string) ([]RefCollision, []string, error) {
+func Collisions(ctx context.Context, root string, revs []string) ([]RefCollision, []string, error) {
+	for _, r := range revs {
+		if err := gitx.CheckRev(r); err != nil {
+			return nil, nil, err
+		}
+	}
+	g, err := gitx.Open(ctx, root)
+	if err != nil {
+		return nil, nil, err
+	}
+	return collisions(ctx, g, root, revs)
+}
+
+func collisions(ctx context.Context, g Git, root string, revs []string) ([]RefCollision, []string, error) {
 	var names []string
 	for _, r := range revs {
 		if strings.ContainsAny(r, "*?[") {
