@@ -1,6 +1,7 @@
 package converge
 
 import (
+	"bytes"
 	"fmt"
 	"testing"
 )
@@ -50,5 +51,47 @@ func FuzzMerge(f *testing.F) {
 			t.Fatal(err)
 		}
 		checkMerged(t, got, ours, ours, theirs)
+	})
+}
+
+// FuzzMergeEdit: when one side edits or deletes a committed event and
+// the other appends, the merge never resolves it: exactly one conflict,
+// naming that event, and every appended event is still in the result.
+func FuzzMergeEdit(f *testing.F) {
+	f.Add(uint8(3), uint8(1), false, []byte{1, 2})
+	f.Add(uint8(1), uint8(0), true, []byte{})
+	f.Add(uint8(5), uint8(4), true, []byte{7, 7, 7})
+	text := gitText(f)
+	f.Fuzz(func(t *testing.T, n, which uint8, del bool, theirsSpec []byte) {
+		anc := fromSpec(nil, "base", make([]byte, 1+int(n)%6))
+		k := int(which) % len(anc)
+		ancLog := render(genHead, anc)
+		ours := render(genHead, anc)
+		id := fmt.Sprintf("evt-%03d", k+1)
+		i := bytes.Index(ours, []byte("### "+id))
+		if del {
+			j := len(ours)
+			if k+1 < len(anc) {
+				j = bytes.Index(ours, []byte(fmt.Sprintf("### evt-%03d", k+2)))
+			} else if i > len(genHead) {
+				i -= len("\n---\n\n") // the separator before the last event
+			}
+			ours = append(append([]byte(nil), ours[:i]...), ours[j:]...)
+		} else {
+			ours = bytes.Replace(ours, []byte("**Summary**: "+anc[k].label+"\n"), []byte("**Summary**: "+anc[k].label+" edited\n"), 1)
+		}
+		theirs := fromSpec(anc, "t", theirsSpec)
+		got, err := Merge(Input{Path: "CHANGELOG.md", Ancestor: ancLog, Ours: ours, Theirs: render(genHead, theirs), Text: text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got.Conflicts) != 1 || got.Conflicts[0].Event != id {
+			t.Fatalf("conflicts %+v, want one on %s\n%s", got.Conflicts, id, got.Data)
+		}
+		for _, e := range theirs[len(anc):] {
+			if !bytes.Contains(got.Data, []byte("**Summary**: "+e.label+"\n")) {
+				t.Fatalf("%q lost\n%s", e.label, got.Data)
+			}
+		}
 	})
 }
