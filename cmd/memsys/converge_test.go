@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/memsys/memsys/internal/io/gitx"
 	"github.com/memsys/memsys/parse"
 )
 
@@ -29,14 +29,12 @@ func TestConvergence(t *testing.T) {
 
 func convergeBranches(t *testing.T, seed uint64) {
 	dir := t.TempDir()
-	env := append(os.Environ(), "HOME="+dir, "GIT_CONFIG_NOSYSTEM=1",
+	g := &gitx.Git{Dir: dir, Env: []string{"HOME=" + dir, "GIT_CONFIG_NOSYSTEM=1",
 		"GIT_AUTHOR_NAME=Ada", "GIT_AUTHOR_EMAIL=ada@example.com", "GIT_AUTHOR_DATE=2025-01-01T10:00:00Z",
-		"GIT_COMMITTER_NAME=Ada", "GIT_COMMITTER_EMAIL=ada@example.com", "GIT_COMMITTER_DATE=2025-01-01T10:00:00Z")
+		"GIT_COMMITTER_NAME=Ada", "GIT_COMMITTER_EMAIL=ada@example.com", "GIT_COMMITTER_DATE=2025-01-01T10:00:00Z"}}
 	git := func(args ...string) string {
 		t.Helper()
-		c := exec.Command("git", args...)
-		c.Dir, c.Env = dir, env
-		out, err := c.CombinedOutput()
+		out, err := g.Run(t.Context(), args...)
 		if err != nil {
 			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
 		}
