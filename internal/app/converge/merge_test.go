@@ -146,3 +146,27 @@ func TestMergeMalformed(t *testing.T) {
 		t.Fatalf("got %+v", got.Conflicts)
 	}
 }
+
+// TestMergeArchive: the archive takes the same merge; events only move
+// into it, so two sides that archived different amounts agree on the
+// events both moved and keep the extra ones under their own IDs.
+func TestMergeArchive(t *testing.T) {
+	const archHead = "# Changelog archive\n\n## Archive: evt-001 through evt-002 | Archived 2025-01-01\n\n"
+	all := appended(nil, "base", 5)
+	anc, ours, theirs := render(archHead, all[:2]), render(archHead, all[:4]), render(archHead, all[:3])
+	got, err := Merge(Input{Path: "changelog-archive.md", Archive: true, Ancestor: anc, Ours: ours, Theirs: theirs, Text: gitText(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Conflicts) > 0 || string(got.Data) != string(ours) {
+		t.Fatalf("conflicts %v; data\n%s", got.Conflicts, got.Data)
+	}
+	if len(got.Dropped) != 1 || got.Dropped[0] != (Move{From: "evt-003", To: "evt-003"}) {
+		t.Errorf("dropped %v, want evt-003 once", got.Dropped)
+	}
+	// the other way round the extra event of theirs follows ours'
+	got, err = Merge(Input{Path: "changelog-archive.md", Archive: true, Ancestor: anc, Ours: theirs, Theirs: ours, Text: gitText(t)})
+	if err != nil || len(got.Conflicts) > 0 || string(got.Data) != string(ours) {
+		t.Fatalf("reverse: %v %v\n%s", err, got.Conflicts, got.Data)
+	}
+}
