@@ -19,8 +19,11 @@ func mergeDriverCommand() *cli.Command {
 		Description: `git runs it as "memsys merge-driver %O %A %B %P %L" for the paths
 memsys merge-driver install marks in .gitattributes; the result is
 written over OURS. For CHANGELOG.md and the archive it merges events,
-not lines: theirs' new events follow ours', renumbered, their refs and
-prose mentions rewritten; a committed event edited or deleted on either
+not lines: theirs' new events follow ours', renumbered; in those events
+every evt-NNN token (heading, **Refs**, details, any field) that names
+another of theirs' new events is rewritten to its new ID, and nothing
+else is; the same event on both sides is written once; a committed
+event edited or deleted on either
 side is a conflict, marked around that event. For .memory/graph.md and
 .memory/context.md it writes the file rendered from the merged log.
 Other paths merge as git would. See docs/convergence.md.
