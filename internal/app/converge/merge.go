@@ -305,24 +305,6 @@ func match(anc, s *side) ([]int, []bool) {
 	return at, claimed
 }
 
-// blankIDs replaces every ID token of body with "evt-#", so an event
-// and its renumbered copy compare equal.
-func blankIDs(body []byte) []byte {
-	out := make([]byte, 0, len(body))
-	last := 0
-	for i := 0; i < len(body); i++ {
-		if body[i] != 'e' && body[i] != 'E' {
-			continue
-		}
-		if end, _, ok := idAt(body, i); ok {
-			out = append(out, body[last:i]...)
-			out = append(out, "evt-#"...)
-			last, i = end, end-1
-		}
-	}
-	return normalizeEOL(append(out, body[last:]...))
-}
-
 // events lays out the result's records: ours' events in ours' order,
 // each ancestor event checked against both sides, then theirs' new
 // ones.
@@ -512,19 +494,6 @@ func (m *merger) theirsEvents(fresh []record, oursClaimed []bool, to map[int]int
 		}
 		m.items = append(m.items, item{body: nb, gap: gap})
 	}
-}
-
-// idToken returns the ID at the start of an event heading.
-func idToken(body []byte) []byte {
-	i := bytes.IndexFunc(body, func(r rune) bool { return r != '#' && r != ' ' })
-	if i < 0 {
-		return nil
-	}
-	end, _, ok := idAt(body, i)
-	if !ok {
-		return nil
-	}
-	return body[i:end]
 }
 
 // blankHeadingID removes the ID from the heading, so an event and its
