@@ -18,8 +18,9 @@ import (
 // in prose), merged into main one by one in a shuffled order with the
 // merge driver installed, for several seeds. Every merge must complete
 // without a conflict; at the end lint --base <base> and regen --check
-// exit 0, each branch's events appear exactly once, and every ref and
-// mention names the event it named on its branch. Real git, the real
+// (and the audit of every commit) exit 0, each branch's events appear
+// exactly once, and every ref and mention names the event it named on
+// its branch. Real git, the real
 // binary as the driver (testscript.Main put memsys on $PATH).
 func TestConvergence(t *testing.T) {
 	for _, seed := range []uint64{1, 2, 3} {
@@ -105,6 +106,9 @@ func convergeBranches(t *testing.T, seed uint64) {
 	}
 	if out, code := memsys("regen", "--check"); code != 0 {
 		t.Fatalf("regen --check: exit %d\n%s", code, out)
+	}
+	if out, code := memsys("audit"); code != 0 {
+		t.Fatalf("audit: exit %d\n%s", code, out)
 	}
 	src, err := os.ReadFile(filepath.Join(dir, "CHANGELOG.md"))
 	if err != nil {
