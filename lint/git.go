@@ -166,7 +166,10 @@ func (p *Pass) readSide(rev string) (side, error) {
 func (p *Pass) blob(rev, name string) ([]byte, bool, error) {
 	if rev != "" {
 		data, ok, err := p.Git().Blob(rev, name)
-		if err != nil {
+		switch {
+		case err != nil && p.Git().Shallow():
+			return nil, false, fmt.Errorf("read %s:%s: %w (this clone is shallow: fetch the commit, e.g. git fetch --depth=1 origin %s)", strings.TrimPrefix(rev, ":"), name, err, rev)
+		case err != nil:
 			return nil, false, fmt.Errorf("read %s:%s: %w", strings.TrimPrefix(rev, ":"), name, err)
 		}
 		return data, ok, nil

@@ -96,6 +96,11 @@ func TestHistoryRuleFailsOnUnreadableBlob(t *testing.T) {
 	if _, err := l.CheckHistory(in); !errors.Is(err, boom) {
 		t.Errorf("CheckHistory error = %v", err)
 	}
+	// In a shallow clone the error says how to fetch the commit.
+	in.Git = fakeGit{fail: boom, shallow: true}
+	if _, err := l.CheckHistory(in); !errors.Is(err, boom) || !strings.Contains(err.Error(), "git fetch --depth=1 origin c0ffee") {
+		t.Errorf("shallow CheckHistory error = %v", err)
+	}
 }
 
 func TestFixIsDeclaredOnTheDerivedFileRules(t *testing.T) {
