@@ -123,12 +123,15 @@ func (p *Pass) history() diag.Diagnostics {
 // hold (an ID that does not continue the sequence), rather than a
 // committed event given a new number.
 func onlyCommitted(ds diag.Diagnostics, base side) diag.Diagnostics {
-	ids := map[string]bool{}
-	for _, e := range base.events() {
-		ids[e.ID] = true
-	}
+	var ids map[string]bool // built only when there is an MS305 to judge
 	out := ds[:0]
 	for _, d := range ds {
+		if d.Rule == "MS305" && ids == nil {
+			ids = map[string]bool{}
+			for _, e := range base.events() {
+				ids[e.ID] = true
+			}
+		}
 		if d.Rule != "MS305" || ids[d.Event] {
 			out = append(out, d)
 		}
