@@ -180,17 +180,25 @@ func (r *replayer) detail(keys ...string) string {
 	return ""
 }
 
+// name returns the first of keys whose value is a name (NameProblem),
+// noting the values it skips as prose.
+func (r *replayer) name(keys ...string) string {
+	v, notes := detailName(r.ev, keys...)
+	for _, n := range notes {
+		r.note(n)
+	}
+	return v
+}
+
 // entity returns the entity named by the first of keys, falling back
-// to the first Scope (noted) when none is given.
+// to the first Scope name (noted) when none is given.
 func (r *replayer) entity(keys ...string) string {
-	if v := cleanName(r.detail(keys...)); Canon(v) != "" {
+	if v := r.name(keys...); v != "" {
 		return v
 	}
-	for _, s := range r.ev.Scopes {
-		if s = cleanName(s); Canon(s) != "" {
-			r.note("no " + keys[0] + " detail: entity taken from Scope")
-			return s
-		}
+	if s := ScopeNames(r.ev); len(s) > 0 {
+		r.note("no " + keys[0] + " detail: entity taken from Scope")
+		return s[0]
 	}
 	return ""
 }
@@ -200,7 +208,7 @@ func (r *replayer) entityOrPath(keys ...string) string {
 	if v := r.entity(keys...); v != "" {
 		return v
 	}
-	if v := cleanName(r.detail("path")); Canon(v) != "" {
+	if v := r.name("path"); v != "" {
 		r.note("no " + keys[0] + " detail or Scope: entity taken from path")
 		return v
 	}
@@ -326,6 +334,10 @@ func (r *replayer) relations(n *Node) {
 			if Canon(name) == "" || Canon(name) == Canon(n.Name) {
 				continue
 			}
+			if why := NameProblem(name); why != "" {
+				r.note(k + " " + strconv.Quote(clip(name)) + " is not a name (" + why + "): no edge")
+				continue
+			}
 			other := r.ensure(name, "component", "planned", k+" target not created yet")
 			if rev {
 				r.edge(other, n, k)
@@ -424,33 +436,34 @@ func (r *replayer) delete() {
 }
 
 func (r *replayer) decision() {
-	entity := cleanName(r.detail("entity"))
-	attr := cleanName(r.detail("attribute"))
+	entity := r.name("entity")
+	attr := r.name("attribute")
 	var targets []string
-	if Canon(entity) != "" {
+	if entity != "" {
 		targets = []string{entity}
 	} else {
-		for _, s := range r.ev.Scopes {
-			if s = cleanName(s); Canon(s) != "" {
-				targets = append(targets, s)
-			}
-		}
+		targets = ScopeNames(r.ev)
 	}
-	// The node is named after what was decided, and the event, so each
-	// decision keeps its own row when a later one supersedes it.
-	what := entity
-	if attr != "" {
-		if what != "" {
-			what += "."
-		}
-		what += attr
+	// The node is named after what was decided, as the kit's worked
+	// example draws it (auth_module implements "database"): the
+	// attribute, else the choice, else the entity. A name already taken
+	// (a superseded decision, a component of that name) gets the event.
+	what := attr
+	if what == "" {
+		what = r.name("to", "decision", "choice")
+	}
+	if what == "" {
+		what = entity
 	}
 	if what == "" {
 		what = "decision"
 	}
-	name := what + "@" + r.id
-	for i := 2; r.find(name) != nil; i++ {
-		name = what + "@" + r.id + "#" + strconv.Itoa(i)
+	name := what
+	for i := 1; r.find(name) != nil; i++ {
+		name = what + " (" + r.id + ")"
+		if i > 1 {
+			name = what + " (" + r.id + " #" + strconv.Itoa(i) + ")"
+		}
 	}
 	d := r.add(name, "decision", "active")
 	r.set(d, "from", r.detail("from"))
@@ -474,15 +487,18 @@ func (r *replayer) decision() {
 	if len(targets) == 0 {
 		r.note("decision without entity or Scope: no implements edge")
 	}
+	// The seed: "Add a decision node + implements edge to affected
+	// components"; the kit draws the edge from the component, which
+	// implements the decision.
 	for _, t := range targets {
 		c := r.ensure(t, "component", "planned", "decision before create")
-		r.edge(d, c, "implements")
+		r.edge(c, d, "implements")
 	}
 }
 
 func (r *replayer) dependency() {
-	name := cleanName(r.detail("entity", "name", "package", "dependency"))
-	if Canon(name) == "" {
+	name := r.name("dependency", "package", "entity", "name")
+	if name == "" {
 		r.note("dependency without entity: no node")
 		return
 	}
@@ -504,12 +520,12 @@ func (r *replayer) dependency() {
 	if c := r.detail("component", "used_by", "dependent"); c != "" {
 		users = strings.Split(c, ",")
 	} else {
-		users = r.ev.Scopes
+		users = ScopeNames(r.ev)
 	}
 	added := false
 	for _, u := range users {
 		u = cleanName(u)
-		if Canon(u) == "" || Canon(u) == Canon(dep.Name) {
+		if Canon(u) == "" || Canon(u) == Canon(dep.Name) || NameProblem(u) != "" {
 			continue
 		}
 		c := r.ensure(u, "component", "active", "dependent not created yet")
@@ -540,7 +556,7 @@ func (r *replayer) blocker() {
 	}
 	b := r.ensure(blocked, "component", "active", "blocked entity not created yet")
 	rec := blockRec{blocked: b}
-	if name := cleanName(r.detail("blocking_entity", "blocking", "blocker", "cause")); Canon(name) != "" && Canon(name) != Canon(b.Name) {
+	if name := r.name("blocking_entity", "blocking", "blocker", "cause"); name != "" && Canon(name) != Canon(b.Name) {
 		from := r.ensure(name, "component", "active", "blocking entity not created yet")
 		e, added := r.edge(from, b, "blocks")
 		if !added && !r.openEdge[e] {
@@ -612,7 +628,7 @@ func (r *replayer) fix() {
 		r.blockers[eventKey(ref)] = nil
 	}
 	var targets []*Node
-	if name := cleanName(r.detail("entity", "target")); Canon(name) != "" {
+	if name := r.name("entity", "target"); name != "" {
 		targets = []*Node{r.ensure(name, "component", "active", "fix target not created yet")}
 	} else if len(unblocked) > 0 {
 		targets = unblocked
@@ -629,16 +645,14 @@ func (r *replayer) fix() {
 }
 
 func (r *replayer) milestone() {
-	name := cleanName(r.detail("name", "milestone"))
-	if Canon(name) == "" {
-		name = cleanName(r.ev.Summary)
-		if Canon(name) == "" {
-			name = r.id
+	name := r.name("name", "milestone")
+	if name == "" {
+		if NameProblem(r.ev.Summary) != "" {
+			r.note("milestone without name, and its Summary is not a name: no node")
+			return
 		}
+		name = cleanName(cleanText(r.ev.Summary))
 		r.note("milestone without name: named after the Summary")
-	}
-	if Canon(name) == "" {
-		return
 	}
 	n := r.find(name)
 	if n == nil {
