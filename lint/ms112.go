@@ -8,7 +8,8 @@ import (
 )
 
 // RequiredDetails are the detail keys the seed's Event Types table asks
-// each type to include.
+// each type to include. "a|b" means either key: a dependency names
+// itself by `dependency`, `package` or `entity`, as replay reads it.
 var RequiredDetails = map[string][]string{
 	"decision":   {"from", "to", "rationale"},
 	"create":     {"entity", "path", "purpose"},
@@ -16,7 +17,7 @@ var RequiredDetails = map[string][]string{
 	"delete":     {"entity", "reason"},
 	"test":       {"target", "result"},
 	"fix":        {"symptom", "root_cause", "resolution"},
-	"dependency": {"entity", "version"},
+	"dependency": {"dependency|package|entity", "version"},
 	"blocker":    {"blocked_entity", "blocking_entity"},
 	"milestone":  {"name", "criteria_met"},
 	"escalation": {"reason", "requested_action"},
@@ -50,8 +51,8 @@ func visitDetailKeys(p *Pass) Visitor {
 			if k == "path" && !hasPath(e) {
 				continue
 			}
-			if _, ok := e.Detail(k); !ok {
-				missing = append(missing, k)
+			if !hasAny(e, k) {
+				missing = append(missing, strings.ReplaceAll(k, "|", " or "))
 			}
 		}
 		if len(missing) == 0 {
@@ -61,8 +62,9 @@ func visitDetailKeys(p *Pass) Visitor {
 		if len(missing) > 1 {
 			noun = "details"
 		}
+		first, _, _ := strings.Cut(missing[0], " or ")
 		p.Reportf(fieldRange(e, "details"), e.ID, "%s (%s) has no %s %s: add \"- %s: ...\" under **Details**",
-			e.ID, e.Type, strings.Join(missing, ", "), noun, missing[0])
+			e.ID, e.Type, strings.Join(missing, ", "), noun, first)
 	}}
 }
 
@@ -76,4 +78,24 @@ func hasPath(e *parse.Event) bool {
 		return true
 	}
 	return false
+}
+
+// hasAny reports whether e has one of the "|"-separated keys.
+func hasAny(e *parse.Event, keys string) bool {
+	for _, k := range strings.Split(keys, "|") {
+		if _, ok := e.Detail(k); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// requiredKeys lists the keys RequiredDetails names for typ, each
+// alternative on its own.
+func requiredKeys(typ string) []string {
+	var out []string
+	for _, k := range RequiredDetails[typ] {
+		out = append(out, strings.Split(k, "|")...)
+	}
+	return out
 }

@@ -166,3 +166,28 @@ func Unnamed(ev *parse.Event) (key, why string, ok bool) {
 	}
 	return sk.keys[0], why, false
 }
+
+// DetailKeys are, per event type, the detail keys replay reads
+// (docs/materialize.md, "Rules by event type"); create, modify and
+// handoff also read the relation keys (RelationKeys). Lint's MS132
+// reports any other key on a typed event, since replay would ignore it
+// without a word.
+var DetailKeys = map[string][]string{
+	"create":     {"entity", "name", "path", "purpose", "type", "status", "priority"},
+	"modify":     {"entity", "target", "name", "changes", "change", "status", "path", "priority"},
+	"delete":     {"entity", "target", "name", "path", "reason"},
+	"decision":   {"entity", "attribute", "from", "to", "decision", "choice", "rationale", "reason"},
+	"dependency": {"dependency", "package", "entity", "name", "version", "status", "component", "used_by", "dependent"},
+	"blocker":    {"blocked_entity", "blocked", "entity", "target", "blocking_entity", "blocking", "blocker", "cause"},
+	"test":       {"target", "entity", "result", "coverage"},
+	"fix":        {"symptom", "root_cause", "resolution", "entity", "target"},
+	"milestone":  {"name", "milestone", "criteria_met", "criteria", "status"},
+	"escalation": {"reason", "requested_action"},
+	"handoff":    {"task", "entity", "from_agent", "from", "to_agent", "to", "phase", "stage", "priority", "status"},
+}
+
+// RelationKeys are the detail keys that draw edges on create, modify
+// and handoff events: the seed's relations and their reverse spellings.
+func RelationKeys() []string {
+	return append(append([]string(nil), EdgeRelations...), "after", "follows", "part_of", "blocked_by")
+}

@@ -206,6 +206,9 @@ func TestProblems(t *testing.T) {
 			`f:7:1: code block or HTML comment opened here is never closed, so every event heading after it is hidden: close it`}, 1},
 		{"unterminated fence hiding nothing", "### evt-001 | 2025-02-03 10:00 | a | fix\n\n```\nplain code\n", nil, 1},
 		{"refs prose", "### evt-001 | 2025-02-03 10:00 | a | fix\n\n**Refs**: see above\n", nil, 1},
+		{"heading cuts an event", "### evt-001 | 2025-02-03 10:00 | a | fix\n\n## Notes\n\ntext\n\n### evt-002 | 2025-02-03 10:00 | a | fix\n\n### evt-003 | 2025-02-03 10:00 | a | fix\n", []string{
+			`f:7:1: heading "Notes" inside evt-001 ends the "## Event Log" section, so the events after it are outside the log: make it "#### Notes" or plain text`}, 3},
+		{"section after the log", "### evt-001 | 2025-02-03 10:00 | a | fix\n\n## Notes\n\ntext\n", nil, 1},
 		{"invalid utf-8", "### evt-001 | 2025-02-03 10:00 | a | fix\n\n**Summary**: caf\xe9\n", []string{
 			`f:7:17: invalid UTF-8 (byte 0xe9): re-save the file as UTF-8`}, 1},
 		{"nul", "### evt-001 | 2025-02-03 10:00 | a | fix\n\x00\n", []string{
@@ -322,6 +325,18 @@ func TestLongLine(t *testing.T) {
 	want := "f:7:1: line is 1048589 bytes, over the 1048576-byte limit: split it or move the content out of the log"
 	if got := l.Problems[0].String(); got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
+
+func TestBoldDetailKeys(t *testing.T) {
+	l := Parse("f", []byte(head+"### evt-001 | 2025-02-03 10:00 | a | modify\n\n**Details**:\n- **Current system**: sqlite\n- **Next step (v2):** postgres\n- **note** no colon\n"))
+	var got []string
+	for _, d := range l.Events[0].Details {
+		got = append(got, d.Key+"="+d.Value)
+	}
+	want := []string{"Current system=sqlite", "Next step (v2)=postgres", "=**note** no colon"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("details %q, want %q", got, want)
 	}
 }
 
