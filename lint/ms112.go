@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/memsys/memsys/internal/base/diag"
@@ -34,7 +35,8 @@ func init() {
 			"a fix its `symptom`, `root_cause` and `resolution`; and so on. Replay builds graph " +
 			"nodes and edges from these keys, so a missing one leaves the graph incomplete. " +
 			"Keys match case-insensitively, with spaces and dashes as underscores. A create of a " +
-			"task, milestone or decision (`- type: task`) needs no `path`. Add the " +
+			"task, milestone or decision (`- type: task`) needs no `path`; events `memsys adopt` " +
+			"wrote (tagged `adopted`) carry only what the hand-kept graph held. Add the " +
 			"missing `- key: value` bullets under `**Details**`.",
 		Bad:      "### evt-014 | ... | decision\n**Details**:\n- to: postgres",
 		Good:     "### evt-014 | ... | decision\n**Details**:\n- from: sqlite\n- to: postgres\n- rationale: concurrent writers",
@@ -47,6 +49,11 @@ func visitDetailKeys(p *Pass) Visitor {
 	var missing []string
 	return Visitor{Event: func(e *parse.Event) {
 		missing = missing[:0]
+		if slices.Contains(e.Tags, "adopted") {
+			// memsys adopt records a hand-kept row as it was: it has no
+			// path or purpose to give that the team did not write.
+			return
+		}
 		for _, k := range RequiredDetails[e.Type] {
 			if k == "path" && !hasPath(e) {
 				continue

@@ -173,8 +173,8 @@ func Unnamed(ev *parse.Event) (key, why string, ok bool) {
 // reports any other key on a typed event, since replay would ignore it
 // without a word.
 var DetailKeys = map[string][]string{
-	"create":     {"entity", "name", "path", "purpose", "type", "status", "priority"},
-	"modify":     {"entity", "target", "name", "changes", "change", "status", "path", "priority"},
+	"create":     {"entity", "name", "path", "purpose", "type", "status", "priority", "attributes"},
+	"modify":     {"entity", "target", "name", "changes", "change", "status", "path", "priority", "type", "attributes"},
 	"delete":     {"entity", "target", "name", "path", "reason"},
 	"decision":   {"entity", "attribute", "from", "to", "decision", "choice", "rationale", "reason"},
 	"dependency": {"dependency", "package", "entity", "name", "version", "status", "component", "used_by", "dependent"},

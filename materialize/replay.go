@@ -294,6 +294,16 @@ func (r *replayer) status() string {
 	if v == "" {
 		return ""
 	}
+	if s, ok := Status(v); ok {
+		return s
+	}
+	r.note("unknown status " + strconv.Quote(v) + ": status unchanged")
+	return ""
+}
+
+// Status maps a written status to the seed's, with its common synonyms
+// (docs/materialize.md, "Status values"); ok is false for anything else.
+func Status(v string) (string, bool) {
 	s := Canon(v)
 	switch s {
 	case "done", "complete", "finished", "closed", "shipped":
@@ -305,11 +315,7 @@ func (r *replayer) status() string {
 	case "removed", "obsolete", "superseded", "retired":
 		s = "deprecated"
 	}
-	if contains(NodeStatuses, s) {
-		return s
-	}
-	r.note("unknown status " + strconv.Quote(v) + ": status unchanged")
-	return ""
+	return s, contains(NodeStatuses, s)
 }
 
 // relations adds the edges named by relation-named details
@@ -388,7 +394,43 @@ func (r *replayer) create() {
 	r.set(n, "path", r.detail("path"))
 	r.set(n, "purpose", r.detail("purpose"))
 	r.set(n, "priority", r.detail("priority"))
+	r.attributes(n)
 	r.relations(n)
+}
+
+// attributes sets the node attributes listed under an `attributes`
+// detail, one nested bullet each (`- attributes:` then `  - owner:
+// team-a`): how an event records an attribute no typed key sets, such
+// as those `memsys adopt` carries over from a hand-kept graph.
+func (r *replayer) attributes(n *Node) {
+	for _, d := range r.ev.Details {
+		if d.Norm() != "attributes" {
+			continue
+		}
+		for _, c := range d.Children {
+			if k := cleanName(c.Key); k != "" {
+				r.set(n, k, cleanText(c.Value))
+			}
+		}
+	}
+}
+
+// retype gives n the node type of a `type` detail on a modify: the one
+// way to correct a type an earlier event got wrong.
+func (r *replayer) retype(n *Node) {
+	t := r.detail("type")
+	if t == "" {
+		return
+	}
+	c := Canon(t)
+	switch {
+	case !contains(NodeTypes, c):
+		r.note("unknown node type " + strconv.Quote(t) + ": type unchanged")
+	case c != n.Type:
+		r.note("node " + strconv.Quote(n.Name) + " retyped from " + n.Type + " to " + c)
+		n.Type = c
+		delete(r.implicit, n)
+	}
 }
 
 func (r *replayer) modify() {
@@ -412,9 +454,11 @@ func (r *replayer) modify() {
 	if s := r.status(); s != "" {
 		n.Status = s
 	}
+	r.retype(n)
 	r.set(n, "changes", r.detail("changes", "change"))
 	r.set(n, "path", r.detail("path"))
 	r.set(n, "priority", r.detail("priority"))
+	r.attributes(n)
 	r.relations(n)
 }
 

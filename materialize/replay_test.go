@@ -80,6 +80,14 @@ func TestReplayRules(t *testing.T) {
 		edges: []string{"auth -implements-> database|", "auth -implements-> Database (evt-003)|"},
 		notes: []string{`decision before create: node "auth" created (component, planned)`, `decision supersedes "database"`},
 	}, {
+		name: "attributes and a retype",
+		events: []parse.Event{
+			ev(1, t0, "create", "entity: billing", "purpose: invoices"),
+			withAttrs(ev(2, t0, "modify", "entity: billing", "type: task", "changes: x"), "owner", "team-a"),
+		},
+		nodes: []string{"billing|task|active|evt-001|evt-002|purpose=invoices;changes=x;owner=team-a"},
+		notes: []string{`node "billing" retyped from component to task`},
+	}, {
 		name:   "decision on scopes without entity",
 		events: []parse.Event{ev(1, t0, "decision", "@scope: api, web", "to: REST")},
 		nodes: []string{
@@ -294,4 +302,15 @@ func TestCanon(t *testing.T) {
 	if h.Node("auth module") == nil {
 		t.Error("unindexed lookup failed")
 	}
+}
+
+// withAttrs adds an "attributes" detail with one nested bullet per
+// key, value pair.
+func withAttrs(e parse.Event, kv ...string) parse.Event {
+	d := parse.Detail{Key: "attributes"}
+	for i := 0; i+1 < len(kv); i += 2 {
+		d.Children = append(d.Children, parse.Detail{Key: kv[i], Value: kv[i+1]})
+	}
+	e.Details = append(e.Details, d)
+	return e
 }

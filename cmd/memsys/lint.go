@@ -73,7 +73,7 @@ func runLint(ctx context.Context, cmd *cli.Command) error {
 	git := gitOptions{Base: cmd.String("base"), Head: cmd.String("head"), Staged: cmd.Bool("staged")}
 	res := &lint.Result{Diagnostics: diag.Diagnostics{}, Roots: len(roots)}
 	for _, root := range roots {
-		ds, events, err := lintRoot(ctx, root, overrides, cmd.Bool("fix"), git)
+		ds, events, err := lintRoot(ctx, root, overrides, cmd.Bool("fix"), git, cmd.Root().ErrWriter)
 		if err != nil {
 			return err
 		}
@@ -188,7 +188,7 @@ func lintRoots(base string, explicit bool, patterns []string) ([]string, error) 
 
 // lintRoot lints one memory root; with fix it first rewrites the derived
 // files lint finds stale or drifted, then lints the result.
-func lintRoot(ctx context.Context, root string, overrides []config.RuleSetting, fix bool, git gitOptions) (diag.Diagnostics, int, error) {
+func lintRoot(ctx context.Context, root string, overrides []config.RuleSetting, fix bool, git gitOptions, stderr io.Writer) (diag.Diagnostics, int, error) {
 	cfg, err := config.Load(root)
 	if err != nil {
 		return nil, 0, cannotRun{err}
@@ -212,7 +212,7 @@ func lintRoot(ctx context.Context, root string, overrides []config.RuleSetting, 
 	ds := s.Finish(mem.Log, mem.Archive)
 	events := s.Events()
 	if fix {
-		if ds, err = fixDerived(root, l, s, ds); err != nil {
+		if ds, err = fixDerived(root, l, s, ds, stderr); err != nil {
 			return nil, 0, err
 		}
 	}
@@ -250,7 +250,7 @@ var fixRules = map[string]bool{"MS202": true, "MS203": true, "MS204": true, "MS2
 // fixDerived rewrites the derived files the findings of s name with
 // what regen writes (the Session replayed the history for it), then
 // lints again.
-func fixDerived(root string, l *lint.Linter, s *lint.Session, ds diag.Diagnostics) (diag.Diagnostics, error) {
+func fixDerived(root string, l *lint.Linter, s *lint.Session, ds diag.Diagnostics, stderr io.Writer) (diag.Diagnostics, error) {
 	var files []string
 	for _, d := range ds {
 		if fixRules[d.Rule] && !slices.Contains(files, d.Range.File) {
@@ -275,9 +275,16 @@ func fixDerived(root string, l *lint.Linter, s *lint.Session, ds diag.Diagnostic
 		if !ok {
 			continue
 		}
+		if cur, err := workspace.ReadFile(root, f); err == nil {
+			if rows := lint.Curated(f, cur, data, false); len(rows) > 0 {
+				fmt.Fprintf(stderr, "memsys: lint --fix: kept %s: it holds %d items no replay produces (%s): run memsys adopt first\n", f, len(rows), strings.Join(rows, ", "))
+				continue
+			}
+		}
 		if err := workspace.WriteFile(root, f, data); err != nil {
 			return nil, cannotRun{fmt.Errorf("lint --fix: %w", err)}
 		}
+		fmt.Fprintf(stderr, "memsys: lint --fix: rewrote %s as regen writes it\n", f)
 	}
 	again := l.Start(lintInput(root))
 	mem, err := workspace.Stream(root, again.Event)

@@ -109,6 +109,7 @@ func newApp(stdout, stderr io.Writer) *cli.Command {
 			graphCommand(),
 			auditCommand(),
 			hookCommand(),
+			adoptCommand(),
 		},
 	}
 	// urfave/cli does not inherit OnUsageError; every subcommand gets the
