@@ -2,16 +2,12 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 	"strings"
 
 	"github.com/urfave/cli/v3"
 
 	"github.com/memsys/memsys/internal/app/adopt"
-	"github.com/memsys/memsys/internal/base/config"
-	"github.com/memsys/memsys/internal/io/workspace"
 )
 
 func adoptCommand() *cli.Command {
@@ -49,37 +45,11 @@ func runAdopt(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	dry := cmd.Bool("dry-run")
-	if !dry {
-		unlock, err := workspace.Lock(root)
-		if err != nil {
-			return cannotRun{err}
-		}
-		defer unlock()
-	}
-	cfg, err := config.Load(root)
+	o, err := adopt.Run(root, dry, lcAgent(cmd.String("agent")), lcTime(cmd.String("time")))
 	if err != nil {
 		return cannotRun{err}
 	}
-	mem, err := workspace.Load(root)
-	if err != nil {
-		return cannotRun{err}
-	}
-	in := adopt.Input{Events: mem.Events, Options: cfg.Materialize()}
-	for _, f := range []struct {
-		rel string
-		dst *[]byte
-	}{{workspace.GraphPath, &in.Graph}, {workspace.ContextPath, &in.Context}} {
-		b, err := workspace.ReadFile(root, f.rel)
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return cannotRun{err}
-		}
-		*f.dst = b
-	}
-	plan := adopt.Make(in)
-	res, err := adopt.Apply(workspace.LogName, mem.LogBytes, mem.Archive, in, plan, lcAgent(cmd.String("agent")), lcTime(cmd.String("time")))
-	if err != nil {
-		return cannotRun{err}
-	}
+	plan, res := o.Plan, o.Result
 	w, ew := cmd.Root().Writer, cmd.Root().ErrWriter
 	for _, p := range plan.Problems {
 		fmt.Fprintln(ew, "memsys: adopt: "+p)
@@ -99,15 +69,8 @@ func runAdopt(ctx context.Context, cmd *cli.Command) error {
 	case dry:
 		fmt.Fprintln(w, "would append "+summary)
 	default:
-		if err := workspace.WriteFile(root, workspace.LogName, res.Log); err != nil {
-			return cannotRun{err}
-		}
 		fmt.Fprintf(w, "appended %s..%s (%s)\n", res.IDs[0], res.IDs[len(res.IDs)-1], summary)
-		done, err := lcRegen(root)
-		if err != nil {
-			return err
-		}
-		for _, f := range done {
+		for _, f := range o.Wrote {
 			fmt.Fprintln(w, "wrote "+f)
 		}
 	}
