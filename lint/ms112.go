@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -105,4 +106,27 @@ func requiredKeys(typ string) []string {
 		out = append(out, strings.Split(k, "|")...)
 	}
 	return out
+}
+
+// RequiredDetailsHelp is the table memsys append --help prints: each
+// type and the detail keys MS112 asks it for, in parse.EventTypes
+// order ("a|b" printed "a or b").
+func RequiredDetailsHelp() string {
+	var b strings.Builder
+	for _, t := range parse.EventTypes {
+		keys := RequiredDetails[t]
+		if len(keys) == 0 {
+			continue
+		}
+		ks := make([]string, len(keys))
+		for i, k := range keys {
+			alts := strings.Split(k, "|")
+			ks[i] = "--detail " + alts[0] + "=..."
+			if len(alts) > 1 {
+				ks[i] += " (or " + strings.Join(alts[1:], "=, ") + "=)"
+			}
+		}
+		fmt.Fprintf(&b, "  %-11s %s\n", t, strings.Join(ks, " "))
+	}
+	return b.String()
 }

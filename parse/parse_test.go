@@ -410,3 +410,12 @@ func withoutNorm(ds []Detail) []Detail {
 	}
 	return out
 }
+
+func TestArgNum(t *testing.T) {
+	for arg, want := range map[string]int{"evt-005": 5, "EVT-7": 7, "5": 5, "005": 5, "0": 0, "": 0, "5a": 0, "evt-+5": 0, "-5": 0, "1234567890": 0} {
+		n, ok := ArgNum(arg)
+		if n != want || ok != (want > 0) {
+			t.Errorf("ArgNum(%q) = %d, %v; want %d", arg, n, ok, want)
+		}
+	}
+}

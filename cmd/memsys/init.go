@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -109,6 +111,17 @@ func runInit(ctx context.Context, cmd *cli.Command) error {
 		if err := create(f.File, f.Data); err != nil {
 			return err
 		}
+	}
+	gi, err := workspace.ReadFile(root, ".gitignore")
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return cannotRun{err}
+	}
+	if ignore, add := memory.IgnoreLock(gi); add {
+		if err := workspace.WriteFile(root, ".gitignore", ignore); err != nil {
+			return cannotRun{err}
+		}
+		fmt.Fprintln(out, "updated .gitignore (ignores "+workspace.LockName+")")
+		changed = true
 	}
 	added, err := addProtocol(root)
 	if err != nil {

@@ -34,6 +34,7 @@ func lintCommand() *cli.Command {
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "output `FORMAT`: text, json, github or sarif"},
 			&cli.BoolFlag{Name: "strict", Usage: "fail (exit 1) on warnings too"},
 			&cli.BoolFlag{Name: "list-rules", Usage: "print the rules (ID, name, severity, title) and exit"},
+			&cli.StringFlag{Name: "explain", Usage: "print the help of rule `ID` (or name), offline, and exit"},
 			&cli.BoolFlag{Name: "fix", Usage: "rewrite stale or drifted derived files as regen does (never CHANGELOG.md or the archive)"},
 			&cli.StringSliceFlag{Name: "rule", Usage: "set a rule's severity, overriding .memsys.json: `ID=SEVERITY` (error, warning, off)"},
 			&cli.StringFlag{Name: "base", Usage: "check that the log only appended events since git `REV` (\"auto\": the pull request base)"},
@@ -52,6 +53,14 @@ func runLint(ctx context.Context, cmd *cli.Command) error {
 	}
 	if cmd.Bool("list-rules") {
 		return listRules(stdout, format)
+	}
+	if id := cmd.String("explain"); id != "" {
+		r := lint.Lookup(id)
+		if r == nil {
+			return usageErr("lint --explain %q: no such rule: memsys lint --list-rules lists them", id)
+		}
+		fmt.Fprint(stdout, lint.Explain(r))
+		return nil
 	}
 	overrides, err := ruleFlags(cmd.StringSlice("rule"))
 	if err != nil {

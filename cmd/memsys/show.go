@@ -56,9 +56,9 @@ func lcLoad(cmd *cli.Command) (*workspace.Memory, []parse.Event, error) {
 }
 
 // lcFind returns the index of event id (matched by number, so evt-7
-// finds evt-007) or an exit-2 error naming the flag or argument.
+// and 7 find evt-007) or an exit-2 error naming the flag or argument.
 func lcFind(evs []parse.Event, id, what string) (int, error) {
-	num, ok := parse.EventNum(id)
+	num, ok := parse.ArgNum(id)
 	if !ok {
 		return 0, memory.ErrNotEventID(what, id)
 	}

@@ -30,7 +30,7 @@ func ErrNoSuchEvent(what, id string) error {
 func Replay(root string, opt materialize.Options, atID string) (*workspace.Memory, *materialize.Replayer, error) {
 	at := -1
 	if atID != "" {
-		n, ok := parse.EventNum(atID)
+		n, ok := parse.ArgNum(atID)
 		if !ok {
 			return nil, nil, ErrNotEventID("--at", atID)
 		}
