@@ -419,3 +419,24 @@ func TestArgNum(t *testing.T) {
 		}
 	}
 }
+
+func TestDeclaredTier(t *testing.T) {
+	cases := map[string]Tier{
+		"# Agents\n\n**Tier**: Core\n":         Core,
+		"- Tier: full (graph and TODO)\n":      Full,
+		"tier: `mvp`\r\n":                      MVP,
+		"**Tier:** Core.\n":                    Core,
+		"Tiers are described in the README.\n": "",
+		"Tier: gold\n":                         "",
+		"":                                     "",
+	}
+	for src, want := range cases {
+		got, ok := DeclaredTier([]byte(src))
+		if got != want || ok != (want != "") {
+			t.Errorf("DeclaredTier(%q) = %q, %v; want %q", src, got, ok, want)
+		}
+	}
+	if got := DetectTier(func(string) bool { return true }, []byte("Tier: core\n")); got != Core {
+		t.Errorf("declared core with every file present: %q", got)
+	}
+}
