@@ -22,9 +22,20 @@ type StatusReport struct {
 	Context          DerivedStatus `json:"context"`
 	ArchiveDue       bool          `json:"archive_due"`
 	ArchiveThreshold int           `json:"archive_threshold"`
+	// ArchivePlan, when archival is due, says what memsys archive
+	// (with the default --keep) would move and what stops it there.
+	ArchivePlan *ArchivePreview `json:"archive_plan,omitempty"`
 	// Stale is true when a derived file of the tier is stale or
 	// missing: the command then exits 1.
 	Stale bool `json:"stale"`
+}
+
+// ArchivePreview is what memsys archive would do now.
+type ArchivePreview struct {
+	Moves    int    `json:"moves"`    // events it would move
+	Boundary string `json:"boundary"` // the first event that stays
+	Reason   string `json:"reason"`   // why the boundary is there
+	Error    string `json:"error,omitempty"`
 }
 
 // FileCount is the number of events in one file.
@@ -109,6 +120,11 @@ func Status(root string, threshold int) (*StatusReport, error) {
 		r.LastEvent, last = &l, l.ID
 	}
 	r.ArchiveDue = r.Log.Events > threshold
+	if r.ArchiveDue {
+		// Only when due does status pay for the full parse and replay a
+		// plan needs, so a boot check stays cheap on a tidy log.
+		r.ArchivePlan = previewArchive(root, threshold)
+	}
 	r.Graph = derivedStatus(root, parse.GraphFile, last, mem.Tier.HasGraph())
 	r.Context = derivedStatus(root, parse.ContextFile, last, mem.Tier.HasContext())
 	r.Stale = r.Graph.Expected && r.Graph.State != "fresh" || r.Context.Expected && r.Context.State != "fresh"
@@ -168,7 +184,17 @@ func (r *StatusReport) WriteText(w io.Writer) {
 		fmt.Fprintf(w, "context size: %d words, ~%d tokens\n", r.Context.Words, r.Context.Tokens)
 	}
 	if r.ArchiveDue {
-		fmt.Fprintf(w, "archive: due (%d events in the log, threshold %d): run memsys archive\n", r.Log.Events, r.ArchiveThreshold)
+		fmt.Fprintf(w, "archive: due (%d events in the log, threshold %d)", r.Log.Events, r.ArchiveThreshold)
+		switch p := r.ArchivePlan; {
+		case p == nil:
+			fmt.Fprintln(w, ": run memsys archive")
+		case p.Error != "":
+			fmt.Fprintf(w, ", but archive cannot run: %s\n", p.Error)
+		case p.Moves == 0:
+			fmt.Fprintf(w, ", but nothing can move: %s\n", p.Reason)
+		default:
+			fmt.Fprintf(w, ": run memsys archive (moves %d events; %s stays: %s)\n", p.Moves, p.Boundary, p.Reason)
+		}
 	} else {
 		fmt.Fprintf(w, "archive: not due (%d of %d events)\n", r.Log.Events, r.ArchiveThreshold)
 	}
