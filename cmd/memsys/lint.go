@@ -40,6 +40,7 @@ func lintCommand() *cli.Command {
 			&cli.StringFlag{Name: "base", Usage: "check that the log only appended events since git `REV` (\"auto\": the pull request base)"},
 			&cli.StringFlag{Name: "head", Usage: "with --base, compare git `REV` instead of the working tree"},
 			&cli.BoolFlag{Name: "staged", Usage: "check that the staged log only appends to HEAD"},
+			&cli.BoolFlag{Name: "write-baseline", Usage: "record today's findings in " + lint.BaselineFile + "; later runs report only new ones"},
 		},
 		Action: runLint,
 	}
@@ -82,11 +83,13 @@ func runLint(ctx context.Context, cmd *cli.Command) error {
 	git := gitOptions{Base: cmd.String("base"), Head: cmd.String("head"), Staged: cmd.Bool("staged")}
 	res := &lint.Result{Diagnostics: diag.Diagnostics{}, Roots: len(roots)}
 	for _, root := range roots {
-		ds, events, err := lintRoot(ctx, root, overrides, cmd.Bool("fix"), git, cmd.Root().ErrWriter)
+		ds, events, suppressed, err := lintRoot(ctx, root, overrides, cmd.Bool("fix"), git, cmd.Root().ErrWriter, cmd.Bool("write-baseline"))
 		if err != nil {
 			return err
 		}
 		res.Events += events
+		res.Suppressed += suppressed
+		res.BaselineFile = lint.BaselineFile
 		for _, d := range ds {
 			d.Range.File = displayPath(base, root, d.Range.File)
 			for i := range d.Related {
@@ -197,14 +200,14 @@ func lintRoots(base string, explicit bool, patterns []string) ([]string, error) 
 
 // lintRoot lints one memory root; with fix it first rewrites the derived
 // files lint finds stale or drifted, then lints the result.
-func lintRoot(ctx context.Context, root string, overrides []config.RuleSetting, fix bool, git gitOptions, stderr io.Writer) (diag.Diagnostics, int, error) {
+func lintRoot(ctx context.Context, root string, overrides []config.RuleSetting, fix bool, git gitOptions, stderr io.Writer, writeBaseline bool) (diag.Diagnostics, int, int, error) {
 	cfg, err := workspace.LoadConfig(root)
 	if err != nil {
-		return nil, 0, cannotRun{err}
+		return nil, 0, 0, cannotRun{err}
 	}
 	l, err := lint.New(cfg, overrides...)
 	if err != nil {
-		return nil, 0, cannotRun{err}
+		return nil, 0, 0, cannotRun{err}
 	}
 	// The history streams through a lint Session: events are checked
 	// and replayed as the parser completes them and none is kept.
@@ -214,7 +217,7 @@ func lintRoot(ctx context.Context, root string, overrides []config.RuleSetting, 
 	mem := &workspace.Memory{Root: root, Tier: workspace.DetectTier(root)}
 	if _, err := os.Lstat(filepath.Join(root, workspace.LogName)); !errors.Is(err, fs.ErrNotExist) {
 		if mem, err = workspace.Stream(root, s.Event); err != nil {
-			return nil, 0, cannotRun{err}
+			return nil, 0, 0, cannotRun{err}
 		}
 	}
 	// A missing log is a finding (MS101), not a failure to run.
@@ -222,21 +225,54 @@ func lintRoot(ctx context.Context, root string, overrides []config.RuleSetting, 
 	events := s.Events()
 	if fix {
 		if ds, err = fixDerived(root, l, s, ds, stderr); err != nil {
-			return nil, 0, err
+			return nil, 0, 0, err
 		}
 	}
 	if git.Base != "" || git.Head != "" || git.Staged {
-		gds, err := gitChecks(ctx, root, git)
+		gds, baseHas, err := gitChecks(ctx, root, git)
 		if err != nil {
 			var ec cli.ExitCoder
 			if !errors.As(err, &ec) {
 				err = cannotRun{err}
 			}
-			return nil, 0, err
+			return nil, 0, 0, err
 		}
+		lint.MarkBaseline(ds, baseHas)
 		ds = append(ds, l.Adjust(gds)...)
 	}
-	return ds, events, nil
+	ds, suppressed, err := lintBaseline(root, l, ds, writeBaseline, stderr)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	return ds, events, suppressed, nil
+}
+
+// lintBaseline applies root's baseline file, when it has one, to ds:
+// the findings it holds are dropped and counted, its stale entries
+// reported (MS208). With write, it records ds as the baseline instead.
+func lintBaseline(root string, l *lint.Linter, ds diag.Diagnostics, write bool, stderr io.Writer) (diag.Diagnostics, int, error) {
+	if write {
+		b := lint.NewBaseline(ds)
+		if err := workspace.WriteFile(root, lint.BaselineFile, b.Marshal()); err != nil {
+			return nil, 0, cannotRun{err}
+		}
+		fmt.Fprintf(stderr, "memsys: lint: wrote %s (%d findings): commit it; later runs report only new findings\n", lint.BaselineFile, len(b.Findings))
+		kept, n, _ := b.Apply(ds)
+		return kept, n, nil
+	}
+	data, err := workspace.ReadFile(root, lint.BaselineFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return ds, 0, nil
+	}
+	if err != nil {
+		return nil, 0, cannotRun{err}
+	}
+	b, err := lint.ReadBaseline(data)
+	if err != nil {
+		return nil, 0, cannotRun{err}
+	}
+	kept, n, stale := b.Apply(ds)
+	return append(kept, l.Adjust(stale)...), n, nil
 }
 
 func lintInput(root string) lint.Input {

@@ -29,19 +29,57 @@ type gitOptions struct {
 // not a repository, a REV that looks like an option, a base commit this
 // clone does not have. It never passes silently when the base cannot be
 // read.
-func gitChecks(ctx context.Context, root string, opt gitOptions) (diag.Diagnostics, error) {
+//
+// has reports whether the base side (REV, or HEAD with --staged) holds
+// an event ID: lint judges only the events added since.
+func gitChecks(ctx context.Context, root string, opt gitOptions) (ds diag.Diagnostics, has func(string) bool, err error) {
+	has = func(string) bool { return false }
 	switch {
 	case opt.Staged && (opt.Base != "" || opt.Head != ""):
-		return nil, usageErr("lint: --staged compares the index with HEAD; it cannot be combined with --base or --head")
+		return nil, has, usageErr("lint: --staged compares the index with HEAD; it cannot be combined with --base or --head")
 	case opt.Head != "" && opt.Base == "":
-		return nil, usageErr("lint: --head needs --base: name the commit to compare it with")
+		return nil, has, usageErr("lint: --head needs --base: name the commit to compare it with")
 	}
+	ds, base, head, err := gitCompare(ctx, root, opt)
+	return ds, unchanged(base, head), err
+}
+
+// unchanged reports, for an event ID, whether the event is in the
+// history both sides share unchanged from the start: the same events,
+// byte for byte, in the same order. An event the change moved, edited
+// or renumbered, and every event after it, is the change's doing and
+// is judged in full.
+func unchanged(base, head history.Side) func(string) bool {
+	evs := func(s history.Side) []parse.Event {
+		var out []parse.Event
+		for _, l := range []*parse.Log{s.Archive, s.Log} {
+			if l != nil {
+				out = append(out, l.Events...)
+			}
+		}
+		return out
+	}
+	b, h := evs(base), evs(head)
+	nums := map[int]bool{}
+	for i := 0; i < len(b) && i < len(h) && b[i].Text == h[i].Text; i++ {
+		nums[h[i].Num] = true
+	}
+	return func(id string) bool {
+		n, ok := parse.EventNum(id)
+		return ok && nums[n]
+	}
+}
+
+// gitCompare runs the append-only comparison and returns the base side
+// it read.
+func gitCompare(ctx context.Context, root string, opt gitOptions) (diag.Diagnostics, history.Side, history.Side, error) {
+	var none history.Side
 	// Three git processes at most: the prefix, the base commit, and one
 	// cat-file for every blob, so --base stays cheap on every commit.
 	g := &gitx.Git{Dir: root}
 	prefix, err := g.Prefix(ctx)
 	if err != nil {
-		return nil, usageErr("lint: git checks: %s is not in a git repository: %v", root, err)
+		return nil, none, none, usageErr("lint: git checks: %s is not in a git repository: %v", root, err)
 	}
 	if opt.Staged {
 		return stagedChecks(ctx, g, prefix)
@@ -50,27 +88,27 @@ func gitChecks(ctx context.Context, root string, opt gitOptions) (diag.Diagnosti
 	if rev == "auto" {
 		flag = "--base auto"
 		if rev, err = autoBase(); err != nil {
-			return nil, err
+			return nil, none, none, err
 		}
 	}
 	base, err := resolve(g, flag, rev)
 	if err != nil {
-		return nil, err
+		return nil, none, none, err
 	}
 	head := ""
 	if opt.Head != "" {
 		if head, err = resolve(g, "--head", opt.Head); err != nil {
-			return nil, err
+			return nil, none, none, err
 		}
 	}
 	b, err := g.NewBatch(ctx)
 	if err != nil {
-		return nil, cannotRun{fmt.Errorf("lint: %w", err)}
+		return nil, none, none, cannotRun{fmt.Errorf("lint: %w", err)}
 	}
 	defer b.Close()
 	bside, err := blobSide(b, base+":"+prefix)
 	if err != nil {
-		return nil, err
+		return nil, none, none, err
 	}
 	var hside history.Side
 	if head != "" {
@@ -79,36 +117,37 @@ func gitChecks(ctx context.Context, root string, opt gitOptions) (diag.Diagnosti
 		hside, err = worktreeSide(root)
 	}
 	if err != nil {
-		return nil, err
+		return nil, none, none, err
 	}
-	return compareSides(bside, hside, rev, base), nil
+	return compareSides(bside, hside, rev, base), bside, hside, nil
 }
 
 // stagedChecks compares what is about to be committed (the index) with
 // HEAD. Before the first commit there is nothing committed to protect.
-func stagedChecks(ctx context.Context, g *gitx.Git, prefix string) (diag.Diagnostics, error) {
+func stagedChecks(ctx context.Context, g *gitx.Git, prefix string) (diag.Diagnostics, history.Side, history.Side, error) {
+	var none history.Side
 	head, err := g.Resolve("HEAD")
 	if err != nil {
 		var me *gitx.MissingError
 		if errors.As(err, &me) && !me.Shallow {
-			return diag.Diagnostics{}, nil // no commit yet
+			return diag.Diagnostics{}, none, none, nil // no commit yet
 		}
-		return nil, usageErr("lint --staged: %v", err)
+		return nil, none, none, usageErr("lint --staged: %v", err)
 	}
 	b, err := g.NewBatch(ctx)
 	if err != nil {
-		return nil, cannotRun{fmt.Errorf("lint --staged: %w", err)}
+		return nil, none, none, cannotRun{fmt.Errorf("lint --staged: %w", err)}
 	}
 	defer b.Close()
 	bside, err := blobSide(b, head+":"+prefix)
 	if err != nil {
-		return nil, err
+		return nil, none, none, err
 	}
 	sside, err := blobSide(b, ":0:"+prefix)
 	if err != nil {
-		return nil, err
+		return nil, none, none, err
 	}
-	return compareSides(bside, sside, "HEAD", head), nil
+	return compareSides(bside, sside, "HEAD", head), bside, sside, nil
 }
 
 // resolve turns a user's REV into a commit ID, with errors that say
