@@ -353,7 +353,7 @@ type shared struct {
 	sidesRead       bool             // base and head were read (sides)
 	base, head      side
 	sidesErr        error
-	err             error            // the first Pass.Fail
+	err             error // the first Pass.Fail
 }
 
 // firstSeen is where the first event with a number is, as the refs and
