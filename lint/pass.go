@@ -186,7 +186,7 @@ func (s *Session) Finish(log, archive *parse.Log) diag.Diagnostics {
 	s.work.Wait()
 	s.in.Log, s.in.Archive = log, archive
 	if s.replay != nil {
-		graph, context := s.replay.Render()
+		graph, context := s.replay.Files()
 		s.sh.derived = map[string][]byte{GraphFile: graph, ContextFile: context}
 	}
 	for _, v := range s.visitors {

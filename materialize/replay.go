@@ -38,13 +38,14 @@ func Replay(events []parse.Event) (*Graph, []Change) {
 // digest of the events rather than the whole parsed log. The result is
 // the same as Replay followed by BuildContext over the same events.
 type Replayer struct {
-	r *replayer
-	d *digest
+	r   *replayer
+	d   *digest
+	src *SourceHasher
 }
 
 // NewReplayer returns a Replayer whose context follows opt.
 func NewReplayer(opt Options) *Replayer {
-	return &Replayer{r: newReplayer(), d: newDigest(opt)}
+	return &Replayer{r: newReplayer(), d: newDigest(opt), src: NewSourceHasher(opt)}
 }
 
 // Apply replays the next event and returns what it changed. ev is not
@@ -56,7 +57,16 @@ func (x *Replayer) Apply(ev *parse.Event) Change {
 		x.d.want(ev)
 	}
 	x.d.observe(ev)
+	x.src.Add(ev)
 	return ch
+}
+
+// Files renders graph.md and context.md as regen writes them: Render's
+// output, each sealed (Seal) with the digest of the events replayed.
+func (x *Replayer) Files() (graph, context []byte) {
+	g, c := x.Render()
+	src := x.src.Sum()
+	return Seal(g, src), Seal(c, src)
 }
 
 // Graph returns the graph as replayed so far. Later calls to Apply

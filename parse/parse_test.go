@@ -440,3 +440,20 @@ func TestDeclaredTier(t *testing.T) {
 		t.Errorf("declared core with every file present: %q", got)
 	}
 }
+
+// TestHeadersOnlyText: a headers-only parse gives every event the same
+// Text as a full parse, so status can digest the history it does not
+// fully read exactly as regen does (materialize.SourceHasher).
+func TestHeadersOnlyText(t *testing.T) {
+	for _, src := range [][]byte{[]byte(canonical), loggen.Generate(3*pipelineMin, 7), []byte(strings.ReplaceAll(canonical, "\n", "\r\n"))} {
+		full, heads := Parse("f", src), Parse("f", src, HeadersOnly())
+		if len(full.Events) != len(heads.Events) {
+			t.Fatalf("%d events, headers-only %d", len(full.Events), len(heads.Events))
+		}
+		for i := range full.Events {
+			if full.Events[i].Text != heads.Events[i].Text {
+				t.Fatalf("%s: text differs", full.Events[i].ID)
+			}
+		}
+	}
+}

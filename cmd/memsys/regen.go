@@ -67,7 +67,7 @@ func runRegen(ctx context.Context, cmd *cli.Command) error {
 	}
 	warnProblems(cmd, mem)
 	if which != "" {
-		g, c := x.Render()
+		g, c := x.Files()
 		out := g
 		if which == "context" {
 			out = c

@@ -94,7 +94,7 @@ func Derive(x *materialize.Replayer, tier parse.Tier) []Derived {
 	if tier == parse.MVP {
 		return nil
 	}
-	g, c := x.Render()
+	g, c := x.Files()
 	files := []Derived{{parse.ContextFile, c}}
 	if tier == parse.Full {
 		files = append([]Derived{{parse.GraphFile, g}}, files...)

@@ -6,7 +6,9 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/memsys/memsys/internal/base/config"
 	"github.com/memsys/memsys/internal/io/workspace"
+	"github.com/memsys/memsys/lint"
 	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
 )
@@ -50,8 +52,11 @@ type DerivedStatus struct {
 	Expected bool   `json:"expected"` // the tier includes this file
 	State    string `json:"state"`    // fresh, stale or missing
 	Horizon  string `json:"horizon"`  // the event horizon written in the file
-	Words    int    `json:"words,omitempty"`
-	Tokens   int    `json:"tokens,omitempty"`
+	// Differs is true when the horizon is right but the file is not what
+	// regen writes (its seal does not match).
+	Differs bool `json:"content_differs,omitempty"`
+	Words   int  `json:"words,omitempty"`
+	Tokens  int  `json:"tokens,omitempty"`
 }
 
 // EventLine is the one-line view of an event that status, log and show
@@ -85,9 +90,19 @@ func Status(root string, threshold int) (*StatusReport, error) {
 	// Status needs counts and the last event, not the events: it reads
 	// only the headings, as they stream past, and then the body of the
 	// last event alone.
+	// A configuration regen cannot read leaves the defaults: status
+	// still reports (regen and lint say what is wrong with the file).
+	cfg, err := workspace.LoadConfig(root)
+	if err != nil {
+		cfg = config.Default()
+	}
+	// The events are hashed as they pass (their text is there even in
+	// a headers-only parse), for the seal check of each derived file.
+	src := materialize.NewSourceHasher(lint.RenderOptions(cfg))
 	var lastEvent *parse.Event
 	inLog, inArchive := 0, 0
 	mem, err := workspace.Stream(root, func(e *parse.Event) {
+		src.Add(e)
 		lastEvent = e
 		if e.Range.File == workspace.LogName {
 			if e.InLog {
@@ -125,8 +140,9 @@ func Status(root string, threshold int) (*StatusReport, error) {
 		// plan needs, so a boot check stays cheap on a tidy log.
 		r.ArchivePlan = previewArchive(root, threshold)
 	}
-	r.Graph = derivedStatus(root, parse.GraphFile, last, mem.Tier.HasGraph())
-	r.Context = derivedStatus(root, parse.ContextFile, last, mem.Tier.HasContext())
+	digest := src.Sum()
+	r.Graph = derivedStatus(root, parse.GraphFile, last, mem.Tier.HasGraph(), digest)
+	r.Context = derivedStatus(root, parse.ContextFile, last, mem.Tier.HasContext(), digest)
 	r.Stale = r.Graph.Expected && r.Graph.State != "fresh" || r.Context.Expected && r.Context.State != "fresh"
 	return r, nil
 }
@@ -141,7 +157,11 @@ var commentRE = regexp.MustCompile(`(?s)<!--.*?-->`)
 // rounded to the nearest whole token, the usual rule of thumb for
 // English text with BPE tokenizers. HTML comments (the horizon and
 // other bookkeeping) are not counted.
-func derivedStatus(root, rel, last string, expected bool) DerivedStatus {
+//
+// A file whose horizon is right is fresh only when its seal matches
+// (materialize.Sealed): it is then exactly what regen writes, which is
+// what lint's drift rules check, so status and lint never disagree.
+func derivedStatus(root, rel, last string, expected bool, source []byte) DerivedStatus {
 	d := DerivedStatus{File: rel, Expected: expected}
 	src, err := workspace.ReadFile(root, rel)
 	if err != nil {
@@ -150,10 +170,13 @@ func derivedStatus(root, rel, last string, expected bool) DerivedStatus {
 	}
 	var line int
 	d.Horizon, line = materialize.FindHorizon(src)
-	if materialize.Fresh(d.Horizon, line, last) {
-		d.State = "fresh"
-	} else {
+	switch {
+	case !materialize.Fresh(d.Horizon, line, last):
 		d.State = "stale"
+	case !materialize.Sealed(src, source):
+		d.State, d.Differs = "stale", true
+	default:
+		d.State = "fresh"
 	}
 	d.Words = len(strings.Fields(commentRE.ReplaceAllString(string(src), " ")))
 	d.Tokens = (d.Words*4 + 2) / 3
@@ -208,6 +231,9 @@ func (d DerivedStatus) text(last string) string {
 		return "missing: run memsys regen"
 	case d.State == "fresh":
 		return "fresh (horizon " + or(d.Horizon, "none") + ")"
+	}
+	if d.Differs {
+		return "stale (horizon " + or(d.Horizon, "none") + ", but the content is not what regen writes: edited by hand, an event edited, or other options): run memsys regen"
 	}
 	return "stale (horizon " + or(d.Horizon, "none") + ", last event " + or(last, "none") + "): run memsys regen"
 }
