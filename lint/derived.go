@@ -9,10 +9,11 @@ import (
 	"github.com/memsys/memsys/internal/base/diag"
 	"github.com/memsys/memsys/internal/base/udiff"
 	"github.com/memsys/memsys/materialize"
+	"github.com/memsys/memsys/parse"
 )
 
-// expected returns what regen would write to rel (GraphFile or
-// ContextFile): the Session replayed the events as they passed.
+// expected returns what regen would write to rel (parse.GraphFile or
+// parse.ContextFile): the Session replayed the events as they passed.
 func (p *Pass) expected(rel string) ([]byte, bool) {
 	b, ok := p.shared.derived[rel]
 	return b, ok
@@ -93,10 +94,10 @@ func curated(p *Pass, rel string, src []byte, rowsOnly bool) []string {
 // hand-written Active Constraints. lint --fix keeps a file that has
 // any and points to memsys adopt.
 func Curated(rel string, src, want []byte, rowsOnly bool) []string {
-	if rel == ContextFile {
+	if rel == parse.ContextFile {
 		return materialize.HandConstraints(src, want)
 	}
-	if rel != GraphFile {
+	if rel != parse.GraphFile {
 		return nil
 	}
 	g, err := materialize.ParseGraph(want)

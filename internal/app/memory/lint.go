@@ -13,6 +13,7 @@ import (
 	"github.com/memsys/memsys/internal/base/diag"
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/lint"
+	"github.com/memsys/memsys/parse"
 )
 
 // LintOptions are memsys lint's choices for one memory root.
@@ -157,13 +158,13 @@ func fixDerived(root string, l *lint.Linter, s *lint.Session, ds diag.Diagnostic
 		return ds, nil
 	}
 	graph, context := s.Derived()
-	content := map[string][]byte{lint.GraphFile: graph, lint.ContextFile: context}
+	content := map[string][]byte{parse.GraphFile: graph, parse.ContextFile: context}
 	unlock, err := workspace.Lock(root)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
-	if err := workspace.MkdirAll(root, lint.MemoryDir); err != nil {
+	if err := workspace.MkdirAll(root, parse.MemoryDir); err != nil {
 		return nil, fmt.Errorf("lint --fix: %w", err)
 	}
 	for _, f := range files {
