@@ -27,6 +27,7 @@ type StatusReport struct {
 	// ArchivePlan, when archival is due, says what memsys archive
 	// (with the default --keep) would move and what stops it there.
 	ArchivePlan *ArchivePreview `json:"archive_plan,omitempty"`
+	root        string          // where the report was read, for the archive plan
 	// Stale is true when a derived file of the tier is stale or
 	// missing: the command then exits 1.
 	Stale bool `json:"stale"`
@@ -87,6 +88,29 @@ func (l EventLine) String() string {
 // event, the seed's Staleness Check of graph.md and context.md, and
 // whether archival is due above threshold events in the log.
 func Status(root string, threshold int) (*StatusReport, error) {
+	r, err := ReadStatus(root)
+	if err != nil {
+		return nil, err
+	}
+	r.SetThreshold(threshold)
+	return r, nil
+}
+
+// SetThreshold decides whether archival is due: more than threshold
+// events in the log.
+func (r *StatusReport) SetThreshold(threshold int) {
+	r.ArchiveThreshold = threshold
+	r.ArchiveDue = r.Log.Events > threshold
+	r.ArchivePlan = nil
+	if r.ArchiveDue && r.root != "" {
+		// Only when due does status pay for the full parse and replay a
+		// plan needs, so a boot check stays cheap on a tidy log.
+		r.ArchivePlan = previewArchive(r.root, threshold)
+	}
+}
+
+// ReadStatus is Status before the archive threshold is known.
+func ReadStatus(root string) (*StatusReport, error) {
 	// Status needs counts and the last event, not the events: it reads
 	// only the headings, as they stream past, and then the body of the
 	// last event alone.
@@ -125,7 +149,7 @@ func Status(root string, threshold int) (*StatusReport, error) {
 	if err := mem.Incomplete(); err != nil {
 		return nil, err
 	}
-	r := &StatusReport{Tier: string(mem.Tier), Log: FileCount{File: workspace.LogName, Events: inLog}, ArchiveThreshold: threshold}
+	r := &StatusReport{Tier: string(mem.Tier), Log: FileCount{File: workspace.LogName, Events: inLog}}
 	if mem.Archive != nil {
 		r.Archive = &FileCount{File: mem.ArchivePath, Events: inArchive}
 	}
@@ -134,15 +158,10 @@ func Status(root string, threshold int) (*StatusReport, error) {
 		l := LineOf(*lastEvent)
 		r.LastEvent, last = &l, l.ID
 	}
-	r.ArchiveDue = r.Log.Events > threshold
-	if r.ArchiveDue {
-		// Only when due does status pay for the full parse and replay a
-		// plan needs, so a boot check stays cheap on a tidy log.
-		r.ArchivePlan = previewArchive(root, threshold)
-	}
 	digest := src.Sum()
 	r.Graph = derivedStatus(root, parse.GraphFile, last, mem.Tier.HasGraph(), digest)
 	r.Context = derivedStatus(root, parse.ContextFile, last, mem.Tier.HasContext(), digest)
+	r.root = root
 	r.Stale = r.Graph.Expected && r.Graph.State != "fresh" || r.Context.Expected && r.Context.State != "fresh"
 	return r, nil
 }
