@@ -35,7 +35,10 @@ type StatusReport struct {
 
 // ArchivePreview is what memsys archive would do now.
 type ArchivePreview struct {
-	Moves    int    `json:"moves"`    // events it would move
+	Moves int `json:"moves"` // events it would move
+	// AtLeast says Moves is a lower bound from the counts alone (the
+	// log is past 2×keep events), Boundary and Reason then empty.
+	AtLeast  bool   `json:"at_least,omitempty"`
 	Boundary string `json:"boundary"` // the first event that stays
 	Reason   string `json:"reason"`   // why the boundary is there
 	Error    string `json:"error,omitempty"`
@@ -102,11 +105,18 @@ func (r *StatusReport) SetThreshold(threshold int) {
 	r.ArchiveThreshold = threshold
 	r.ArchiveDue = r.Log.Events > threshold
 	r.ArchivePlan = nil
-	if r.ArchiveDue && r.root != "" {
-		// Only when due does status pay for the full parse and replay a
-		// plan needs, so a boot check stays cheap on a tidy log.
-		r.ArchivePlan = previewArchive(r.root, threshold)
+	if !r.ArchiveDue || r.root == "" {
+		return
 	}
+	// archive keeps at most 2×keep events (the archive event included),
+	// so above that the counts alone say it will move something, and a
+	// boot check need not parse and replay a long log. Below it, pins
+	// decide, and the log is short: plan it.
+	if least := r.Log.Events - (2*DefaultKeep - 1); least > 0 {
+		r.ArchivePlan = &ArchivePreview{Moves: least, AtLeast: true}
+		return
+	}
+	r.ArchivePlan = previewArchive(r.root, threshold)
 }
 
 // ReadStatus is Status before the archive threshold is known.
@@ -234,6 +244,8 @@ func (r *StatusReport) WriteText(w io.Writer) {
 			fmt.Fprintf(w, ", but archive cannot run: %s\n", p.Error)
 		case p.Moves == 0:
 			fmt.Fprintf(w, ", but nothing can move: %s\n", p.Reason)
+		case p.AtLeast:
+			fmt.Fprintf(w, ": run memsys archive (it moves at least %d events; archive --dry-run names them)\n", p.Moves)
 		default:
 			fmt.Fprintf(w, ": run memsys archive (moves %d events; %s stays: %s)\n", p.Moves, p.Boundary, p.Reason)
 		}
