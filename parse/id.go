@@ -23,6 +23,25 @@ func EventNum(id string) (int, bool) {
 	return n, msg == ""
 }
 
+// ArgNum reads an event named on the command line: an event ID, or its
+// bare number ("5", "005"), as the kit's own scripts accept it. Only
+// arguments use it; in the log an ID is always written evt-NNN.
+func ArgNum(arg string) (int, bool) {
+	if n, ok := EventNum(arg); ok {
+		return n, true
+	}
+	if arg == "" || len(arg) > MaxIDDigits {
+		return 0, false
+	}
+	for i := 0; i < len(arg); i++ {
+		if arg[i] < '0' || arg[i] > '9' {
+			return 0, false
+		}
+	}
+	n, _ := strconv.Atoi(arg)
+	return n, n > 0
+}
+
 // parseID checks "evt-" followed by 1 to 9 digits and returns the
 // number, or a message saying what is wrong.
 func parseID(id string) (int, string) {
