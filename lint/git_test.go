@@ -114,3 +114,24 @@ func TestFixIsDeclaredOnTheDerivedFileRules(t *testing.T) {
 		t.Errorf("rules with Fix: %s", got)
 	}
 }
+
+// TestOnlyCommitted: the audit leaves a new event's numbering to lint;
+// the same gap is MS305 for lint --base.
+func TestOnlyCommitted(t *testing.T) {
+	base := head + ev(1, "one") + ev(2, "two")
+	gap := head + ev(1, "one") + ev(2, "two") + ev(5, "five")
+	git := fakeGit{blobs: map[string]string{"b:CHANGELOG.md": base, "h:CHANGELOG.md": gap}}
+	l, err := New(config.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, only := range []bool{false, true} {
+		ds, err := l.CheckHistory(Input{Git: git, Revisions: &Revisions{Base: "b", Head: "h", OnlyCommitted: only}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := map[bool]int{false: 1, true: 0}[only]; len(ds) != want {
+			t.Errorf("OnlyCommitted %v: %d findings, want %d: %v", only, len(ds), want, ds)
+		}
+	}
+}

@@ -42,11 +42,11 @@ type LintOut struct {
 }
 
 func (h *handlers) lint(ctx context.Context, _ *mcp.CallToolRequest, in LintIn) (*mcp.CallToolResult, *LintOut, error) {
-	ds, events, err := memory.Lint(ctx, h.cfg.Root, memory.LintOptions{Fix: in.Fix})
+	r, err := memory.Lint(ctx, h.cfg.Root, memory.LintOptions{Fix: in.Fix})
 	if err != nil {
 		return nil, nil, toolErr(err)
 	}
-	res := &lint.Result{Diagnostics: append(diag.Diagnostics{}, ds...), Events: events, Roots: 1}
+	res := &lint.Result{Diagnostics: append(diag.Diagnostics{}, r.Diagnostics...), Events: r.Events, Roots: 1, Suppressed: r.Suppressed}
 	res.Diagnostics.Sort()
 	// The structured result is exactly lint's JSON printer's; the text
 	// is its text printer's.
