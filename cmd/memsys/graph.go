@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v3"
@@ -36,26 +35,15 @@ func runGraph(ctx context.Context, cmd *cli.Command) error {
 	}
 	var statuses []string
 	if v := cmd.String("status"); v != "" {
-		for _, s := range strings.Split(v, ",") {
-			s = strings.ToLower(strings.TrimSpace(s))
-			if !slices.Contains(materialize.NodeStatuses, s) {
-				return usageErr("--status %q: unknown status: use %s", s, strings.Join(materialize.NodeStatuses, ", "))
-			}
-			statuses = append(statuses, s)
-		}
+		statuses = strings.Split(v, ",")
 	}
 	root, err := lcRoot(cmd)
 	if err != nil {
 		return err
 	}
-	// Only the graph is shown: replay as the log streams past.
-	_, x, err := memory.Replay(root, materialize.DefaultOptions(), cmd.String("at"))
+	g, err := memory.Graph(root, cmd.String("at"), statuses)
 	if err != nil {
-		return err
-	}
-	g := x.Graph()
-	if statuses != nil {
-		g = memory.FilterGraph(g, statuses)
+		return cannotRun{err}
 	}
 	w := cmd.Root().Writer
 	switch format {

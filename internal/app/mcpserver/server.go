@@ -11,7 +11,6 @@ import (
 	"github.com/memsys/memsys/internal/app/memory"
 	"github.com/memsys/memsys/internal/app/recall"
 	"github.com/memsys/memsys/internal/io/workspace"
-	"github.com/memsys/memsys/lint"
 	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
 )
@@ -73,7 +72,7 @@ type RegenOut struct {
 
 // GraphIn is memsys_graph's input.
 type GraphIn struct {
-	Format string   `json:"format,omitempty" jsonschema:"json (default), mermaid or md"`
+	Format string   `json:"format,omitempty" jsonschema:"json (default), mermaid, md or dot"`
 	Status []string `json:"status,omitempty" jsonschema:"only nodes with these statuses: active, blocked, completed, deprecated, planned"`
 	At     string   `json:"at,omitempty" jsonschema:"the graph as of this event ID, e.g. evt-042"`
 }
@@ -142,7 +141,7 @@ func (h *handlers) tools(s *mcp.Server) {
 		Description: "Before touching entities: their state, provenance, neighbours, open blockers, decisions and recent events, within a word budget."},
 		h.recall)
 	mcp.AddTool(s, &mcp.Tool{Name: "memsys_graph",
-		Description: "The knowledge graph replayed from the log, as JSON, Mermaid or graph.md markdown, optionally filtered by node status."},
+		Description: "The knowledge graph replayed from the log, as JSON, Mermaid, graph.md markdown or DOT, optionally filtered by node status."},
 		h.graph)
 	mcp.AddTool(s, &mcp.Tool{Name: "memsys_append",
 		Description: "Append one event to CHANGELOG.md (next ID, validated, under the lock); regen=true also rewrites the derived files.",
@@ -185,17 +184,14 @@ func (h *handlers) log(ctx context.Context, _ *mcp.CallToolRequest, in LogIn) (*
 }
 
 func (h *handlers) context(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, ContextOut, error) {
-	cfg, err := workspace.LoadConfig(h.cfg.Root)
+	// What memsys regen --stdout context prints.
+	r, err := memory.Regenerate(h.cfg.Root, memory.RegenOptions{Stdout: "context"})
 	if err != nil {
 		return nil, ContextOut{}, toolErr(err)
 	}
-	_, x, err := memory.Replay(h.cfg.Root, lint.RenderOptions(cfg), "")
-	if err != nil {
-		return nil, ContextOut{}, toolErr(err)
-	}
-	_, text := x.Render()
-	out := ContextOut{Horizon: x.Graph().Horizon, Text: string(text)}
-	out.Fresh = workspace.Equal(h.cfg.Root, parse.ContextFile, text)
+	h0, _ := materialize.FindHorizon(r.Output)
+	out := ContextOut{Horizon: h0, Text: string(r.Output)}
+	out.Fresh = workspace.Equal(h.cfg.Root, parse.ContextFile, r.Output)
 	return textResult(out.Text), out, nil
 }
 
@@ -219,21 +215,12 @@ func (h *handlers) graph(ctx context.Context, _ *mcp.CallToolRequest, in GraphIn
 	if format == "" {
 		format = "json"
 	}
-	if !slices.Contains([]string{"json", "mermaid", "md"}, format) {
-		return nil, GraphOut{}, toolErr(fmt.Errorf("unknown format %q: use json, mermaid or md", format))
+	if !slices.Contains([]string{"json", "mermaid", "md", "dot"}, format) {
+		return nil, GraphOut{}, toolErr(fmt.Errorf("unknown format %q: use json, mermaid, md or dot", format))
 	}
-	for _, st := range in.Status {
-		if !slices.Contains(materialize.NodeStatuses, st) {
-			return nil, GraphOut{}, toolErr(fmt.Errorf("--status %q: unknown status: use %s", st, strings.Join(materialize.NodeStatuses, ", ")))
-		}
-	}
-	_, x, err := memory.Replay(h.cfg.Root, materialize.DefaultOptions(), in.At)
+	g, err := memory.Graph(h.cfg.Root, in.At, in.Status)
 	if err != nil {
 		return nil, GraphOut{}, toolErr(err)
-	}
-	g := x.Graph()
-	if len(in.Status) > 0 {
-		g = memory.FilterGraph(g, in.Status)
 	}
 	out := GraphOut{Format: format}
 	switch format {
@@ -243,6 +230,8 @@ func (h *handlers) graph(ctx context.Context, _ *mcp.CallToolRequest, in GraphIn
 		return nil, out, nil
 	case "mermaid":
 		out.Text = string(memory.Mermaid(g))
+	case "dot":
+		out.Text = string(memory.DOT(g))
 	default:
 		out.Text = string(materialize.RenderGraph(g))
 	}
@@ -266,16 +255,12 @@ func (h *handlers) append(ctx context.Context, _ *mcp.CallToolRequest, in Append
 }
 
 func (h *handlers) regen(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, RegenOut, error) {
-	unlock, err := workspace.Lock(h.cfg.Root)
+	// What memsys regen does, under the same lock.
+	r, err := memory.Regenerate(h.cfg.Root, memory.RegenOptions{})
 	if err != nil {
 		return nil, RegenOut{}, toolErr(err)
 	}
-	defer unlock()
-	done, err := memory.Regen(h.cfg.Root)
-	if err != nil {
-		return nil, RegenOut{}, toolErr(err)
-	}
-	return nil, RegenOut{Written: done}, nil
+	return nil, RegenOut{Written: r.Wrote}, nil
 }
 
 // textResult carries a markdown text as the tool's readable content;
