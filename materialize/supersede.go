@@ -1,0 +1,119 @@
+package materialize
+
+import (
+	"github.com/memsys/memsys/parse"
+)
+
+// supersession decides which events replay skips. The rule
+// (docs/materialize.md, "Supersession"): an event X is skipped when a
+// live event S that comes after X names X's ID in its Supersedes
+// field. An event is live unless a live later event supersedes it, so
+// superseding a correction brings the corrected event back, and a
+// Supersedes naming the event itself, a later event or no event has no
+// effect (lint reports them). Skipping X means replaying the history
+// as if X had never been written; because replay is deterministic and
+// the skip set depends only on the Supersedes fields, the graph at any
+// point is the replay of the events up to it, minus those superseded
+// by events up to it: the correction takes effect from the
+// superseding event's position on.
+type supersession struct {
+	edges []parse.Supersession // in history order
+	live  []bool               // per edge: whether its event is live
+	// last maps an event key to the index of the last live edge that
+	// names it; an event with that key is skipped while that edge's
+	// event has not been replayed yet, that is, while it comes later.
+	last map[string]int
+	// next is the number of edges whose event has been replayed.
+	next int
+	// exact stays true while the events replayed match the edges; a
+	// Replayer given a wrong prediction reports it (Replayer.Exact).
+	exact bool
+}
+
+func newSupersession(edges []parse.Supersession) *supersession {
+	s := &supersession{edges: edges, live: make([]bool, len(edges)), last: map[string]int{}, exact: true}
+	// Backward: an edge's event is dead when a later live edge names it.
+	named := map[string]bool{}
+	for i := len(edges) - 1; i >= 0; i-- {
+		k := eventKey(edges[i].ID)
+		s.live[i] = !named[k]
+		if !s.live[i] {
+			continue
+		}
+		for _, t := range edges[i].Targets {
+			tk := eventKey(t)
+			if tk == k {
+				continue // superseding itself: no effect
+			}
+			named[tk] = true
+			if _, ok := s.last[tk]; !ok {
+				s.last[tk] = i
+			}
+		}
+	}
+	return s
+}
+
+// supersededBy returns the index of the edge that supersedes ev, which
+// is about to be replayed, or -1.
+func (s *supersession) supersededBy(ev *parse.Event) int {
+	if len(s.last) == 0 {
+		return -1
+	}
+	if i, ok := s.last[eventKey(ev.ID)]; ok && i >= s.next {
+		return i
+	}
+	return -1
+}
+
+// observe checks ev against the predicted edges and moves past its own.
+func (s *supersession) observe(ev *parse.Event) {
+	got, has := parse.SupersessionOf(ev)
+	if s.next < len(s.edges) {
+		want := s.edges[s.next]
+		if has {
+			if want.Equal(got) {
+				s.next++
+				return
+			}
+			s.exact = false
+			return
+		}
+		if want.File == ev.Range.File && want.Offset == ev.Range.Offset {
+			s.exact = false
+		}
+		return
+	}
+	if has {
+		s.exact = false
+	}
+}
+
+// done reports whether every edge was met in the history.
+func (s *supersession) done() bool { return s.exact && s.next == len(s.edges) }
+
+// Supersessions returns the Supersedes fields of events, in order: what
+// a Replayer expects (Replayer.Expect) when it is given these events.
+func Supersessions(events []parse.Event) []parse.Supersession {
+	var out []parse.Supersession
+	for i := range events {
+		if s, ok := parse.SupersessionOf(&events[i]); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// SupersededBy returns, for each event of the history that replay
+// skips, the ID of the event that supersedes it, by position in events.
+func SupersededBy(events []parse.Event) map[int]string {
+	s := newSupersession(Supersessions(events))
+	out := map[int]string{}
+	for i := range events {
+		if j := s.supersededBy(&events[i]); j >= 0 {
+			out[i] = s.edges[j].ID
+		}
+		s.observe(&events[i])
+	}
+	return out
+}
