@@ -26,8 +26,11 @@ func (g *GitHubPrinter) Print(w io.Writer, r *Result) error {
 	bw := bufio.NewWriter(w)
 	for _, d := range r.Diagnostics {
 		cmd := "warning"
-		if d.Severity == diag.Error {
+		switch d.Severity {
+		case diag.Error:
 			cmd = "error"
+		case diag.Note:
+			cmd = "notice"
 		}
 		var props []string
 		if d.Range.File != "" {

@@ -7,11 +7,13 @@ import (
 	"github.com/memsys/memsys/internal/base/diag"
 )
 
-// EventTypes are the seed's eleven event types and the archive event of
-// its Archival Protocol.
+// EventTypes are the seed's eleven event types, the archive event of
+// its Archival Protocol, and commitment (a promise, which stays an open
+// loop until an event closes it; seed 000).
 var EventTypes = []string{
 	"decision", "create", "modify", "delete", "test", "fix",
 	"dependency", "blocker", "milestone", "escalation", "handoff", "archive",
+	"commitment",
 }
 
 var eventTypeSet = func() map[string]bool {
@@ -26,13 +28,15 @@ func init() {
 	register(&Rule{
 		ID:    "MS105",
 		Name:  "event-type",
-		Title: "event types are the seed's eleven types or archive",
+		Title: "event types are the seed's types, commitment or archive",
 		Doc: "The type decides how replay changes the knowledge graph, so it must be one of " +
 			"decision, create, modify, delete, test, fix, dependency, blocker, milestone, " +
-			"escalation, handoff, or archive (written by `memsys archive`). An unknown type " +
+			"escalation, handoff, commitment (a promise with `owner` and `due`, open until an " +
+			"event closes it), or archive (written by `memsys archive`). An unknown type " +
 			"changes nothing in the graph. Pick the closest seed type.",
 		Bad:      "### evt-006 | 2025-01-02 09:00 | agent | refactor",
 		Good:     "### evt-006 | 2025-01-02 09:00 | agent | modify",
+		Content:  true,
 		Severity: diag.Error,
 		Visit:    visitEventType,
 	})

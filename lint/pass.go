@@ -33,6 +33,10 @@ type Input struct {
 	// Derive makes a Session replay the events even when no drift rule
 	// needs it, so Derived has the files for lint --fix.
 	Derive bool
+	// Restream hands the history to each again, for the rare replay
+	// whose predicted supersessions (Session.Expect) were wrong. Check
+	// sets it from Events; without it such a replay stays inexact.
+	Restream func(each func(*parse.Event)) error
 }
 
 // Linter runs the registered rules with severities from a configuration.
@@ -91,7 +95,16 @@ func (l *Linter) Adjust(ds diag.Diagnostics) diag.Diagnostics {
 // Check runs every enabled rule over in and returns the findings sorted
 // as every printer prints them. It is a Session fed with in.Events.
 func (l *Linter) Check(in Input) diag.Diagnostics {
+	if in.Restream == nil {
+		in.Restream = func(each func(*parse.Event)) error {
+			for i := range in.Events {
+				each(&in.Events[i])
+			}
+			return nil
+		}
+	}
 	s := l.Start(in)
+	s.Expect(materialize.Supersessions(in.Events))
 	for i := range in.Events {
 		s.Event(&in.Events[i])
 	}
@@ -138,7 +151,8 @@ func (l *Linter) Start(in Input) *Session {
 	}
 	in.ReadFile = memoRead(in.ReadFile)
 	s := &Session{l: l, in: &in, sh: &shared{in: &in, cfg: l.cfg, horizons: map[string]horizonAt{}}}
-	if in.Derive || l.sev["MS204"] != diag.Off && in.Exists(GraphFile) || l.sev["MS205"] != diag.Off && in.Exists(ContextFile) {
+	if in.Derive || l.sev["MS204"] != diag.Off && in.Exists(GraphFile) || l.sev["MS205"] != diag.Off && in.Exists(ContextFile) ||
+		l.sev["MS127"] != diag.Off || l.sev["MS128"] != diag.Off {
 		s.replay = materialize.NewReplayer(l.cfg.Materialize())
 	}
 	for _, r := range Rules() {
@@ -158,6 +172,14 @@ func (s *Session) pass(r *Rule, sev diag.Severity) *Pass {
 	}
 }
 
+// Expect tells the Session's replay which Supersedes fields the
+// history holds, before the first event (materialize.Replayer.Expect).
+func (s *Session) Expect(edges []parse.Supersession) {
+	if s.replay != nil {
+		s.replay.Expect(edges)
+	}
+}
+
 // Event checks the next event of the history. The Session may read e
 // until Finish returns (the rules run behind, on their own goroutine),
 // so the caller must not change it; parse.Stream never does.
@@ -172,6 +194,9 @@ func (s *Session) visit(e *parse.Event) {
 		sh.logEvents++
 	}
 	sh.pos = sh.count
+	if sp, ok := parse.SupersessionOf(e); ok {
+		sh.sups = append(sh.sups, supEdge{sp: sp, pos: sh.count, at: supersedesAt(e)})
+	}
 	for _, v := range s.visitors {
 		v.v.Event(e)
 	}
@@ -189,8 +214,16 @@ func (s *Session) Finish(log, archive *parse.Log) diag.Diagnostics {
 	s.work.Wait()
 	s.in.Log, s.in.Archive = log, archive
 	if s.replay != nil {
+		if !s.replay.Exact() && s.in.Restream != nil {
+			x := materialize.NewReplayer(s.l.cfg.Materialize())
+			x.Expect(s.replay.Seen())
+			if err := s.in.Restream(func(e *parse.Event) { x.Apply(e) }); err == nil {
+				s.replay = x
+			}
+		}
 		graph, context := s.replay.Render()
 		s.sh.derived = map[string][]byte{GraphFile: graph, ContextFile: context}
+		s.sh.graph = s.replay.Graph()
 	}
 	for _, v := range s.visitors {
 		v.p.Log, v.p.Archive = log, archive
@@ -205,6 +238,7 @@ func (s *Session) Finish(log, archive *parse.Log) diag.Diagnostics {
 			r.Run(p)
 		}
 	}
+	s.noteSuperseded()
 	s.ds.Sort()
 	return s.ds
 }
@@ -324,7 +358,12 @@ type shared struct {
 	// horizons remembers horizon() per derived file; files are read
 	// through memoRead, so a file's bytes never change during a Check.
 	horizons map[string]horizonAt
-	derived  map[string][]byte // what regen writes, after Finish
+	derived  map[string][]byte  // what regen writes, after Finish
+	graph    *materialize.Graph // the replayed graph, after Finish (nil when not replayed)
+	// sups are the Supersedes fields seen, in history order;
+	// supersededBy is computed from them at the end (superseded()).
+	sups         []supEdge
+	supersededBy map[int]string
 
 	first     firstIndex // event number -> its first event so far
 	pos       int        // position of the event being visited

@@ -25,6 +25,10 @@ type Rule struct {
 	Severity diag.Severity // default severity
 	// DefaultOff rules run only when the configuration turns them on.
 	DefaultOff bool
+	// Content rules judge the text of one event. Their findings on an
+	// event that a later event supersedes become notes: the correction
+	// is the superseding event, and the log is never edited.
+	Content bool
 	// Run reports the rule's findings from the memory as a whole, after
 	// the last event. A rule with neither Run nor Visit gets its findings
 	// from elsewhere (the git checks behind --base): it is still listed,

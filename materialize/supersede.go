@@ -92,6 +92,11 @@ func (s *supersession) observe(ev *parse.Event) {
 // done reports whether every edge was met in the history.
 func (s *supersession) done() bool { return s.exact && s.next == len(s.edges) }
 
+// Live reports, for each Supersedes field of a history (in order),
+// whether its event is live: not superseded by a live later event.
+// Only a live event's Supersedes takes effect.
+func Live(edges []parse.Supersession) []bool { return newSupersession(edges).live }
+
 // Supersessions returns the Supersedes fields of events, in order: what
 // a Replayer expects (Replayer.Expect) when it is given these events.
 func Supersessions(events []parse.Event) []parse.Supersession {

@@ -20,6 +20,7 @@ import (
 	"github.com/memsys/memsys/internal/base/diag"
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/lint"
+	"github.com/memsys/memsys/parse"
 )
 
 func lintCommand() *cli.Command {
@@ -201,10 +202,14 @@ func lintRoot(ctx context.Context, root string, overrides []config.RuleSetting, 
 	// and replayed as the parser completes them and none is kept.
 	in := lintInput(root)
 	in.Derive = fix
+	in.Restream = func(each func(*parse.Event)) error {
+		_, err := workspace.Stream(root, each)
+		return err
+	}
 	s := l.Start(in)
 	mem := &workspace.Memory{Root: root, Tier: workspace.DetectTier(root)}
 	if _, err := os.Lstat(filepath.Join(root, workspace.LogName)); !errors.Is(err, fs.ErrNotExist) {
-		if mem, err = workspace.Stream(root, s.Event); err != nil {
+		if mem, err = workspace.StreamWith(root, func(m *workspace.Memory) { s.Expect(m.Supersessions()) }, s.Event); err != nil {
 			return nil, 0, cannotRun{err}
 		}
 	}

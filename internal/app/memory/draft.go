@@ -12,10 +12,12 @@ import (
 )
 
 // EventTypes are the event types the seed defines, plus "archive",
-// which the Archival Protocol appends. append refuses any other type.
+// which the Archival Protocol appends, and "commitment", a promise that
+// stays an open loop until an event closes it. append refuses any other type.
 var EventTypes = []string{
 	"decision", "create", "modify", "delete", "test", "fix",
 	"dependency", "blocker", "milestone", "escalation", "handoff", "archive",
+	"commitment",
 }
 
 // Draft is an event before it has an ID: what `memsys append` builds

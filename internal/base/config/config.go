@@ -26,6 +26,11 @@ const (
 	DefaultWindowHours      = 48
 	DefaultWindowEvents     = 20
 	DefaultContextWords     = 3000
+	// Seed 000's retention: P2 events leave context.md after 90 days,
+	// P3 after 30; an open loop older than 30 days is a warning (MS128).
+	DefaultDecayP2Days  = 90
+	DefaultDecayP3Days  = 30
+	DefaultLoopsMaxDays = 30
 )
 
 // Tiers a configuration may name; see the seed's Tiers table.
@@ -48,6 +53,9 @@ type Config struct {
 	WindowHours      int // context.md recent-changes window in hours
 	WindowEvents     int // ... or at least this many recent events
 	ContextWords     int // word budget of context.md
+	DecayP2Days      int // P2 events leave context.md when older (days, at the horizon)
+	DecayP3Days      int // P3 events likewise
+	LoopsMaxDays     int // open loops older than this are a warning (MS128)
 }
 
 // RuleSetting is one entry of "rules": a rule ID or name and a severity.
@@ -65,6 +73,9 @@ func Default() Config {
 		WindowHours:      DefaultWindowHours,
 		WindowEvents:     DefaultWindowEvents,
 		ContextWords:     DefaultContextWords,
+		DecayP2Days:      DefaultDecayP2Days,
+		DecayP3Days:      DefaultDecayP3Days,
+		LoopsMaxDays:     DefaultLoopsMaxDays,
 	}
 }
 
@@ -75,6 +86,8 @@ func (c Config) Materialize() materialize.Options {
 		ContextWords: c.ContextWords,
 		WindowHours:  c.WindowHours,
 		WindowEvents: c.WindowEvents,
+		DecayP2Days:  c.DecayP2Days,
+		DecayP3Days:  c.DecayP3Days,
 	}
 }
 
@@ -295,14 +308,27 @@ func (p *parser) top(v *value, c *Config) {
 					c.WindowEvents = p.count(a, "context.windowEvents", 0)
 				case "words":
 					c.ContextWords = p.count(a, "context.words", 1)
+				case "decayP2Days":
+					c.DecayP2Days = p.count(a, "context.decayP2Days", 1)
+				case "decayP3Days":
+					c.DecayP3Days = p.count(a, "context.decayP3Days", 1)
 				default:
-					p.unknown(a, "\"context\"", "windowHours", "windowEvents", "words")
+					p.unknown(a, "\"context\"", "windowHours", "windowEvents", "words", "decayP2Days", "decayP3Days")
+				}
+			}
+		case "loops":
+			for _, a := range p.object(m.val, "\"loops\"") {
+				switch a.key {
+				case "maxAgeDays":
+					c.LoopsMaxDays = p.count(a, "loops.maxAgeDays", 1)
+				default:
+					p.unknown(a, "\"loops\"", "maxAgeDays")
 				}
 			}
 		case "$schema":
 			// allowed so editors can validate the file
 		default:
-			p.unknown(m, "the configuration", "tier", "rules", "archive", "context")
+			p.unknown(m, "the configuration", "tier", "rules", "archive", "context", "loops")
 		}
 	}
 	if p.err == nil && c.ArchiveKeep >= c.ArchiveThreshold {

@@ -30,7 +30,8 @@ func TestLoadFile(t *testing.T) {
   "tier": "core",
   "rules": {"MS117": "off", "detail-keys": "error"},
   "archive": {"threshold": 80, "keep": 30},
-  "context": {"windowHours": 24, "windowEvents": 10, "words": 1500}
+  "context": {"windowHours": 24, "windowEvents": 10, "words": 1500, "decayP2Days": 60, "decayP3Days": 7},
+  "loops": {"maxAgeDays": 14}
 }
 `
 	if err := os.WriteFile(filepath.Join(dir, FileName), []byte(src), 0o644); err != nil {
@@ -47,22 +48,25 @@ func TestLoadFile(t *testing.T) {
 			{Rule: "detail-keys", Severity: diag.Error, Line: 4},
 		},
 		ArchiveThreshold: 80, ArchiveKeep: 30, WindowHours: 24, WindowEvents: 10, ContextWords: 1500,
+		DecayP2Days: 60, DecayP3Days: 7, LoopsMaxDays: 14,
 	}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("got  %+v\nwant %+v", c, want)
 	}
-	if o := c.Materialize(); o.ContextWords != 1500 || o.WindowHours != 24 || o.WindowEvents != 10 {
+	if o := c.Materialize(); o.ContextWords != 1500 || o.WindowHours != 24 || o.WindowEvents != 10 || o.DecayP2Days != 60 || o.DecayP3Days != 7 {
 		t.Errorf("Materialize() = %+v", o)
 	}
 }
 
 func TestParseErrors(t *testing.T) {
 	cases := []struct{ src, want string }{
-		{"{\n  \"rulez\": {}\n}", `c.json:2: unknown key "rulez" in the configuration: use one of "tier", "rules", "archive", "context" (see docs/lint.md)`},
+		{"{\n  \"rulez\": {}\n}", `c.json:2: unknown key "rulez" in the configuration: use one of "tier", "rules", "archive", "context", "loops" (see docs/lint.md)`},
 		{"{\"archive\": {\n\"threshold\": 50,\n  \"kept\": 3}}", `c.json:3: unknown key "kept" in "archive": use one of "threshold", "keep" (see docs/lint.md)`},
 		{"{\"context\": {\"words\": \"many\"}}", `c.json:1: context.words must be a whole number`},
 		{"{\"context\": {\"windowHours\": -1}}", `c.json:1: context.windowHours must be a whole number of at least 0, not -1`},
 		{"{\"context\": {\"words\": 1.5}}", `c.json:1: context.words must be a whole number of at least 1, not 1.5`},
+		{"{\"context\": {\"decayP3Days\": 0}}", `c.json:1: context.decayP3Days must be a whole number of at least 1, not 0`},
+		{"{\"loops\": {\"maxAge\": 3}}", `c.json:1: unknown key "maxAge" in "loops": use one of "maxAgeDays" (see docs/lint.md)`},
 		{"{\n\"rules\": {\"MS101\": \"fatal\"}}", `c.json:2: rule "MS101": unknown severity "fatal": use error, warning or off`},
 		{"{\"rules\": {\"MS101\": 1}}", `c.json:1: rule "MS101" must be set to "error", "warning" or "off"`},
 		{"{\"rules\": []}", `c.json:1: "rules" must be an object: write {...}`},
