@@ -28,7 +28,7 @@ func runSupersedeCycle(p *Pass) {
 	next := map[int][]int{} // event number → numbers it supersedes
 	where := map[int]supEdge{}
 	for _, e := range sups {
-		n := refNum(e.sp.ID)
+		n := evtNum(e.sp.ID)
 		if n == 0 {
 			continue
 		}
@@ -36,14 +36,14 @@ func runSupersedeCycle(p *Pass) {
 			where[n] = e
 		}
 		for _, t := range e.sp.Targets {
-			if m := refNum(t); m != 0 && m != n {
+			if m := evtNum(t); m != 0 && m != n {
 				next[n] = append(next[n], m)
 			}
 		}
 	}
 	reported := map[int]bool{}
 	for _, e := range sups {
-		start := refNum(e.sp.ID)
+		start := evtNum(e.sp.ID)
 		if start == 0 || reported[start] {
 			continue
 		}
@@ -78,7 +78,7 @@ func runSupersedeCycle(p *Pass) {
 		}
 		cycle = append(cycle, e.sp.ID)
 		for _, id := range cycle {
-			reported[refNum(id)] = true
+			reported[evtNum(id)] = true
 		}
 		p.Reportf(e.at, e.sp.ID, "%s is in a supersession cycle (%s): keep one correction and remove the others' Supersedes", e.sp.ID, list(cycle))
 	}

@@ -30,8 +30,8 @@ func runSupersededTwice(p *Pass) {
 			continue
 		}
 		for _, t := range e.sp.Targets {
-			n := refNum(t)
-			if n == 0 || n == refNum(e.sp.ID) {
+			n := evtNum(t)
+			if n == 0 || n == evtNum(e.sp.ID) {
 				continue
 			}
 			if f, ok := first[n]; ok && f.sp.ID != e.sp.ID {

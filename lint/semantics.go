@@ -34,8 +34,8 @@ func (sh *shared) superseded() map[int]string {
 			continue
 		}
 		for _, t := range sh.sups[i].sp.Targets {
-			n := refNum(t)
-			if f, ok := sh.first.get(n); ok && n != refNum(sh.sups[i].sp.ID) && int(f.pos) < sh.sups[i].pos {
+			n := evtNum(t)
+			if f, ok := sh.first.get(n); ok && n != evtNum(sh.sups[i].sp.ID) && int(f.pos) < sh.sups[i].pos {
 				if _, done := sh.supersededBy[n]; !done {
 					sh.supersededBy[n] = sh.sups[i].sp.ID
 				}
@@ -58,7 +58,7 @@ func (s *Session) noteSuperseded() {
 		if r == nil || !r.Content || d.Event == "" {
 			continue
 		}
-		if sup, ok := by[refNum(d.Event)]; ok {
+		if sup, ok := by[evtNum(d.Event)]; ok {
 			d.Severity = diag.Note
 			d.Message += " (" + d.Event + " is superseded by " + sup + ": nothing to fix)"
 		}
@@ -90,7 +90,7 @@ func visitTargets(p *Pass, ids func(*parse.Event) []string, at func(*parse.Event
 	return Visitor{
 		Event: func(e *parse.Event) {
 			for _, id := range ids(e) {
-				n := refNum(id)
+				n := evtNum(id)
 				switch f, seen := p.shared.first.get(n); {
 				case n == 0:
 					report(at(e), e.ID, id, targetNotID)
@@ -150,4 +150,12 @@ func quoteValue(v string) string {
 		return "(none)"
 	}
 	return strconv.Quote(v)
+}
+
+// evtNum is the number of an event ID, 0 when id is not one.
+func evtNum(id string) int {
+	if n, ok := parse.EventNum(strings.TrimSpace(id)); ok {
+		return n
+	}
+	return 0
 }

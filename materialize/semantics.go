@@ -151,7 +151,7 @@ type loops struct {
 func (l *loops) apply(r *replayer) {
 	ev := r.ev
 	for _, id := range closers(ev) {
-		k := eventKey(id)
+		k := parse.EventKey(id)
 		if lp := l.index[k]; lp != nil {
 			delete(l.index, k)
 			lp.pos = -1
@@ -175,7 +175,7 @@ func (l *loops) apply(r *replayer) {
 		if lp.Owner == "" {
 			lp.Owner = cleanName(ev.Agent)
 		}
-		k := eventKey(ev.ID)
+		k := parse.EventKey(ev.ID)
 		if old := l.index[k]; old != nil {
 			old.pos = -1 // a duplicate ID: the later event is the loop
 		}
@@ -262,14 +262,14 @@ func (c *conflicts) decision(r *replayer, key, name, value string) {
 }
 
 func refersTo(ev *parse.Event, id string) bool {
-	k := eventKey(id)
+	k := parse.EventKey(id)
 	for _, ref := range ev.Refs {
-		if eventKey(ref) == k {
+		if parse.EventKey(ref) == k {
 			return true
 		}
 	}
 	for _, s := range ev.Supersedes {
-		if eventKey(s) == k {
+		if parse.EventKey(s) == k {
 			return true
 		}
 	}

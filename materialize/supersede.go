@@ -35,13 +35,13 @@ func newSupersession(edges []parse.Supersession) *supersession {
 	// Backward: an edge's event is dead when a later live edge names it.
 	named := map[string]bool{}
 	for i := len(edges) - 1; i >= 0; i-- {
-		k := eventKey(edges[i].ID)
+		k := parse.EventKey(edges[i].ID)
 		s.live[i] = !named[k]
 		if !s.live[i] {
 			continue
 		}
 		for _, t := range edges[i].Targets {
-			tk := eventKey(t)
+			tk := parse.EventKey(t)
 			if tk == k {
 				continue // superseding itself: no effect
 			}
@@ -60,7 +60,7 @@ func (s *supersession) supersededBy(ev *parse.Event) int {
 	if len(s.last) == 0 {
 		return -1
 	}
-	if i, ok := s.last[eventKey(ev.ID)]; ok && i >= s.next {
+	if i, ok := s.last[parse.EventKey(ev.ID)]; ok && i >= s.next {
 		return i
 	}
 	return -1

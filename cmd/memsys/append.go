@@ -3,10 +3,8 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"strings"
 	"time"
@@ -14,21 +12,12 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/memsys/memsys/internal/app/memory"
-	"github.com/memsys/memsys/internal/base/config"
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/parse"
 )
 
-// appendCommand adds one event at the end of CHANGELOG.md.
-//
-// Concurrency: the whole read-highest-ID, render, write sequence runs
-// under workspace.Lock, an exclusive flock on a lock file beside the log
-// (not on CHANGELOG.md itself, which the atomic rename replaces), so 32
-// agents appending at once get 32 consecutive IDs. The write is the
-// full new file through workspace.WriteFile (temp file, fsync, rename):
-// a crash leaves the old log or the new one, never half an event. The
-// log is read headers-only (parse.HeadersOnly), which is what keeps an
-// append to a 100k-event log a small fraction of a full lint.
+// appendCommand adds one event at the end of CHANGELOG.md
+// (memory.Append, which holds the lock and writes atomically).
 func appendCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "append",
@@ -37,7 +26,7 @@ func appendCommand() *cli.Command {
 		// --detail values may contain commas; split --refs and --tags ourselves.
 		DisableSliceFlagSeparator: true,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "type", Usage: "event `TYPE`: " + strings.Join(memory.EventTypes, ", ")},
+			&cli.StringFlag{Name: "type", Usage: "event `TYPE`: " + strings.Join(parse.EventTypes, ", ")},
 			&cli.StringFlag{Name: "scope", Usage: "the area the event affects"},
 			&cli.StringFlag{Name: "summary", Usage: "one self-contained line"},
 			&cli.StringFlag{Name: "agent", Usage: "agent `NAME` (default $MEMSYS_AGENT, else $USER, else \"agent\")"},
@@ -69,20 +58,9 @@ func runAppend(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	unlock, err := workspace.Lock(root)
+	res, err := memory.Append(root, d, cmd.Bool("regen"))
 	if err != nil {
 		return cannotRun{err}
-	}
-	defer unlock()
-
-	res, err := lcAppend(root, d)
-	if err != nil {
-		return err
-	}
-	if cmd.Bool("regen") {
-		if res.Regenerated, err = lcRegen(root); err != nil {
-			return err
-		}
 	}
 	w := cmd.Root().Writer
 	if format == "json" {
@@ -90,17 +68,6 @@ func runAppend(ctx context.Context, cmd *cli.Command) error {
 	}
 	fmt.Fprintln(w, res.ID)
 	return nil
-}
-
-// appendResult is what append prints with --format json.
-type appendResult struct {
-	ID          string   `json:"id"`
-	File        string   `json:"file"`
-	Line        int      `json:"line"`
-	Time        string   `json:"time"`
-	Agent       string   `json:"agent"`
-	Type        string   `json:"type"`
-	Regenerated []string `json:"regenerated"`
 }
 
 // lcDraft builds the event from --json or from the flags.
@@ -115,7 +82,7 @@ func lcDraft(cmd *cli.Command) (memory.Draft, error) {
 				return d, usageErr("--%s cannot be combined with --json: put it in the JSON object", f)
 			}
 		}
-		data, err := io.ReadAll(io.LimitReader(os.Stdin, 1<<20))
+		data, err := io.ReadAll(io.LimitReader(cmd.Root().Reader, 1<<20))
 		if err != nil {
 			return d, cannotRun{fmt.Errorf("reading stdin: %w", err)}
 		}
@@ -171,56 +138,6 @@ func lcTime(flag string) string {
 	return time.Now().UTC().Format("2006-01-02 15:04")
 }
 
-// lcAppend validates d against the log and archive and appends it. The
-// caller holds the lock.
-func lcAppend(root string, d memory.Draft) (appendResult, error) {
-	// workspace.ReadFile applies the size limit and refuses symlinks
-	// that leave the root.
-	src, err := workspace.ReadFile(root, workspace.LogName)
-	if err != nil {
-		return appendResult{}, cannotRun{err}
-	}
-	log := parse.Parse(workspace.LogName, src, parse.HeadersOnly())
-	var arch *parse.Log
-	if name, asrc, err := lcReadArchive(root); err != nil {
-		return appendResult{}, err
-	} else if name != "" {
-		arch = parse.Parse(name, asrc, parse.Archive(), parse.HeadersOnly())
-	}
-	if err := memory.Normalize(&d, memory.KnownIn(log, arch)); err != nil {
-		return appendResult{}, cannotRun{err}
-	}
-	id := memory.NextID(log, arch)
-	text := memory.Render(id, d, memory.Newline(src))
-	if err := memory.CheckRoundTrip(id, d, text); err != nil {
-		return appendResult{}, cannotRun{err}
-	}
-	out, err := memory.AppendEvent(workspace.LogName, src, log, text)
-	if err != nil {
-		return appendResult{}, cannotRun{err}
-	}
-	if err := workspace.WriteFile(root, workspace.LogName, out); err != nil {
-		return appendResult{}, cannotRun{err}
-	}
-	line := strings.Count(string(out[:len(out)-len(text)]), "\n") + 1
-	return appendResult{ID: id, File: workspace.LogName, Line: line, Time: d.Time, Agent: d.Agent, Type: d.Type, Regenerated: []string{}}, nil
-}
-
-// lcReadArchive reads the first archive file that exists; name is ""
-// when there is none.
-func lcReadArchive(root string) (name string, src []byte, err error) {
-	for _, n := range workspace.ArchiveNames {
-		src, err := workspace.ReadFile(root, n)
-		if err == nil {
-			return n, src, nil
-		}
-		if !errors.Is(err, fs.ErrNotExist) {
-			return "", nil, cannotRun{err}
-		}
-	}
-	return "", nil, nil
-}
-
 // lcRoot resolves the memory root from -C or the working directory.
 func lcRoot(cmd *cli.Command) (string, error) {
 	dir, explicit := cmd.String("C"), true
@@ -260,30 +177,4 @@ func lcJSON(w io.Writer, v any) error {
 		return cannotRun{err}
 	}
 	return nil
-}
-
-// lcRegen rewrites the derived files of the tier from the events, for
-// append --regen, exactly as regen would: same configuration, same
-// tier. The caller holds the lock, so no other append can slip in
-// between the event and the regenerated horizon.
-func lcRegen(root string) ([]string, error) {
-	cfg, err := config.Load(root)
-	if err != nil {
-		return nil, cannotRun{err}
-	}
-	mem, x, err := replayHistory(root, cfg.Materialize(), "")
-	if err != nil {
-		return nil, err
-	}
-	done := []string{}
-	for _, f := range derive(x, tierOf(cfg, mem)) {
-		if workspace.Equal(root, f.rel, f.data) {
-			continue
-		}
-		if err := workspace.WriteFile(root, f.rel, f.data); err != nil {
-			return nil, cannotRun{err}
-		}
-		done = append(done, f.rel)
-	}
-	return done, nil
 }

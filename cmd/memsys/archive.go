@@ -99,7 +99,7 @@ func runArchive(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return cannotRun{err}
 	}
-	archName, archSrc, err := lcReadArchive(root)
+	archName, archSrc, err := memory.ReadArchive(root)
 	if err != nil {
 		return err
 	}

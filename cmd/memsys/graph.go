@@ -48,7 +48,7 @@ func runGraph(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	// Only the graph is shown: replay as the log streams past.
-	_, x, err := replayHistory(root, materialize.DefaultOptions(), cmd.String("at"))
+	_, x, err := memory.Replay(root, materialize.DefaultOptions(), cmd.String("at"))
 	if err != nil {
 		return err
 	}

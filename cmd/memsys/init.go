@@ -9,8 +9,9 @@ import (
 
 	"github.com/urfave/cli/v3"
 
-	"github.com/memsys/memsys/internal/base/config"
+	"github.com/memsys/memsys/internal/app/memory"
 	"github.com/memsys/memsys/internal/io/workspace"
+	"github.com/memsys/memsys/lint"
 	"github.com/memsys/memsys/templates"
 )
 
@@ -86,11 +87,11 @@ func runInit(ctx context.Context, cmd *cli.Command) error {
 	}
 	// Read and render before creating anything else, so a log memsys
 	// cannot read leaves the folder as it was (but for a new log).
-	cfg, err := config.Load(root)
+	cfg, err := workspace.LoadConfig(root)
 	if err != nil {
 		return cannotRun{err}
 	}
-	mem, x, err := replayHistory(root, cfg.Materialize(), "")
+	mem, x, err := memory.Replay(root, lint.RenderOptions(cfg), "")
 	if err != nil {
 		return err
 	}
@@ -98,14 +99,14 @@ func runInit(ctx context.Context, cmd *cli.Command) error {
 		// init never edits an existing log, so it can only say so.
 		fmt.Fprintf(cmd.Root().ErrWriter, "memsys: warning: %s has no \"## Event Log\" section: add one at its end; memsys reads events only there\n", workspace.LogName)
 	}
-	derived := derive(x, tier)
+	derived := memory.Derive(x, tier)
 	if tier == workspace.Full {
 		if err := create(workspace.TodoName, templates.Todo); err != nil {
 			return err
 		}
 	}
 	for _, f := range derived {
-		if err := create(f.rel, f.data); err != nil {
+		if err := create(f.File, f.Data); err != nil {
 			return err
 		}
 	}

@@ -3,11 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/memsys/memsys/internal/app/memory"
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
@@ -40,7 +40,7 @@ func lcLoad(cmd *cli.Command) (*workspace.Memory, []parse.Event, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	mem, err := loadHistory(root)
+	mem, err := memory.LoadHistory(root)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -58,34 +58,16 @@ func lcLoad(cmd *cli.Command) (*workspace.Memory, []parse.Event, error) {
 // lcFind returns the index of event id (matched by number, so evt-7
 // finds evt-007) or an exit-2 error naming the flag or argument.
 func lcFind(evs []parse.Event, id, what string) (int, error) {
-	num, ok := lcEvtNum(id)
+	num, ok := parse.EventNum(id)
 	if !ok {
-		return 0, errNotEventID(what, id)
+		return 0, memory.ErrNotEventID(what, id)
 	}
 	for i := len(evs) - 1; i >= 0; i-- {
 		if evs[i].Num == num {
 			return i, nil
 		}
 	}
-	return 0, errNoSuchEvent(what, id)
-}
-
-// errNotEventID and errNoSuchEvent are the exit-2 errors for an event
-// named on the command line (what is the flag or argument).
-func errNotEventID(what, id string) error {
-	return usageErr("%s %q is not an event ID: write evt-NNN", what, id)
-}
-
-func errNoSuchEvent(what, id string) error {
-	return usageErr("%s %q: no such event in %s or the archive: memsys log lists the events", what, id, workspace.LogName)
-}
-
-func lcEvtNum(id string) (int, bool) {
-	if len(id) < 5 || !strings.EqualFold(id[:4], "evt-") {
-		return 0, false
-	}
-	n, err := strconv.Atoi(id[4:])
-	return n, err == nil && n > 0 && id[4] != '+' && id[4] != '-'
+	return 0, memory.ErrNoSuchEvent(what, id)
 }
 
 // showResult is the JSON form of show.
@@ -157,7 +139,7 @@ func lcChangesFor(changes []materialize.Change, evs []parse.Event, i int) change
 
 func lcRefersTo(e parse.Event, num int) bool {
 	for _, r := range e.Refs {
-		if n, ok := lcEvtNum(r); ok && n == num {
+		if n, ok := parse.EventNum(r); ok && n == num {
 			return true
 		}
 	}

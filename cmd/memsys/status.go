@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -136,9 +135,8 @@ func runStatus(ctx context.Context, cmd *cli.Command) error {
 		r.LastEvent, last = &l, l.ID
 	}
 	r.ArchiveDue = r.Log.Events > threshold
-	memDir := workspace.MemoryDir
-	r.Graph = lcDerived(root, filepath.ToSlash(filepath.Join(memDir, workspace.GraphName)), last, mem.Tier == "full")
-	r.Context = lcDerived(root, filepath.ToSlash(filepath.Join(memDir, workspace.ContextName)), last, mem.Tier == "full" || mem.Tier == "core")
+	r.Graph = lcDerived(root, parse.GraphFile, last, mem.Tier.HasGraph())
+	r.Context = lcDerived(root, parse.ContextFile, last, mem.Tier.HasContext())
 	r.Stale = r.Graph.Expected && r.Graph.State != "fresh" || r.Context.Expected && r.Context.State != "fresh"
 
 	w := cmd.Root().Writer
@@ -208,8 +206,9 @@ func lcDerived(root, rel, last string, expected bool) derivedState {
 		d.State = "missing"
 		return d
 	}
-	d.Horizon, _ = materialize.FindHorizon(src)
-	if d.Horizon == last {
+	var line int
+	d.Horizon, line = materialize.FindHorizon(src)
+	if materialize.Fresh(d.Horizon, line, last) {
 		d.State = "fresh"
 	} else {
 		d.State = "stale"

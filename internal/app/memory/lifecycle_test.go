@@ -71,7 +71,7 @@ func TestNormalize(t *testing.T) {
 		d    Draft
 		want string
 	}{
-		{Draft{Type: "launch", Scope: "s", Summary: "x", Agent: "a", Time: "2026-01-01 10:00"}, `unknown event type "launch": use one of decision, create, modify, delete, test, fix, dependency, blocker, milestone, escalation, handoff, archive`},
+		{Draft{Type: "launch", Scope: "s", Summary: "x", Agent: "a", Time: "2026-01-01 10:00"}, `unknown event type "launch": use one of decision, create, modify, delete, test, fix, dependency, blocker, milestone, escalation, handoff, archive, commitment`},
 		{Draft{Type: "fix", Summary: "x", Agent: "a", Time: "2026-01-01 10:00"}, "missing scope: pass --scope with the area the event affects"},
 		{Draft{Type: "fix", Scope: "s", Agent: "a", Time: "2026-01-01 10:00"}, "missing summary: pass --summary with a one-line description"},
 		{Draft{Type: "fix", Scope: "s", Summary: "x", Agent: "a|b", Time: "2026-01-01 10:00"}, `agent "a|b" contains '|' or a line break: use a plain name`},
