@@ -109,6 +109,9 @@ func newApp(stdout, stderr io.Writer) *cli.Command {
 			graphCommand(),
 			auditCommand(),
 			hookCommand(),
+			loopsCommand(),
+			reportCommand(),
+			snapshotCommand(),
 		},
 	}
 	// urfave/cli does not inherit OnUsageError; every subcommand gets the

@@ -346,3 +346,9 @@ type silent struct{ err error }
 
 func (s silent) Error() string { return "" }
 func (s silent) Unwrap() error { return s.err }
+
+// Exists reports whether the file or folder rel exists under root.
+func Exists(root, rel string) bool {
+	_, err := os.Stat(filepath.Join(root, filepath.FromSlash(rel)))
+	return err == nil
+}
