@@ -238,4 +238,3 @@ func (r *Report) Markdown() string {
 	line("- **Archival due**: %s (%d events in the log, threshold %d)", due, r.Events.Log, r.Archive.Threshold)
 	return b.String()
 }
-
