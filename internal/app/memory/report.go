@@ -98,7 +98,7 @@ func BuildReport(root string) (*Report, error) {
 	ds := l.Check(lint.Input{
 		LogFile: workspace.LogName, Log: mem.Log, Archive: mem.Archive, Events: mem.Events,
 		ReadFile: func(rel string) ([]byte, error) { return workspace.ReadFile(root, rel) },
-		Exists:   func(rel string) bool { return workspace.Exists(root, rel) },
+		Exists:   func(rel string) bool { return workspace.Lstat(root, rel) == nil },
 	})
 	x := materialize.NewReplayer(lint.RenderOptions(cfg))
 	x.Expect(materialize.Supersessions(mem.Events))
@@ -129,7 +129,7 @@ func BuildReport(root string) (*Report, error) {
 	for _, f := range Derive(x, TierOf(cfg, mem)) {
 		state := "current"
 		switch {
-		case !workspace.Exists(root, f.File):
+		case workspace.Lstat(root, f.File) != nil:
 			state = "missing"
 		case !workspace.Equal(root, f.File, f.Data):
 			state = "outdated"

@@ -347,8 +347,10 @@ type silent struct{ err error }
 func (s silent) Error() string { return "" }
 func (s silent) Unwrap() error { return s.err }
 
-// Exists reports whether the file or folder rel exists under root.
-func Exists(root, rel string) bool {
-	_, err := os.Stat(filepath.Join(root, filepath.FromSlash(rel)))
-	return err == nil
+// Lstat reports on rel inside root without following a final symlink:
+// nil when something is there, an error satisfying
+// errors.Is(err, fs.ErrNotExist) when nothing is.
+func Lstat(root, rel string) error {
+	_, err := os.Lstat(filepath.Join(root, filepath.FromSlash(rel)))
+	return err
 }
