@@ -25,6 +25,10 @@ type StatusReport struct {
 	// Stale is true when a derived file of the tier is stale or
 	// missing: the command then exits 1.
 	Stale bool `json:"stale"`
+	// OpenLoops counts the loops still open at the last event; Oldest
+	// is the first of them (memsys loops lists them all).
+	OpenLoops int       `json:"open_loops"`
+	Oldest    *LoopView `json:"oldest_open_loop"`
 }
 
 // FileCount is the number of events in one file.
@@ -112,6 +116,17 @@ func Status(root string, threshold int) (*StatusReport, error) {
 	r.Graph = derivedStatus(root, parse.GraphFile, last, mem.Tier.HasGraph())
 	r.Context = derivedStatus(root, parse.ContextFile, last, mem.Tier.HasContext())
 	r.Stale = r.Graph.Expected && r.Graph.State != "fresh" || r.Context.Expected && r.Context.State != "fresh"
+	// Loops need the event bodies (Refs, closes, Supersedes), so they
+	// come from a replay of the whole history: exact, whatever the
+	// derived files say.
+	loops, err := Loops(root)
+	if err != nil {
+		return nil, err
+	}
+	r.OpenLoops = len(loops.Loops)
+	if r.OpenLoops > 0 {
+		r.Oldest = &loops.Loops[0]
+	}
 	return r, nil
 }
 
@@ -166,6 +181,11 @@ func (r *StatusReport) WriteText(w io.Writer) {
 	}
 	if r.Context.State != "missing" {
 		fmt.Fprintf(w, "context size: %d words, ~%d tokens\n", r.Context.Words, r.Context.Tokens)
+	}
+	if r.Oldest != nil {
+		fmt.Fprintf(w, "open loops: %d, oldest %s: run memsys loops\n", r.OpenLoops, r.Oldest)
+	} else {
+		fmt.Fprintln(w, "open loops: 0")
 	}
 	if r.ArchiveDue {
 		fmt.Fprintf(w, "archive: due (%d events in the log, threshold %d): run memsys archive\n", r.Log.Events, r.ArchiveThreshold)
