@@ -177,7 +177,7 @@ func (r *Report) Markdown() string {
 	line("")
 	line("- **Event horizon**: %s (%s)", orDash(r.Horizon), orDash(r.At))
 	line("- **Events**: %d (log %d, archive %d)", r.Events.Total, r.Events.Log, r.Events.Archive)
-	line("- **Findings**: %d errors, %d warnings, %d notes", r.Findings.Errors, r.Findings.Warnings, r.Findings.Notes)
+	line("- **Findings**: errors %d, warnings %d, notes %d", r.Findings.Errors, r.Findings.Warnings, r.Findings.Notes)
 	table := func(title, col string, cs []Count) {
 		line("")
 		line("## %s", title)
