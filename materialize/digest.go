@@ -17,8 +17,12 @@ type brief struct {
 	prio    Priority
 }
 
-func briefOf(ev *parse.Event, pos int) brief {
-	return brief{pos: pos, key: timeKey(ev.Time), id: ev.ID, typ: ev.Type, summary: ev.Summary, time: ev.Time, prio: PriorityOf(ev)}
+func briefOf(ev *parse.Event, pos int, legacy bool) brief {
+	p := DefaultPriority
+	if !legacy {
+		p = PriorityOf(ev)
+	}
+	return brief{pos: pos, key: timeKey(ev.Time), id: ev.ID, typ: ev.Type, summary: ev.Summary, time: ev.Time, prio: p}
 }
 
 // created is what context.md needs of an event that created a node.
@@ -56,8 +60,9 @@ func timeKey(t parse.Time) int64 {
 // the summaries of the events that created nodes. Its size depends on
 // the window and the graph, not on the length of the log.
 type digest struct {
-	opt Options
-	n   int // events seen
+	opt    Options
+	legacy bool // see Replayer.legacy
+	n      int  // events seen
 
 	milestone, decision brief // the last of each; pos -1 if none
 
@@ -100,7 +105,7 @@ func newDigest(opt Options) *digest {
 func (d *digest) observe(ev *parse.Event) {
 	pos := d.n
 	d.n++
-	b := briefOf(ev, pos)
+	b := briefOf(ev, pos, d.legacy)
 	switch ev.Type {
 	case "milestone":
 		d.milestone = b

@@ -49,6 +49,10 @@ type Replayer struct {
 	s *supersession
 	// seen are the Supersedes fields of the events applied.
 	seen []parse.Supersession
+	// legacy replays as memsys did before supersession, loops,
+	// priorities and conflicts: only BenchmarkSemanticsCost sets it, to
+	// measure what they cost in the same run.
+	legacy bool
 }
 
 // NewReplayer returns a Replayer whose context follows opt.
@@ -76,6 +80,14 @@ func (x *Replayer) Seen() []parse.Supersession { return x.seen }
 // retained beyond its strings.
 func (x *Replayer) Apply(ev *parse.Event) Change {
 	var ch Change
+	if x.legacy {
+		x.r.apply(ev, &ch)
+		if len(ch.NodesAdded) > 0 {
+			x.d.want(ev)
+		}
+		x.d.observe(ev)
+		return ch
+	}
 	if j := x.s.supersededBy(ev); j >= 0 {
 		x.r.skip(ev, &ch, x.s.edges[j].ID)
 	} else {
@@ -119,7 +131,7 @@ func newReplayer() *replayer {
 		blockers:  map[string][]blockRec{},
 		open:      map[*Node]int{},
 		openEdge:  map[*Edge]bool{},
-		loops:     loops{index: map[string]*Loop{}, shut: map[string]bool{}},
+		loops:     loops{index: map[evKey]*Loop{}, shut: map[evKey]bool{}},
 		conflicts: conflicts{heads: map[string][]decisionHead{}, names: map[string]string{}},
 	}
 }
@@ -131,7 +143,9 @@ func (r *replayer) apply(ev *parse.Event, ch *Change) {
 	r.ch = ch
 	r.ch.Event = ev.ID
 	r.dispatch()
-	r.loops.apply(r)
+	if !r.legacy {
+		r.loops.apply(r)
+	}
 	r.g.Horizon = r.id
 	r.last, r.any = ev.Time, true
 	r.ev, r.ch = nil, nil
@@ -188,6 +202,7 @@ type replayer struct {
 
 	loops     loops
 	conflicts conflicts
+	legacy    bool // see Replayer.legacy
 }
 
 func (r *replayer) dispatch() {
@@ -518,7 +533,9 @@ func (r *replayer) decision() {
 		if subject != "" {
 			shown = subject + "." + attr
 		}
-		r.conflicts.decision(r, key, shown, r.detail("to", "decision", "choice"))
+		if !r.legacy {
+			r.conflicts.decision(r, key, shown, r.detail("to", "decision", "choice"))
+		}
 		if old := r.decisions[key]; old != nil {
 			old.Status = "deprecated"
 			r.set(old, "superseded_by", r.id)

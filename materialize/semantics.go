@@ -79,14 +79,15 @@ func Closes(e *parse.Event) []string {
 	return out
 }
 
-// closers returns the IDs e closes: its closes details, and its Refs
-// when it is a fix or a milestone.
-func closers(e *parse.Event) []string {
-	out := Closes(e)
-	if e.Type == "fix" || e.Type == "milestone" {
-		out = append(out, e.Refs...)
+// hasCloses reports whether e has a closes detail, without building
+// the list: most events have none.
+func hasCloses(e *parse.Event) bool {
+	for _, d := range e.Details {
+		if d.Norm() == "closes" {
+			return true
+		}
 	}
-	return out
+	return false
 }
 
 // Loop is an open loop: an event that waits for a later one to close
@@ -142,29 +143,52 @@ func parseDate(s string) (parse.Time, bool) {
 
 // loops tracks the open loops of a replay, oldest first.
 type loops struct {
-	open  []*Loop
-	index map[string]*Loop // event key → open loop
-	shut  map[string]bool  // event keys of loops already closed
+	all   []*Loop         // open loops in order, and closed ones not yet compacted away
+	index map[evKey]*Loop // event key → open loop
+	shut  map[evKey]bool  // event keys of loops already closed
 	n     int
 }
 
 func (l *loops) apply(r *replayer) {
 	ev := r.ev
-	for _, id := range closers(ev) {
-		k := parse.EventKey(id)
-		if lp := l.index[k]; lp != nil {
-			delete(l.index, k)
-			lp.pos = -1
-			l.shut[k] = true
-			r.note("closes loop " + lp.ID)
-			continue
-		}
-		if l.shut[k] {
-			r.note("loop " + cleanName(id) + " already closed")
-		} else if ev.Type != "fix" && ev.Type != "milestone" || contains(Closes(ev), id) {
-			r.note("closes " + strconv.Quote(cleanName(id)) + ": not an open loop")
+	if hasCloses(ev) {
+		for _, id := range Closes(ev) {
+			l.close(r, id, true)
 		}
 	}
+	if ev.Type == "fix" || ev.Type == "milestone" {
+		for _, id := range ev.Refs {
+			l.close(r, id, false)
+		}
+	}
+	l.open(r)
+}
+
+// close closes the loop id names, if it is open; explicit is true for
+// a closes detail, which notes a name that is no open loop (a fix's
+// Refs name other events too).
+func (l *loops) close(r *replayer, id string, explicit bool) {
+	k := keyOf(id)
+	if lp := l.index[k]; lp != nil {
+		delete(l.index, k)
+		lp.pos = -1
+		l.shut[k] = true
+		r.note("closes loop " + lp.ID)
+		return
+	}
+	switch {
+	case !explicit:
+	case l.shut[k]:
+		r.note("loop " + cleanName(id) + " already closed")
+	default:
+		r.note("closes " + strconv.Quote(cleanName(id)) + ": not an open loop")
+	}
+}
+
+// open opens a loop when the event is a blocker, escalation or
+// commitment.
+func (l *loops) open(r *replayer) {
+	ev := r.ev
 	if IsLoop(ev.Type) {
 		lp := &Loop{
 			ID: ev.ID, Type: ev.Type, Summary: ev.Summary, Agent: ev.Agent,
@@ -175,38 +199,38 @@ func (l *loops) apply(r *replayer) {
 		if lp.Owner == "" {
 			lp.Owner = cleanName(ev.Agent)
 		}
-		k := parse.EventKey(ev.ID)
+		k := keyOf(ev.ID)
 		if old := l.index[k]; old != nil {
 			old.pos = -1 // a duplicate ID: the later event is the loop
 		}
 		delete(l.shut, k)
 		l.index[k] = lp
-		l.open = append(l.open, lp)
+		l.all = append(l.all, lp)
 		if ev.Type == "commitment" {
 			r.note("commitment: loop open until an event closes it")
 		}
 	}
 	l.n++
-	if len(l.open) > 64 && len(l.open) > 2*len(l.index) {
+	if len(l.all) > 64 && len(l.all) > 2*len(l.index) {
 		l.compact()
 	}
 }
 
 func (l *loops) compact() {
-	out := l.open[:0]
-	for _, lp := range l.open {
+	out := l.all[:0]
+	for _, lp := range l.all {
 		if lp.pos >= 0 {
 			out = append(out, lp)
 		}
 	}
-	clear(l.open[len(out):])
-	l.open = out
+	clear(l.all[len(out):])
+	l.all = out
 }
 
 // list returns the open loops, oldest first.
 func (l *loops) list() []*Loop {
 	l.compact()
-	return l.open
+	return l.all
 }
 
 // Conflict is two live decisions on the same entity and attribute that

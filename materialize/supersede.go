@@ -1,8 +1,27 @@
 package materialize
 
 import (
+	"strings"
+
 	"github.com/memsys/memsys/parse"
 )
+
+// evKey identifies an event as Refs, Supersedes and closes name it
+// ("evt-7" and "evt-007" match): by number, without building a string,
+// for the well-formed IDs replay meets on every event; by the lowered
+// text otherwise.
+type evKey struct {
+	n int
+	s string
+}
+
+func keyOf(id string) evKey {
+	id = strings.TrimSpace(id)
+	if n, ok := parse.EventNum(id); ok {
+		return evKey{n: n}
+	}
+	return evKey{n: -1, s: strings.ToLower(id)}
+}
 
 // supersession decides which events replay skips. The rule
 // (docs/materialize.md, "Supersession"): an event X is skipped when a
@@ -22,7 +41,7 @@ type supersession struct {
 	// last maps an event key to the index of the last live edge that
 	// names it; an event with that key is skipped while that edge's
 	// event has not been replayed yet, that is, while it comes later.
-	last map[string]int
+	last map[evKey]int
 	// next is the number of edges whose event has been replayed.
 	next int
 	// exact stays true while the events replayed match the edges; a
@@ -31,17 +50,17 @@ type supersession struct {
 }
 
 func newSupersession(edges []parse.Supersession) *supersession {
-	s := &supersession{edges: edges, live: make([]bool, len(edges)), last: map[string]int{}, exact: true}
+	s := &supersession{edges: edges, live: make([]bool, len(edges)), last: map[evKey]int{}, exact: true}
 	// Backward: an edge's event is dead when a later live edge names it.
-	named := map[string]bool{}
+	named := map[evKey]bool{}
 	for i := len(edges) - 1; i >= 0; i-- {
-		k := parse.EventKey(edges[i].ID)
+		k := keyOf(edges[i].ID)
 		s.live[i] = !named[k]
 		if !s.live[i] {
 			continue
 		}
 		for _, t := range edges[i].Targets {
-			tk := parse.EventKey(t)
+			tk := keyOf(t)
 			if tk == k {
 				continue // superseding itself: no effect
 			}
@@ -60,7 +79,7 @@ func (s *supersession) supersededBy(ev *parse.Event) int {
 	if len(s.last) == 0 {
 		return -1
 	}
-	if i, ok := s.last[parse.EventKey(ev.ID)]; ok && i >= s.next {
+	if i, ok := s.last[keyOf(ev.ID)]; ok && i >= s.next {
 		return i
 	}
 	return -1

@@ -49,12 +49,12 @@ func (s Supersession) Equal(t Supersession) bool {
 // one substring search when no event supersedes anything.
 func ScanSupersedes(file string, src []byte) []Supersession {
 	var out []Supersession
+	lower, upper := finder{pat: []byte("persedes")}, finder{pat: []byte("PERSEDES")}
 	for from := 0; from < len(src); {
-		i := indexFold(src[from:])
-		if i < 0 {
+		at := min(lower.next(src, from), upper.next(src, from))
+		if at == len(src) {
 			break
 		}
-		at := from + i
 		from = at + len("persedes")
 		ls := bytes.LastIndexByte(src[:at], '\n') + 1
 		le := bytes.IndexByte(src[at:], '\n')
@@ -82,18 +82,30 @@ func ScanSupersedes(file string, src []byte) []Supersession {
 	return out
 }
 
-// indexFold finds "persedes" in either case, the part of "Supersedes"
-// every spelling of the field shares.
-func indexFold(b []byte) int {
-	i := bytes.Index(b, []byte("persedes"))
-	j := bytes.Index(b, []byte("PERSEDES"))
-	switch {
-	case i < 0:
-		return j
-	case j < 0 || i < j:
-		return i
+// finder finds the occurrences of pat one after the other, remembering
+// the next, so two finders ("persedes" in lower and upper case, the
+// part of "Supersedes" its usual spellings share) read the source once
+// each however the matches interleave.
+type finder struct {
+	pat  []byte
+	at   int // next match at or after searched; len(src) when none
+	done bool
+	from int // where at was searched from
+}
+
+// next returns the first match at or after from, len(src) if none.
+func (f *finder) next(src []byte, from int) int {
+	if f.done && f.at >= from {
+		return f.at // the first match after an earlier from is still the first
 	}
-	return j
+	i := bytes.Index(src[from:], f.pat)
+	f.done, f.from = true, from
+	if i < 0 {
+		f.at = len(src)
+	} else {
+		f.at = from + i
+	}
+	return f.at
 }
 
 // headingBefore finds the event heading that the line at ls belongs to:
