@@ -129,12 +129,27 @@ func Supersessions(events []parse.Event) []parse.Supersession {
 }
 
 // SupersededBy returns, for each event of the history that replay
-// skips, the ID of the event that supersedes it, by position in events.
+// skips, the ID of the first live event after it that supersedes it
+// (two live corrections of one event are an error, MS126), by position
+// in events.
 func SupersededBy(events []parse.Event) map[int]string {
 	s := newSupersession(Supersessions(events))
 	out := map[int]string{}
 	for i := range events {
 		if j := s.supersededBy(&events[i]); j >= 0 {
+			k := keyOf(events[i].ID)
+		first:
+			for f := s.next; f <= j; f++ {
+				if !s.live[f] {
+					continue
+				}
+				for _, t := range s.edges[f].Targets {
+					if keyOf(t) == k {
+						j = f
+						break first
+					}
+				}
+			}
 			out[i] = s.edges[j].ID
 		}
 		s.observe(&events[i])
