@@ -45,6 +45,11 @@ func TestSemanticsGolden(t *testing.T) {
 				return RenderGraph(g), RenderContext(BuildContext(evs, g, DefaultOptions())), b.Bytes()
 			}
 			graph, ctx, notes := render(l.Events)
+			// Line endings never change a byte of the output.
+			crlf := parse.Parse("CHANGELOG.md", bytes.ReplaceAll(src, []byte("\n"), []byte("\r\n")))
+			if g2, c2, n2 := render(crlf.Events); !bytes.Equal(g2, graph) || !bytes.Equal(c2, ctx) || !bytes.Equal(n2, notes) {
+				t.Error("CRLF input renders differently")
+			}
 			golden(t, base+".graph.golden", graph)
 			golden(t, base+".context.golden", ctx)
 			golden(t, base+".notes.golden", notes)
