@@ -17,6 +17,7 @@ func init() {
 		Bad:      "| auth | component | active | ... edited by hand to `completed`",
 		Good:     "a modify event with `- status: completed`, then `memsys regen`",
 		Severity: diag.Error,
+		Fix:      true,
 		Run:      func(p *Pass) { checkDrift(p, GraphFile) },
 	})
 }

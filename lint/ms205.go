@@ -17,6 +17,7 @@ func init() {
 		Bad:      "## Active Mission edited by hand in context.md",
 		Good:     "a milestone event in CHANGELOG.md, then `memsys regen`",
 		Severity: diag.Error,
+		Fix:      true,
 		Run:      func(p *Pass) { checkDrift(p, ContextFile) },
 	})
 }

@@ -29,6 +29,11 @@ type Input struct {
 	// Exists reports whether a file or folder exists, relative to the
 	// memory root.
 	Exists func(rel string) bool
+	// Git and Revisions feed the history rules (MS301-MS305): the
+	// repository and the two versions of the log to compare. Without
+	// Revisions those rules find nothing.
+	Git       Git
+	Revisions *Revisions
 	// Derive makes a Session replay the events even when no drift rule
 	// needs it, so Derived has the files for lint --fix.
 	Derive bool
@@ -71,25 +76,6 @@ func (l *Linter) Config() config.Config { return l.cfg }
 
 // Severity returns the effective severity of rule id (Off when unknown).
 func (l *Linter) Severity(id string) diag.Severity { return l.sev[id] }
-
-// Adjust applies the configured severities to diagnostics produced
-// outside the rules' Run functions (the git checks): switched-off rules
-// are dropped, the others take their configured severity.
-func (l *Linter) Adjust(ds diag.Diagnostics) diag.Diagnostics {
-	out := ds[:0:0]
-	for _, d := range ds {
-		if d.Rule != "" {
-			if _, known := registry[d.Rule]; known {
-				d.Severity = l.sev[d.Rule]
-				if d.Severity == diag.Off {
-					continue
-				}
-			}
-		}
-		out = append(out, d)
-	}
-	return out
-}
 
 // Check runs every enabled rule over in and returns the findings sorted
 // as every printer prints them. It is a Session fed with in.Events.
@@ -256,6 +242,24 @@ func (s *Session) Finish(log, archive *parse.Log) diag.Diagnostics {
 	return s.ds
 }
 
+// Err is the error that kept a rule from judging the memory (see
+// Pass.Fail), nil when every rule ran. Valid after Finish.
+func (s *Session) Err() error { return s.sh.err }
+
+// CheckHistory runs only the rules that read git (Rule.Git) over in,
+// for the audit, which walks many pairs of versions and has no working
+// tree to lint. Severities apply as in Check.
+func (l *Linter) CheckHistory(in Input) (diag.Diagnostics, error) {
+	s := &Session{l: l, in: &in, sh: &shared{in: &in, cfg: l.cfg}}
+	for _, r := range Rules() {
+		if sev := l.sev[r.ID]; r.Git && sev != diag.Off {
+			r.Run(s.pass(r, sev))
+		}
+	}
+	s.ds.Sort()
+	return s.ds, s.sh.err
+}
+
 // Events is the number of events the Session has seen.
 func (s *Session) Events() int { return s.sh.count }
 
@@ -377,6 +381,10 @@ type shared struct {
 	count     int        // events seen
 	logEvents int        // of which in the log (not the archive)
 	last      string     // ID of the last event seen
+
+	historyDone     bool             // the history rules compared base and head
+	historyFindings diag.Diagnostics // what that comparison found
+	err             error            // the first Pass.Fail
 }
 
 // firstSeen is where the first event with a number is, as the refs and

@@ -29,10 +29,14 @@ type Rule struct {
 	// event that a later event supersedes become notes: the correction
 	// is the superseding event, and the log is never edited.
 	Content bool
+	// Fix says lint --fix repairs the rule's findings by rewriting the
+	// file each one names with what regen writes.
+	Fix bool
+	// Git says the rule reads git through the Pass (Pass.Git): it finds
+	// nothing unless lint compares revisions (--base, --staged, audit).
+	Git bool
 	// Run reports the rule's findings from the memory as a whole, after
-	// the last event. A rule with neither Run nor Visit gets its findings
-	// from elsewhere (the git checks behind --base): it is still listed,
-	// documented and configurable.
+	// the last event.
 	Run func(*Pass)
 	// Visit makes the rule look at the history one event at a time. It
 	// is called once per memory and returns the functions that see each

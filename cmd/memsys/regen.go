@@ -129,7 +129,7 @@ func warnProblems(cmd *cli.Command, mem *workspace.Memory) {
 		for _, p := range l.Problems {
 			if n < maxWarnings {
 				r := p.Range
-				r.File = displayPath(base, mem.Root, r.File)
+				r.File = workspace.DisplayPath(base, mem.Root, r.File)
 				fmt.Fprintf(w, "%s: warning: %s\n", r, p.Message)
 			}
 			n++

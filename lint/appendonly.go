@@ -1,4 +1,4 @@
-package history
+package lint
 
 import (
 	"fmt"
@@ -10,24 +10,14 @@ import (
 	"github.com/memsys/memsys/parse"
 )
 
-// Rule IDs. They are registered in lint (lint/ms30x.go) so --list-rules,
-// the README and SARIF know them; the checks live here.
-const (
-	Edited     = "MS301" // a committed event's text changed
-	Deleted    = "MS302" // a committed event is gone from log and archive
-	Reordered  = "MS303" // committed events are in another order
-	Inserted   = "MS304" // a new event before the last committed one
-	Renumbered = "MS305" // a committed event got another ID, or a new ID does not continue the sequence
-)
-
-// Side is one version of the memory's log: the archive (nil if none)
+// side is one version of the memory's log: the archive (nil if none)
 // and CHANGELOG.md (nil if none).
-type Side struct {
+type side struct {
 	Archive, Log *parse.Log
 }
 
 // events returns the side's events in history order: archive, then log.
-func (s Side) events() []parse.Event {
+func (s side) events() []parse.Event {
 	var out []parse.Event
 	for _, l := range []*parse.Log{s.Archive, s.Log} {
 		if l != nil {
@@ -37,13 +27,13 @@ func (s Side) events() []parse.Event {
 	return out
 }
 
-// Compare reports every way head breaks append-only with respect to
+// compare reports every way head breaks append-only with respect to
 // base. commit names the base in messages (e.g. "main (1a2b3c4)").
 // Moving events from the log to the archive unchanged is not a change:
 // events are matched by number across both files. Text is compared with
 // line endings normalised and without the blank lines or "---" that
 // follow an event (parse.Event.Text).
-func Compare(base, head Side, commit string) diag.Diagnostics {
+func compare(base, head side, commit string) diag.Diagnostics {
 	ds := diag.Diagnostics{}
 	be, he := base.events(), head.events()
 	if len(be) == 0 {
@@ -66,7 +56,7 @@ func Compare(base, head Side, commit string) diag.Diagnostics {
 	// where names the head position of a base event that is gone: the
 	// next base event still present, else the end of the head log.
 	// Computed in one backward pass, so a log cut in half costs O(n).
-	fallback := diag.Range{File: "CHANGELOG.md"}
+	fallback := diag.Range{File: parse.LogFile}
 	switch {
 	case len(he) > 0:
 		fallback = he[len(he)-1].Range
@@ -112,19 +102,19 @@ func Compare(base, head Side, commit string) diag.Diagnostics {
 		if !ok {
 			if j := renumbered(b); j >= 0 {
 				renumberedTo[j] = true
-				ds = append(ds, diag.Diagnostic{Rule: Renumbered, Severity: diag.Error, Range: he[j].Range, Event: he[j].ID,
+				ds = append(ds, diag.Diagnostic{Rule: "MS305", Severity: diag.Error, Range: he[j].Range, Event: he[j].ID,
 					Message: fmt.Sprintf("%s was %s at %s: committed events keep their ID; restore %s", he[j].ID, b.ID, commit, b.ID),
 					Detail:  udiff.Unified(b.ID+" at "+commit, he[j].ID+" now", []byte(b.Text), []byte(he[j].Text))})
 				continue
 			}
-			ds = append(ds, diag.Diagnostic{Rule: Deleted, Severity: diag.Error, Range: where(k), Event: b.ID,
+			ds = append(ds, diag.Diagnostic{Rule: "MS302", Severity: diag.Error, Range: where(k), Event: b.ID,
 				Message: fmt.Sprintf("%s, committed at %s, is gone from the log and the archive: restore it (git show %s)", b.ID, commit, shortRev(commit)),
 				Detail:  udiff.Unified(b.ID+" at "+commit, b.ID+" now", []byte(b.Text), nil)})
 			continue
 		}
 		h := he[i]
 		if h.Text != b.Text {
-			ds = append(ds, diag.Diagnostic{Rule: Edited, Severity: diag.Error, Range: h.Range, Event: h.ID,
+			ds = append(ds, diag.Diagnostic{Rule: "MS301", Severity: diag.Error, Range: h.Range, Event: h.ID,
 				Message: fmt.Sprintf("%s was changed after it was committed at %s: events are immutable; restore it and record the correction as a new event", h.ID, commit),
 				Detail:  udiff.Unified(b.ID+" at "+commit, h.ID+" now", []byte(b.Text), []byte(h.Text))})
 		}
@@ -148,7 +138,7 @@ func Compare(base, head Side, commit string) diag.Diagnostics {
 		if n > 0 {
 			after = "followed " + be[kept[n-1].k].ID
 		}
-		ds = append(ds, diag.Diagnostic{Rule: Reordered, Severity: diag.Error, Range: h.Range, Event: h.ID,
+		ds = append(ds, diag.Diagnostic{Rule: "MS303", Severity: diag.Error, Range: h.Range, Event: h.ID,
 			Message: fmt.Sprintf("%s has moved: at %s it %s; committed events keep their order", h.ID, commit, after)})
 	}
 	// New events: after the last committed one, continuing its numbers.
@@ -159,10 +149,10 @@ func Compare(base, head Side, commit string) diag.Diagnostics {
 		}
 		switch {
 		case i < lastPos:
-			ds = append(ds, diag.Diagnostic{Rule: Inserted, Severity: diag.Error, Range: h.Range, Event: h.ID,
+			ds = append(ds, diag.Diagnostic{Rule: "MS304", Severity: diag.Error, Range: h.Range, Event: h.ID,
 				Message: fmt.Sprintf("new event %s is inserted before %s, committed at %s: append new events at the end of the log", h.ID, he[lastPos].ID, commit)})
 		case h.Num != next:
-			ds = append(ds, diag.Diagnostic{Rule: Renumbered, Severity: diag.Error, Range: h.Range, Event: h.ID,
+			ds = append(ds, diag.Diagnostic{Rule: "MS305", Severity: diag.Error, Range: h.Range, Event: h.ID,
 				Message: fmt.Sprintf("new event %s does not continue the sequence of %s (the next ID is %s): renumber it", h.ID, commit, parse.FormatID(next, 3))})
 			next = max(next, h.Num+1)
 		default:
@@ -222,4 +212,43 @@ func indexByte(s string, c byte) int {
 		}
 	}
 	return -1
+}
+
+// compareMerge checks a merge commit against one of its parents. Two
+// branches that each appended events must renumber one side's events
+// and interleave them when they merge, so order and IDs are free here;
+// what must hold is that no event of the parent lost or changed a byte:
+// each one's text, apart from its ID, is somewhere in the merge.
+func compareMerge(parent, merge side, commit string) diag.Diagnostics {
+	ds := diag.Diagnostics{}
+	he := merge.events()
+	have := make(map[string]bool, len(he))
+	byNum := make(map[int]int, len(he))
+	for i, e := range he {
+		have[stripID(e.Text)] = true
+		if _, dup := byNum[e.Num]; !dup {
+			byNum[e.Num] = i
+		}
+	}
+	for _, b := range parent.events() {
+		if have[stripID(b.Text)] {
+			continue
+		}
+		if i, ok := byNum[b.Num]; ok {
+			h := he[i]
+			ds = append(ds, diag.Diagnostic{Rule: "MS301", Severity: diag.Error, Range: h.Range, Event: h.ID,
+				Message: fmt.Sprintf("%s as committed at %s is not in this merge, whose %s reads otherwise: keep every committed event's text, renumbering only new ones", b.ID, commit, h.ID),
+				Detail:  udiff.Unified(b.ID+" at "+commit, h.ID+" now", []byte(b.Text), []byte(h.Text))})
+			continue
+		}
+		r := diag.Range{File: parse.LogFile}
+		if merge.Log != nil {
+			r = diag.Range{File: merge.Log.File, Line: 1, Col: 1}
+		}
+		ds = append(ds, diag.Diagnostic{Rule: "MS302", Severity: diag.Error, Range: r, Event: b.ID,
+			Message: fmt.Sprintf("%s, committed at %s, was dropped by a merge", b.ID, commit),
+			Detail:  udiff.Unified(b.ID+" at "+commit, b.ID+" now", []byte(b.Text), nil)})
+	}
+	ds.Sort()
+	return ds
 }
