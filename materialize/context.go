@@ -657,3 +657,44 @@ func renderSection(b *bytes.Buffer, s *Section) {
 		}
 	}
 }
+
+// CountItems counts the items of the section titled title in a
+// context.md that RenderContext wrote, including those its "… and N
+// more" line stands for; a section that is absent has none (Open Loops
+// and Conflicts are only written when they have items). ok is false
+// when src does not look like context.md.
+func CountItems(src []byte, title string) (n int, ok bool) {
+	if !bytes.HasPrefix(src, []byte("# Current Context\n")) {
+		return 0, false
+	}
+	head := []byte("\n## " + title + "\n")
+	i := bytes.Index(src, head)
+	if i < 0 {
+		return 0, true
+	}
+	rest := src[i+len(head):]
+	if j := bytes.Index(rest, []byte("\n## ")); j >= 0 {
+		rest = rest[:j+1]
+	}
+	for _, line := range bytes.Split(rest, []byte("\n")) {
+		item, isItem := bytes.CutPrefix(line, []byte("- "))
+		if !isItem {
+			if k := bytes.IndexByte(line, ' '); k > 0 && bytes.HasSuffix(line[:k], []byte(".")) {
+				item, isItem = line[k+1:], true // a numbered item
+			}
+		}
+		if !isItem {
+			continue
+		}
+		if more, found := bytes.CutPrefix(item, []byte("… and ")); found {
+			if m, err := strconv.Atoi(string(bytes.TrimSuffix(more, []byte(" more")))); err == nil {
+				n += m
+				continue
+			}
+		}
+		if string(item) != "(none)" {
+			n++
+		}
+	}
+	return n, true
+}

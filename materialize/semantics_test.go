@@ -152,3 +152,27 @@ func TestParsePriority(t *testing.T) {
 		}
 	}
 }
+
+// TestCountItems: status counts the open loops of a fresh context.md;
+// the count must be the replay's, cuts included.
+func TestCountItems(t *testing.T) {
+	var events []parse.Event
+	for i := 1; i <= 14; i++ {
+		events = append(events, ev(i, fmt.Sprintf("2026-03-01 %02d:00", i), "commitment", "owner: a", "due: 2026-03-09"))
+	}
+	g, _ := Replay(events)
+	for _, words := range []int{3000, 120} {
+		opt := DefaultOptions()
+		opt.ContextWords = words
+		src := RenderContext(BuildContext(events, g, opt))
+		if n, ok := CountItems(src, SecLoops); !ok || n != 14 {
+			t.Errorf("words %d: CountItems = %d, %v; want 14\n%s", words, n, ok, src)
+		}
+		if n, ok := CountItems(src, SecConflicts); !ok || n != 0 {
+			t.Errorf("words %d: conflicts = %d, %v", words, n, ok)
+		}
+	}
+	if _, ok := CountItems([]byte("# Something else\n"), SecLoops); ok {
+		t.Error("not a context.md, counted anyway")
+	}
+}

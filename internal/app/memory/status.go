@@ -25,10 +25,14 @@ type StatusReport struct {
 	// Stale is true when a derived file of the tier is stale or
 	// missing: the command then exits 1.
 	Stale bool `json:"stale"`
-	// OpenLoops counts the loops still open at the last event; Oldest
-	// is the first of them (memsys loops lists them all).
-	OpenLoops int       `json:"open_loops"`
-	Oldest    *LoopView `json:"oldest_open_loop"`
+	// OpenLoops counts the loops still open at the last event (memsys
+	// loops lists them). LoopsFrom says how it was counted: from a
+	// fresh context.md's Open Loops section, which the BOOT step trusts
+	// as the agent does (status reads only headings, and a replay of a
+	// long log costs several times more), or by replaying the history
+	// when context.md is stale, missing or not part of the tier.
+	OpenLoops int    `json:"open_loops"`
+	LoopsFrom string `json:"open_loops_from"` // "context.md" or "replay"
 }
 
 // FileCount is the number of events in one file.
@@ -116,18 +120,28 @@ func Status(root string, threshold int) (*StatusReport, error) {
 	r.Graph = derivedStatus(root, parse.GraphFile, last, mem.Tier.HasGraph())
 	r.Context = derivedStatus(root, parse.ContextFile, last, mem.Tier.HasContext())
 	r.Stale = r.Graph.Expected && r.Graph.State != "fresh" || r.Context.Expected && r.Context.State != "fresh"
-	// Loops need the event bodies (Refs, closes, Supersedes), so they
-	// come from a replay of the whole history: exact, whatever the
-	// derived files say.
+	if n, ok := freshLoops(root, r.Context); ok {
+		r.OpenLoops, r.LoopsFrom = n, parse.ContextFile
+		return r, nil
+	}
 	loops, err := Loops(root)
 	if err != nil {
 		return nil, err
 	}
-	r.OpenLoops = len(loops.Loops)
-	if r.OpenLoops > 0 {
-		r.Oldest = &loops.Loops[0]
-	}
+	r.OpenLoops, r.LoopsFrom = len(loops.Loops), "replay"
 	return r, nil
+}
+
+// freshLoops counts the open loops in context.md when it is fresh.
+func freshLoops(root string, c DerivedStatus) (int, bool) {
+	if c.State != "fresh" {
+		return 0, false
+	}
+	src, err := workspace.ReadFile(root, parse.ContextFile)
+	if err != nil {
+		return 0, false
+	}
+	return materialize.CountItems(src, materialize.SecLoops)
 }
 
 // commentRE matches HTML comments, which an agent reading context.md
@@ -182,8 +196,8 @@ func (r *StatusReport) WriteText(w io.Writer) {
 	if r.Context.State != "missing" {
 		fmt.Fprintf(w, "context size: %d words, ~%d tokens\n", r.Context.Words, r.Context.Tokens)
 	}
-	if r.Oldest != nil {
-		fmt.Fprintf(w, "open loops: %d, oldest %s: run memsys loops\n", r.OpenLoops, r.Oldest)
+	if r.OpenLoops > 0 {
+		fmt.Fprintf(w, "open loops: %d: memsys loops lists them, oldest first\n", r.OpenLoops)
 	} else {
 		fmt.Fprintln(w, "open loops: 0")
 	}
