@@ -380,7 +380,7 @@ func LoopLine(l *Loop, h parse.Time) string {
 func (b *ctxBuilder) conflicts() *Section {
 	s := &Section{Title: SecConflicts, Kind: "list"}
 	for _, c := range b.g.Conflicts() {
-		s.add(ConflictLine(c), P0)
+		s.add(ConflictLine(c), P1)
 	}
 	return s
 }

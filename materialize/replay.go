@@ -534,7 +534,7 @@ func (r *replayer) decision() {
 			shown = subject + "." + attr
 		}
 		if !r.legacy {
-			r.conflicts.decision(r, key, shown, r.detail("to", "decision", "choice"))
+			r.conflicts.decision(r, key, shown, r.detail("to", "decision", "choice"), r.detail("from"))
 		}
 		if old := r.decisions[key]; old != nil {
 			old.Status = "deprecated"

@@ -256,8 +256,9 @@ type decisionHead struct {
 }
 
 // conflicts tracks, per entity and attribute, the decisions still in
-// force: a new decision replaces the ones it Refs and the ones that
-// agree with it, and stands beside the others.
+// force: a new decision replaces the ones it Refs or Supersedes, the
+// one whose value its `from` names, and the ones that agree with it,
+// and stands beside the others.
 type conflicts struct {
 	heads map[string][]decisionHead
 	names map[string]string
@@ -265,7 +266,7 @@ type conflicts struct {
 	n     int
 }
 
-func (c *conflicts) decision(r *replayer, key, name, value string) {
+func (c *conflicts) decision(r *replayer, key, name, value, from string) {
 	ev := r.ev
 	h := decisionHead{DecisionRef: DecisionRef{ID: ev.ID, Value: value, Range: diag.Range{File: ev.Range.File, Line: ev.Range.Line, Col: 1, EndLine: ev.Range.Line, Offset: ev.Range.Offset}}, canonValue: Canon(value), order: c.n}
 	c.n++
@@ -275,8 +276,11 @@ func (c *conflicts) decision(r *replayer, key, name, value string) {
 		c.names[key] = name
 	}
 	var kept []decisionHead
+	canonFrom := Canon(from)
 	for _, o := range old {
-		if refersTo(ev, o.ID) || o.canonValue == h.canonValue {
+		// Replaced knowingly: named in Refs or Supersedes, changed
+		// from its value (the seed's `from`), or agreed with.
+		if refersTo(ev, o.ID) || o.canonValue == h.canonValue || canonFrom != "" && canonFrom == o.canonValue {
 			continue
 		}
 		kept = append(kept, o)

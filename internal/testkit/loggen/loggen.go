@@ -114,8 +114,8 @@ type gen struct {
 func Generate(n int, seed int64) []byte { return generate(n, seed, false) }
 
 // GenerateSemantic is Generate with issue 12's fields as a long-lived
-// log would have them: priorities (some P0 and P2 decisions, P3
-// tests), commitments (with owner and due) in place of every other
+// log would have them: priorities (one decision in 200 P0, one in four
+// P2; P3 tests), commitments (with owner and due) in place of every other
 // escalation, milestones that close the oldest open loop with
 // `closes:`, and about one event in forty superseding a recent one.
 // The events are otherwise Generate's.
@@ -378,10 +378,10 @@ func (g *gen) event(num int) {
 func (g *gen) semantics(num int, typ string, details [][2]string) ([][2]string, int) {
 	switch typ {
 	case "decision":
-		switch k := g.sr.IntN(20); {
-		case k < 2:
+		switch k := g.sr.IntN(200); {
+		case k < 1:
 			details = append(details, [2]string{"priority", "P0"})
-		case k < 7:
+		case k < 50:
 			details = append(details, [2]string{"priority", "P2"})
 		}
 	case "test":
