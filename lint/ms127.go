@@ -10,7 +10,8 @@ func init() {
 		Name:  "decision-conflict",
 		Title: "no two live decisions disagree on one attribute",
 		Doc: "Two decisions on the same entity and attribute with different values, where the " +
-			"later neither Refs nor supersedes the earlier, are a conflict: typically two agents " +
+			"later neither Refs nor supersedes the earlier and its `from` is not the earlier's " +
+			"value, are a conflict: typically two agents " +
 			"decided on two branches and the merge kept both. Replay lets the later one stand " +
 			"in graph.md, but context.md lists both under Conflicts until one is superseded. " +
 			"Entity and attribute match on their canonical keys (case, `_`, `-` and spaces " +

@@ -2,9 +2,9 @@ package materialize
 
 import (
 	"bytes"
-	"strings"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/memsys/memsys/parse"
