@@ -34,133 +34,169 @@ func (s side) events() []parse.Event {
 // line endings normalised and without the blank lines or "---" that
 // follow an event (parse.Event.Text).
 func compare(base, head side, commit string) diag.Diagnostics {
-	ds := diag.Diagnostics{}
-	be, he := base.events(), head.events()
-	if len(be) == 0 {
-		return ds
+	c := newComparison(base, head, commit)
+	if len(c.be) == 0 {
+		return diag.Diagnostics{}
+	}
+	c.committed()
+	c.order()
+	c.appended()
+	c.ds.Sort()
+	return c.ds
+}
+
+// comparison is one run of compare: the events of both sides and what
+// the passes over them found.
+type comparison struct {
+	be, he   []parse.Event
+	commit   string
+	at       map[int]int  // head index of the first event with a number
+	baseNums map[int]bool // numbers the base has
+	maxBase  int
+	// nextPresent[k] is where base event k is reported if it is gone:
+	// the next base event still present, else the end of the head log.
+	nextPresent []diag.Range
+	// newByText finds head events with a number the base never had by
+	// their text without the ID (built on first use).
+	newByText    map[string]int
+	renumberedTo map[int]bool // head indexes that are renumbered base events
+	kept         []keptEvent  // base events still present, in base order
+	lastPos      int          // head index of the last kept event
+	ds           diag.Diagnostics
+}
+
+// keptEvent pairs a base event still present (by ID) with its head index.
+type keptEvent struct{ k, i int }
+
+func newComparison(base, head side, commit string) *comparison {
+	c := &comparison{be: base.events(), he: head.events(), commit: commit, renumberedTo: map[int]bool{}, lastPos: -1, ds: diag.Diagnostics{}}
+	if len(c.be) == 0 {
+		return c
 	}
 	// Index head events by number (first occurrence; duplicates are
 	// lint's MS107) and remember their order.
-	at := make(map[int]int, len(he))
-	for i, e := range he {
-		if _, dup := at[e.Num]; !dup {
-			at[e.Num] = i
+	c.at = make(map[int]int, len(c.he))
+	for i, e := range c.he {
+		if _, dup := c.at[e.Num]; !dup {
+			c.at[e.Num] = i
 		}
 	}
-	baseNums := make(map[int]bool, len(be))
-	maxBase := 0
-	for _, e := range be {
-		baseNums[e.Num] = true
-		maxBase = max(maxBase, e.Num)
+	c.baseNums = make(map[int]bool, len(c.be))
+	for _, e := range c.be {
+		c.baseNums[e.Num] = true
+		c.maxBase = max(c.maxBase, e.Num)
 	}
-	// where names the head position of a base event that is gone: the
-	// next base event still present, else the end of the head log.
 	// Computed in one backward pass, so a log cut in half costs O(n).
 	fallback := diag.Range{File: parse.LogFile}
 	switch {
-	case len(he) > 0:
-		fallback = he[len(he)-1].Range
+	case len(c.he) > 0:
+		fallback = c.he[len(c.he)-1].Range
 	case head.Log != nil:
 		fallback = diag.Range{File: head.Log.File, Line: 1, Col: 1}
 	}
-	nextPresent := make([]diag.Range, len(be))
-	for k, r := len(be)-1, fallback; k >= 0; k-- {
-		nextPresent[k] = r
-		if i, ok := at[be[k].Num]; ok {
-			r = he[i].Range
+	c.nextPresent = make([]diag.Range, len(c.be))
+	for k, r := len(c.be)-1, fallback; k >= 0; k-- {
+		c.nextPresent[k] = r
+		if i, ok := c.at[c.be[k].Num]; ok {
+			r = c.he[i].Range
 		}
 	}
-	where := func(k int) diag.Range { return nextPresent[k] }
-	// Head events with a number the base never had, by their text
-	// without the ID: a base event that vanished but whose text is here
-	// was renumbered. Built once, so lookups cost O(1), not O(head).
-	var newByText map[string]int
-	renumberedTo := map[int]bool{}
-	renumbered := func(b parse.Event) int {
-		if newByText == nil {
-			newByText = map[string]int{}
-			for j, h := range he {
-				if !baseNums[h.Num] {
-					if _, dup := newByText[stripID(h.Text)]; !dup {
-						newByText[stripID(h.Text)] = j
-					}
+	return c
+}
+
+// renumbered returns the head index of a new-numbered event with b's
+// text, or -1: a base event that vanished but whose text is here was
+// renumbered. The index is built once, so lookups cost O(1), not O(head).
+func (c *comparison) renumbered(b parse.Event) int {
+	if c.newByText == nil {
+		c.newByText = map[string]int{}
+		for j, h := range c.he {
+			if !c.baseNums[h.Num] {
+				if _, dup := c.newByText[stripID(h.Text)]; !dup {
+					c.newByText[stripID(h.Text)] = j
 				}
 			}
 		}
-		if j, ok := newByText[stripID(b.Text)]; ok {
-			return j
-		}
-		return -1
 	}
-	// kept pairs each base event still present (by ID) with its head
-	// index; lastPos is the head index of the last of them.
-	type keptEvent struct{ k, i int }
-	var kept []keptEvent
-	lastPos := -1
-	for k, b := range be {
-		i, ok := at[b.Num]
+	if j, ok := c.newByText[stripID(b.Text)]; ok {
+		return j
+	}
+	return -1
+}
+
+// committed checks each base event: still there unchanged (MS301), not
+// gone (MS302), not given another number (MS305).
+func (c *comparison) committed() {
+	for k, b := range c.be {
+		i, ok := c.at[b.Num]
 		if !ok {
-			if j := renumbered(b); j >= 0 {
-				renumberedTo[j] = true
-				ds = append(ds, diag.Diagnostic{Rule: "MS305", Severity: diag.Error, Range: he[j].Range, Event: he[j].ID,
-					Message: fmt.Sprintf("%s was %s at %s: committed events keep their ID; restore %s", he[j].ID, b.ID, commit, b.ID),
-					Detail:  udiff.Unified(b.ID+" at "+commit, he[j].ID+" now", []byte(b.Text), []byte(he[j].Text))})
+			if j := c.renumbered(b); j >= 0 {
+				c.renumberedTo[j] = true
+				c.ds = append(c.ds, diag.Diagnostic{Rule: "MS305", Severity: diag.Error, Range: c.he[j].Range, Event: c.he[j].ID,
+					Message: fmt.Sprintf("%s was %s at %s: committed events keep their ID; restore %s", c.he[j].ID, b.ID, c.commit, b.ID),
+					Detail:  udiff.Unified(b.ID+" at "+c.commit, c.he[j].ID+" now", []byte(b.Text), []byte(c.he[j].Text))})
 				continue
 			}
-			ds = append(ds, diag.Diagnostic{Rule: "MS302", Severity: diag.Error, Range: where(k), Event: b.ID,
-				Message: fmt.Sprintf("%s, committed at %s, is gone from the log and the archive: restore it (git show %s)", b.ID, commit, shortRev(commit)),
-				Detail:  udiff.Unified(b.ID+" at "+commit, b.ID+" now", []byte(b.Text), nil)})
+			c.ds = append(c.ds, diag.Diagnostic{Rule: "MS302", Severity: diag.Error, Range: c.nextPresent[k], Event: b.ID,
+				Message: fmt.Sprintf("%s, committed at %s, is gone from the log and the archive: restore it (git show %s)", b.ID, c.commit, shortRev(c.commit)),
+				Detail:  udiff.Unified(b.ID+" at "+c.commit, b.ID+" now", []byte(b.Text), nil)})
 			continue
 		}
-		h := he[i]
+		h := c.he[i]
 		if h.Text != b.Text {
-			ds = append(ds, diag.Diagnostic{Rule: "MS301", Severity: diag.Error, Range: h.Range, Event: h.ID,
-				Message: fmt.Sprintf("%s was changed after it was committed at %s: events are immutable; restore it and record the correction as a new event", h.ID, commit),
-				Detail:  udiff.Unified(b.ID+" at "+commit, h.ID+" now", []byte(b.Text), []byte(h.Text))})
+			c.ds = append(c.ds, diag.Diagnostic{Rule: "MS301", Severity: diag.Error, Range: h.Range, Event: h.ID,
+				Message: fmt.Sprintf("%s was changed after it was committed at %s: events are immutable; restore it and record the correction as a new event", h.ID, c.commit),
+				Detail:  udiff.Unified(b.ID+" at "+c.commit, h.ID+" now", []byte(b.Text), []byte(h.Text))})
 		}
-		kept = append(kept, keptEvent{k, i})
-		lastPos = max(lastPos, i)
+		c.kept = append(c.kept, keptEvent{k, i})
+		c.lastPos = max(c.lastPos, i)
 	}
-	// The events that stayed in order are the longest run whose head
-	// positions increase; only the others moved. One event moved to the
-	// end is one finding, not one for every event it jumped over.
-	pos := make([]int, len(kept))
-	for n, e := range kept {
+}
+
+// order reports the kept events that moved (MS303). The events that
+// stayed in order are the longest run whose head positions increase;
+// only the others moved. One event moved to the end is one finding, not
+// one for every event it jumped over.
+func (c *comparison) order() {
+	pos := make([]int, len(c.kept))
+	for n, e := range c.kept {
 		pos[n] = e.i
 	}
 	inOrder := longestIncreasing(pos)
-	for n, e := range kept {
+	for n, e := range c.kept {
 		if inOrder[n] {
 			continue
 		}
-		h := he[e.i]
+		h := c.he[e.i]
 		after := "came first"
 		if n > 0 {
-			after = "followed " + be[kept[n-1].k].ID
+			after = "followed " + c.be[c.kept[n-1].k].ID
 		}
-		ds = append(ds, diag.Diagnostic{Rule: "MS303", Severity: diag.Error, Range: h.Range, Event: h.ID,
-			Message: fmt.Sprintf("%s has moved: at %s it %s; committed events keep their order", h.ID, commit, after)})
+		c.ds = append(c.ds, diag.Diagnostic{Rule: "MS303", Severity: diag.Error, Range: h.Range, Event: h.ID,
+			Message: fmt.Sprintf("%s has moved: at %s it %s; committed events keep their order", h.ID, c.commit, after)})
 	}
-	// New events: after the last committed one, continuing its numbers.
-	next := maxBase + 1
-	for i, h := range he {
-		if baseNums[h.Num] || renumberedTo[i] {
+}
+
+// appended checks the new events: after the last committed one (MS304),
+// continuing its numbers (MS305).
+func (c *comparison) appended() {
+	next := c.maxBase + 1
+	for i, h := range c.he {
+		if c.baseNums[h.Num] || c.renumberedTo[i] {
 			continue
 		}
 		switch {
-		case i < lastPos:
-			ds = append(ds, diag.Diagnostic{Rule: "MS304", Severity: diag.Error, Range: h.Range, Event: h.ID,
-				Message: fmt.Sprintf("new event %s is inserted before %s, committed at %s: append new events at the end of the log", h.ID, he[lastPos].ID, commit)})
+		case i < c.lastPos:
+			c.ds = append(c.ds, diag.Diagnostic{Rule: "MS304", Severity: diag.Error, Range: h.Range, Event: h.ID,
+				Message: fmt.Sprintf("new event %s is inserted before %s, committed at %s: append new events at the end of the log", h.ID, c.he[c.lastPos].ID, c.commit)})
 		case h.Num != next:
-			ds = append(ds, diag.Diagnostic{Rule: "MS305", Severity: diag.Error, Range: h.Range, Event: h.ID,
-				Message: fmt.Sprintf("new event %s does not continue the sequence of %s (the next ID is %s): renumber it", h.ID, commit, parse.FormatID(next, 3))})
+			c.ds = append(c.ds, diag.Diagnostic{Rule: "MS305", Severity: diag.Error, Range: h.Range, Event: h.ID,
+				Message: fmt.Sprintf("new event %s does not continue the sequence of %s (the next ID is %s): renumber it", h.ID, c.commit, parse.FormatID(next, 3))})
 			next = max(next, h.Num+1)
 		default:
 			next++
 		}
 	}
-	ds.Sort()
-	return ds
 }
 
 // longestIncreasing marks one longest strictly increasing subsequence

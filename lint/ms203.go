@@ -18,6 +18,6 @@ func init() {
 		Good:     "<!-- Event horizon: evt-042 --> while the log ends at evt-042",
 		Severity: diag.Error,
 		Fix:      true,
-		Run:      func(p *Pass) { checkStale(p, ContextFile, parse.Tier(p.Tier()).HasContext()) },
+		Run:      func(p *Pass) { checkStale(p, parse.ContextFile, parse.Tier(p.Tier()).HasContext()) },
 	})
 }

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"github.com/memsys/memsys/internal/base/diag"
+	"github.com/memsys/memsys/parse"
 )
 
 func init() {
@@ -18,6 +19,6 @@ func init() {
 		Good:     "a milestone event in CHANGELOG.md, then `memsys regen`",
 		Severity: diag.Error,
 		Fix:      true,
-		Run:      func(p *Pass) { checkDrift(p, ContextFile) },
+		Run:      func(p *Pass) { checkDrift(p, parse.ContextFile) },
 	})
 }

@@ -106,13 +106,13 @@ func fixDerived(root string, l *lint.Linter, s *lint.Session, ds diag.Diagnostic
 		return ds, nil
 	}
 	graph, context := s.Derived()
-	content := map[string][]byte{lint.GraphFile: graph, lint.ContextFile: context}
+	content := map[string][]byte{parse.GraphFile: graph, parse.ContextFile: context}
 	unlock, err := workspace.Lock(root)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
-	if err := workspace.MkdirAll(root, lint.MemoryDir); err != nil {
+	if err := workspace.MkdirAll(root, parse.MemoryDir); err != nil {
 		return nil, fmt.Errorf("lint --fix: %w", err)
 	}
 	for _, f := range files {

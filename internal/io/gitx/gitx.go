@@ -119,7 +119,14 @@ func (g *Git) cmd(ctx context.Context, args ...string) *exec.Cmd {
 // arguments are fixed by the caller; values from users must follow
 // --end-of-options or --.
 func (g *Git) Run(ctx context.Context, args ...string) ([]byte, error) {
+	return g.RunInput(ctx, nil, args...)
+}
+
+// RunInput is Run with stdin as git's standard input (fast-import,
+// hash-object --stdin); nil reads nothing.
+func (g *Git) RunInput(ctx context.Context, stdin io.Reader, args ...string) ([]byte, error) {
 	c := g.cmd(ctx, args...)
+	c.Stdin = stdin
 	var out, errb bytes.Buffer
 	c.Stdout, c.Stderr = &out, &errb
 	if err := c.Run(); err != nil {
