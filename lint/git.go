@@ -43,6 +43,13 @@ type Revisions struct {
 	// have (MS305 on a new event): that is lint's concern on the working
 	// tree, not a change to history (the audit).
 	OnlyCommitted bool
+	// Onto is set when the revision the user named has moved on since
+	// the head forked from it (lint --base REV, REV not an ancestor of
+	// the head): Base is then their merge base and Onto REV's commit,
+	// whose new events MS306 compares with the head's.
+	Onto string
+	// OntoName names REV in messages as the user wrote it.
+	OntoName string
 }
 
 // Git returns the repository the history rules read, nil without one.
@@ -80,12 +87,7 @@ func (p *Pass) history() diag.Diagnostics {
 		return sh.historyFindings
 	}
 	sh.historyDone = true
-	base, err := p.readSide(revs.Base)
-	if err != nil {
-		p.Fail(err)
-		return nil
-	}
-	head, err := p.readSide(revs.Head)
+	base, head, err := p.sides()
 	if err != nil {
 		p.Fail(err)
 		return nil
@@ -116,17 +118,51 @@ func (p *Pass) history() diag.Diagnostics {
 // hold (an ID that does not continue the sequence), rather than a
 // committed event given a new number.
 func onlyCommitted(ds diag.Diagnostics, base side) diag.Diagnostics {
-	ids := map[string]bool{}
-	for _, e := range base.events() {
-		ids[e.ID] = true
-	}
+	var ids map[string]bool // built only when there is an MS305 to judge
 	out := ds[:0]
 	for _, d := range ds {
+		if d.Rule == "MS305" && ids == nil {
+			ids = map[string]bool{}
+			for _, e := range base.events() {
+				ids[e.ID] = true
+			}
+		}
 		if d.Rule != "MS305" || ids[d.Event] {
 			out = append(out, d)
 		}
 	}
 	return out
+}
+
+// sides reads the base and head versions of the history once per
+// Session: the history rules and MarkBaseline share them.
+func (p *Pass) sides() (base, head side, err error) {
+	sh := p.shared
+	if !sh.sidesRead {
+		sh.sidesRead = true
+		revs := p.Revisions()
+		if sh.base, sh.sidesErr = p.readSide(revs.Base); sh.sidesErr == nil {
+			sh.head, sh.sidesErr = p.readSide(revs.Head)
+		}
+	}
+	return sh.base, sh.head, sh.sidesErr
+}
+
+// unchanged reports, for an event ID, whether the event is in the
+// history both sides share unchanged from the start: the same events,
+// byte for byte, in the same order. An event the change moved, edited
+// or renumbered, and every event after it, is the change's doing and is
+// judged in full.
+func unchanged(base, head side) func(string) bool {
+	b, h := base.events(), head.events()
+	nums := map[int]bool{}
+	for i := 0; i < len(b) && i < len(h) && b[i].Text == h[i].Text; i++ {
+		nums[h[i].Num] = true
+	}
+	return func(id string) bool {
+		n, ok := parse.EventNum(id)
+		return ok && nums[n]
+	}
 }
 
 // readSide reads the log and the first archive found (in the order of
@@ -159,7 +195,10 @@ func (p *Pass) readSide(rev string) (side, error) {
 func (p *Pass) blob(rev, name string) ([]byte, bool, error) {
 	if rev != "" {
 		data, ok, err := p.Git().Blob(rev, name)
-		if err != nil {
+		switch {
+		case err != nil && p.Git().Shallow():
+			return nil, false, fmt.Errorf("read %s:%s: %w (this clone is shallow: fetch the commit, e.g. git fetch --depth=1 origin %s)", strings.TrimPrefix(rev, ":"), name, err, rev)
+		case err != nil:
 			return nil, false, fmt.Errorf("read %s:%s: %w", strings.TrimPrefix(rev, ":"), name, err)
 		}
 		return data, ok, nil

@@ -8,6 +8,8 @@ import (
 	"os"
 
 	"github.com/urfave/cli/v3"
+
+	"github.com/memsys/memsys/internal/base/buildinfo"
 )
 
 // Exit codes, the same for every command.
@@ -71,10 +73,13 @@ func exitCode(err error, stderr io.Writer) int {
 
 func newApp(stdout, stderr io.Writer) *cli.Command {
 	app := &cli.Command{
-		Name:      "memsys",
-		Usage:     "keep a markdown memory system for AI agents exact, safe and fast",
-		Writer:    stdout,
-		ErrWriter: stderr,
+		Name:    "memsys",
+		Usage:   "keep a markdown memory system for AI agents exact, safe and fast",
+		Version: buildinfo.Version(),
+		// "memsys completion bash|zsh|fish|pwsh" prints the script.
+		EnableShellCompletion: true,
+		Writer:                stdout,
+		ErrWriter:             stderr,
 		Flags: []cli.Flag{
 			&cli.StringFlag{
 				Name:  "C",
@@ -90,7 +95,7 @@ func newApp(stdout, stderr io.Writer) *cli.Command {
 		// The root runs only when no subcommand matched.
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if cmd.Args().Len() > 0 {
-				return usageErr("unknown command %q: see memsys --help", cmd.Args().First())
+				return usageErr("unknown command %q%s: see memsys --help", cmd.Args().First(), didYouMean(cmd.Commands, cmd.Args().First()))
 			}
 			return cli.ShowAppHelp(cmd)
 		},
@@ -104,8 +109,17 @@ func newApp(stdout, stderr io.Writer) *cli.Command {
 			showCommand(),
 			logCommand(),
 			graphCommand(),
+			recallCommand(),
+			importCommand(),
+			exportCommand(),
+			mcpCommand(),
 			auditCommand(),
 			hookCommand(),
+			mergeDriverCommand(),
+			renumberCommand(),
+			collisionsCommand(),
+			adoptCommand(),
+			versionCommand(),
 			loopsCommand(),
 			reportCommand(),
 			snapshotCommand(),

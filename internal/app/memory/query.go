@@ -30,9 +30,10 @@ func History(root, at string) ([]parse.Event, error) {
 }
 
 // Find returns the index of event id in evs (matched by number, so
-// evt-7 finds evt-007), or an error naming what (the flag or argument).
+// evt-7 and a bare 7 find evt-007), or an error naming what (the flag
+// or argument).
 func Find(evs []parse.Event, id, what string) (int, error) {
-	num, ok := parse.EventNum(id)
+	num, ok := parse.ArgNum(id)
 	if !ok {
 		return 0, ErrNotEventID(what, id)
 	}
@@ -207,19 +208,34 @@ type LogFilter struct {
 	Open, Superseded bool
 }
 
-// Log returns the events of root's history that pass f, oldest first.
-func Log(root string, f LogFilter) ([]EventLine, error) {
-	var since, until int64 = 0, 1 << 62
-	var err error
+// Check reports a --since or --until that is not a date, before any
+// file is read.
+func (f LogFilter) Check() error {
+	_, _, err := f.bounds()
+	return err
+}
+
+// bounds returns the time keys of Since and Until (inclusive).
+func (f LogFilter) bounds() (since, until int64, err error) {
+	since, until = 0, 1<<62
 	if f.Since != "" {
 		if since, err = bound("since", f.Since, false); err != nil {
-			return nil, err
+			return 0, 0, err
 		}
 	}
 	if f.Until != "" {
 		if until, err = bound("until", f.Until, true); err != nil {
-			return nil, err
+			return 0, 0, err
 		}
+	}
+	return since, until, nil
+}
+
+// Log returns the events of root's history that pass f, oldest first.
+func Log(root string, f LogFilter) ([]EventLine, error) {
+	since, until, err := f.bounds()
+	if err != nil {
+		return nil, err
 	}
 	evs, err := History(root, f.At)
 	if err != nil {

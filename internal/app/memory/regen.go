@@ -34,7 +34,7 @@ func ErrNoSuchEvent(what, id string) error {
 func Replay(root string, opt materialize.Options, atID string) (*workspace.Memory, *materialize.Replayer, error) {
 	at := -1
 	if atID != "" {
-		n, ok := parse.EventNum(atID)
+		n, ok := parse.ArgNum(atID)
 		if !ok {
 			return nil, nil, ErrNotEventID("--at", atID)
 		}
@@ -113,7 +113,7 @@ func Derive(x *materialize.Replayer, tier parse.Tier) []Derived {
 	if tier == parse.MVP {
 		return nil
 	}
-	g, c := x.Render()
+	g, c := x.Files()
 	files := []Derived{{parse.ContextFile, c}}
 	if tier == parse.Full {
 		files = append([]Derived{{parse.GraphFile, g}}, files...)
@@ -167,7 +167,7 @@ func Regenerate(root string, o RegenOptions) (*RegenResult, error) {
 	}
 	switch {
 	case o.Stdout != "":
-		g, c := x.Render()
+		g, c := x.Files()
 		r.Output = g
 		if o.Stdout == "context" {
 			r.Output = c

@@ -6,7 +6,9 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/memsys/memsys/internal/base/config"
 	"github.com/memsys/memsys/internal/io/workspace"
+	"github.com/memsys/memsys/lint"
 	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
 )
@@ -22,6 +24,10 @@ type StatusReport struct {
 	Context          DerivedStatus `json:"context"`
 	ArchiveDue       bool          `json:"archive_due"`
 	ArchiveThreshold int           `json:"archive_threshold"`
+	// ArchivePlan, when archival is due, says what memsys archive
+	// (with the default --keep) would move and what stops it there.
+	ArchivePlan *ArchivePreview `json:"archive_plan,omitempty"`
+	root        string          // where the report was read, for the archive plan
 	// Stale is true when a derived file of the tier is stale or
 	// missing: the command then exits 1.
 	Stale bool `json:"stale"`
@@ -33,6 +39,17 @@ type StatusReport struct {
 	// when context.md is stale, missing or not part of the tier.
 	OpenLoops int    `json:"open_loops"`
 	LoopsFrom string `json:"open_loops_from"` // "context.md" or "replay"
+}
+
+// ArchivePreview is what memsys archive would do now.
+type ArchivePreview struct {
+	Moves int `json:"moves"` // events it would move
+	// AtLeast says Moves is a lower bound from the counts alone (the
+	// log is past 2×keep events), Boundary and Reason then empty.
+	AtLeast  bool   `json:"at_least,omitempty"`
+	Boundary string `json:"boundary"` // the first event that stays
+	Reason   string `json:"reason"`   // why the boundary is there
+	Error    string `json:"error,omitempty"`
 }
 
 // FileCount is the number of events in one file.
@@ -47,8 +64,11 @@ type DerivedStatus struct {
 	Expected bool   `json:"expected"` // the tier includes this file
 	State    string `json:"state"`    // fresh, stale or missing
 	Horizon  string `json:"horizon"`  // the event horizon written in the file
-	Words    int    `json:"words,omitempty"`
-	Tokens   int    `json:"tokens,omitempty"`
+	// Differs is true when the horizon is right but the file is not what
+	// regen writes (its seal does not match).
+	Differs bool `json:"content_differs,omitempty"`
+	Words   int  `json:"words,omitempty"`
+	Tokens  int  `json:"tokens,omitempty"`
 }
 
 // EventLine is the one-line view of an event that status, log and show
@@ -79,12 +99,52 @@ func (l EventLine) String() string {
 // event, the seed's Staleness Check of graph.md and context.md, and
 // whether archival is due above threshold events in the log.
 func Status(root string, threshold int) (*StatusReport, error) {
+	r, err := ReadStatus(root)
+	if err != nil {
+		return nil, err
+	}
+	r.SetThreshold(threshold)
+	return r, nil
+}
+
+// SetThreshold decides whether archival is due: more than threshold
+// events in the log.
+func (r *StatusReport) SetThreshold(threshold int) {
+	r.ArchiveThreshold = threshold
+	r.ArchiveDue = r.Log.Events > threshold
+	r.ArchivePlan = nil
+	if !r.ArchiveDue || r.root == "" {
+		return
+	}
+	// archive keeps at most 2×keep events (the archive event included),
+	// so above that the counts alone say it will move something, and a
+	// boot check need not parse and replay a long log. Below it, pins
+	// decide, and the log is short: plan it.
+	if least := r.Log.Events - (2*DefaultKeep - 1); least > 0 {
+		r.ArchivePlan = &ArchivePreview{Moves: least, AtLeast: true}
+		return
+	}
+	r.ArchivePlan = previewArchive(r.root, threshold)
+}
+
+// ReadStatus is Status before the archive threshold is known.
+func ReadStatus(root string) (*StatusReport, error) {
 	// Status needs counts and the last event, not the events: it reads
 	// only the headings, as they stream past, and then the body of the
 	// last event alone.
+	// A configuration regen cannot read leaves the defaults: status
+	// still reports (regen and lint say what is wrong with the file).
+	cfg, err := workspace.LoadConfig(root)
+	if err != nil {
+		cfg = config.Default()
+	}
+	// The events are hashed as they pass (their text is there even in
+	// a headers-only parse), for the seal check of each derived file.
+	src := materialize.NewSourceHasher(lint.RenderOptions(cfg))
 	var lastEvent *parse.Event
 	inLog, inArchive := 0, 0
 	mem, err := workspace.Stream(root, func(e *parse.Event) {
+		src.Add(e)
 		lastEvent = e
 		if e.Range.File == workspace.LogName {
 			if e.InLog {
@@ -107,7 +167,7 @@ func Status(root string, threshold int) (*StatusReport, error) {
 	if err := mem.Incomplete(); err != nil {
 		return nil, err
 	}
-	r := &StatusReport{Tier: string(mem.Tier), Log: FileCount{File: workspace.LogName, Events: inLog}, ArchiveThreshold: threshold}
+	r := &StatusReport{Tier: string(mem.Tier), Log: FileCount{File: workspace.LogName, Events: inLog}}
 	if mem.Archive != nil {
 		r.Archive = &FileCount{File: mem.ArchivePath, Events: inArchive}
 	}
@@ -116,9 +176,10 @@ func Status(root string, threshold int) (*StatusReport, error) {
 		l := LineOf(*lastEvent)
 		r.LastEvent, last = &l, l.ID
 	}
-	r.ArchiveDue = r.Log.Events > threshold
-	r.Graph = derivedStatus(root, parse.GraphFile, last, mem.Tier.HasGraph())
-	r.Context = derivedStatus(root, parse.ContextFile, last, mem.Tier.HasContext())
+	digest := src.Sum()
+	r.Graph = derivedStatus(root, parse.GraphFile, last, mem.Tier.HasGraph(), digest)
+	r.Context = derivedStatus(root, parse.ContextFile, last, mem.Tier.HasContext(), digest)
+	r.root = root
 	r.Stale = r.Graph.Expected && r.Graph.State != "fresh" || r.Context.Expected && r.Context.State != "fresh"
 	if n, ok := freshLoops(root, r.Context); ok {
 		r.OpenLoops, r.LoopsFrom = n, parse.ContextFile
@@ -154,7 +215,11 @@ var commentRE = regexp.MustCompile(`(?s)<!--.*?-->`)
 // rounded to the nearest whole token, the usual rule of thumb for
 // English text with BPE tokenizers. HTML comments (the horizon and
 // other bookkeeping) are not counted.
-func derivedStatus(root, rel, last string, expected bool) DerivedStatus {
+//
+// A file whose horizon is right is fresh only when its seal matches
+// (materialize.Sealed): it is then exactly what regen writes, which is
+// what lint's drift rules check, so status and lint never disagree.
+func derivedStatus(root, rel, last string, expected bool, source []byte) DerivedStatus {
 	d := DerivedStatus{File: rel, Expected: expected}
 	src, err := workspace.ReadFile(root, rel)
 	if err != nil {
@@ -163,10 +228,13 @@ func derivedStatus(root, rel, last string, expected bool) DerivedStatus {
 	}
 	var line int
 	d.Horizon, line = materialize.FindHorizon(src)
-	if materialize.Fresh(d.Horizon, line, last) {
-		d.State = "fresh"
-	} else {
+	switch {
+	case !materialize.Fresh(d.Horizon, line, last):
 		d.State = "stale"
+	case !materialize.Sealed(src, source):
+		d.State, d.Differs = "stale", true
+	default:
+		d.State = "fresh"
 	}
 	d.Words = len(strings.Fields(commentRE.ReplaceAllString(string(src), " ")))
 	d.Tokens = (d.Words*4 + 2) / 3
@@ -202,7 +270,19 @@ func (r *StatusReport) WriteText(w io.Writer) {
 		fmt.Fprintln(w, "open loops: 0")
 	}
 	if r.ArchiveDue {
-		fmt.Fprintf(w, "archive: due (%d events in the log, threshold %d): run memsys archive\n", r.Log.Events, r.ArchiveThreshold)
+		fmt.Fprintf(w, "archive: due (%d events in the log, threshold %d)", r.Log.Events, r.ArchiveThreshold)
+		switch p := r.ArchivePlan; {
+		case p == nil:
+			fmt.Fprintln(w, ": run memsys archive")
+		case p.Error != "":
+			fmt.Fprintf(w, ", but archive cannot run: %s\n", p.Error)
+		case p.Moves == 0:
+			fmt.Fprintf(w, ", but nothing can move: %s\n", p.Reason)
+		case p.AtLeast:
+			fmt.Fprintf(w, ": run memsys archive (it moves at least %d events; archive --dry-run names them)\n", p.Moves)
+		default:
+			fmt.Fprintf(w, ": run memsys archive (moves %d events; %s stays: %s)\n", p.Moves, p.Boundary, p.Reason)
+		}
 	} else {
 		fmt.Fprintf(w, "archive: not due (%d of %d events)\n", r.Log.Events, r.ArchiveThreshold)
 	}
@@ -216,6 +296,9 @@ func (d DerivedStatus) text(last string) string {
 		return "missing: run memsys regen"
 	case d.State == "fresh":
 		return "fresh (horizon " + or(d.Horizon, "none") + ")"
+	}
+	if d.Differs {
+		return "stale (horizon " + or(d.Horizon, "none") + ", but the content is not what regen writes: edited by hand, an event edited, or other options): run memsys regen"
 	}
 	return "stale (horizon " + or(d.Horizon, "none") + ", last event " + or(last, "none") + "): run memsys regen"
 }
