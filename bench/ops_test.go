@@ -65,6 +65,7 @@ var ops = []op{
 	{"parse+replay", func(src []byte) func() {
 		return func() {
 			a := materialize.NewAsync(materialize.DefaultOptions())
+			a.Expect(parse.ScanSupersedes("CHANGELOG.md", src))
 			parse.Stream("CHANGELOG.md", src, a.Add)
 			sink = a.Wait()
 		}
@@ -118,6 +119,7 @@ var ops = []op{
 			// As the command does: the history streams through a
 			// Session and no event is kept.
 			s := l.Start(lint.Input{LogFile: "CHANGELOG.md", ReadFile: readFile, Exists: exists})
+			s.Expect(parse.ScanSupersedes("CHANGELOG.md", src))
 			log := parse.Stream("CHANGELOG.md", src, s.Event)
 			ds := s.Finish(log, nil)
 			for _, d := range ds {
@@ -133,6 +135,7 @@ var ops = []op{
 // regen streams the log through a Replayer, as the command does.
 func regen(src []byte) (graph, context []byte) {
 	a := materialize.NewAsync(materialize.DefaultOptions())
+	a.Expect(parse.ScanSupersedes("CHANGELOG.md", src))
 	parse.Stream("CHANGELOG.md", src, a.Add)
 	return a.Wait().Render()
 }

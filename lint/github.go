@@ -29,8 +29,11 @@ func (g *GitHubPrinter) Print(w io.Writer, r *Result) error {
 			continue // not the pull request's doing: no annotation
 		}
 		cmd := "warning"
-		if d.Severity == diag.Error {
+		switch d.Severity {
+		case diag.Error:
 			cmd = "error"
+		case diag.Note:
+			cmd = "notice"
 		}
 		var props []string
 		if d.Range.File != "" {

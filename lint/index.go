@@ -3,6 +3,7 @@ package lint
 import (
 	"github.com/memsys/memsys/internal/base/config"
 	"github.com/memsys/memsys/internal/base/diag"
+	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
 )
 
@@ -18,7 +19,12 @@ type shared struct {
 	// horizons remembers horizon() per derived file; files are read
 	// through memoRead, so a file's bytes never change during a Check.
 	horizons map[string]horizonAt
-	derived  map[string][]byte // what regen writes, after Finish
+	derived  map[string][]byte  // what regen writes, after Finish
+	graph    *materialize.Graph // the replayed graph, after Finish (nil when not replayed)
+	// sups are the Supersedes fields seen, in history order;
+	// supersededBy is computed from them at the end (superseded()).
+	sups         []supEdge
+	supersededBy map[int]string
 
 	first     firstIndex // event number -> its first event so far
 	pos       int        // position of the event being visited

@@ -78,6 +78,7 @@ func check(t testing.TB, files memFS) diag.Diagnostics {
 	// The command streams the history instead (parse.Stream into a
 	// Session, no events kept): it must find exactly the same.
 	s := l.Start(Input{ReadFile: files.read, Exists: files.exists})
+	s.Expect(append(parse.ScanSupersedes("changelog-archive.md", files["changelog-archive.md"]), parse.ScanSupersedes("CHANGELOG.md", files["CHANGELOG.md"])...))
 	var log, archive *parse.Log
 	if src, ok := files["changelog-archive.md"]; ok {
 		archive = parse.Stream("changelog-archive.md", src, s.Event, parse.Archive())

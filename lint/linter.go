@@ -33,6 +33,10 @@ type Input struct {
 	// Derive makes a Session replay the events even when no drift rule
 	// needs it, so Derived has the files for lint --fix.
 	Derive bool
+	// Restream hands the history to each again, for the rare replay
+	// whose predicted supersessions (Session.Expect) were wrong. Check
+	// sets it from Events; without it such a replay stays inexact.
+	Restream func(each func(*parse.Event)) error
 }
 
 // Linter runs the registered rules with severities from a configuration.
@@ -79,13 +83,24 @@ func RenderOptions(cfg config.Config) materialize.Options {
 		ContextWords: cfg.ContextWords,
 		WindowHours:  cfg.WindowHours,
 		WindowEvents: cfg.WindowEvents,
+		DecayP2Days:  cfg.DecayP2Days,
+		DecayP3Days:  cfg.DecayP3Days,
 	}
 }
 
 // Check runs every enabled rule over in and returns the findings sorted
 // as every printer prints them. It is a Session fed with in.Events.
 func (l *Linter) Check(in Input) diag.Diagnostics {
+	if in.Restream == nil {
+		in.Restream = func(each func(*parse.Event)) error {
+			for i := range in.Events {
+				each(&in.Events[i])
+			}
+			return nil
+		}
+	}
 	s := l.Start(in)
+	s.Expect(materialize.Supersessions(in.Events))
 	for i := range in.Events {
 		s.Event(&in.Events[i])
 	}

@@ -15,6 +15,7 @@ func init() {
 			"unreadable time drops the event from \"recent\". Write the time the event happened.",
 		Bad:      "### evt-004 | 2025-02-30 25:00 | agent | fix",
 		Good:     "### evt-004 | 2025-02-28 15:00 | agent | fix",
+		Content:  true,
 		Severity: diag.Error,
 		Run:      problemRule(parse.KindTimestamp),
 	})

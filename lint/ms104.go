@@ -16,6 +16,7 @@ func init() {
 			"a typo. Fix the ID, or write `none`.",
 		Bad:      "### evt-005 | ... | fix\n**Refs**: evt-009",
 		Good:     "### evt-005 | ... | fix\n**Refs**: evt-003",
+		Content:  true,
 		Severity: diag.Error,
 		Visit:    visitRefTarget,
 	})

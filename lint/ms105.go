@@ -12,13 +12,15 @@ func init() {
 	register(&Rule{
 		ID:    "MS105",
 		Name:  "event-type",
-		Title: "event types are the seed's eleven types or archive",
+		Title: "event types are the seed's types, commitment or archive",
 		Doc: "The type decides how replay changes the knowledge graph, so it must be one of " +
 			"decision, create, modify, delete, test, fix, dependency, blocker, milestone, " +
-			"escalation, handoff, or archive (written by `memsys archive`). An unknown type " +
+			"escalation, handoff, commitment (a promise with `owner` and `due`, open until an " +
+			"event closes it), or archive (written by `memsys archive`). An unknown type " +
 			"changes nothing in the graph. Pick the closest seed type.",
 		Bad:      "### evt-006 | 2025-01-02 09:00 | agent | refactor",
 		Good:     "### evt-006 | 2025-01-02 09:00 | agent | modify",
+		Content:  true,
 		Severity: diag.Error,
 		Visit:    visitEventType,
 	})

@@ -18,6 +18,7 @@ func init() {
 			"from summaries, so an event without one is invisible there. Add the missing field.",
 		Bad:      "### evt-007 | 2025-01-02 10:00 | agent | test\n**Summary**: auth tests pass",
 		Good:     "### evt-007 | 2025-01-02 10:00 | agent | test\n**Scope**: auth\n**Summary**: auth tests pass",
+		Content:  true,
 		Severity: diag.Error,
 		Visit:    visitScopeSummary,
 	})

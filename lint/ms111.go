@@ -15,6 +15,7 @@ func init() {
 			"`YYYY-MM-DD HH:MM`.",
 		Bad:      "### evt-003 | 2025-01-01 | agent | test",
 		Good:     "### evt-003 | 2025-01-01 14:30 | agent | test",
+		Content:  true,
 		Severity: diag.Warning,
 		Run:      problemRule(parse.KindDateOnly),
 	})

@@ -24,6 +24,7 @@ var RequiredDetails = map[string][]string{
 	"milestone":  {"name", "criteria_met"},
 	"escalation": {"reason", "requested_action"},
 	"handoff":    {"from_agent", "to_agent"},
+	"commitment": {"owner", "due"},
 }
 
 func init() {
@@ -41,6 +42,7 @@ func init() {
 			"missing `- key: value` bullets under `**Details**`.",
 		Bad:      "### evt-014 | ... | decision\n**Details**:\n- to: postgres",
 		Good:     "### evt-014 | ... | decision\n**Details**:\n- from: sqlite\n- to: postgres\n- rationale: concurrent writers",
+		Content:  true,
 		Severity: diag.Warning,
 		Visit:    visitDetailKeys,
 	})

@@ -7,7 +7,7 @@ import (
 
 // knownFields are the "**Key**:" fields of the seed's event format.
 // Parse also reads the aliases Ref, References and Tag.
-var knownFields = []string{"scope", "summary", "details", "refs", "ref", "references", "tags", "tag"}
+var knownFields = []string{"scope", "summary", "details", "refs", "ref", "references", "tags", "tag", "supersedes"}
 
 func init() {
 	register(&Rule{
@@ -20,6 +20,7 @@ func init() {
 			"information into a `- key: value` bullet under `**Details**`.",
 		Bad:      "**Status**: done",
 		Good:     "**Details**:\n- status: done",
+		Content:  true,
 		Severity: diag.Warning,
 		Visit:    visitUnknownField,
 	})

@@ -23,6 +23,7 @@ func init() {
 			"the first.",
 		Bad:      "- entity: auth-module\n...\n- entity: Auth_Module",
 		Good:     "- entity: auth-module\n...\n- entity: auth-module",
+		Content:  true,
 		Severity: diag.Warning,
 		Visit:    visitEntityNameVariants,
 	})

@@ -15,6 +15,7 @@ func init() {
 			"all skip it. Put it in the Summary or in a `- note: ...` detail.",
 		Bad:      "### evt-017 | ... | fix\nFixed it by restarting.\n**Scope**: api",
 		Good:     "### evt-017 | ... | fix\n**Scope**: api\n**Details**:\n- note: fixed by restarting",
+		Content:  true,
 		Severity: diag.Warning,
 		Run:      problemRule(parse.KindFreeText),
 	})

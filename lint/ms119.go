@@ -14,6 +14,7 @@ func init() {
 			"memsys reads the first and the second is lost. Merge them into one line.",
 		Bad:      "**Summary**: add login\n**Summary**: add logout",
 		Good:     "**Summary**: add login and logout",
+		Content:  true,
 		Severity: diag.Warning,
 		Run:      problemRule(parse.KindDuplicateKey),
 	})

@@ -42,7 +42,7 @@ func visitDetailNames(p *Pass) Visitor {
 				continue
 			}
 			k := d.Norm()
-			if slices.Contains(known, k) || slices.Contains(notes, k) || slices.Contains(requiredKeys(e.Type), k) ||
+			if slices.Contains(known, k) || slices.Contains(notes, k) || slices.Contains(materialize.EveryEventKeys, k) || slices.Contains(requiredKeys(e.Type), k) ||
 				(e.Type == "create" || e.Type == "modify" || e.Type == "handoff") && slices.Contains(rel, k) {
 				continue
 			}

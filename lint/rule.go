@@ -25,6 +25,10 @@ type Rule struct {
 	Severity diag.Severity // default severity
 	// DefaultOff rules run only when the configuration turns them on.
 	DefaultOff bool
+	// Content rules judge the text of one event. Their findings on an
+	// event that a later event supersedes become notes: the correction
+	// is the superseding event, and the log is never edited.
+	Content bool
 	// Fix says lint --fix repairs the rule's findings by rewriting the
 	// file each one names with what regen writes.
 	Fix bool

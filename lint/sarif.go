@@ -97,6 +97,8 @@ func sarifLevel(s diag.Severity) string {
 		return "error"
 	case diag.Warning:
 		return "warning"
+	case diag.Note:
+		return "note"
 	}
 	return "none"
 }

@@ -50,7 +50,8 @@ func (l *Linter) Start(in Input) *Session {
 	}
 	in.ReadFile = memoRead(in.ReadFile)
 	s := &Session{l: l, in: &in, sh: &shared{in: &in, cfg: l.cfg, horizons: map[string]horizonAt{}}}
-	if in.Derive || l.sev["MS204"] != diag.Off && in.Exists(parse.GraphFile) || l.sev["MS205"] != diag.Off && in.Exists(parse.ContextFile) {
+	if in.Derive || l.sev["MS204"] != diag.Off && in.Exists(parse.GraphFile) || l.sev["MS205"] != diag.Off && in.Exists(parse.ContextFile) ||
+		l.sev["MS127"] != diag.Off || l.sev["MS128"] != diag.Off {
 		s.replay = materialize.NewReplayer(RenderOptions(l.cfg))
 	}
 	for _, r := range Rules() {
@@ -70,6 +71,14 @@ func (s *Session) pass(r *Rule, sev diag.Severity) *Pass {
 	}
 }
 
+// Expect tells the Session's replay which Supersedes fields the
+// history holds, before the first event (materialize.Replayer.Expect).
+func (s *Session) Expect(edges []parse.Supersession) {
+	if s.replay != nil {
+		s.replay.Expect(edges)
+	}
+}
+
 // Event checks the next event of the history. The Session may read e
 // until Finish returns (the rules run behind, on their own goroutine),
 // so the caller must not change it; parse.Stream never does.
@@ -84,6 +93,9 @@ func (s *Session) visit(e *parse.Event) {
 		sh.logEvents++
 	}
 	sh.pos = sh.count
+	if sp, ok := parse.SupersessionOf(e); ok {
+		sh.sups = append(sh.sups, supEdge{sp: sp, pos: sh.count, at: supersedesAt(e)})
+	}
 	for _, v := range s.visitors {
 		v.v.Event(e)
 	}
@@ -101,8 +113,16 @@ func (s *Session) Finish(log, archive *parse.Log) diag.Diagnostics {
 	s.work.Wait()
 	s.in.Log, s.in.Archive = log, archive
 	if s.replay != nil {
+		if !s.replay.Exact() && s.in.Restream != nil {
+			x := materialize.NewReplayer(RenderOptions(s.l.cfg))
+			x.Expect(s.replay.Seen())
+			if err := s.in.Restream(func(e *parse.Event) { x.Apply(e) }); err == nil {
+				s.replay = x
+			}
+		}
 		graph, context := s.replay.Files()
 		s.sh.derived = map[string][]byte{parse.GraphFile: graph, parse.ContextFile: context}
+		s.sh.graph = s.replay.Graph()
 	}
 	for _, v := range s.visitors {
 		v.p.Log, v.p.Archive = log, archive
@@ -123,6 +143,7 @@ func (s *Session) Finish(log, archive *parse.Log) diag.Diagnostics {
 			MarkBaseline(s.ds, unchanged(base, head))
 		}
 	}
+	s.noteSuperseded()
 	s.ds.Sort()
 	return s.ds
 }

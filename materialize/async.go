@@ -23,6 +23,9 @@ func NewAsync(opt Options) *Async {
 	return &Async{x: x, w: pipe.Start(asyncBatch, func(e *parse.Event) { x.Apply(e) })}
 }
 
+// Expect is Replayer.Expect; call it before the first Add.
+func (a *Async) Expect(edges []parse.Supersession) { a.x.Expect(edges) }
+
 // Add queues the next event.
 func (a *Async) Add(e *parse.Event) { a.w.Add(e) }
 

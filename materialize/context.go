@@ -15,12 +15,19 @@ type Options struct {
 	ContextWords int // total word budget of context.md, default 3000
 	WindowHours  int // Recent Changes: events this close to the newest, default 48
 	WindowEvents int // ... or at least this many last events, default 20
+	// DecayP2Days and DecayP3Days are the ages in days (horizon date
+	// minus event date) beyond which P2 and P3 events leave context.md,
+	// default 90 and 30 (seed 000). Never less than WindowHours/24 + 2:
+	// an event in the time window of Recent Changes is never decayed.
+	DecayP2Days int
+	DecayP3Days int
 }
 
 // DefaultOptions returns the seed's numbers: a 48-hour or 20-event
-// window, and the 3,000-word recall-pack budget.
+// window, the 3,000-word recall-pack budget, P2 kept 90 days and P3
+// 30.
 func DefaultOptions() Options {
-	return Options{ContextWords: 3000, WindowHours: 48, WindowEvents: 20}
+	return Options{ContextWords: 3000, WindowHours: 48, WindowEvents: 20, DecayP2Days: 90, DecayP3Days: 30}
 }
 
 func (o Options) withDefaults() Options {
@@ -34,6 +41,15 @@ func (o Options) withDefaults() Options {
 	if o.WindowEvents <= 0 {
 		o.WindowEvents = d.WindowEvents
 	}
+	if o.DecayP2Days <= 0 {
+		o.DecayP2Days = d.DecayP2Days
+	}
+	if o.DecayP3Days <= 0 {
+		o.DecayP3Days = d.DecayP3Days
+	}
+	floor := o.WindowHours/24 + 2
+	o.DecayP2Days = max(o.DecayP2Days, floor)
+	o.DecayP3Days = max(o.DecayP3Days, floor)
 	return o
 }
 
@@ -46,18 +62,21 @@ const (
 	SecRecent      = "Recent Changes"
 	SecDeps        = "Key Dependencies"
 	SecNext        = "Next Actions"
+	// SecLoops and SecConflicts appear only when they have items.
+	SecLoops     = "Open Loops"
+	SecConflicts = "Conflicts"
 )
 
 // Section caps: the most items a section shows before its "… and N
 // more" line. The word budget may cut further (trimOrder).
 var sectionCaps = map[string]int{
 	SecMission: 2, SecSprint: 10, SecConstraints: 10, SecBlockers: 10,
-	SecRecent: 25, SecDeps: 15, SecNext: 10,
+	SecRecent: 25, SecDeps: 15, SecNext: 10, SecLoops: 10, SecConflicts: 10,
 }
 
 // trimOrder is the order in which the word budget shortens sections,
 // one item at a time from the end, never below one item.
-var trimOrder = []string{SecRecent, SecDeps, SecConstraints, SecSprint, SecNext, SecBlockers, SecMission}
+var trimOrder = []string{SecRecent, SecDeps, SecConstraints, SecSprint, SecNext, SecConflicts, SecLoops, SecBlockers, SecMission}
 
 // itemWords and itemBytes cap the event text of one item.
 const (
@@ -74,7 +93,48 @@ type Section struct {
 	Kind   string
 	Header []string
 	Items  []string
-	More   int // items cut by the cap or the word budget
+	// Prios holds each item's priority where the section has them
+	// (Active Constraints, Open Loops, Recent Changes); nil means P1
+	// for every item. The budget drops P3 items first, then P2, and
+	// never a P0 item.
+	Prios []Priority
+	More  int // items cut by the cap or the word budget
+}
+
+func (s *Section) prio(i int) Priority {
+	if i < len(s.Prios) {
+		return s.Prios[i]
+	}
+	return DefaultPriority
+}
+
+// add appends an item of priority p.
+func (s *Section) add(item string, p Priority) {
+	for len(s.Prios) < len(s.Items) {
+		s.Prios = append(s.Prios, DefaultPriority)
+	}
+	s.Items = append(s.Items, item)
+	s.Prios = append(s.Prios, p)
+}
+
+// remove drops item i, counting it in More.
+func (s *Section) remove(i int) {
+	s.Items = append(s.Items[:i], s.Items[i+1:]...)
+	if i < len(s.Prios) {
+		s.Prios = append(s.Prios[:i], s.Prios[i+1:]...)
+	}
+	s.More++
+}
+
+// binding counts the section's P0 items, which no cap or budget cuts.
+func (s *Section) binding() int {
+	n := 0
+	for _, p := range s.Prios {
+		if p == P0 {
+			n++
+		}
+	}
+	return n
 }
 
 // Context is the model of context.md.
@@ -106,8 +166,12 @@ func BuildContext(events []parse.Event, g *Graph, opt Options) *Context {
 			d.want(&parse.Event{ID: n.Created})
 		}
 	}
+	sup := newSupersession(Supersessions(events))
 	for i := range events {
-		d.observe(&events[i])
+		if sup.supersededBy(&events[i]) < 0 {
+			d.observe(&events[i])
+		}
+		sup.observe(&events[i])
 	}
 	return d.build(g)
 }
@@ -115,21 +179,32 @@ func BuildContext(events []parse.Event, g *Graph, opt Options) *Context {
 // build fills the sections from what the digest kept and the graph.
 func (d *digest) build(g *Graph) *Context {
 	c := &Context{Horizon: g.Horizon, Generated: g.Updated}
-	b := &ctxBuilder{d: d, g: g}
+	b := &ctxBuilder{d: d, g: g, h: g.HorizonTime()}
 	b.openBlocks()
 	c.Sections = []*Section{
 		b.mission(),
 		b.sprint(),
 		b.constraints(),
+	}
+	for _, s := range []*Section{b.openLoops(), b.conflicts()} {
+		if len(s.Items) > 0 {
+			c.Sections = append(c.Sections, s)
+		}
+	}
+	c.Sections = append(c.Sections,
 		b.blockers(),
 		b.recent(),
 		b.dependencies(),
 		b.next(),
-	}
+	)
 	for _, s := range c.Sections {
-		if limit := sectionCaps[s.Title]; len(s.Items) > limit {
+		// P0 items sort first where a section has them, and are never cut.
+		if limit := max(sectionCaps[s.Title], s.binding()); len(s.Items) > limit {
 			s.More += len(s.Items) - limit
 			s.Items = s.Items[:limit]
+			if len(s.Prios) > limit {
+				s.Prios = s.Prios[:limit]
+			}
 		}
 	}
 	budget(c, d.opt.ContextWords)
@@ -139,6 +214,7 @@ func (d *digest) build(g *Graph) *Context {
 type ctxBuilder struct {
 	d *digest
 	g *Graph
+	h parse.Time // the horizon event's time: ages and decay count from it
 	// blockedBy lists, per blocked node, the nodes with an open blocks
 	// edge to it.
 	blockedBy map[*Node][]*Node
@@ -234,6 +310,9 @@ func (b *ctxBuilder) sprint() *Section {
 	return s
 }
 
+// constraints lists the decisions in force: P0 first (binding, never
+// cut), then the others, newest first within each; P2 and P3 decisions
+// past their age are left out.
 func (b *ctxBuilder) constraints() *Section {
 	s := &Section{Title: SecConstraints, Kind: "list"}
 	// Each constraint names the component that implements it first, as
@@ -247,26 +326,84 @@ func (b *ctxBuilder) constraints() *Section {
 			}
 		}
 	}
-	for i := len(b.g.Nodes) - 1; i >= 0; i-- {
-		n := b.g.Nodes[i]
-		if n.Type != "decision" || n.Status != "active" {
-			continue
+	for pass := 0; pass < 2; pass++ {
+		for i := len(b.g.Nodes) - 1; i >= 0; i-- {
+			n := b.g.Nodes[i]
+			if n.Type != "decision" || n.Status != "active" {
+				continue
+			}
+			c, ok := b.d.createdBy(n.Created)
+			p := DefaultPriority
+			if ok {
+				p = c.prio
+			}
+			if (p == P0) != (pass == 0) || b.d.opt.decayed(p, c.time, b.h) {
+				continue
+			}
+			text := ""
+			if ok && cleanText(c.summary) != "" {
+				text = b.summary(&brief{summary: c.summary})
+			} else if to, ok := n.Attr("to"); ok {
+				text = escInline(shorten(to))
+			} else {
+				text = escInline(shorten(n.Name))
+			}
+			label := displayDecision(n.Name)
+			if c := by[Canon(n.Name)]; c != "" && Canon(c) != Canon(label) {
+				label = c + "." + label
+			}
+			s.add(escLine(shorten(label))+": "+text+idSuffix(n.Created), p)
 		}
-		text := ""
-		if sum, ok := b.d.createdSummary(n.Created); ok && cleanText(sum) != "" {
-			text = b.summary(&brief{summary: sum})
-		} else if to, ok := n.Attr("to"); ok {
-			text = escInline(shorten(to))
-		} else {
-			text = escInline(shorten(n.Name))
-		}
-		label := displayDecision(n.Name)
-		if c := by[Canon(n.Name)]; c != "" && Canon(c) != Canon(label) {
-			label = c + "." + label
-		}
-		s.Items = append(s.Items, escLine(shorten(label))+": "+text+idSuffix(n.Created))
 	}
 	return s
+}
+
+// openLoops lists the loops still open, oldest first, with their age
+// in days at the horizon and their due date, flagged when past.
+func (b *ctxBuilder) openLoops() *Section {
+	s := &Section{Title: SecLoops, Kind: "list"}
+	for _, l := range b.g.OpenLoops() {
+		s.add(LoopLine(l, b.h), l.Priority)
+	}
+	return s
+}
+
+// LoopLine is an open loop as context.md and memsys loops print it:
+// "<summary> — <type>, <age> days, owner <o>, due <d> (past due) — evt-NNN".
+func LoopLine(l *Loop, h parse.Time) string {
+	sum := cleanText(l.Summary)
+	if sum == "" {
+		sum = "(" + l.Type + " event without summary)"
+	}
+	item := escLine(shorten(sum)) + " — " + escInline(l.Type)
+	if days, ok := l.AgeDays(h); ok {
+		item += ", " + strconv.Itoa(days) + " days"
+	}
+	if o := cleanName(l.Owner); o != "" {
+		item += ", owner " + escInline(shorten(o))
+	}
+	if d := cleanName(l.Due); d != "" {
+		item += ", due " + escInline(shorten(d))
+		if l.PastDue(h) {
+			item += " (past due)"
+		}
+	}
+	return item + idSuffix(l.ID)
+}
+
+// conflicts lists the decisions that disagree, naming both events.
+func (b *ctxBuilder) conflicts() *Section {
+	s := &Section{Title: SecConflicts, Kind: "list"}
+	for _, c := range b.g.Conflicts() {
+		s.add(ConflictLine(c), P1)
+	}
+	return s
+}
+
+// ConflictLine is a conflict as context.md prints it.
+func ConflictLine(c Conflict) string {
+	return escLine(shorten(c.Key)) + ": " + escInline(orNone(c.Earlier.ID)) + " says " + escInline(shorten(orNone(c.Earlier.Value))) +
+		", " + escInline(orNone(c.Later.ID)) + " says " + escInline(shorten(orNone(c.Later.Value))) + " — resolve with a decision that supersedes one"
 }
 
 // displayDecision drops the " (evt-NNN)" suffix Replay adds to a
@@ -309,7 +446,7 @@ func (b *ctxBuilder) blockers() *Section {
 // more; newest first (timestamp, then log position).
 func (b *ctxBuilder) recent() *Section {
 	s := &Section{Title: SecRecent, Kind: "list"}
-	shown, more := b.d.recent(sectionCaps[SecRecent])
+	shown, more := b.d.recent(sectionCaps[SecRecent], b.h)
 	s.More = more
 	for i := range shown {
 		e := &shown[i]
@@ -319,7 +456,7 @@ func (b *ctxBuilder) recent() *Section {
 		} else if r := cleanName(e.time.Raw); r != "" {
 			t = r
 		}
-		s.Items = append(s.Items, escLine(t)+" — "+b.summary(e)+idSuffix(e.id))
+		s.add(escLine(t)+" — "+b.summary(e)+idSuffix(e.id), e.prio)
 	}
 	return s
 }
@@ -443,22 +580,36 @@ func (h *intHeap) Pop() any {
 	return x
 }
 
-// budget cuts items, in trimOrder, until the document fits in words.
+// budget cuts items until the document fits in words: first P3 items,
+// then P2, each time from the end of the sections in trimOrder; then
+// any item but a P0 one, from the end, in trimOrder. No section goes
+// below one item.
 func budget(c *Context, words int) {
 	total := countWords(RenderContext(c))
 	if total <= words {
 		return
 	}
-	for _, title := range trimOrder {
-		s := c.Section(title)
-		for total > words && len(s.Items) > 1 {
-			before := sectionWords(s)
-			s.Items = s.Items[:len(s.Items)-1]
-			s.More++
-			total += sectionWords(s) - before
-		}
-		if total <= words {
-			return
+	for _, p := range []Priority{P3, P2, -1} {
+		for _, title := range trimOrder {
+			s := c.Section(title)
+			if s == nil {
+				continue
+			}
+			for total > words && len(s.Items) > 1 {
+				i := len(s.Items) - 1
+				for i >= 0 && !(p < 0 && s.prio(i) != P0 || s.prio(i) == p) {
+					i--
+				}
+				if i < 0 {
+					break
+				}
+				before := sectionWords(s)
+				s.remove(i)
+				total += sectionWords(s) - before
+			}
+			if total <= words {
+				return
+			}
 		}
 	}
 }
@@ -521,4 +672,45 @@ func renderSection(b *bytes.Buffer, s *Section) {
 			b.WriteString("- " + moreLine(s.More) + "\n")
 		}
 	}
+}
+
+// CountItems counts the items of the section titled title in a
+// context.md that RenderContext wrote, including those its "… and N
+// more" line stands for; a section that is absent has none (Open Loops
+// and Conflicts are only written when they have items). ok is false
+// when src does not look like context.md.
+func CountItems(src []byte, title string) (n int, ok bool) {
+	if !bytes.HasPrefix(src, []byte("# Current Context\n")) {
+		return 0, false
+	}
+	head := []byte("\n## " + title + "\n")
+	i := bytes.Index(src, head)
+	if i < 0 {
+		return 0, true
+	}
+	rest := src[i+len(head):]
+	if j := bytes.Index(rest, []byte("\n## ")); j >= 0 {
+		rest = rest[:j+1]
+	}
+	for _, line := range bytes.Split(rest, []byte("\n")) {
+		item, isItem := bytes.CutPrefix(line, []byte("- "))
+		if !isItem {
+			if k := bytes.IndexByte(line, ' '); k > 0 && bytes.HasSuffix(line[:k], []byte(".")) {
+				item, isItem = line[k+1:], true // a numbered item
+			}
+		}
+		if !isItem {
+			continue
+		}
+		if more, found := bytes.CutPrefix(item, []byte("… and ")); found {
+			if m, err := strconv.Atoi(string(bytes.TrimSuffix(more, []byte(" more")))); err == nil {
+				n += m
+				continue
+			}
+		}
+		if string(item) != "(none)" {
+			n++
+		}
+	}
+	return n, true
 }

@@ -14,10 +14,26 @@ type brief struct {
 	id, typ string
 	summary string
 	time    parse.Time
+	prio    Priority
 }
 
-func briefOf(ev *parse.Event, pos int) brief {
-	return brief{pos: pos, key: timeKey(ev.Time), id: ev.ID, typ: ev.Type, summary: ev.Summary, time: ev.Time}
+func briefOf(ev *parse.Event, pos int, legacy bool) brief {
+	p := DefaultPriority
+	if !legacy {
+		p = PriorityOf(ev)
+	}
+	return brief{pos: pos, key: timeKey(ev.Time), id: ev.ID, typ: ev.Type, summary: ev.Summary, time: ev.Time, prio: p}
+}
+
+// created is what context.md needs of an event that created a node.
+type created struct {
+	summary string
+	prio    Priority
+	time    parse.Time
+}
+
+func createdOf(ev *parse.Event) created {
+	return created{summary: ev.Summary, prio: PriorityOf(ev), time: ev.Time}
 }
 
 // after reports whether a sorts before b in Recent Changes: later in
@@ -42,8 +58,9 @@ func timeKey(t parse.Time) int64 {
 // the summaries of the events that created nodes. Its size depends on
 // the window and the graph, not on the length of the log.
 type digest struct {
-	opt Options
-	n   int // events seen
+	opt    Options
+	legacy bool // see Replayer.legacy
+	n      int  // events seen
 
 	milestone, decision brief // the last of each; pos -1 if none
 
@@ -71,8 +88,8 @@ type digest struct {
 	// Active Constraints quotes the event behind each decision. The
 	// keys of well-formed IDs are numbers, so no string is built per
 	// event.
-	created    map[int]string
-	createdStr map[string]string
+	created    map[int]created
+	createdStr map[string]created
 }
 
 func newDigest(opt Options) *digest {
@@ -80,7 +97,7 @@ func newDigest(opt Options) *digest {
 	return &digest{
 		opt: opt, newest: -1, pruneAt: 1024,
 		milestone: brief{pos: -1}, decision: brief{pos: -1},
-		created: map[int]string{}, createdStr: map[string]string{},
+		created: map[int]created{}, createdStr: map[string]created{},
 	}
 }
 
@@ -88,7 +105,7 @@ func newDigest(opt Options) *digest {
 func (d *digest) observe(ev *parse.Event) {
 	pos := d.n
 	d.n++
-	b := briefOf(ev, pos)
+	b := briefOf(ev, pos, d.legacy)
 	switch ev.Type {
 	case "milestone":
 		d.milestone = b
@@ -105,12 +122,12 @@ func (d *digest) observe(ev *parse.Event) {
 	}
 	if n, ok := parse.EventNum(ev.ID); ok {
 		if _, want := d.created[n]; want {
-			d.created[n] = ev.Summary
+			d.created[n] = createdOf(ev)
 		}
 	} else if len(d.createdStr) > 0 {
 		k := parse.EventKey(ev.ID)
 		if _, want := d.createdStr[k]; want {
-			d.createdStr[k] = ev.Summary
+			d.createdStr[k] = createdOf(ev)
 		}
 	}
 }
@@ -155,20 +172,38 @@ func (d *digest) from() int64 {
 // node: this event and any later one with the same key.
 func (d *digest) want(ev *parse.Event) {
 	if n, ok := parse.EventNum(ev.ID); ok {
-		d.created[n] = ev.Summary
+		d.created[n] = createdOf(ev)
 	} else {
-		d.createdStr[parse.EventKey(ev.ID)] = ev.Summary
+		d.createdStr[parse.EventKey(ev.ID)] = createdOf(ev)
 	}
 }
 
-// createdSummary returns the summary recorded for the event id.
-func (d *digest) createdSummary(id string) (string, bool) {
+// createdBy returns what was recorded of the event id.
+func (d *digest) createdBy(id string) (created, bool) {
 	if n, ok := parse.EventNum(strings.TrimSpace(id)); ok {
 		s, ok := d.created[n]
 		return s, ok
 	}
 	s, ok := d.createdStr[parse.EventKey(id)]
 	return s, ok
+}
+
+// decayed reports whether an event of priority p written at t has left
+// context.md at the horizon time h: P2 and P3 events older than their
+// age (in whole days, horizon date minus event date). P0 and P1 never
+// decay, nor does an event without a date or a history without one.
+func (o Options) decayed(p Priority, t, h parse.Time) bool {
+	days, ok := daysBetween(t, h)
+	if !ok {
+		return false
+	}
+	switch p {
+	case P2:
+		return days > o.DecayP2Days
+	case P3:
+		return days > o.DecayP3Days
+	}
+	return false
 }
 
 // inWindow reports whether the event b belongs to Recent Changes.
@@ -185,7 +220,7 @@ func (d *digest) timedIn(b *brief) bool {
 
 // recent returns the events of Recent Changes that fit in limit, in
 // order, and how many more the window holds.
-func (d *digest) recent(limit int) (shown []brief, more int) {
+func (d *digest) recent(limit int, h parse.Time) (shown []brief, more int) {
 	from := d.from()
 	total := 0
 	if d.newest >= 0 {
@@ -197,12 +232,15 @@ func (d *digest) recent(limit int) (shown []brief, more int) {
 	}
 	cand := slices.Clone(d.top)
 	for i := range d.last {
-		if !d.timedIn(&d.last[i]) {
+		b := &d.last[i]
+		if !d.timedIn(b) && !d.opt.decayed(b.prio, b.time, h) {
 			total++ // in the window only as one of the last events
 		}
-		cand = append(cand, d.last[i])
+		cand = append(cand, *b)
 	}
-	cand = slices.DeleteFunc(cand, func(b brief) bool { return !d.inWindow(&b) })
+	// An event in the time window is at most WindowHours older than
+	// the newest, so only the last events can have decayed.
+	cand = slices.DeleteFunc(cand, func(b brief) bool { return !d.inWindow(&b) || d.opt.decayed(b.prio, b.time, h) })
 	slices.SortFunc(cand, func(x, y brief) int {
 		if x.after(&y) {
 			return -1

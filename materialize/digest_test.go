@@ -107,7 +107,7 @@ func sameWindow(t *testing.T, events []parse.Event, opt Options) {
 	for i := range events {
 		d.observe(&events[i])
 	}
-	shown, more := d.recent(sectionCaps[SecRecent])
+	shown, more := d.recent(sectionCaps[SecRecent], parse.Time{})
 	var got []string
 	for _, b := range shown {
 		got = append(got, b.id)

@@ -50,7 +50,7 @@ func TestEscaping(t *testing.T) {
 			checkInert(t, "graph.md", graph, []string{"# Knowledge Graph", "## Nodes", "## Edges", "## Meta"}, 5, "- **Event horizon**: evt-006")
 			ctx := RenderContext(BuildContext(events, g, DefaultOptions()))
 			checkInert(t, "context.md", ctx, []string{"# Current Context", "## Active Mission", "## Current Sprint",
-				"## Active Constraints", "## Blockers", "## Recent Changes", "## Key Dependencies", "## Next Actions"}, 2,
+				"## Active Constraints", "## Open Loops", "## Blockers", "## Recent Changes", "## Key Dependencies", "## Next Actions"}, 2,
 				"<!-- Last generated: 2026-03-02 09:00 | Event horizon: evt-006 -->")
 		})
 	}

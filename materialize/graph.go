@@ -2,6 +2,8 @@ package materialize
 
 import (
 	"strings"
+
+	"github.com/memsys/memsys/parse"
 	"unicode/utf8"
 )
 
@@ -52,7 +54,22 @@ type Graph struct {
 	Updated string // horizon event's timestamp as written ("" when none)
 
 	index map[string]*Node // canonical name → node
+
+	// What replay knows beyond the tables (nil in a parsed graph.md).
+	at        parse.Time // the horizon event's time
+	loops     []*Loop
+	conflicts []Conflict
 }
+
+// OpenLoops returns the loops still open at the horizon, oldest first.
+func (g *Graph) OpenLoops() []*Loop { return g.loops }
+
+// Conflicts returns the conflicting live decisions at the horizon.
+func (g *Graph) Conflicts() []Conflict { return g.conflicts }
+
+// HorizonTime is the horizon event's timestamp, against which ages,
+// due dates and decay are measured: never the clock.
+func (g *Graph) HorizonTime() parse.Time { return g.at }
 
 // Node returns the node whose canonical name matches name, or nil.
 // Names match ignoring case and treating runs of spaces, '-' and '_' as

@@ -178,13 +178,19 @@ var DetailKeys = map[string][]string{
 	"delete":     {"entity", "target", "name", "path", "reason"},
 	"decision":   {"entity", "attribute", "from", "to", "decision", "choice", "rationale", "reason"},
 	"dependency": {"dependency", "package", "entity", "name", "version", "status", "component", "used_by", "dependent"},
-	"blocker":    {"blocked_entity", "blocked", "entity", "target", "blocking_entity", "blocking", "blocker", "cause"},
+	"blocker":    {"blocked_entity", "blocked", "entity", "target", "blocking_entity", "blocking", "blocker", "cause", "owner", "due"},
 	"test":       {"target", "entity", "result", "coverage"},
 	"fix":        {"symptom", "root_cause", "resolution", "entity", "target"},
 	"milestone":  {"name", "milestone", "criteria_met", "criteria", "status"},
-	"escalation": {"reason", "requested_action"},
+	"escalation": {"reason", "requested_action", "owner", "due"},
+	"commitment": {"owner", "due"},
 	"handoff":    {"task", "entity", "from_agent", "from", "to_agent", "to", "phase", "stage", "priority", "status"},
 }
+
+// EveryEventKeys are the detail keys replay reads on an event of any
+// type: its priority (context.md's decay and budget) and the loops it
+// closes.
+var EveryEventKeys = []string{"priority", "closes"}
 
 // RelationKeys are the detail keys that draw edges on create, modify
 // and handoff events: the seed's relations and their reverse spellings.

@@ -25,9 +25,15 @@ type Change struct {
 // deterministic, and O(n) in the events up to map lookups.
 func Replay(events []parse.Event) (*Graph, []Change) {
 	r := newReplayer()
+	sup := newSupersession(Supersessions(events))
 	changes := make([]Change, len(events))
 	for i := range events {
-		r.apply(&events[i], &changes[i])
+		if j := sup.supersededBy(&events[i]); j >= 0 {
+			r.skip(&events[i], &changes[i], sup.edges[j].ID)
+		} else {
+			r.apply(&events[i], &changes[i])
+		}
+		sup.observe(&events[i])
 	}
 	return r.graph(), changes
 }
@@ -41,22 +47,62 @@ type Replayer struct {
 	r   *replayer
 	d   *digest
 	src *SourceHasher
+	s   *supersession
+	// seen are the Supersedes fields of the events applied.
+	seen []parse.Supersession
+	// legacy replays as memsys did before supersession, loops,
+	// priorities and conflicts: only BenchmarkSemanticsCost sets it, to
+	// measure what they cost in the same run.
+	legacy bool
 }
 
 // NewReplayer returns a Replayer whose context follows opt.
 func NewReplayer(opt Options) *Replayer {
-	return &Replayer{r: newReplayer(), d: newDigest(opt), src: NewSourceHasher(opt)}
+	return &Replayer{r: newReplayer(), d: newDigest(opt), src: NewSourceHasher(opt), s: newSupersession(nil)}
 }
+
+// Expect tells the Replayer, before the first Apply, which Supersedes
+// fields the history holds (parse.ScanSupersedes predicts them from the
+// bytes), so it can skip a superseded event when it passes, before the
+// event that supersedes it arrives. Without Expect the Replayer expects
+// none. Exact reports afterwards whether the prediction held.
+func (x *Replayer) Expect(edges []parse.Supersession) { x.s = newSupersession(edges) }
+
+// Exact reports whether the events applied carried exactly the
+// Supersedes fields Expect was given, so the result equals Replay's.
+// When it is false, replay the history again with a new Replayer that
+// Expects Seen().
+func (x *Replayer) Exact() bool { return x.s.done() }
+
+// Seen returns the Supersedes fields of the events applied so far.
+func (x *Replayer) Seen() []parse.Supersession { return x.seen }
 
 // Apply replays the next event and returns what it changed. ev is not
 // retained beyond its strings.
 func (x *Replayer) Apply(ev *parse.Event) Change {
 	var ch Change
-	x.r.apply(ev, &ch)
-	if len(ch.NodesAdded) > 0 {
-		x.d.want(ev)
+	if x.legacy {
+		x.r.apply(ev, &ch)
+		if len(ch.NodesAdded) > 0 {
+			x.d.want(ev)
+		}
+		x.d.observe(ev)
+		x.src.Add(ev)
+		return ch
 	}
-	x.d.observe(ev)
+	if j := x.s.supersededBy(ev); j >= 0 {
+		x.r.skip(ev, &ch, x.s.edges[j].ID)
+	} else {
+		x.r.apply(ev, &ch)
+		if len(ch.NodesAdded) > 0 {
+			x.d.want(ev)
+		}
+		x.d.observe(ev)
+	}
+	if sp, ok := parse.SupersessionOf(ev); ok {
+		x.seen = append(x.seen, sp)
+	}
+	x.s.observe(ev)
 	x.src.Add(ev)
 	return ch
 }
@@ -96,6 +142,8 @@ func newReplayer() *replayer {
 		blockers:  map[string][]blockRec{},
 		open:      map[*Node]int{},
 		openEdge:  map[*Edge]bool{},
+		loops:     loops{index: map[evKey]*Loop{}, shut: map[evKey]bool{}},
+		conflicts: conflicts{heads: map[string][]decisionHead{}, names: map[string]string{}},
 	}
 }
 
@@ -106,9 +154,22 @@ func (r *replayer) apply(ev *parse.Event, ch *Change) {
 	r.ch = ch
 	r.ch.Event = ev.ID
 	r.dispatch()
+	if !r.legacy {
+		r.loops.apply(r)
+	}
 	r.g.Horizon = r.id
 	r.last, r.any = ev.Time, true
 	r.ev, r.ch = nil, nil
+}
+
+// skip passes over an event that a later one supersedes: it changes
+// nothing but the horizon, which is where the history stands.
+func (r *replayer) skip(ev *parse.Event, ch *Change, by string) {
+	ch.Event = ev.ID
+	ch.Notes = append(ch.Notes, "superseded by "+cleanName(by)+": skipped")
+	r.id = cleanName(ev.ID)
+	r.g.Horizon = r.id
+	r.last, r.any = ev.Time, true
 }
 
 // graph returns the graph with its Updated stamp, which is the
@@ -117,6 +178,9 @@ func (r *replayer) graph() *Graph {
 	if r.any {
 		r.g.Updated = cleanName(r.last.String())
 	}
+	r.g.at = r.last
+	r.g.loops = r.loops.list()
+	r.g.conflicts = r.conflicts.list()
 	return r.g
 }
 
@@ -146,6 +210,10 @@ type replayer struct {
 
 	last parse.Time // time of the last event replayed
 	any  bool       // whether any event was replayed
+
+	loops     loops
+	conflicts conflicts
+	legacy    bool // see Replayer.legacy
 }
 
 func (r *replayer) dispatch() {
@@ -170,7 +238,7 @@ func (r *replayer) dispatch() {
 		r.milestone()
 	case "handoff":
 		r.handoff()
-	case "escalation", "archive":
+	case "escalation", "archive", "commitment":
 		r.note("no graph change")
 	default:
 		r.note("unknown event type " + strconv.Quote(r.ev.Type) + ": no graph change")
@@ -529,6 +597,13 @@ func (r *replayer) decision() {
 			subject = targets[0]
 		}
 		key := Canon(subject) + "\x00" + Canon(attr)
+		shown := attr
+		if subject != "" {
+			shown = subject + "." + attr
+		}
+		if !r.legacy {
+			r.conflicts.decision(r, key, shown, r.detail("to", "decision", "choice"), r.detail("from"))
+		}
 		if old := r.decisions[key]; old != nil {
 			old.Status = "deprecated"
 			r.set(old, "superseded_by", r.id)

@@ -35,8 +35,13 @@ type Event struct {
 	Details []Detail
 	Refs    []string // event IDs referenced; "none" gives no refs
 	Tags    []string
+	// Supersedes lists the earlier events this event corrects or
+	// replaces (the "**Supersedes**" field, read like Refs): they stay
+	// in the log but leave every derived view (docs/materialize.md).
+	Supersedes []string
 	// Fields holds every "**Key**: value" line in order, including
-	// Scope, Summary, Details, Refs and Tags, so unknown keys survive.
+	// Scope, Summary, Details, Refs, Tags and Supersedes, so unknown
+	// keys survive.
 	Fields []Field
 
 	Level int  // heading level; 3 in a well-formed log

@@ -203,6 +203,8 @@ func (p *state) applyField(key, val string) {
 		e.Refs = parseRefs(val)
 	case KeyIs(key, "tags"), KeyIs(key, "tag"):
 		e.Tags = parseTags(val)
+	case KeyIs(key, "supersedes"):
+		e.Supersedes = parseRefs(val)
 	}
 }
 
@@ -266,6 +268,10 @@ func (p *state) list(items []item) {
 	case "tags":
 		for _, d := range ds {
 			e.Tags = append(e.Tags, parseTags(strings.TrimSpace(d.Key+" "+d.Value))...)
+		}
+	case "supersedes":
+		for _, d := range ds {
+			e.Supersedes = append(e.Supersedes, parseRefs(d.Key+" "+d.Value)...)
 		}
 	default:
 		e.Details = append(e.Details, ds...)
@@ -352,6 +358,8 @@ func listKind(key string) string {
 		return "refs"
 	case KeyIs(key, "tags"), KeyIs(key, "tag"):
 		return "tags"
+	case KeyIs(key, "supersedes"):
+		return "supersedes"
 	}
 	return "details"
 }

@@ -96,11 +96,13 @@ func EventKey(id string) string {
 	return strings.ToLower(id)
 }
 
-// EventTypes are the seed's eleven event types and the archive event of
-// its Archival Protocol.
+// EventTypes are the seed's eleven event types, the archive event of
+// its Archival Protocol, and commitment: a promise (seed 000), which
+// stays an open loop until an event closes it.
 var EventTypes = []string{
 	"decision", "create", "modify", "delete", "test", "fix",
 	"dependency", "blocker", "milestone", "escalation", "handoff", "archive",
+	"commitment",
 }
 
 // IsEventType reports whether t is one of EventTypes.

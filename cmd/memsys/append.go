@@ -23,7 +23,7 @@ func appendCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "append",
 		Usage:     "append one event to CHANGELOG.md (the next ID, the seed's format, under a lock)",
-		UsageText: "memsys append --type T --scope S --summary TEXT [--detail key=value]... [--refs evt-NNN,...] [--tags a,b]\nmemsys append --json - < event.json",
+		UsageText: "memsys append --type T --scope S --summary TEXT [--detail key=value]... [--refs evt-NNN,...] [--tags a,b] [--supersedes evt-NNN,...]\nmemsys append --json - < event.json",
 		Description: "Appends one event with the next ID in the seed's format, under the memory's\n" +
 			"lock, and checks it reads back as written. The detail keys each type asks\n" +
 			"for (lint MS112 warns when one is missing):\n\n" + lint.RequiredDetailsHelp() +
@@ -38,6 +38,7 @@ func appendCommand() *cli.Command {
 			&cli.StringSliceFlag{Name: "detail", Usage: "a detail bullet `KEY=VALUE`, repeatable; KEY.SUB=VALUE nests under the latest KEY"},
 			&cli.StringSliceFlag{Name: "refs", Usage: "referenced event `IDS`, comma-separated or repeated"},
 			&cli.StringSliceFlag{Name: "tags", Usage: "`TAGS`, comma-separated or repeated"},
+			&cli.StringSliceFlag{Name: "supersedes", Usage: "earlier event `IDS` this event corrects, comma-separated or repeated"},
 			&cli.StringFlag{Name: "time", Usage: "event `TIME` \"YYYY-MM-DD HH:MM\", written as given (default: now in UTC)"},
 			&cli.StringFlag{Name: "json", Usage: "read the whole event as a JSON object from `-` (stdin)"},
 			&cli.BoolFlag{Name: "regen", Usage: "regenerate graph.md and context.md in the same command, under the same lock"},
@@ -82,7 +83,7 @@ func lcDraft(cmd *cli.Command) (memory.Draft, error) {
 		if src != "-" {
 			return d, usageErr("--json %q: only \"-\" (stdin) is supported", src)
 		}
-		for _, f := range []string{"type", "scope", "summary", "detail", "refs", "tags"} {
+		for _, f := range []string{"type", "scope", "summary", "detail", "refs", "tags", "supersedes"} {
 			if cmd.IsSet(f) {
 				return d, usageErr("--%s cannot be combined with --json: put it in the JSON object", f)
 			}
@@ -101,6 +102,8 @@ func lcDraft(cmd *cli.Command) (memory.Draft, error) {
 			Summary: cmd.String("summary"),
 			Refs:    cmd.StringSlice("refs"),
 			Tags:    cmd.StringSlice("tags"),
+
+			Supersedes: cmd.StringSlice("supersedes"),
 		}
 		var err error
 		for _, a := range cmd.StringSlice("detail") {

@@ -23,6 +23,8 @@ func logCommand() *cli.Command {
 			&cli.StringFlag{Name: "since", Usage: "only events at or after `DATE` (YYYY-MM-DD or \"YYYY-MM-DD HH:MM\")"},
 			&cli.StringFlag{Name: "until", Usage: "only events at or before `DATE` (a date includes the whole day)"},
 			&cli.StringFlag{Name: "refs-to", Usage: "only events whose Refs name `evt-NNN`"},
+			&cli.BoolFlag{Name: "open", Usage: "only open loops: blockers, escalations and commitments no later event closed"},
+			&cli.BoolFlag{Name: "superseded", Usage: "only events that a later event supersedes"},
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "output `FORMAT`: text or json"},
 			lcAtFlag(),
 		},
@@ -39,7 +41,8 @@ func runLog(ctx context.Context, cmd *cli.Command) error {
 		return usageErr("log takes no arguments, got %q: filter with --entity, --type, --agent, --since, --until or --refs-to", cmd.Args().First())
 	}
 	f := memory.LogFilter{Entity: cmd.String("entity"), Agent: cmd.String("agent"), Since: cmd.String("since"),
-		Until: cmd.String("until"), RefsTo: cmd.String("refs-to"), At: cmd.String("at")}
+		Until: cmd.String("until"), RefsTo: cmd.String("refs-to"), At: cmd.String("at"),
+		Open: cmd.Bool("open"), Superseded: cmd.Bool("superseded")}
 	if v := cmd.String("type"); v != "" {
 		f.Types = strings.Split(v, ",")
 	}

@@ -120,6 +120,9 @@ func newApp(stdout, stderr io.Writer) *cli.Command {
 			collisionsCommand(),
 			adoptCommand(),
 			versionCommand(),
+			loopsCommand(),
+			reportCommand(),
+			snapshotCommand(),
 		},
 	}
 	// urfave/cli does not inherit OnUsageError; every subcommand gets the

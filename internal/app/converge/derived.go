@@ -6,7 +6,8 @@ import (
 )
 
 // Render replays archive (may be nil) then log and renders graph.md and
-// context.md, byte for byte what memsys regen writes for that history.
+// context.md, byte for byte what memsys regen writes for that history
+// (sealed, materialize.Replayer.Files).
 func Render(logName string, log []byte, archiveName string, archive []byte, opt materialize.Options) (graph, context []byte) {
 	x := materialize.NewReplayer(opt)
 	apply := func(e *parse.Event) { x.Apply(e) }
@@ -14,5 +15,5 @@ func Render(logName string, log []byte, archiveName string, archive []byte, opt 
 		parse.Stream(archiveName, archive, apply, parse.Archive())
 	}
 	parse.Stream(logName, log, apply)
-	return x.Render()
+	return x.Files()
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
 )
 
@@ -22,6 +23,9 @@ type Draft struct {
 	Details DraftDetails `json:"details,omitempty"`
 	Refs    []string     `json:"refs,omitempty"`
 	Tags    []string     `json:"tags,omitempty"`
+	// Supersedes names earlier events this one corrects (the
+	// "**Supersedes**" field, written after Tags when not empty).
+	Supersedes []string `json:"supersedes,omitempty"`
 }
 
 // DraftDetail is one bullet of Details; Children are nested bullets.
@@ -148,7 +152,7 @@ func DecodeDraft(data []byte) (Draft, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&d); err != nil {
-		return Draft{}, fmt.Errorf("event JSON on stdin: %s: send one object with type, scope, summary and optional agent, time, details, refs, tags", jsonMessage(err))
+		return Draft{}, fmt.Errorf("event JSON on stdin: %s: send one object with type, scope, summary and optional agent, time, details, refs, tags, supersedes", jsonMessage(err))
 	}
 	if dec.More() {
 		return Draft{}, fmt.Errorf("event JSON on stdin: more than one value: send exactly one event object")
@@ -290,13 +294,57 @@ func Normalize(d *Draft, known Known) error {
 		}
 	}
 	d.Refs = refs
+	sup := make([]string, 0, len(d.Supersedes))
+	for _, r := range SplitList(d.Supersedes) {
+		num, ok := parse.EventNum(r)
+		if !ok {
+			return fmt.Errorf("supersedes %q is not an event ID: write evt-NNN", r)
+		}
+		id, ok := known(num)
+		if !ok {
+			return fmt.Errorf("supersedes %q names no event in the log or the archive: name the earlier event this one corrects", r)
+		}
+		if !slices.Contains(sup, id) {
+			sup = append(sup, id)
+		}
+	}
+	d.Supersedes = sup
 	d.Tags = SplitList(d.Tags)
 	for _, tag := range d.Tags {
 		if strings.ContainsAny(tag, "\n\r") {
 			return fmt.Errorf("tag %q spans several lines: use one word", tag)
 		}
 	}
-	return checkDetails(d.Details)
+	if err := checkDetails(d.Details); err != nil {
+		return err
+	}
+	return checkSemantics(d.Details, known)
+}
+
+// checkSemantics checks the details that replay reads beyond the
+// graph, as lint would after the write: a priority must be one replay
+// understands (MS130), and closes must name existing events, which an
+// appended event always comes after (MS129).
+func checkSemantics(ds []DraftDetail, known Known) error {
+	for _, d := range ds {
+		switch parse.NormKey(d.Key) {
+		case "priority":
+			if _, ok := materialize.ParsePriority(d.Value); !ok {
+				return fmt.Errorf("priority %q is not P0, P1, P2 or P3: write one of them (P1 is the default)", d.Value)
+			}
+		case "closes":
+			for _, c := range materialize.Closes(&parse.Event{Details: []parse.Detail{{Key: d.Key, Value: d.Value}}}) {
+				num, ok := parse.EventNum(c)
+				if !ok {
+					return fmt.Errorf("closes %q is not an event ID: write evt-NNN", c)
+				}
+				if _, ok := known(num); !ok {
+					return fmt.Errorf("closes %q names no event in the log or the archive: a loop is closed after it is opened, so name an earlier event", c)
+				}
+			}
+		}
+	}
+	return nil
 }
 
 func checkDetails(ds []DraftDetail) error {
@@ -334,6 +382,7 @@ func checkDetails(ds []DraftDetail) error {
 //
 //	**Refs**: evt-XXX (or none)
 //	**Tags**: a, b (or none)
+//	**Supersedes**: evt-YYY (only when it supersedes something)
 //
 // Details are left out when there are none; Refs and Tags are always
 // written so every event has the same shape.
@@ -352,6 +401,9 @@ func Render(id string, d Draft, nl string) []byte {
 	}
 	line("**Refs**: " + orNone(d.Refs))
 	line("**Tags**: " + orNone(d.Tags))
+	if len(d.Supersedes) > 0 {
+		line("**Supersedes**: " + strings.Join(d.Supersedes, ", "))
+	}
 	return b.Bytes()
 }
 
@@ -398,6 +450,8 @@ func CheckRoundTrip(id string, d Draft, text []byte) error {
 		return fmt.Errorf("summary %q would read back as %q: simplify it", d.Summary, e.Summary)
 	case !slices.Equal(e.Refs, d.Refs):
 		return fmt.Errorf("refs would read back as %v: give plain evt-NNN IDs", e.Refs)
+	case !slices.Equal(e.Supersedes, d.Supersedes):
+		return fmt.Errorf("supersedes would read back as %v: give plain evt-NNN IDs", e.Supersedes)
 	case !slices.Equal(e.Tags, d.Tags):
 		return fmt.Errorf("tags %v would read back as %v: use plain words", d.Tags, e.Tags)
 	}

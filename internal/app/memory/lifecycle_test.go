@@ -67,11 +67,23 @@ func TestNormalize(t *testing.T) {
 	if ok.Type != "fix" || strings.Join(ok.Refs, " ") != "evt-001 evt-003" || strings.Join(ok.Tags, " ") != "a b" {
 		t.Errorf("normalised to %+v", ok)
 	}
+	sup := Draft{Type: "decision", Scope: "core", Summary: "s", Agent: "a", Time: "2026-02-01 09:05", Supersedes: []string{"evt-2,evt-1", "evt-002"},
+		Details: []DraftDetail{{Key: "priority", Value: "p0"}, {Key: "closes", Value: "evt-3"}}}
+	if err := Normalize(&sup, known); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(sup.Supersedes, " ") != "evt-002 evt-001" {
+		t.Errorf("supersedes normalised to %q", sup.Supersedes)
+	}
+	text := Render("evt-004", sup, "\n")
+	if err := CheckRoundTrip("evt-004", sup, text); err != nil || !strings.HasSuffix(string(text), "**Tags**: none\n**Supersedes**: evt-002, evt-001\n") {
+		t.Errorf("round trip: %v\n%s", err, text)
+	}
 	for _, c := range []struct {
 		d    Draft
 		want string
 	}{
-		{Draft{Type: "launch", Scope: "s", Summary: "x", Agent: "a", Time: "2026-01-01 10:00"}, `unknown event type "launch": use one of decision, create, modify, delete, test, fix, dependency, blocker, milestone, escalation, handoff, archive`},
+		{Draft{Type: "launch", Scope: "s", Summary: "x", Agent: "a", Time: "2026-01-01 10:00"}, `unknown event type "launch": use one of decision, create, modify, delete, test, fix, dependency, blocker, milestone, escalation, handoff, archive, commitment`},
 		{Draft{Type: "fix", Summary: "x", Agent: "a", Time: "2026-01-01 10:00"}, "missing scope: pass --scope with the area the event affects"},
 		{Draft{Type: "fix", Scope: "s", Agent: "a", Time: "2026-01-01 10:00"}, "missing summary: pass --summary with a one-line description"},
 		{Draft{Type: "fix", Scope: "s", Summary: "x", Agent: "a|b", Time: "2026-01-01 10:00"}, `agent "a|b" contains '|' or a line break: use a plain name`},
@@ -80,6 +92,11 @@ func TestNormalize(t *testing.T) {
 		{Draft{Type: "fix", Scope: "s", Summary: "x", Agent: "a", Time: "2026-01-01"}, `--time "2026-01-01" has no time of day: write "YYYY-MM-DD HH:MM"`},
 		{Draft{Type: "fix", Scope: "s", Summary: "x", Agent: "a", Time: "2026-01-01 10:00", Refs: []string{"evt-009"}}, `ref "evt-009" names no event in the log or the archive: refer to an existing event`},
 		{Draft{Type: "fix", Scope: "s", Summary: "x", Agent: "a", Time: "2026-01-01 10:00", Refs: []string{"#4"}}, `ref "#4" is not an event ID: write evt-NNN`},
+		{Draft{Type: "fix", Scope: "s", Summary: "x", Agent: "a", Time: "2026-01-01 10:00", Supersedes: []string{"evt-009"}}, `supersedes "evt-009" names no event in the log or the archive: name the earlier event this one corrects`},
+		{Draft{Type: "fix", Scope: "s", Summary: "x", Agent: "a", Time: "2026-01-01 10:00", Supersedes: []string{"the last one"}}, `supersedes "the last one" is not an event ID: write evt-NNN`},
+		{Draft{Type: "fix", Scope: "s", Summary: "x", Agent: "a", Time: "2026-01-01 10:00", Details: []DraftDetail{{Key: "priority", Value: "urgent"}}}, `priority "urgent" is not P0, P1, P2 or P3: write one of them (P1 is the default)`},
+		{Draft{Type: "fix", Scope: "s", Summary: "x", Agent: "a", Time: "2026-01-01 10:00", Details: []DraftDetail{{Key: "closes", Value: "evt-002, evt-004"}}}, `closes "evt-004" names no event in the log or the archive: a loop is closed after it is opened, so name an earlier event`},
+		{Draft{Type: "fix", Scope: "s", Summary: "x", Agent: "a", Time: "2026-01-01 10:00", Details: []DraftDetail{{Key: "Closes", Value: "soon"}}}, `closes "soon" is not an event ID: write evt-NNN`},
 	} {
 		if err := Normalize(&c.d, known); err == nil || err.Error() != c.want {
 			t.Errorf("Normalize(%+v) = %v\nwant %s", c.d, err, c.want)

@@ -119,11 +119,18 @@ func applyBaseline(root string, l *lint.Linter, ds diag.Diagnostics, write bool,
 // (MS101), not a failure to run.
 func lintOnce(l *lint.Linter, root string, in lint.Input, derive bool) (diag.Diagnostics, int, *lint.Session, error) {
 	in.Derive = derive
+	// The replay learns beforehand which events later ones supersede,
+	// predicted from the bytes; if that was wrong, Finish replays again
+	// from a second stream.
+	in.Restream = func(each func(*parse.Event)) error {
+		_, err := workspace.Stream(root, each)
+		return err
+	}
 	s := l.Start(in)
 	mem := &workspace.Memory{Root: root, Tier: workspace.DetectTier(root)}
 	if !errors.Is(workspace.Lstat(root, workspace.LogName), fs.ErrNotExist) {
 		var err error
-		if mem, err = workspace.Stream(root, s.Event); err != nil {
+		if mem, err = workspace.StreamWith(root, func(m *workspace.Memory) { s.Expect(m.Supersessions()) }, s.Event); err != nil {
 			return nil, 0, nil, err
 		}
 	}

@@ -48,12 +48,16 @@ func Find(evs []parse.Event, id, what string) (int, error) {
 // ShowResult is what memsys show reports (its JSON form).
 type ShowResult struct {
 	EventLine
-	Details      []DetailJSON `json:"details"`
-	Refs         []string     `json:"refs"`
-	Tags         []string     `json:"tags"`
-	Text         string       `json:"text"`
-	Changes      ChangeJSON   `json:"changes"`
-	ReferencedBy []EventLine  `json:"referenced_by"`
+	Details    []DetailJSON `json:"details"`
+	Refs       []string     `json:"refs"`
+	Tags       []string     `json:"tags"`
+	Supersedes []string     `json:"supersedes"`
+	// SupersededBy names the event that supersedes this one ("" when
+	// none): the event stays in the log but leaves every derived view.
+	SupersededBy string      `json:"superseded_by"`
+	Text         string      `json:"text"`
+	Changes      ChangeJSON  `json:"changes"`
+	ReferencedBy []EventLine `json:"referenced_by"`
 }
 
 // DetailJSON is one detail bullet with its nested bullets.
@@ -90,6 +94,8 @@ func Show(root, at, id string) (*ShowResult, error) {
 		Details:      details(e.Details),
 		Refs:         nonNil(e.Refs),
 		Tags:         nonNil(e.Tags),
+		Supersedes:   nonNil(e.Supersedes),
+		SupersededBy: materialize.SupersededBy(evs)[i],
 		Text:         e.Text,
 		Changes:      changesFor(changes, evs, i),
 		ReferencedBy: []EventLine{},
@@ -104,7 +110,11 @@ func Show(root, at, id string) (*ShowResult, error) {
 
 // WriteText prints the result as memsys show does without --format.
 func (r *ShowResult) WriteText(w io.Writer) {
-	fmt.Fprintf(w, "%s:%d\n\n", r.File, r.Line)
+	fmt.Fprintf(w, "%s:%d\n", r.File, r.Line)
+	if r.SupersededBy != "" {
+		fmt.Fprintf(w, "superseded by %s: left out of graph.md and context.md\n", r.SupersededBy)
+	}
+	fmt.Fprintln(w)
 	fmt.Fprint(w, strings.TrimRight(r.Text, "\n")+"\n")
 	fmt.Fprintln(w, "\nGraph changes:")
 	n := 0
@@ -192,6 +202,10 @@ type LogFilter struct {
 	Until  string // the same; a date includes the whole day
 	RefsTo string // an event ID the refs must name
 	At     string // read the history as of this event
+	// Open keeps only the loops still open (blockers, escalations,
+	// commitments no later event closed); Superseded only the events a
+	// later event supersedes.
+	Open, Superseded bool
 }
 
 // Check reports a --since or --until that is not a date, before any
@@ -239,6 +253,14 @@ func Log(root string, f LogFilter) ([]EventLine, error) {
 	for _, t := range f.Types {
 		types = append(types, strings.ToLower(strings.TrimSpace(t)))
 	}
+	var open map[int]bool
+	if f.Open {
+		open = openAt(evs)
+	}
+	var superseded map[int]string
+	if f.Superseded {
+		superseded = materialize.SupersededBy(evs)
+	}
 	var touched map[int]bool
 	if f.Entity != "" {
 		if touched, err = touchedBy(evs, f.Entity); err != nil {
@@ -252,12 +274,34 @@ func Log(root string, f LogFilter) ([]EventLine, error) {
 			types != nil && !slices.Contains(types, e.Type),
 			f.Agent != "" && !strings.EqualFold(f.Agent, e.Agent),
 			e.Time.Key() < since || e.Time.Key() > until,
-			refsTo != 0 && !refersTo(e, refsTo):
+			refsTo != 0 && !refersTo(e, refsTo),
+			open != nil && !open[i],
+			superseded != nil && superseded[i] == "":
 			continue
 		}
 		out = append(out, LineOf(e))
 	}
 	return out, nil
+}
+
+// openAt returns the positions in evs of the loops open after them.
+func openAt(evs []parse.Event) map[int]bool {
+	g, _ := materialize.Replay(evs)
+	type place struct {
+		file string
+		line int
+	}
+	loops := map[place]bool{}
+	for _, l := range g.OpenLoops() {
+		loops[place{l.Range.File, l.Range.Line}] = true
+	}
+	out := map[int]bool{}
+	for i := range evs {
+		if loops[place{evs[i].Range.File, evs[i].Range.Line}] {
+			out[i] = true
+		}
+	}
+	return out
 }
 
 // bound parses a --since/--until value into a Time key; end widens a

@@ -40,27 +40,42 @@ func Replay(root string, opt materialize.Options, atID string) (*workspace.Memor
 		}
 		at = n
 	}
-	// The replay runs beside the parser, on its own goroutine.
-	a := materialize.NewAsync(opt)
-	done := false
-	mem, err := workspace.Stream(root, func(e *parse.Event) {
-		if done {
-			return
+	// The replay runs beside the parser, on its own goroutine. It is
+	// told beforehand which events later ones supersede, predicted from
+	// the bytes; if the events disagree, it replays again with the
+	// Supersedes fields it saw (materialize.Replayer.Exact).
+	var expect []parse.Supersession
+	predicted := true
+	for {
+		a := materialize.NewAsync(opt)
+		done := false
+		mem, err := workspace.StreamWith(root, func(m *workspace.Memory) {
+			if predicted {
+				expect = m.Supersessions()
+			}
+			a.Expect(expect)
+		}, func(e *parse.Event) {
+			if done {
+				return
+			}
+			a.Add(e)
+			done = at >= 0 && e.Num == at
+		})
+		x := a.Wait()
+		if err != nil {
+			return nil, nil, err
 		}
-		a.Add(e)
-		done = at >= 0 && e.Num == at
-	})
-	x := a.Wait()
-	if err != nil {
-		return nil, nil, err
+		if err := mem.Incomplete(); err != nil {
+			return nil, nil, err
+		}
+		if at >= 0 && !done {
+			return nil, nil, ErrNoSuchEvent("--at", atID)
+		}
+		if x.Exact() || !predicted {
+			return mem, x, nil
+		}
+		expect, predicted = x.Seen(), false
 	}
-	if err := mem.Incomplete(); err != nil {
-		return nil, nil, err
-	}
-	if at >= 0 && !done {
-		return nil, nil, ErrNoSuchEvent("--at", atID)
-	}
-	return mem, x, nil
 }
 
 // LoadHistory reads the log and archive of root and refuses a history

@@ -31,6 +31,14 @@ type StatusReport struct {
 	// Stale is true when a derived file of the tier is stale or
 	// missing: the command then exits 1.
 	Stale bool `json:"stale"`
+	// OpenLoops counts the loops still open at the last event (memsys
+	// loops lists them). LoopsFrom says how it was counted: from a
+	// fresh context.md's Open Loops section, which the BOOT step trusts
+	// as the agent does (status reads only headings, and a replay of a
+	// long log costs several times more), or by replaying the history
+	// when context.md is stale, missing or not part of the tier.
+	OpenLoops int    `json:"open_loops"`
+	LoopsFrom string `json:"open_loops_from"` // "context.md" or "replay"
 }
 
 // ArchivePreview is what memsys archive would do now.
@@ -173,7 +181,28 @@ func ReadStatus(root string) (*StatusReport, error) {
 	r.Context = derivedStatus(root, parse.ContextFile, last, mem.Tier.HasContext(), digest)
 	r.root = root
 	r.Stale = r.Graph.Expected && r.Graph.State != "fresh" || r.Context.Expected && r.Context.State != "fresh"
+	if n, ok := freshLoops(root, r.Context); ok {
+		r.OpenLoops, r.LoopsFrom = n, parse.ContextFile
+		return r, nil
+	}
+	loops, err := Loops(root)
+	if err != nil {
+		return nil, err
+	}
+	r.OpenLoops, r.LoopsFrom = len(loops.Loops), "replay"
 	return r, nil
+}
+
+// freshLoops counts the open loops in context.md when it is fresh.
+func freshLoops(root string, c DerivedStatus) (int, bool) {
+	if c.State != "fresh" {
+		return 0, false
+	}
+	src, err := workspace.ReadFile(root, parse.ContextFile)
+	if err != nil {
+		return 0, false
+	}
+	return materialize.CountItems(src, materialize.SecLoops)
 }
 
 // commentRE matches HTML comments, which an agent reading context.md
@@ -234,6 +263,11 @@ func (r *StatusReport) WriteText(w io.Writer) {
 	}
 	if r.Context.State != "missing" {
 		fmt.Fprintf(w, "context size: %d words, ~%d tokens\n", r.Context.Words, r.Context.Tokens)
+	}
+	if r.OpenLoops > 0 {
+		fmt.Fprintf(w, "open loops: %d: memsys loops lists them, oldest first\n", r.OpenLoops)
+	} else {
+		fmt.Fprintln(w, "open loops: 0")
 	}
 	if r.ArchiveDue {
 		fmt.Fprintf(w, "archive: due (%d events in the log, threshold %d)", r.Log.Events, r.ArchiveThreshold)

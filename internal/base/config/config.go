@@ -23,6 +23,11 @@ const (
 	DefaultWindowHours      = 48
 	DefaultWindowEvents     = 20
 	DefaultContextWords     = 3000
+	// Seed 000's retention: P2 events leave context.md after 90 days,
+	// P3 after 30; an open loop older than 30 days is a warning (MS128).
+	DefaultDecayP2Days  = 90
+	DefaultDecayP3Days  = 30
+	DefaultLoopsMaxDays = 30
 )
 
 // Tiers a configuration may name; see the seed's Tiers table.
@@ -45,6 +50,9 @@ type Config struct {
 	WindowHours      int // context.md recent-changes window in hours
 	WindowEvents     int // ... or at least this many recent events
 	ContextWords     int // word budget of context.md
+	DecayP2Days      int // P2 events leave context.md when older (days, at the horizon)
+	DecayP3Days      int // P3 events likewise
+	LoopsMaxDays     int // open loops older than this are a warning (MS128)
 }
 
 // RuleSetting is one entry of "rules": a rule ID or name and a severity.
@@ -62,6 +70,9 @@ func Default() Config {
 		WindowHours:      DefaultWindowHours,
 		WindowEvents:     DefaultWindowEvents,
 		ContextWords:     DefaultContextWords,
+		DecayP2Days:      DefaultDecayP2Days,
+		DecayP3Days:      DefaultDecayP3Days,
+		LoopsMaxDays:     DefaultLoopsMaxDays,
 	}
 }
 
@@ -250,11 +261,14 @@ func (p *parser) top(v *value, c *Config) {
 		case "archive":
 			p.counts(m.val, "archive", []countKey{{"threshold", &c.ArchiveThreshold, 1}, {"keep", &c.ArchiveKeep, 0}})
 		case "context":
-			p.counts(m.val, "context", []countKey{{"windowHours", &c.WindowHours, 0}, {"windowEvents", &c.WindowEvents, 0}, {"words", &c.ContextWords, 1}})
+			p.counts(m.val, "context", []countKey{{"windowHours", &c.WindowHours, 0}, {"windowEvents", &c.WindowEvents, 0}, {"words", &c.ContextWords, 1},
+				{"decayP2Days", &c.DecayP2Days, 1}, {"decayP3Days", &c.DecayP3Days, 1}})
+		case "loops":
+			p.counts(m.val, "loops", []countKey{{"maxAgeDays", &c.LoopsMaxDays, 1}})
 		case "$schema":
 			// allowed so editors can validate the file
 		default:
-			p.unknown(m, "the configuration", "tier", "rules", "archive", "context")
+			p.unknown(m, "the configuration", "tier", "rules", "archive", "context", "loops")
 		}
 	}
 	if p.err == nil && c.ArchiveKeep >= c.ArchiveThreshold {

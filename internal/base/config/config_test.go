@@ -6,11 +6,13 @@ import (
 
 func TestParseErrors(t *testing.T) {
 	cases := []struct{ src, want string }{
-		{"{\n  \"rulez\": {}\n}", `c.json:2: unknown key "rulez" in the configuration: use one of "tier", "rules", "archive", "context" (see docs/lint.md)`},
+		{"{\n  \"rulez\": {}\n}", `c.json:2: unknown key "rulez" in the configuration: use one of "tier", "rules", "archive", "context", "loops" (see docs/lint.md)`},
 		{"{\"archive\": {\n\"threshold\": 50,\n  \"kept\": 3}}", `c.json:3: unknown key "kept" in "archive": use one of "threshold", "keep" (see docs/lint.md)`},
 		{"{\"context\": {\"words\": \"many\"}}", `c.json:1: context.words must be a whole number`},
 		{"{\"context\": {\"windowHours\": -1}}", `c.json:1: context.windowHours must be a whole number of at least 0, not -1`},
 		{"{\"context\": {\"words\": 1.5}}", `c.json:1: context.words must be a whole number of at least 1, not 1.5`},
+		{"{\"context\": {\"decayP3Days\": 0}}", `c.json:1: context.decayP3Days must be a whole number of at least 1, not 0`},
+		{"{\"loops\": {\"maxAge\": 3}}", `c.json:1: unknown key "maxAge" in "loops": use one of "maxAgeDays" (see docs/lint.md)`},
 		{"{\n\"rules\": {\"MS101\": \"fatal\"}}", `c.json:2: rule "MS101": unknown severity "fatal": use error, warning or off`},
 		{"{\"rules\": {\"MS101\": 1}}", `c.json:1: rule "MS101" must be set to "error", "warning" or "off"`},
 		{"{\"rules\": []}", `c.json:1: "rules" must be an object: write {...}`},

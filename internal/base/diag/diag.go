@@ -19,6 +19,11 @@ const (
 	Warning
 	// Error fails the run with exit code 1.
 	Error
+	// Note is information that fails nothing, even with --strict: a
+	// rule's finding on an event that a later event supersedes, where
+	// the correction has already been written. Rules never default to
+	// it and configuration cannot choose it.
+	Note
 )
 
 // String returns the lower-case name used in every output format.
@@ -28,6 +33,8 @@ func (s Severity) String() string {
 		return "error"
 	case Warning:
 		return "warning"
+	case Note:
+		return "note"
 	default:
 		return "off"
 	}
@@ -80,7 +87,7 @@ func (r Range) String() string {
 // Detail of full sentences (what to do, or a diff), and related ranges.
 type Diagnostic struct {
 	Rule     string   // stable rule ID such as MS101; empty for plain errors
-	Severity Severity // Error or Warning
+	Severity Severity // Error, Warning or Note
 	Range    Range    // where; Line 0 when it concerns a whole file
 	Event    string   // event ID as written ("evt-017"), if any
 	Message  string   // one line, no final period

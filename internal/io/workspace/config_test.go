@@ -27,7 +27,8 @@ func TestLoadConfigFile(t *testing.T) {
   "tier": "core",
   "rules": {"MS117": "off", "detail-keys": "error"},
   "archive": {"threshold": 80, "keep": 30},
-  "context": {"windowHours": 24, "windowEvents": 10, "words": 1500}
+  "context": {"windowHours": 24, "windowEvents": 10, "words": 1500, "decayP2Days": 60, "decayP3Days": 7},
+  "loops": {"maxAgeDays": 14}
 }
 `
 	if err := os.WriteFile(filepath.Join(dir, config.FileName), []byte(src), 0o644); err != nil {
@@ -44,6 +45,7 @@ func TestLoadConfigFile(t *testing.T) {
 			{Rule: "detail-keys", Severity: diag.Error, Line: 4},
 		},
 		ArchiveThreshold: 80, ArchiveKeep: 30, WindowHours: 24, WindowEvents: 10, ContextWords: 1500,
+		DecayP2Days: 60, DecayP3Days: 7, LoopsMaxDays: 14,
 	}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("got  %+v\nwant %+v", c, want)

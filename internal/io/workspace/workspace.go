@@ -182,9 +182,19 @@ func Load(root string) (*Memory, error) {
 // command before any work. opts go to the parser (parse.HeadersOnly
 // for a command that needs only the headings).
 func Stream(root string, each func(*parse.Event), opts ...parse.Option) (*Memory, error) {
+	return StreamWith(root, nil, each, opts...)
+}
+
+// StreamWith is Stream, calling before (when not nil) once both files
+// are read and before the first event: a replay learns there which
+// events will be superseded (Memory.Supersessions).
+func StreamWith(root string, before func(*Memory), each func(*parse.Event), opts ...parse.Option) (*Memory, error) {
 	m, err := read(root)
 	if err != nil {
 		return nil, err
+	}
+	if before != nil {
+		before(m)
 	}
 	n := 0
 	count := func(e *parse.Event) {
@@ -199,6 +209,17 @@ func Stream(root string, each func(*parse.Event), opts ...parse.Option) (*Memory
 		return nil, err
 	}
 	return m, nil
+}
+
+// Supersessions predicts the Supersedes fields of the history from the
+// bytes read, archive first (parse.ScanSupersedes; a replay checks the
+// prediction against the events).
+func (m *Memory) Supersessions() []parse.Supersession {
+	var out []parse.Supersession
+	if m.ArchivePath != "" {
+		out = parse.ScanSupersedes(m.ArchivePath, m.ArchiveBytes)
+	}
+	return append(out, parse.ScanSupersedes(LogName, m.LogBytes)...)
 }
 
 // read reads the log and the archive of root, without parsing them.

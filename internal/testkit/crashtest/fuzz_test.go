@@ -65,7 +65,11 @@ func FuzzLint(f *testing.F) {
 			exists := func(rel string) bool { _, err := read(rel); return err == nil }
 			ds := l.Check(lint.Input{LogFile: "CHANGELOG.md", Log: log, Events: log.Events, ReadFile: read, Exists: exists})
 			// The command streams instead: same findings.
-			s := l.Start(lint.Input{LogFile: "CHANGELOG.md", ReadFile: read, Exists: exists})
+			// It predicts supersessions from the bytes and, when wrong,
+			// replays again from a second stream.
+			s := l.Start(lint.Input{LogFile: "CHANGELOG.md", ReadFile: read, Exists: exists,
+				Restream: func(each func(*parse.Event)) error { parse.Stream("CHANGELOG.md", src, each); return nil }})
+			s.Expect(parse.ScanSupersedes("CHANGELOG.md", src))
 			if streamed := s.Finish(parse.Stream("CHANGELOG.md", src, s.Event), nil); !reflect.DeepEqual(streamed, ds) {
 				t.Errorf("streamed lint differs from Check:\n%v\n%v", streamed, ds)
 			}

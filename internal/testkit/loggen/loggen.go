@@ -96,6 +96,14 @@ type gen struct {
 	lastEvt   map[int]int // entity index -> last event number touching it
 	blocker   int         // last blocker event number, 0 if resolved
 	milestone int
+
+	// sem turns on issue 12's fields (GenerateSemantic), drawn from
+	// their own generator so Generate's output stays as it was.
+	sem        bool
+	sr         *rand.Rand
+	open       []int        // escalations and commitments not yet closed
+	superseded map[int]bool // events already superseded
+	supers     map[int]bool // events that supersede others
 }
 
 // Generate returns a CHANGELOG.md holding Header and n events. Events
@@ -103,10 +111,25 @@ type gen struct {
 // to earlier events, have non-decreasing timestamps and consecutive IDs
 // (evt-001, ..., zero-padded to at least three digits), and average
 // about 320 bytes, so 100,000 events make about 32 MB.
-func Generate(n int, seed int64) []byte {
+func Generate(n int, seed int64) []byte { return generate(n, seed, false) }
+
+// GenerateSemantic is Generate with issue 12's fields as a long-lived
+// log would have them: priorities (one decision in 200 P0, one in four
+// P2; P3 tests), commitments (with owner and due) in place of every other
+// escalation, milestones that close the oldest open loop with
+// `closes:`, and about one event in forty superseding a recent one.
+// The events are otherwise Generate's.
+func GenerateSemantic(n int, seed int64) []byte { return generate(n, seed, true) }
+
+func generate(n int, seed int64, sem bool) []byte {
 	g := &gen{
 		r:       rand.New(rand.NewPCG(uint64(seed), 0x6d656d737973)),
 		lastEvt: make(map[int]int),
+		sem:     sem,
+	}
+	if sem {
+		g.sr = rand.New(rand.NewPCG(uint64(seed), 0x73656d616e746963))
+		g.superseded, g.supers = map[int]bool{}, map[int]bool{}
 	}
 	for _, a := range areas {
 		for _, k := range kinds {
@@ -155,6 +178,9 @@ func (g *gen) event(num int) {
 		g.minutes += int64(60 * (10 + g.r.IntN(14))) // overnight gap
 	}
 	agent := g.pick(agents)
+	if g.sem && typ == "escalation" && g.sr.IntN(2) == 0 {
+		typ = "commitment"
+	}
 
 	b := &g.b
 	b.WriteString("### ")
@@ -274,12 +300,26 @@ func (g *gen) event(num int) {
 		summary = "Delete " + name + ": " + r
 		details = [][2]string{{"entity", name}, {"reason", r}}
 		tags = []string{"delete", scope}
-	case "escalation":
+	case "escalation", "commitment":
 		i := g.r.IntN(len(escalate))
 		scope = "project"
 		summary = "Escalate: " + escalate[i]
 		details = [][2]string{{"reason", escalate[i]}, {"requested_action", requests[i]}}
 		tags = []string{"escalation"}
+		if typ == "commitment" {
+			summary = "Promise to " + requests[i]
+			var due bytes.Buffer
+			writeTime(&due, g.minutes+7*1440)
+			details = [][2]string{{"owner", agent}, {"due", due.String()[:10]}}
+			tags = []string{"commitment"}
+		}
+		if g.sem {
+			g.open = append(g.open, num)
+		}
+	}
+	var supersedes int
+	if g.sem {
+		details, supersedes = g.semantics(num, typ, details)
 	}
 	if ent >= 0 {
 		if last, ok := g.lastEvt[ent]; ok && typ != "create" && (len(refs) == 0 || refs[0] != last) {
@@ -326,6 +366,43 @@ func (g *gen) event(num int) {
 		b.WriteString(t)
 	}
 	b.WriteByte('\n')
+	if supersedes > 0 {
+		b.WriteString("**Supersedes**: ")
+		writeID(b, supersedes)
+		b.WriteByte('\n')
+	}
+}
+
+// semantics adds issue 12's details to an event of GenerateSemantic and
+// picks the event it supersedes (0 for none).
+func (g *gen) semantics(num int, typ string, details [][2]string) ([][2]string, int) {
+	switch typ {
+	case "decision":
+		switch k := g.sr.IntN(200); {
+		case k < 1:
+			details = append(details, [2]string{"priority", "P0"})
+		case k < 50:
+			details = append(details, [2]string{"priority", "P2"})
+		}
+	case "test":
+		if g.sr.IntN(3) == 0 {
+			details = append(details, [2]string{"priority", "P3"})
+		}
+	case "milestone":
+		if len(g.open) > 0 {
+			details = append(details, [2]string{"closes", ID(g.open[0])})
+			g.open = g.open[1:]
+		}
+	}
+	if num <= 50 || g.sr.IntN(40) != 0 {
+		return details, 0
+	}
+	t := num - 1 - g.sr.IntN(20)
+	if g.superseded[t] || g.supers[t] {
+		return details, 0
+	}
+	g.superseded[t], g.supers[num] = true, true
+	return details, t
 }
 
 // newEntity brings a component to life: a never-used name first, then

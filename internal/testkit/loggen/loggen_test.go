@@ -124,3 +124,70 @@ func BenchmarkGenerate100k(b *testing.B) {
 		Generate(100000, 1)
 	}
 }
+
+// TestSemantic: GenerateSemantic is deterministic, parses cleanly,
+// carries each of issue 12's fields, names only earlier events, never
+// supersedes one event twice, and its Supersedes fields are exactly
+// what parse.ScanSupersedes predicts from the bytes.
+func TestSemantic(t *testing.T) {
+	const n = 5000
+	src := GenerateSemantic(n, 3)
+	if !bytes.Equal(src, GenerateSemantic(n, 3)) {
+		t.Fatal("two runs with the same seed differ")
+	}
+	l := parse.Parse("CHANGELOG.md", src)
+	for _, p := range l.Problems {
+		t.Errorf("parse problem: %s", p)
+	}
+	if len(l.Events) != n {
+		t.Fatalf("%d events, want %d", len(l.Events), n)
+	}
+	counts := map[string]int{}
+	superseded := map[string]bool{}
+	var want []parse.Supersession
+	for _, e := range l.Events {
+		if e.Type == "commitment" {
+			counts["commitment"]++
+		}
+		if v, ok := e.Detail("priority"); ok {
+			counts["priority "+v]++
+		}
+		if v, ok := e.Detail("closes"); ok {
+			counts["closes"]++
+			if n, _ := parse.EventNum(v); n >= e.Num {
+				t.Errorf("%s closes %s, not earlier", e.ID, v)
+			}
+		}
+		for _, s := range e.Supersedes {
+			counts["supersedes"]++
+			if n, _ := parse.EventNum(s); n >= e.Num || n < 1 {
+				t.Errorf("%s supersedes %s, not earlier", e.ID, s)
+			}
+			if superseded[s] {
+				t.Errorf("%s superseded twice", s)
+			}
+			superseded[s] = true
+		}
+		if sp, ok := parse.SupersessionOf(&e); ok {
+			want = append(want, sp)
+		}
+	}
+	for _, k := range []string{"commitment", "priority P0", "priority P2", "priority P3", "closes", "supersedes"} {
+		if counts[k] < 1 || k != "priority P0" && counts[k] < 10 {
+			t.Errorf("%d events with %s in %d, want more", counts[k], k, n)
+		}
+	}
+	got := parse.ScanSupersedes("CHANGELOG.md", src)
+	if len(got) != len(want) {
+		t.Fatalf("ScanSupersedes found %d fields, the parser %d", len(got), len(want))
+	}
+	for i := range got {
+		if !got[i].Equal(want[i]) {
+			t.Fatalf("field %d: scanned %+v, parsed %+v", i, got[i], want[i])
+		}
+	}
+	// Generate itself is unchanged by the semantic mode.
+	if bytes.Equal(src, Generate(n, 3)) {
+		t.Error("GenerateSemantic adds nothing")
+	}
+}

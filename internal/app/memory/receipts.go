@@ -1,0 +1,158 @@
+package memory
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/memsys/memsys/materialize"
+	"github.com/memsys/memsys/parse"
+)
+
+// LoopView is one open loop as `memsys loops` and `memsys report`
+// print it: ages and due dates are measured at the horizon event.
+type LoopView struct {
+	ID       string `json:"id"`
+	Type     string `json:"type"`
+	Summary  string `json:"summary"`
+	Owner    string `json:"owner"`
+	Due      string `json:"due"`
+	PastDue  bool   `json:"past_due"`
+	AgeDays  *int   `json:"age_days"` // null when a date is missing
+	Priority string `json:"priority"`
+	File     string `json:"file"`
+	Line     int    `json:"line"`
+}
+
+// String is the one-line text form:
+// "evt-007 | commitment | 5 days | owner bob | due 2026-03-09 (past due) | summary".
+func (l LoopView) String() string {
+	parts := []string{l.ID, l.Type}
+	if l.AgeDays != nil {
+		parts = append(parts, strconv.Itoa(*l.AgeDays)+" days")
+	}
+	if l.Owner != "" {
+		parts = append(parts, "owner "+l.Owner)
+	}
+	if l.Due != "" {
+		due := "due " + l.Due
+		if l.PastDue {
+			due += " (past due)"
+		}
+		parts = append(parts, due)
+	}
+	parts = append(parts, l.Priority, l.Summary)
+	return strings.Join(parts, " | ")
+}
+
+// LoopsResult is what `memsys loops` reports.
+type LoopsResult struct {
+	Horizon string     `json:"horizon"`
+	At      string     `json:"at"` // the horizon event's time, which ages count to
+	Loops   []LoopView `json:"loops"`
+}
+
+// Loops replays root's history and returns the loops still open at its
+// end, oldest first. No configuration changes which loops are open, so
+// none is read (status works beside a broken .memsys.json).
+func Loops(root string) (LoopsResult, error) {
+	_, x, err := Replay(root, materialize.DefaultOptions(), "")
+	if err != nil {
+		return LoopsResult{}, err
+	}
+	g := x.Graph()
+	return LoopsResult{Horizon: g.Horizon, At: g.Updated, Loops: loopViews(g)}, nil
+}
+
+func loopViews(g *materialize.Graph) []LoopView {
+	out := []LoopView{}
+	h := g.HorizonTime()
+	for _, l := range g.OpenLoops() {
+		v := LoopView{ID: l.ID, Type: l.Type, Summary: l.Summary, Owner: l.Owner, Due: l.Due, PastDue: l.PastDue(h),
+			Priority: l.Priority.String(), File: l.Range.File, Line: l.Range.Line}
+		if d, ok := l.AgeDays(h); ok {
+			v.AgeDays = &d
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// Snapshot returns the snapshot of entity after the whole history, or
+// after the event atID ("" for all of it).
+func Snapshot(root, entity, atID string) (*materialize.Snapshot, error) {
+	mem, err := LoadHistory(root)
+	if err != nil {
+		return nil, err
+	}
+	evs, err := upTo(mem.Events, atID)
+	if err != nil {
+		return nil, err
+	}
+	s, ok := materialize.EntitySnapshot(evs, entity)
+	if !ok {
+		return nil, fmt.Errorf("no entity %q in the graph at %s: memsys graph lists the nodes", entity, orDash(horizonOf(evs)))
+	}
+	return s, nil
+}
+
+// upTo cuts events after the first event numbered as atID.
+func upTo(evs []parse.Event, atID string) ([]parse.Event, error) {
+	if atID == "" {
+		return evs, nil
+	}
+	n, ok := parse.EventNum(atID)
+	if !ok {
+		return nil, ErrNotEventID("--at", atID)
+	}
+	for i := range evs {
+		if evs[i].Num == n {
+			return evs[:i+1], nil
+		}
+	}
+	return nil, ErrNoSuchEvent("--at", atID)
+}
+
+func horizonOf(evs []parse.Event) string {
+	if len(evs) == 0 {
+		return ""
+	}
+	return evs[len(evs)-1].ID
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
+
+// SnapshotMarkdown renders a snapshot as a short markdown page.
+func SnapshotMarkdown(s *materialize.Snapshot) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s\n\n", s.Name)
+	fmt.Fprintf(&b, "- **Type**: %s\n- **Status**: %s\n- **Created**: %s\n- **Last event**: %s\n- **Event horizon**: %s\n", s.Type, s.Status, s.Created, s.LastEvent, s.Horizon)
+	b.WriteString("\n## Attributes\n\n| Key | Value | Set by |\n|-----|-------|--------|\n")
+	for _, a := range s.Attrs {
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", cell(a.Key), cell(a.Value), a.Event)
+	}
+	b.WriteString("\n## Edges\n\n| From | To | Relation | Created | Attributes |\n|------|----|----------|---------|------------|\n")
+	for _, e := range s.Edges {
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", cell(e.From), cell(e.To), e.Relation, e.Created, cell(e.Attrs))
+	}
+	b.WriteString("\n## History\n\n")
+	if len(s.History) == 0 {
+		b.WriteString("- (none)\n")
+	}
+	for _, h := range s.History {
+		fmt.Fprintf(&b, "- %s | %s | %s | %s | %s\n", h.ID, h.Time, h.Agent, h.Type, oneLine(h.Summary))
+	}
+	return b.String()
+}
+
+// cell makes text safe inside a markdown table cell.
+func cell(s string) string {
+	return strings.NewReplacer("|", "&#124;", "\n", " ", "\r", " ").Replace(s)
+}
+
+func oneLine(s string) string { return strings.NewReplacer("\n", " ", "\r", " ").Replace(s) }

@@ -1,0 +1,158 @@
+package materialize
+
+import (
+	"strings"
+
+	"github.com/memsys/memsys/parse"
+)
+
+// evKey identifies an event as Refs, Supersedes and closes name it
+// ("evt-7" and "evt-007" match): by number, without building a string,
+// for the well-formed IDs replay meets on every event; by the lowered
+// text otherwise.
+type evKey struct {
+	n int
+	s string
+}
+
+func keyOf(id string) evKey {
+	id = strings.TrimSpace(id)
+	if n, ok := parse.EventNum(id); ok {
+		return evKey{n: n}
+	}
+	return evKey{n: -1, s: strings.ToLower(id)}
+}
+
+// supersession decides which events replay skips. The rule
+// (docs/materialize.md, "Supersession"): an event X is skipped when a
+// live event S that comes after X names X's ID in its Supersedes
+// field. An event is live unless a live later event supersedes it, so
+// superseding a correction brings the corrected event back, and a
+// Supersedes naming the event itself, a later event or no event has no
+// effect (lint reports them). Skipping X means replaying the history
+// as if X had never been written; because replay is deterministic and
+// the skip set depends only on the Supersedes fields, the graph at any
+// point is the replay of the events up to it, minus those superseded
+// by events up to it: the correction takes effect from the
+// superseding event's position on.
+type supersession struct {
+	edges []parse.Supersession // in history order
+	live  []bool               // per edge: whether its event is live
+	// last maps an event key to the index of the last live edge that
+	// names it; an event with that key is skipped while that edge's
+	// event has not been replayed yet, that is, while it comes later.
+	last map[evKey]int
+	// next is the number of edges whose event has been replayed.
+	next int
+	// exact stays true while the events replayed match the edges; a
+	// Replayer given a wrong prediction reports it (Replayer.Exact).
+	exact bool
+}
+
+func newSupersession(edges []parse.Supersession) *supersession {
+	s := &supersession{edges: edges, live: make([]bool, len(edges)), last: map[evKey]int{}, exact: true}
+	// Backward: an edge's event is dead when a later live edge names it.
+	named := map[evKey]bool{}
+	for i := len(edges) - 1; i >= 0; i-- {
+		k := keyOf(edges[i].ID)
+		s.live[i] = !named[k]
+		if !s.live[i] {
+			continue
+		}
+		for _, t := range edges[i].Targets {
+			tk := keyOf(t)
+			if tk == k {
+				continue // superseding itself: no effect
+			}
+			named[tk] = true
+			if _, ok := s.last[tk]; !ok {
+				s.last[tk] = i
+			}
+		}
+	}
+	return s
+}
+
+// supersededBy returns the index of the edge that supersedes ev, which
+// is about to be replayed, or -1.
+func (s *supersession) supersededBy(ev *parse.Event) int {
+	if len(s.last) == 0 {
+		return -1
+	}
+	if i, ok := s.last[keyOf(ev.ID)]; ok && i >= s.next {
+		return i
+	}
+	return -1
+}
+
+// observe checks ev against the predicted edges and moves past its own.
+func (s *supersession) observe(ev *parse.Event) {
+	got, has := parse.SupersessionOf(ev)
+	if s.next < len(s.edges) {
+		want := s.edges[s.next]
+		if has {
+			if want.Equal(got) {
+				s.next++
+				return
+			}
+			s.exact = false
+			return
+		}
+		if want.File == ev.Range.File && want.Offset == ev.Range.Offset {
+			s.exact = false
+		}
+		return
+	}
+	if has {
+		s.exact = false
+	}
+}
+
+// done reports whether every edge was met in the history.
+func (s *supersession) done() bool { return s.exact && s.next == len(s.edges) }
+
+// Live reports, for each Supersedes field of a history (in order),
+// whether its event is live: not superseded by a live later event.
+// Only a live event's Supersedes takes effect.
+func Live(edges []parse.Supersession) []bool { return newSupersession(edges).live }
+
+// Supersessions returns the Supersedes fields of events, in order: what
+// a Replayer expects (Replayer.Expect) when it is given these events.
+func Supersessions(events []parse.Event) []parse.Supersession {
+	var out []parse.Supersession
+	for i := range events {
+		if s, ok := parse.SupersessionOf(&events[i]); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// SupersededBy returns, for each event of the history that replay
+// skips, the ID of the first live event after it that supersedes it
+// (two live corrections of one event are an error, MS126), by position
+// in events.
+func SupersededBy(events []parse.Event) map[int]string {
+	s := newSupersession(Supersessions(events))
+	out := map[int]string{}
+	for i := range events {
+		if j := s.supersededBy(&events[i]); j >= 0 {
+			k := keyOf(events[i].ID)
+		first:
+			for f := s.next; f <= j; f++ {
+				if !s.live[f] {
+					continue
+				}
+				for _, t := range s.edges[f].Targets {
+					if keyOf(t) == k {
+						j = f
+						break first
+					}
+				}
+			}
+			out[i] = s.edges[j].ID
+		}
+		s.observe(&events[i])
+	}
+	return out
+}
