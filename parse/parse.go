@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 	"unsafe"
 
@@ -45,15 +46,19 @@ func HeadersOnly() Option { return func(c *config) { c.headersOnly = true } }
 const MaxLineLength = 1 << 20
 
 // blockParser is shared: goldmark parsers are safe for concurrent use
-// once initialised. Only block parsers run. Inline parsing would turn
+// once initialised. It is built on first use, not at package init, so
+// commands that never reach goldmark (--version, status, append) do
+// not pay for its tables. Only block parsers run. Inline parsing would turn
 // "**Scope**" into emphasis nodes we would have to flatten again, and
 // link reference definitions would swallow lines such as "[x]: y";
 // fields are read from each block's raw lines instead.
-var blockParser = parser.NewParser(
-	parser.WithBlockParsers(parser.DefaultBlockParsers()...),
-	parser.WithInlineParsers(),
-	parser.WithParagraphTransformers(),
-)
+var blockParser = sync.OnceValue(func() parser.Parser {
+	return parser.NewParser(
+		parser.WithBlockParsers(parser.DefaultBlockParsers()...),
+		parser.WithInlineParsers(),
+		parser.WithParagraphTransformers(),
+	)
+})
 
 // Parse reads one log file. It never fails: problems are collected in
 // Log.Problems and parsing goes on. file names the file in every Range.
@@ -285,7 +290,7 @@ func (p *state) blocksAt(starts []int, i int, out []block) ([]block, int) {
 		if j < len(starts) {
 			end = starts[j]
 		}
-		doc = blockParser.Parse(text.NewReader(p.src[starts[i]:end]))
+		doc = blockParser().Parse(text.NewReader(p.src[starts[i]:end]))
 		if j >= len(starts) || !endsOpen(doc, p.src[starts[i]:end]) {
 			break
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/urfave/cli/v3"
 
@@ -146,7 +147,7 @@ func lcTouched(evs []parse.Event, name string) (map[int]bool, error) {
 
 // lcEdgeEnds splits materialize's "from -relation-> to" edge label.
 func lcEdgeEnds(s string) (from, to string) {
-	loc := edgeArrowRE.FindStringIndex(s)
+	loc := edgeArrowRE().FindStringIndex(s)
 	if loc == nil {
 		return "", ""
 	}
@@ -155,4 +156,4 @@ func lcEdgeEnds(s string) (from, to string) {
 
 // edgeArrowRE matches the " -relation-> " arrow; relations are
 // lower-case snake words, so a dash inside a node name does not match.
-var edgeArrowRE = regexp.MustCompile(` -[a-z_]+-> `)
+var edgeArrowRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(` -[a-z_]+-> `) })

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/urfave/cli/v3"
 
@@ -83,7 +84,7 @@ func (l eventLine) String() string {
 
 // commentRE matches HTML comments, which an agent reading context.md
 // as rendered markdown never sees, so they do not count as words.
-var commentRE = regexp.MustCompile(`(?s)<!--.*?-->`)
+var commentRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)<!--.*?-->`) })
 
 func runStatus(ctx context.Context, cmd *cli.Command) error {
 	format, err := lcFormat(cmd, "text", "json")
@@ -214,7 +215,7 @@ func lcDerived(root, rel, last string, expected bool) derivedState {
 	} else {
 		d.State = "stale"
 	}
-	d.Words = len(strings.Fields(commentRE.ReplaceAllString(string(src), " ")))
+	d.Words = len(strings.Fields(commentRE().ReplaceAllString(string(src), " ")))
 	d.Tokens = (d.Words*4 + 2) / 3
 	return d
 }
