@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -134,23 +135,30 @@ func FindRoot(dir string, explicit bool) (string, error) {
 }
 
 // hasEventLog is a cheap check for the section heading; Load does the
-// real parse.
+// real parse. It streams the file and stops at the first match, which
+// sits near the top of any log, so finding the root costs the same for
+// 10 events as for a million: it never reads a whole log. A line
+// longer than MaxLineLength ends the search, as it ends the parser.
 func hasEventLog(path string) bool {
-	fi, err := os.Stat(path)
-	if err != nil || fi.Size() > MaxFileSize {
-		return false
-	}
-	b, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return false
 	}
-	for l := range bytes.Lines(b) {
-		l = bytes.TrimSpace(bytes.TrimLeft(l, "#"))
-		if (bytes.EqualFold(l, []byte("event log")) || bytes.EqualFold(l, []byte("events"))) && len(l) > 0 {
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 4096), MaxLineLength)
+	for sc.Scan() {
+		if isEventLogHeading(sc.Bytes()) {
 			return true
 		}
 	}
 	return false
+}
+
+// isEventLogHeading reports whether line names the event log section.
+func isEventLogHeading(line []byte) bool {
+	l := bytes.TrimSpace(bytes.TrimLeft(line, "#"))
+	return len(l) > 0 && (bytes.EqualFold(l, []byte("event log")) || bytes.EqualFold(l, []byte("events")))
 }
 
 // Load reads and parses the log and the archive of root. Errors are one

@@ -249,3 +249,31 @@ func TestLimitsRefused(t *testing.T) {
 		t.Errorf("oversized log: %v", err)
 	}
 }
+
+// TestHasEventLogReadsTheHead checks that the root search stops at the
+// heading: a log far over MaxFileSize (a sparse file, nothing on disk)
+// whose heading is at the top is found without reading the rest, and
+// Load's size limit then gives the one clear error.
+func TestHasEventLogReadsTheHead(t *testing.T) {
+	p := filepath.Join(t.TempDir(), LogName)
+	write(t, p, "# Changelog\n\n## Event Log\n\n")
+	if err := os.Truncate(p, 4*MaxFileSize); err != nil {
+		t.Fatal(err)
+	}
+	if !hasEventLog(p) {
+		t.Error("heading at the top of a huge file not found")
+	}
+	cases := []struct {
+		line string
+		want bool
+	}{
+		{"## Event Log", true}, {"## event log  ", true}, {"# Events", true},
+		{"Events", true}, {"## Event Logs", false}, {"##", false}, {"", false},
+		{"### evt-001 | x", false},
+	}
+	for _, c := range cases {
+		if got := isEventLogHeading([]byte(c.line)); got != c.want {
+			t.Errorf("isEventLogHeading(%q) = %v, want %v", c.line, got, c.want)
+		}
+	}
+}
