@@ -277,3 +277,26 @@ func TestHasEventLogReadsTheHead(t *testing.T) {
 		}
 	}
 }
+
+// TestCPUProfile checks that the profile is a gzip-compressed pprof
+// file once stopped, and that an uncreatable path is one clear error.
+func TestCPUProfile(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "cpu.out")
+	stop, err := CPUProfile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+		t.Errorf("profile does not start with gzip's magic: % x", b[:min(len(b), 8)])
+	}
+	if _, err := CPUProfile(filepath.Join(p, "x")); err == nil || !strings.Contains(err.Error(), "cannot create") {
+		t.Errorf("profile under a file: %v", err)
+	}
+}
