@@ -16,7 +16,6 @@ import (
 	"github.com/memsys/memsys/internal/app/memory"
 	"github.com/memsys/memsys/internal/base/config"
 	"github.com/memsys/memsys/internal/io/workspace"
-	"github.com/memsys/memsys/parse"
 )
 
 // appendCommand adds one event at the end of CHANGELOG.md.
@@ -69,13 +68,16 @@ func runAppend(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	unlock, err := workspace.Lock(root)
+	unlock, recovered, err := workspace.LockRecover(root)
 	if err != nil {
 		return cannotRun{err}
 	}
 	defer unlock()
+	if recovered != "" {
+		fmt.Fprintln(cmd.Root().ErrWriter, "memsys: "+recovered)
+	}
 
-	res, err := lcAppend(root, d)
+	res, err := lcAppend(root, d, format == "json")
 	if err != nil {
 		return err
 	}
@@ -172,38 +174,41 @@ func lcTime(flag string) string {
 }
 
 // lcAppend validates d against the log and archive and appends it. The
-// caller holds the lock.
-func lcAppend(root string, d memory.Draft) (appendResult, error) {
-	// workspace.ReadFile applies the size limit and refuses symlinks
-	// that leave the root.
-	src, err := workspace.ReadFile(root, workspace.LogName)
+// caller holds the lock. It reads the end of the log, not all of it
+// (memory.PlanAppend), and writes the new event at the end with one
+// write and an fsync (workspace.File.Append): the cost follows the
+// event, not the history.
+func lcAppend(root string, d memory.Draft, countLine bool) (appendResult, error) {
+	log, err := workspace.OpenAppend(root, workspace.LogName)
 	if err != nil {
 		return appendResult{}, cannotRun{err}
 	}
-	log := parse.Parse(workspace.LogName, src, parse.HeadersOnly())
-	var arch *parse.Log
-	if name, asrc, err := lcReadArchive(root); err != nil {
-		return appendResult{}, err
-	} else if name != "" {
-		arch = parse.Parse(name, asrc, parse.Archive(), parse.HeadersOnly())
+	defer log.Close()
+	var arch *workspace.File
+	archName := ""
+	for _, n := range workspace.ArchiveNames {
+		f, err := workspace.Open(root, n)
+		if err == nil {
+			arch, archName = f, n
+			defer f.Close()
+			break
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return appendResult{}, cannotRun{err}
+		}
 	}
-	if err := memory.Normalize(&d, memory.KnownIn(log, arch)); err != nil {
-		return appendResult{}, cannotRun{err}
+	var archF memory.LogFile
+	if arch != nil {
+		archF = arch
 	}
-	id := memory.NextID(log, arch)
-	text := memory.Render(id, d, memory.Newline(src))
-	if err := memory.CheckRoundTrip(id, d, text); err != nil {
-		return appendResult{}, cannotRun{err}
-	}
-	out, err := memory.AppendEvent(workspace.LogName, src, log, text)
+	p, err := memory.PlanAppend(workspace.LogName, log, archName, archF, &d, countLine)
 	if err != nil {
 		return appendResult{}, cannotRun{err}
 	}
-	if err := workspace.WriteFile(root, workspace.LogName, out); err != nil {
+	if err := log.Append(root, p.Data); err != nil {
 		return appendResult{}, cannotRun{err}
 	}
-	line := strings.Count(string(out[:len(out)-len(text)]), "\n") + 1
-	return appendResult{ID: id, File: workspace.LogName, Line: line, Time: d.Time, Agent: d.Agent, Type: d.Type, Regenerated: []string{}}, nil
+	return appendResult{ID: p.ID, File: workspace.LogName, Line: p.Line, Time: d.Time, Agent: d.Agent, Type: d.Type, Regenerated: []string{}}, nil
 }
 
 // lcReadArchive reads the first archive file that exists; name is ""

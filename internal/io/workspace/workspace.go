@@ -271,31 +271,41 @@ func (m *Memory) Incomplete() error {
 // ReadFile reads rel inside root within the limits: a regular file (or
 // a symlink that stays inside root), at most MaxFileSize bytes.
 func ReadFile(root, rel string) ([]byte, error) {
-	p, err := Resolve(root, rel)
+	p, err := checked(root, rel)
 	if err != nil {
 		return nil, err
-	}
-	fi, err := os.Stat(p)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		if rel == LogName {
-			return nil, fmt.Errorf("%s: no such file in %s: run memsys init to create the memory, or pass -C DIR%w", rel, root, silent{fs.ErrNotExist})
-		}
-		return nil, fmt.Errorf("%s: no such file%w", rel, silent{fs.ErrNotExist})
-	case err != nil:
-		return nil, fmt.Errorf("%s: %v", rel, errors.Unwrap(err))
-	case fi.IsDir():
-		return nil, fmt.Errorf("%s: is a directory, not a file: move it away and run memsys init", rel)
-	case !fi.Mode().IsRegular():
-		return nil, fmt.Errorf("%s: not a regular file", rel)
-	case fi.Size() > MaxFileSize:
-		return nil, fmt.Errorf("%s: %d bytes, over the %d MiB limit: archive older events (memsys archive)", rel, fi.Size(), MaxFileSize>>20)
 	}
 	b, err := os.ReadFile(p)
 	if err != nil {
 		return nil, fmt.Errorf("%s: cannot read: %v: check its permissions", rel, errors.Unwrap(err))
 	}
 	return b, nil
+}
+
+// checked resolves rel inside root and checks it is a regular file
+// within the size limit; the errors are ReadFile's.
+func checked(root, rel string) (string, error) {
+	p, err := Resolve(root, rel)
+	if err != nil {
+		return "", err
+	}
+	fi, err := os.Stat(p)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if rel == LogName {
+			return "", fmt.Errorf("%s: no such file in %s: run memsys init to create the memory, or pass -C DIR%w", rel, root, silent{fs.ErrNotExist})
+		}
+		return "", fmt.Errorf("%s: no such file%w", rel, silent{fs.ErrNotExist})
+	case err != nil:
+		return "", fmt.Errorf("%s: %v", rel, errors.Unwrap(err))
+	case fi.IsDir():
+		return "", fmt.Errorf("%s: is a directory, not a file: move it away and run memsys init", rel)
+	case !fi.Mode().IsRegular():
+		return "", fmt.Errorf("%s: not a regular file", rel)
+	case fi.Size() > MaxFileSize:
+		return "", fmt.Errorf("%s: %d bytes, over the %d MiB limit: archive older events (memsys archive)", rel, fi.Size(), MaxFileSize>>20)
+	}
+	return p, nil
 }
 
 // Resolve returns the path of rel inside root, refusing any path whose
