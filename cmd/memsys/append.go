@@ -20,14 +20,13 @@ import (
 
 // appendCommand adds one event at the end of CHANGELOG.md.
 //
-// Concurrency: the whole read-highest-ID, render, write sequence runs
-// under workspace.Lock, an exclusive flock on a lock file beside the log
-// (not on CHANGELOG.md itself, which the atomic rename replaces), so 32
-// agents appending at once get 32 consecutive IDs. The write is the
-// full new file through workspace.WriteFile (temp file, fsync, rename):
-// a crash leaves the old log or the new one, never half an event. The
-// log is read headers-only (parse.HeadersOnly), which is what keeps an
-// append to a 100k-event log a small fraction of a full lint.
+// Concurrency: the whole read-last-ID, render, write sequence runs
+// under workspace.Lock, an exclusive flock on a lock file beside the
+// log, so 32 agents appending at once get 32 consecutive IDs. Only the
+// end of the log is read (memory.PlanAppend), and the event is added
+// with one O_APPEND write and an fsync (workspace.File.Append), whose
+// journal lets the next writer undo a write cut short: the cost of an
+// append does not grow with the log (docs/lifecycle.md).
 func appendCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "append",
