@@ -4,12 +4,10 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"regexp"
-	"strings"
-	"sync"
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/memsys/memsys/internal/app/memory"
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
@@ -82,10 +80,6 @@ func (l eventLine) String() string {
 	return l.ID + " | " + l.Time + " | " + l.Agent + " | " + l.Type + " | " + l.Summary
 }
 
-// commentRE matches HTML comments, which an agent reading context.md
-// as rendered markdown never sees, so they do not count as words.
-var commentRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)<!--.*?-->`) })
-
 func runStatus(ctx context.Context, cmd *cli.Command) error {
 	format, err := lcFormat(cmd, "text", "json")
 	if err != nil {
@@ -138,8 +132,8 @@ func runStatus(ctx context.Context, cmd *cli.Command) error {
 	}
 	r.ArchiveDue = r.Log.Events > threshold
 	memDir := workspace.MemoryDir
-	r.Graph = lcDerived(root, filepath.ToSlash(filepath.Join(memDir, workspace.GraphName)), last, mem.Tier == "full")
-	r.Context = lcDerived(root, filepath.ToSlash(filepath.Join(memDir, workspace.ContextName)), last, mem.Tier == "full" || mem.Tier == "core")
+	r.Graph = lcDerived(root, filepath.ToSlash(filepath.Join(memDir, workspace.GraphName)), last, mem.Tier == "full", false)
+	r.Context = lcDerived(root, filepath.ToSlash(filepath.Join(memDir, workspace.ContextName)), last, mem.Tier == "full" || mem.Tier == "core", true)
 	r.Stale = r.Graph.Expected && r.Graph.State != "fresh" || r.Context.Expected && r.Context.State != "fresh"
 
 	w := cmd.Root().Writer
@@ -198,11 +192,13 @@ func lcOr(s, def string) string {
 
 // lcDerived applies the seed's Staleness Check to one derived file:
 // its event horizon must name the last event (both "none" for an
-// empty log). Size is reported in words (whitespace-separated) and in
-// tokens estimated as words × 4 / 3 rounded to the nearest whole
-// token, the usual rule of thumb for English text with BPE tokenizers.
-// HTML comments (the horizon and other bookkeeping) are not counted.
-func lcDerived(root, rel, last string, expected bool) derivedState {
+// empty log). With words, size is reported in words (memory.Words:
+// whitespace-separated, HTML comments left out) and in tokens
+// estimated as words × 4 / 3 rounded to the nearest whole token, the
+// usual rule of thumb for English text with BPE tokenizers. Only
+// context.md's size is printed, so only it is counted: graph.md is
+// megabytes at 100k events.
+func lcDerived(root, rel, last string, expected, words bool) derivedState {
 	d := derivedState{File: rel, Expected: expected}
 	src, err := workspace.ReadFile(root, rel)
 	if err != nil {
@@ -215,7 +211,9 @@ func lcDerived(root, rel, last string, expected bool) derivedState {
 	} else {
 		d.State = "stale"
 	}
-	d.Words = len(strings.Fields(commentRE().ReplaceAllString(string(src), " ")))
-	d.Tokens = (d.Words*4 + 2) / 3
+	if words {
+		d.Words = memory.Words(src)
+		d.Tokens = (d.Words*4 + 2) / 3
+	}
 	return d
 }
