@@ -36,15 +36,6 @@ func (p *Pass) horizonOf(rel string, src []byte) (id string, line int) {
 	return h.id, h.line
 }
 
-// sameEvent compares IDs by number, so "evt-7" and "evt-007" match.
-func sameEvent(a, b string) bool {
-	if a == b {
-		return true
-	}
-	na, nb := refNum(a), refNum(b)
-	return na != 0 && na == nb
-}
-
 // checkStale is the seed's Staleness Check for one derived file; need
 // says whether the tier requires the file. It returns the file's bytes
 // when it exists and is fresh, for the drift rules.
@@ -63,11 +54,12 @@ func checkStale(p *Pass, rel string, need bool) {
 	h, line := p.horizonOf(rel, src)
 	last := p.lastEvent()
 	switch {
-	case line == 0 && last != "":
+	case materialize.Fresh(h, line, last):
+	case line == 0:
 		p.Reportf(lineRange(rel, 1), "", "%s has no event horizon, the last event is %s: run memsys regen", rel, last)
-	case !sameEvent(h, last) && last == "":
+	case last == "":
 		p.Reportf(lineRange(rel, line), "", "%s event horizon is %s but the log has no events: run memsys regen", rel, h)
-	case !sameEvent(h, last):
+	default:
 		shown := h
 		if shown == "" {
 			shown = "empty"
@@ -80,11 +72,7 @@ func checkStale(p *Pass, rel string, need bool) {
 // reported twice for a file that is merely behind.
 func isStale(p *Pass, rel string, src []byte) bool {
 	h, line := p.horizonOf(rel, src)
-	last := p.lastEvent()
-	if line == 0 {
-		return last != ""
-	}
-	return !sameEvent(h, last)
+	return !materialize.Fresh(h, line, p.lastEvent())
 }
 
 // checkDrift compares rel with what regen would write.

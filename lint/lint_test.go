@@ -253,12 +253,6 @@ func TestHasProtocolHeading(t *testing.T) {
 	}
 }
 
-func TestSameEvent(t *testing.T) {
-	if !sameEvent("evt-7", "evt-007") || sameEvent("evt-7", "evt-8") || !sameEvent("", "") {
-		t.Error("sameEvent")
-	}
-}
-
 func sortedKeys(m map[string][]byte) []string {
 	ks := make([]string, 0, len(m))
 	for k := range m {
@@ -303,5 +297,13 @@ func TestFirstIndex(t *testing.T) {
 	}
 	if len(x.dense) > 1100 {
 		t.Errorf("dense slice grew to %d for a sparse number", len(x.dense))
+	}
+}
+
+func TestRenderOptions(t *testing.T) {
+	cfg := config.Default()
+	cfg.ContextWords, cfg.WindowHours, cfg.WindowEvents = 1500, 24, 10
+	if o := RenderOptions(cfg); o.ContextWords != 1500 || o.WindowHours != 24 || o.WindowEvents != 10 {
+		t.Errorf("RenderOptions() = %+v", o)
 	}
 }

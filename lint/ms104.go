@@ -34,9 +34,9 @@ func visitRefTarget(p *Pass) Visitor {
 	return Visitor{
 		Event: func(e *parse.Event) {
 			for _, ref := range e.Refs {
-				n := refNum(ref)
+				n, ok := parse.EventNum(ref)
 				switch f, seen := p.shared.first.get(n); {
-				case n == 0:
+				case !ok:
 					p.Reportf(fieldRange(e, "refs", "ref", "references"), e.ID, "%s refers to %q, which is not an event ID: write evt-NNN or none", e.ID, ref)
 				case n == e.Num:
 					p.Reportf(fieldRange(e, "refs", "ref", "references"), e.ID, "%s refers to itself: remove %s from its refs", e.ID, ref)

@@ -7,21 +7,6 @@ import (
 	"github.com/memsys/memsys/internal/base/diag"
 )
 
-// EventTypes are the seed's eleven event types and the archive event of
-// its Archival Protocol.
-var EventTypes = []string{
-	"decision", "create", "modify", "delete", "test", "fix",
-	"dependency", "blocker", "milestone", "escalation", "handoff", "archive",
-}
-
-var eventTypeSet = func() map[string]bool {
-	m := map[string]bool{}
-	for _, t := range EventTypes {
-		m[t] = true
-	}
-	return m
-}()
-
 func init() {
 	register(&Rule{
 		ID:    "MS105",
@@ -40,9 +25,9 @@ func init() {
 
 func visitEventType(p *Pass) Visitor {
 	return Visitor{Event: func(e *parse.Event) {
-		if e.Type == "" || eventTypeSet[e.Type] {
+		if e.Type == "" || parse.IsEventType(e.Type) {
 			return // an empty type is MS102's
 		}
-		p.Reportf(headerRange(e), e.ID, "%s has unknown type %q: use one of %s", e.ID, e.Type, strings.Join(EventTypes, ", "))
+		p.Reportf(headerRange(e), e.ID, "%s has unknown type %q: use one of %s", e.ID, e.Type, strings.Join(parse.EventTypes, ", "))
 	}}
 }

@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"fmt"
 	"github.com/memsys/memsys/parse"
 
 	"github.com/memsys/memsys/internal/base/diag"
@@ -31,13 +30,13 @@ func visitIDGap(p *Pass) Visitor {
 			return
 		}
 		if maxNum > 0 && e.Num > maxNum+1 {
-			missing := fmt.Sprintf("evt-%03d", maxNum+1)
+			missing := parse.FormatID(maxNum+1, 3)
 			if e.Num > maxNum+2 {
-				missing += fmt.Sprintf(" to evt-%03d are", e.Num-1)
+				missing += " to " + parse.FormatID(e.Num-1, 3) + " are"
 			} else {
 				missing += " is"
 			}
-			p.Reportf(headerRange(e), e.ID, "%s follows evt-%03d: %s missing; restore them or renumber %s", e.ID, maxNum, missing, e.ID)
+			p.Reportf(headerRange(e), e.ID, "%s follows %s: %s missing; restore them or renumber %s", e.ID, parse.FormatID(maxNum, 3), missing, e.ID)
 		}
 		maxNum = max(maxNum, e.Num)
 	}}

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"github.com/memsys/memsys/internal/base/diag"
+	"github.com/memsys/memsys/parse"
 )
 
 func init() {
@@ -16,6 +17,6 @@ func init() {
 		Bad:      "<!-- Event horizon: evt-040 --> while the log ends at evt-042",
 		Good:     "<!-- Event horizon: evt-042 --> while the log ends at evt-042",
 		Severity: diag.Error,
-		Run:      func(p *Pass) { checkStale(p, GraphFile, p.Tier() == "full") },
+		Run:      func(p *Pass) { checkStale(p, GraphFile, parse.Tier(p.Tier()).HasGraph()) },
 	})
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io/fs"
 	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/memsys/memsys/internal/base/config"
@@ -121,11 +120,23 @@ type visiting struct {
 	v Visitor
 }
 
+// RenderOptions returns the options graph.md and context.md are rendered
+// with under cfg. It is the one conversion from the configuration to
+// materialize's options, so lint's drift check and regen render with the
+// same numbers.
+func RenderOptions(cfg config.Config) materialize.Options {
+	return materialize.Options{
+		ContextWords: cfg.ContextWords,
+		WindowHours:  cfg.WindowHours,
+		WindowEvents: cfg.WindowEvents,
+	}
+}
+
 // Start begins a Session over in; in.Log, in.Archive and in.Events are
 // not read (Finish takes the logs once parsed).
 func (l *Linter) Start(in Input) *Session {
 	if in.LogFile == "" {
-		in.LogFile = "CHANGELOG.md"
+		in.LogFile = parse.LogFile
 		if in.Log != nil {
 			in.LogFile = in.Log.File
 		}
@@ -139,7 +150,7 @@ func (l *Linter) Start(in Input) *Session {
 	in.ReadFile = memoRead(in.ReadFile)
 	s := &Session{l: l, in: &in, sh: &shared{in: &in, cfg: l.cfg, horizons: map[string]horizonAt{}}}
 	if in.Derive || l.sev["MS204"] != diag.Off && in.Exists(GraphFile) || l.sev["MS205"] != diag.Off && in.Exists(ContextFile) {
-		s.replay = materialize.NewReplayer(l.cfg.Materialize())
+		s.replay = materialize.NewReplayer(RenderOptions(l.cfg))
 	}
 	for _, r := range Rules() {
 		if sev := l.sev[r.ID]; r.Visit != nil && sev != diag.Off {
@@ -297,22 +308,16 @@ func (p *Pass) Tier() string {
 	if p.Config.Tier != "" {
 		return p.Config.Tier
 	}
-	switch {
-	case p.Exists(TodoFile) || p.Exists(GraphFile):
-		return "full"
-	case p.Exists(MemoryDir) || p.Exists(ContextFile):
-		return "core"
-	}
-	return "mvp"
+	return string(parse.DetectTier(p.Exists))
 }
 
-// Files of a memory root, as the seed's Deployed Structure names them.
+// Files of a memory root (parse owns the names).
 const (
-	MemoryDir   = ".memory"
-	GraphFile   = ".memory/graph.md"
-	ContextFile = ".memory/context.md"
-	TodoFile    = "TODO.md"
-	AgentsFile  = "AGENTS.md"
+	MemoryDir   = parse.MemoryDir
+	GraphFile   = parse.GraphFile
+	ContextFile = parse.ContextFile
+	TodoFile    = parse.TodoFile
+	AgentsFile  = parse.AgentsFile
 )
 
 // shared holds what several rules compute once per memory, and where
@@ -407,18 +412,6 @@ func fieldRange(e *parse.Event, keys ...string) diag.Range {
 		}
 	}
 	return headerRange(e)
-}
-
-// refNum reads the number of an event ID such as "evt-017"; 0 if none.
-func refNum(id string) int {
-	if len(id) < 5 || !strings.EqualFold(id[:4], "evt-") {
-		return 0
-	}
-	n, err := strconv.Atoi(id[4:])
-	if err != nil || n < 0 {
-		return 0
-	}
-	return n
 }
 
 // problemRule returns a Run that reports every parse problem of the

@@ -2,7 +2,6 @@ package materialize
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/memsys/memsys/parse"
@@ -104,12 +103,12 @@ func (d *digest) observe(ev *parse.Event) {
 	if !ev.Time.IsZero() {
 		d.timed(&b)
 	}
-	if n, ok := numKey(ev.ID); ok {
+	if n, ok := parse.EventNum(ev.ID); ok {
 		if _, want := d.created[n]; want {
 			d.created[n] = ev.Summary
 		}
 	} else if len(d.createdStr) > 0 {
-		k := eventKey(ev.ID)
+		k := parse.EventKey(ev.ID)
 		if _, want := d.createdStr[k]; want {
 			d.createdStr[k] = ev.Summary
 		}
@@ -183,20 +182,20 @@ func (d *digest) from() int64 {
 // want asks for the summary of the event with id, which created a
 // node: this event and any later one with the same key.
 func (d *digest) want(ev *parse.Event) {
-	if n, ok := numKey(ev.ID); ok {
+	if n, ok := parse.EventNum(ev.ID); ok {
 		d.created[n] = ev.Summary
 	} else {
-		d.createdStr[eventKey(ev.ID)] = ev.Summary
+		d.createdStr[parse.EventKey(ev.ID)] = ev.Summary
 	}
 }
 
 // createdSummary returns the summary recorded for the event id.
 func (d *digest) createdSummary(id string) (string, bool) {
-	if n, ok := numKey(id); ok {
+	if n, ok := parse.EventNum(strings.TrimSpace(id)); ok {
 		s, ok := d.created[n]
 		return s, ok
 	}
-	s, ok := d.createdStr[eventKey(id)]
+	s, ok := d.createdStr[parse.EventKey(id)]
 	return s, ok
 }
 
@@ -243,16 +242,4 @@ func (d *digest) recent(limit int) (shown []brief, more int) {
 		cand = cand[:limit]
 	}
 	return cand, total - len(cand)
-}
-
-// numKey is eventKey's number for IDs of the form evt-N, without
-// building the key string.
-func numKey(id string) (int, bool) {
-	id = strings.TrimSpace(id)
-	if len(id) > 4 && strings.EqualFold(id[:4], "evt-") {
-		if n, err := strconv.Atoi(id[4:]); err == nil && n >= 0 {
-			return n, true
-		}
-	}
-	return 0, false
 }

@@ -3,6 +3,8 @@ package materialize
 import (
 	"bytes"
 	"strings"
+
+	"github.com/memsys/memsys/parse"
 )
 
 // FindHorizon finds the event horizon that RenderGraph and
@@ -36,6 +38,19 @@ func FindHorizon(src []byte) (id string, line int) {
 		k++
 	}
 	return string(rest[j:k]), line
+}
+
+// Fresh is the seed's Staleness Check, the one verdict lint and status
+// share: a derived file whose event horizon (FindHorizon's id and line)
+// names last, the last event of the history ("" when it has none), is
+// fresh. IDs compare by number, so horizon evt-8 is fresh for a last
+// event evt-008. A file without a horizon is fresh only while the
+// history is empty.
+func Fresh(horizon string, line int, last string) bool {
+	if line == 0 {
+		return last == ""
+	}
+	return parse.SameEvent(horizon, last)
 }
 
 // findFold returns the first index of word (lower-case ASCII) in src,

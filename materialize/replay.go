@@ -521,17 +521,6 @@ func (r *replayer) dependency() {
 	}
 }
 
-// eventKey identifies an event for Refs: "evt-7" and "evt-007" match.
-func eventKey(id string) string {
-	id = strings.TrimSpace(id)
-	if len(id) > 4 && strings.EqualFold(id[:4], "evt-") {
-		if n, err := strconv.Atoi(id[4:]); err == nil && n >= 0 {
-			return "evt-" + strconv.Itoa(n)
-		}
-	}
-	return strings.ToLower(id)
-}
-
 func (r *replayer) blocker() {
 	blocked := r.entity("blocked_entity", "blocked", "entity", "target")
 	if blocked == "" {
@@ -565,7 +554,7 @@ func (r *replayer) blocker() {
 	} else {
 		b.Status = "blocked"
 	}
-	k := eventKey(r.id)
+	k := parse.EventKey(r.id)
 	r.blockers[k] = append(r.blockers[k], rec)
 }
 
@@ -584,7 +573,7 @@ func (r *replayer) fix() {
 	// Resolve the blockers the fix Refs.
 	var unblocked []*Node
 	for _, ref := range r.ev.Refs {
-		recs, ok := r.blockers[eventKey(ref)]
+		recs, ok := r.blockers[parse.EventKey(ref)]
 		if !ok {
 			continue
 		}
@@ -609,7 +598,7 @@ func (r *replayer) fix() {
 			r.touch(rec.blocked)
 			unblocked = append(unblocked, rec.blocked)
 		}
-		r.blockers[eventKey(ref)] = nil
+		r.blockers[parse.EventKey(ref)] = nil
 	}
 	var targets []*Node
 	if name := cleanName(r.detail("entity", "target")); Canon(name) != "" {

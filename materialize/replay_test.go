@@ -127,6 +127,15 @@ func TestReplayRules(t *testing.T) {
 		nodes: []string{"ship|component|blocked|evt-001|evt-003|fix=a fixed", "a|component|active|evt-001|evt-001|", "b|component|active|evt-002|evt-002|"},
 		edges: []string{"a -blocks-> ship|resolved=evt-003", "b -blocks-> ship|"},
 	}, {
+		// evt-+1 is no event ID: the fix resolves nothing, as lint says.
+		name: "fix with a signed ref resolves nothing",
+		events: []parse.Event{
+			ev(1, t0, "blocker", "blocked_entity: ship", "blocking_entity: a"),
+			ev(2, t0, "fix", "resolution: a fixed", "@refs: evt-+1"),
+		},
+		nodes: []string{"ship|component|blocked|evt-001|evt-001|", "a|component|active|evt-001|evt-001|"},
+		edges: []string{"a -blocks-> ship|"},
+	}, {
 		name: "blocker reopened after fix",
 		events: []parse.Event{
 			ev(1, t0, "blocker", "blocked_entity: ship", "blocking_entity: a"),

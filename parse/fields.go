@@ -51,28 +51,6 @@ func (p *state) parseHeader(e *Event, header string, start int) {
 	}
 }
 
-// parseID checks "evt-" followed by 1 to 9 digits and returns the
-// number, or a message saying what is wrong.
-func parseID(id string) (int, string) {
-	if len(id) < 5 || !strings.EqualFold(id[:4], "evt-") {
-		return 0, "event ID " + quote(id) + " is not evt-NNN: number events evt-001, evt-002, ..."
-	}
-	digits := id[4:]
-	for _, r := range digits {
-		if r < '0' || r > '9' {
-			return 0, "event ID " + quote(id) + " has characters other than digits after evt-: use evt-NNN"
-		}
-	}
-	if len(digits) > 9 {
-		return 0, "event ID " + quote(id) + " has " + itoa(len(digits)) + " digits, at most 9 are allowed: use the next number after the last event"
-	}
-	n, _ := strconv.Atoi(digits)
-	if n == 0 {
-		return 0, "event ID " + quote(id) + " is zero: numbering starts at evt-001"
-	}
-	return n, ""
-}
-
 // ParseTime reads "YYYY-MM-DD HH:MM" or a date-only "YYYY-MM-DD". It
 // checks the calendar (no 2025-02-30) and the clock (no 24:61), and
 // returns a message saying what is wrong, or "".

@@ -3,10 +3,8 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"strings"
 	"time"
@@ -14,19 +12,12 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/memsys/memsys/internal/app/memory"
-	"github.com/memsys/memsys/internal/base/config"
 	"github.com/memsys/memsys/internal/io/workspace"
+	"github.com/memsys/memsys/parse"
 )
 
-// appendCommand adds one event at the end of CHANGELOG.md.
-//
-// Concurrency: the whole read-last-ID, render, write sequence runs
-// under workspace.Lock, an exclusive flock on a lock file beside the
-// log, so 32 agents appending at once get 32 consecutive IDs. Only the
-// end of the log is read (memory.PlanAppend), and the event is added
-// with one O_APPEND write and an fsync (workspace.File.Append), whose
-// journal lets the next writer undo a write cut short: the cost of an
-// append does not grow with the log (docs/lifecycle.md).
+// appendCommand adds one event at the end of CHANGELOG.md
+// (memory.Append, which holds the lock and writes atomically).
 func appendCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "append",
@@ -35,7 +26,7 @@ func appendCommand() *cli.Command {
 		// --detail values may contain commas; split --refs and --tags ourselves.
 		DisableSliceFlagSeparator: true,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "type", Usage: "event `TYPE`: " + strings.Join(memory.EventTypes, ", ")},
+			&cli.StringFlag{Name: "type", Usage: "event `TYPE`: " + strings.Join(parse.EventTypes, ", ")},
 			&cli.StringFlag{Name: "scope", Usage: "the area the event affects"},
 			&cli.StringFlag{Name: "summary", Usage: "one self-contained line"},
 			&cli.StringFlag{Name: "agent", Usage: "agent `NAME` (default $MEMSYS_AGENT, else $USER, else \"agent\")"},
@@ -67,23 +58,12 @@ func runAppend(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	unlock, recovered, err := workspace.LockRecover(root)
+	res, err := memory.Append(root, d, cmd.Bool("regen"), format == "json")
+	if res.Recovered != "" {
+		fmt.Fprintln(cmd.Root().ErrWriter, "memsys: "+res.Recovered)
+	}
 	if err != nil {
 		return cannotRun{err}
-	}
-	defer unlock()
-	if recovered != "" {
-		fmt.Fprintln(cmd.Root().ErrWriter, "memsys: "+recovered)
-	}
-
-	res, err := lcAppend(root, d, format == "json")
-	if err != nil {
-		return err
-	}
-	if cmd.Bool("regen") {
-		if res.Regenerated, err = lcRegen(root); err != nil {
-			return err
-		}
 	}
 	w := cmd.Root().Writer
 	if format == "json" {
@@ -91,17 +71,6 @@ func runAppend(ctx context.Context, cmd *cli.Command) error {
 	}
 	fmt.Fprintln(w, res.ID)
 	return nil
-}
-
-// appendResult is what append prints with --format json.
-type appendResult struct {
-	ID          string   `json:"id"`
-	File        string   `json:"file"`
-	Line        int      `json:"line"`
-	Time        string   `json:"time"`
-	Agent       string   `json:"agent"`
-	Type        string   `json:"type"`
-	Regenerated []string `json:"regenerated"`
 }
 
 // lcDraft builds the event from --json or from the flags.
@@ -116,7 +85,7 @@ func lcDraft(cmd *cli.Command) (memory.Draft, error) {
 				return d, usageErr("--%s cannot be combined with --json: put it in the JSON object", f)
 			}
 		}
-		data, err := io.ReadAll(io.LimitReader(os.Stdin, 1<<20))
+		data, err := io.ReadAll(io.LimitReader(cmd.Root().Reader, 1<<20))
 		if err != nil {
 			return d, cannotRun{fmt.Errorf("reading stdin: %w", err)}
 		}
@@ -172,59 +141,6 @@ func lcTime(flag string) string {
 	return time.Now().UTC().Format("2006-01-02 15:04")
 }
 
-// lcAppend validates d against the log and archive and appends it. The
-// caller holds the lock. It reads the end of the log, not all of it
-// (memory.PlanAppend), and writes the new event at the end with one
-// write and an fsync (workspace.File.Append): the cost follows the
-// event, not the history.
-func lcAppend(root string, d memory.Draft, countLine bool) (appendResult, error) {
-	log, err := workspace.OpenAppend(root, workspace.LogName)
-	if err != nil {
-		return appendResult{}, cannotRun{err}
-	}
-	defer log.Close()
-	var arch *workspace.File
-	archName := ""
-	for _, n := range workspace.ArchiveNames {
-		f, err := workspace.Open(root, n)
-		if err == nil {
-			arch, archName = f, n
-			defer f.Close()
-			break
-		}
-		if !errors.Is(err, fs.ErrNotExist) {
-			return appendResult{}, cannotRun{err}
-		}
-	}
-	var archF memory.LogFile
-	if arch != nil {
-		archF = arch
-	}
-	p, err := memory.PlanAppend(workspace.LogName, log, archName, archF, &d, countLine)
-	if err != nil {
-		return appendResult{}, cannotRun{err}
-	}
-	if err := log.Append(root, p.Data); err != nil {
-		return appendResult{}, cannotRun{err}
-	}
-	return appendResult{ID: p.ID, File: workspace.LogName, Line: p.Line, Time: d.Time, Agent: d.Agent, Type: d.Type, Regenerated: []string{}}, nil
-}
-
-// lcReadArchive reads the first archive file that exists; name is ""
-// when there is none.
-func lcReadArchive(root string) (name string, src []byte, err error) {
-	for _, n := range workspace.ArchiveNames {
-		src, err := workspace.ReadFile(root, n)
-		if err == nil {
-			return n, src, nil
-		}
-		if !errors.Is(err, fs.ErrNotExist) {
-			return "", nil, cannotRun{err}
-		}
-	}
-	return "", nil, nil
-}
-
 // lcRoot resolves the memory root from -C or the working directory.
 func lcRoot(cmd *cli.Command) (string, error) {
 	dir, explicit := cmd.String("C"), true
@@ -264,30 +180,4 @@ func lcJSON(w io.Writer, v any) error {
 		return cannotRun{err}
 	}
 	return nil
-}
-
-// lcRegen rewrites the derived files of the tier from the events, for
-// append --regen, exactly as regen would: same configuration, same
-// tier. The caller holds the lock, so no other append can slip in
-// between the event and the regenerated horizon.
-func lcRegen(root string) ([]string, error) {
-	cfg, err := config.Load(root)
-	if err != nil {
-		return nil, cannotRun{err}
-	}
-	mem, x, err := replayHistory(root, cfg.Materialize(), "")
-	if err != nil {
-		return nil, err
-	}
-	done := []string{}
-	for _, f := range derive(x, tierOf(cfg, mem)) {
-		if workspace.Equal(root, f.rel, f.data) {
-			continue
-		}
-		if err := workspace.WriteFile(root, f.rel, f.data); err != nil {
-			return nil, cannotRun{err}
-		}
-		done = append(done, f.rel)
-	}
-	return done, nil
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/memsys/memsys/internal/app/history"
-	"github.com/memsys/memsys/internal/base/config"
 	"github.com/memsys/memsys/internal/base/diag"
 	"github.com/memsys/memsys/internal/io/gitx"
 	"github.com/memsys/memsys/internal/io/workspace"
@@ -71,7 +70,7 @@ func runAudit(ctx context.Context, cmd *cli.Command) error {
 	}
 	// Rule severities from .memsys.json apply as in lint: a rule
 	// switched off is not reported, a warning does not fail.
-	cfg, err := config.Load(root)
+	cfg, err := workspace.LoadConfig(root)
 	if err != nil {
 		return cannotRun{err}
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v3"
@@ -37,8 +38,8 @@ func runGraph(ctx context.Context, cmd *cli.Command) error {
 	if v := cmd.String("status"); v != "" {
 		for _, s := range strings.Split(v, ",") {
 			s = strings.ToLower(strings.TrimSpace(s))
-			if !lcContains(memory.NodeStatuses, s) {
-				return usageErr("--status %q: unknown status: use %s", s, strings.Join(memory.NodeStatuses, ", "))
+			if !slices.Contains(materialize.NodeStatuses, s) {
+				return usageErr("--status %q: unknown status: use %s", s, strings.Join(materialize.NodeStatuses, ", "))
 			}
 			statuses = append(statuses, s)
 		}
@@ -48,7 +49,7 @@ func runGraph(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	// Only the graph is shown: replay as the log streams past.
-	_, x, err := replayHistory(root, materialize.DefaultOptions(), cmd.String("at"))
+	_, x, err := memory.Replay(root, materialize.DefaultOptions(), cmd.String("at"))
 	if err != nil {
 		return err
 	}

@@ -189,7 +189,7 @@ func lintRoots(base string, explicit bool, patterns []string) ([]string, error) 
 // lintRoot lints one memory root; with fix it first rewrites the derived
 // files lint finds stale or drifted, then lints the result.
 func lintRoot(ctx context.Context, root string, overrides []config.RuleSetting, fix bool, git gitOptions) (diag.Diagnostics, int, error) {
-	cfg, err := config.Load(root)
+	cfg, err := workspace.LoadConfig(root)
 	if err != nil {
 		return nil, 0, cannotRun{err}
 	}

@@ -3,14 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/urfave/cli/v3"
 
-	"github.com/memsys/memsys/materialize"
-	"github.com/memsys/memsys/parse"
+	"github.com/memsys/memsys/internal/app/memory"
 )
 
 // logCommand lists events oldest first, one line each, archive
@@ -33,19 +30,6 @@ func logCommand() *cli.Command {
 	}
 }
 
-// lcBound parses a --since/--until value into a Time key; end widens a
-// date-only bound to the end of its day.
-func lcBound(flag, v string, end bool) (int64, error) {
-	t, msg := parse.ParseTime(v)
-	if msg != "" {
-		return 0, usageErr("--%s %q is not a date: write YYYY-MM-DD or \"YYYY-MM-DD HH:MM\"", flag, v)
-	}
-	if t.DateOnly && end {
-		t.Hour, t.Minute = 23, 59
-	}
-	return t.Key(), nil
-}
-
 func runLog(ctx context.Context, cmd *cli.Command) error {
 	format, err := lcFormat(cmd, "text", "json")
 	if err != nil {
@@ -54,54 +38,18 @@ func runLog(ctx context.Context, cmd *cli.Command) error {
 	if cmd.Args().Len() > 0 {
 		return usageErr("log takes no arguments, got %q: filter with --entity, --type, --agent, --since, --until or --refs-to", cmd.Args().First())
 	}
-	var since, until int64 = 0, 1 << 62
-	if v := cmd.String("since"); v != "" {
-		if since, err = lcBound("since", v, false); err != nil {
-			return err
-		}
+	f := memory.LogFilter{Entity: cmd.String("entity"), Agent: cmd.String("agent"), Since: cmd.String("since"),
+		Until: cmd.String("until"), RefsTo: cmd.String("refs-to"), At: cmd.String("at")}
+	if v := cmd.String("type"); v != "" {
+		f.Types = strings.Split(v, ",")
 	}
-	if v := cmd.String("until"); v != "" {
-		if until, err = lcBound("until", v, true); err != nil {
-			return err
-		}
-	}
-	_, evs, err := lcLoad(cmd)
+	root, err := lcRoot(cmd)
 	if err != nil {
 		return err
 	}
-	refsTo := 0
-	if v := cmd.String("refs-to"); v != "" {
-		i, err := lcFind(evs, v, "--refs-to")
-		if err != nil {
-			return err
-		}
-		refsTo = evs[i].Num
-	}
-	var types []string
-	if v := cmd.String("type"); v != "" {
-		for _, t := range strings.Split(v, ",") {
-			types = append(types, strings.ToLower(strings.TrimSpace(t)))
-		}
-	}
-	var touched map[int]bool
-	if ent := cmd.String("entity"); ent != "" {
-		if touched, err = lcTouched(evs, ent); err != nil {
-			return err
-		}
-	}
-	agent := cmd.String("agent")
-
-	out := []eventLine{}
-	for i, e := range evs {
-		switch {
-		case touched != nil && !touched[i],
-			types != nil && !lcContains(types, e.Type),
-			agent != "" && !strings.EqualFold(agent, e.Agent),
-			e.Time.Key() < since || e.Time.Key() > until,
-			refsTo != 0 && !lcRefersTo(e, refsTo):
-			continue
-		}
-		out = append(out, lcEventLine(e))
+	out, err := memory.Log(root, f)
+	if err != nil {
+		return cannotRun{err}
 	}
 	w := cmd.Root().Writer
 	if format == "json" {
@@ -112,48 +60,3 @@ func runLog(ctx context.Context, cmd *cli.Command) error {
 	}
 	return nil
 }
-
-func lcContains(xs []string, s string) bool {
-	for _, x := range xs {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-// lcTouched returns the indexes of the events that added or updated
-// node name or an edge from or to it, per Replay's change records.
-func lcTouched(evs []parse.Event, name string) (map[int]bool, error) {
-	g, changes := materialize.Replay(evs)
-	n := g.Node(name)
-	if n == nil {
-		return nil, usageErr("--entity %q: no such node in the graph: memsys graph lists the nodes", name)
-	}
-	touched := map[int]bool{}
-	for i := range evs {
-		c := lcChangesFor(changes, evs, i)
-		hit := lcContains(c.NodesAdded, n.Name) || lcContains(c.NodesUpdated, n.Name)
-		for _, e := range append(c.EdgesAdded, c.EdgesUpdated...) {
-			from, to := lcEdgeEnds(e)
-			hit = hit || from == n.Name || to == n.Name
-		}
-		if hit {
-			touched[i] = true
-		}
-	}
-	return touched, nil
-}
-
-// lcEdgeEnds splits materialize's "from -relation-> to" edge label.
-func lcEdgeEnds(s string) (from, to string) {
-	loc := edgeArrowRE().FindStringIndex(s)
-	if loc == nil {
-		return "", ""
-	}
-	return s[:loc[0]], s[loc[1]:]
-}
-
-// edgeArrowRE matches the " -relation-> " arrow; relations are
-// lower-case snake words, so a dash inside a node name does not match.
-var edgeArrowRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(` -[a-z_]+-> `) })

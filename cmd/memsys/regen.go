@@ -8,10 +8,10 @@ import (
 
 	"github.com/urfave/cli/v3"
 
-	"github.com/memsys/memsys/internal/base/config"
+	"github.com/memsys/memsys/internal/app/memory"
 	"github.com/memsys/memsys/internal/base/udiff"
 	"github.com/memsys/memsys/internal/io/workspace"
-	"github.com/memsys/memsys/materialize"
+	"github.com/memsys/memsys/lint"
 	"github.com/memsys/memsys/parse"
 )
 
@@ -37,12 +37,6 @@ a file is out of date (a unified diff is printed); 2 when memsys cannot run.`,
 	}
 }
 
-// derivedFile is one file regen writes.
-type derivedFile struct {
-	rel  string
-	data []byte
-}
-
 func runRegen(ctx context.Context, cmd *cli.Command) error {
 	if cmd.Args().Len() > 0 {
 		return usageErr("regen takes no arguments, got %q", cmd.Args().First())
@@ -63,17 +57,17 @@ func runRegen(ctx context.Context, cmd *cli.Command) error {
 		}
 		defer unlock()
 	}
-	cfg, err := config.Load(root)
+	cfg, err := workspace.LoadConfig(root)
 	if err != nil {
 		return cannotRun{err}
 	}
-	mem, x, err := replayHistory(root, cfg.Materialize(), cmd.String("at"))
+	mem, x, err := memory.Replay(root, lint.RenderOptions(cfg), cmd.String("at"))
 	if err != nil {
 		return err
 	}
 	warnProblems(cmd, mem)
 	if which != "" {
-		g, c := render(x)
+		g, c := x.Render()
 		out := g
 		if which == "context" {
 			out = c
@@ -81,15 +75,15 @@ func runRegen(ctx context.Context, cmd *cli.Command) error {
 		_, err := cmd.Root().Writer.Write(out)
 		return err
 	}
-	files := derive(x, tierOf(cfg, mem))
+	files := memory.Derive(x, memory.TierOf(cfg, mem))
 	if cmd.Bool("check") {
 		stale := false
 		for _, f := range files {
-			cur, err := workspace.ReadFile(root, f.rel)
+			cur, err := workspace.ReadFile(root, f.File)
 			if err != nil && !strings.Contains(err.Error(), "no such file") {
 				return cannotRun{err}
 			}
-			if d := udiff.Unified(f.rel, f.rel+" (regen)", cur, f.data); d != "" {
+			if d := udiff.Unified(f.File, f.File+" (regen)", cur, f.Data); d != "" {
 				fmt.Fprint(cmd.Root().Writer, d)
 				stale = true
 			}
@@ -101,79 +95,15 @@ func runRegen(ctx context.Context, cmd *cli.Command) error {
 		return nil
 	}
 	for _, f := range files {
-		if workspace.Equal(root, f.rel, f.data) {
+		if workspace.Equal(root, f.File, f.Data) {
 			continue
 		}
-		if err := workspace.WriteFile(root, f.rel, f.data); err != nil {
+		if err := workspace.WriteFile(root, f.File, f.Data); err != nil {
 			return cannotRun{err}
 		}
-		fmt.Fprintln(cmd.Root().Writer, "wrote "+f.rel)
+		fmt.Fprintln(cmd.Root().Writer, "wrote "+f.File)
 	}
 	return nil
-}
-
-// tierOf is the configured tier, else the one the files on disk show.
-func tierOf(cfg config.Config, mem *workspace.Memory) workspace.Tier {
-	if cfg.Tier != "" {
-		return workspace.Tier(cfg.Tier)
-	}
-	return mem.Tier
-}
-
-// render renders graph.md and context.md from a replay, exactly as
-// lint's drift rules expect them.
-func render(x *materialize.Replayer) (graph, context []byte) {
-	return x.Render()
-}
-
-// derive returns the derived files of tier, rendered from a replay.
-func derive(x *materialize.Replayer, tier workspace.Tier) []derivedFile {
-	if tier == workspace.MVP {
-		return nil
-	}
-	g, c := render(x)
-	files := []derivedFile{{workspace.ContextPath, c}}
-	if tier == workspace.Full {
-		files = append([]derivedFile{{workspace.GraphPath, g}}, files...)
-	}
-	return files
-}
-
-// replayHistory replays root's history (archive, then log) as the
-// parser reads it, without keeping the events, up to and including the
-// first event with the number of the ID atID ("": all of it; IDs match
-// by number, so evt-7 finds evt-007). Like loadHistory it refuses a
-// history cut short by an over-long line.
-func replayHistory(root string, opt materialize.Options, atID string) (*workspace.Memory, *materialize.Replayer, error) {
-	at := -1
-	if atID != "" {
-		n, ok := lcEvtNum(atID)
-		if !ok {
-			return nil, nil, errNotEventID("--at", atID)
-		}
-		at = n
-	}
-	// The replay runs beside the parser, on its own goroutine.
-	a := materialize.NewAsync(opt)
-	done := false
-	mem, err := workspace.Stream(root, func(e *parse.Event) {
-		if done {
-			return
-		}
-		a.Add(e)
-		done = at >= 0 && e.Num == at
-	})
-	x := a.Wait()
-	if err != nil {
-		return nil, nil, cannotRun{err}
-	}
-	if err := mem.Incomplete(); err != nil {
-		return nil, nil, cannotRun{err}
-	}
-	if at >= 0 && !done {
-		return nil, nil, errNoSuchEvent("--at", atID)
-	}
-	return mem, x, nil
 }
 
 // maxWarnings caps the warnings regen prints: a log with thousands of
@@ -208,18 +138,4 @@ func warnProblems(cmd *cli.Command, mem *workspace.Memory) {
 	if n > maxWarnings {
 		fmt.Fprintf(w, "memsys: warning: %d more problem(s) not shown: run memsys lint to see them all\n", n-maxWarnings)
 	}
-}
-
-// loadHistory reads the log and archive of root and refuses a history
-// cut short by an over-long line: acting on half the events would write
-// wrong files. Errors exit 2.
-func loadHistory(root string) (*workspace.Memory, error) {
-	mem, err := workspace.Load(root)
-	if err != nil {
-		return nil, cannotRun{err}
-	}
-	if err := mem.Incomplete(); err != nil {
-		return nil, cannotRun{err}
-	}
-	return mem, nil
 }

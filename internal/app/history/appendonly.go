@@ -164,7 +164,7 @@ func Compare(base, head Side, commit string) diag.Diagnostics {
 				Message: fmt.Sprintf("new event %s is inserted before %s, committed at %s: append new events at the end of the log", h.ID, he[lastPos].ID, commit)})
 		case h.Num != next:
 			ds = append(ds, diag.Diagnostic{Rule: Renumbered, Severity: diag.Error, Range: h.Range, Event: h.ID,
-				Message: fmt.Sprintf("new event %s does not continue the sequence of %s (the next ID is evt-%03d): renumber it", h.ID, commit, next)})
+				Message: fmt.Sprintf("new event %s does not continue the sequence of %s (the next ID is %s): renumber it", h.ID, commit, parse.FormatID(next, 3))})
 			next = max(next, h.Num+1)
 		default:
 			next++

@@ -9,7 +9,7 @@ import (
 
 // DefaultArchiveName is the archive file the seed names, used when no
 // archive exists yet.
-const DefaultArchiveName = "changelog-archive.md"
+const DefaultArchiveName = parse.ArchiveFile
 
 // ArchivePlan is what one archival moves.
 type ArchivePlan struct {

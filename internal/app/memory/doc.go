@@ -1,10 +1,12 @@
-// Package memory holds the pure parts of the agent lifecycle
-// commands (append, archive, status, show, log, graph): building and
-// rendering a new event in the seed's exact format, finding the next
-// event ID without a full parse, planning and verifying an archival
-// move byte for byte, and exporting the graph as Mermaid or DOT.
+// Package memory is the application logic of the agent lifecycle
+// commands (append, archive, regen, status, show, log, graph, init):
+// what cmd/memsys calls once per command and prints.
 //
-// Nothing here touches the file system, the clock or the lock; the
-// commands in cmd/memsys do that and hand bytes in and out, so every
-// decision can be tested on byte slices.
+// Its decisions are pure functions on bytes and parsed logs (building
+// and rendering a new event in the seed's exact format, finding the
+// next event ID without a full parse, planning and verifying an archival
+// move byte for byte, status verdicts, exporting the graph as Mermaid or
+// DOT), tested on byte slices. The command entry points (Append, Regen,
+// Status, ...) wrap them with the disk and the lock, which they reach
+// only through internal/io/workspace.
 package memory

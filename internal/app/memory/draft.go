@@ -5,18 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/memsys/memsys/parse"
 )
-
-// EventTypes are the event types the seed defines, plus "archive",
-// which the Archival Protocol appends. append refuses any other type.
-var EventTypes = []string{
-	"decision", "create", "modify", "delete", "test", "fix",
-	"dependency", "blocker", "milestone", "escalation", "handoff", "archive",
-}
 
 // Draft is an event before it has an ID: what `memsys append` builds
 // from its flags or from JSON on stdin.
@@ -144,9 +136,9 @@ func Normalize(d *Draft, known Known) error {
 	d.Time = strings.TrimSpace(d.Time)
 	switch {
 	case d.Type == "":
-		return fmt.Errorf("missing event type: pass --type, one of %s", strings.Join(EventTypes, ", "))
-	case !slices.Contains(EventTypes, d.Type):
-		return fmt.Errorf("unknown event type %q: use one of %s", d.Type, strings.Join(EventTypes, ", "))
+		return fmt.Errorf("missing event type: pass --type, one of %s", strings.Join(parse.EventTypes, ", "))
+	case !slices.Contains(parse.EventTypes, d.Type):
+		return fmt.Errorf("unknown event type %q: use one of %s", d.Type, strings.Join(parse.EventTypes, ", "))
 	case d.Scope == "":
 		return fmt.Errorf("missing scope: pass --scope with the area the event affects")
 	case d.Summary == "":
@@ -162,7 +154,7 @@ func Normalize(d *Draft, known Known) error {
 		}
 	}
 	if strings.Contains(d.Type, "|") {
-		return fmt.Errorf("type %q contains '|': use one of %s", d.Type, strings.Join(EventTypes, ", "))
+		return fmt.Errorf("type %q contains '|': use one of %s", d.Type, strings.Join(parse.EventTypes, ", "))
 	}
 	t, msg := parse.ParseTime(d.Time)
 	if msg != "" {
@@ -174,7 +166,7 @@ func Normalize(d *Draft, known Known) error {
 	d.Time = t.String()
 	refs := make([]string, 0, len(d.Refs))
 	for _, r := range SplitList(d.Refs) {
-		num, ok := refNum(r)
+		num, ok := parse.EventNum(r)
 		if !ok {
 			return fmt.Errorf("ref %q is not an event ID: write evt-NNN", r)
 		}
@@ -216,17 +208,6 @@ func checkDetails(ds []DraftDetail) error {
 		}
 	}
 	return nil
-}
-
-func refNum(r string) (int, bool) {
-	if len(r) < 5 || !strings.EqualFold(r[:4], "evt-") {
-		return 0, false
-	}
-	n, err := strconv.Atoi(r[4:])
-	if err != nil || n <= 0 || strings.ContainsAny(r[4:], "+-") {
-		return 0, false
-	}
-	return n, true
 }
 
 // Render writes the event in the seed's format with line ending nl:
@@ -345,7 +326,7 @@ func NextID(logs ...*parse.Log) string {
 			}
 		}
 	}
-	return fmt.Sprintf("evt-%0*d", width, maxNum+1)
+	return parse.FormatID(maxNum+1, width)
 }
 
 // KnownIn builds a Known over the events of logs. It searches from the

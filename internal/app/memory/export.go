@@ -9,10 +9,6 @@ import (
 	"github.com/memsys/memsys/materialize"
 )
 
-// NodeStatuses are the seed's node statuses, the values graph --status
-// accepts.
-var NodeStatuses = []string{"active", "blocked", "completed", "deprecated", "planned"}
-
 // FilterGraph returns the part of g whose nodes have one of statuses,
 // with the edges between kept nodes. g is not changed.
 func FilterGraph(g *materialize.Graph, statuses []string) *materialize.Graph {
@@ -162,7 +158,7 @@ func Mermaid(g *materialize.Graph) []byte {
 		"deprecated": "fill:#eee,stroke:#999,stroke-dasharray:4",
 		"planned":    "fill:#fff,stroke:#66c,stroke-dasharray:2",
 	}
-	for _, st := range NodeStatuses {
+	for _, st := range materialize.NodeStatuses {
 		var members []string
 		for _, n := range g.Nodes {
 			if strings.EqualFold(n.Status, st) {

@@ -6,14 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/memsys/memsys/internal/base/diag"
-	"github.com/memsys/memsys/materialize"
 )
 
 // FileName is the configuration file memsys reads at a memory root.
@@ -66,31 +62,6 @@ func Default() Config {
 		WindowEvents:     DefaultWindowEvents,
 		ContextWords:     DefaultContextWords,
 	}
-}
-
-// Materialize returns the options context.md is built with, so lint's
-// drift check and regen render with the same numbers.
-func (c Config) Materialize() materialize.Options {
-	return materialize.Options{
-		ContextWords: c.ContextWords,
-		WindowHours:  c.WindowHours,
-		WindowEvents: c.WindowEvents,
-	}
-}
-
-// Load reads FileName at root. A missing file gives Default() and no
-// error; any other problem is an error of the form
-// "file:line: what is wrong: what to do".
-func Load(root string) (Config, error) {
-	path := filepath.Join(root, FileName)
-	src, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return Default(), nil
-	}
-	if err != nil {
-		return Config{}, fmt.Errorf("read configuration: %w", err)
-	}
-	return Parse(path, src)
 }
 
 // Parse reads a configuration from src; file names it in errors.

@@ -1,60 +1,8 @@
 package config
 
 import (
-	"os"
-	"path/filepath"
-	"reflect"
 	"testing"
-
-	"github.com/memsys/memsys/internal/base/diag"
 )
-
-func TestLoadMissingIsDefault(t *testing.T) {
-	c, err := Load(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(c, Default()) {
-		t.Errorf("got %+v, want defaults", c)
-	}
-	o := c.Materialize()
-	if o.ContextWords != 3000 || o.WindowHours != 48 || o.WindowEvents != 20 {
-		t.Errorf("Materialize() = %+v", o)
-	}
-}
-
-func TestLoadFile(t *testing.T) {
-	dir := t.TempDir()
-	src := `{
-  "$schema": "x",
-  "tier": "core",
-  "rules": {"MS117": "off", "detail-keys": "error"},
-  "archive": {"threshold": 80, "keep": 30},
-  "context": {"windowHours": 24, "windowEvents": 10, "words": 1500}
-}
-`
-	if err := os.WriteFile(filepath.Join(dir, FileName), []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	c, err := Load(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := Config{
-		File: filepath.Join(dir, FileName), Tier: "core",
-		Rules: []RuleSetting{
-			{Rule: "MS117", Severity: diag.Off, Line: 4},
-			{Rule: "detail-keys", Severity: diag.Error, Line: 4},
-		},
-		ArchiveThreshold: 80, ArchiveKeep: 30, WindowHours: 24, WindowEvents: 10, ContextWords: 1500,
-	}
-	if !reflect.DeepEqual(c, want) {
-		t.Errorf("got  %+v\nwant %+v", c, want)
-	}
-	if o := c.Materialize(); o.ContextWords != 1500 || o.WindowHours != 24 || o.WindowEvents != 10 {
-		t.Errorf("Materialize() = %+v", o)
-	}
-}
 
 func TestParseErrors(t *testing.T) {
 	cases := []struct{ src, want string }{
@@ -84,15 +32,5 @@ func TestParseErrors(t *testing.T) {
 		if err.Error() != tc.want {
 			t.Errorf("%q:\ngot  %s\nwant %s", tc.src, err, tc.want)
 		}
-	}
-}
-
-func TestLoadUnreadable(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.Mkdir(filepath.Join(dir, FileName), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := Load(dir); err == nil {
-		t.Error("a directory named .memsys.json loaded without error")
 	}
 }

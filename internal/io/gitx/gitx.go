@@ -105,6 +105,24 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
+// Ran reports whether git ran and failed, rather than could not start
+// (not installed, not on PATH).
+func (e *Error) Ran() bool {
+	var ee *exec.ExitError
+	return errors.As(e.Err, &ee)
+}
+
+// Line runs git with args and returns the first line of its output,
+// for the rev-parse queries that answer with one path.
+func (g *Git) Line(ctx context.Context, args ...string) (string, error) {
+	out, err := g.Run(ctx, args...)
+	if err != nil {
+		return "", err
+	}
+	line, _, _ := strings.Cut(string(out), "\n")
+	return strings.TrimSuffix(line, "\r"), nil
+}
+
 func (g *Git) cmd(ctx context.Context, args ...string) *exec.Cmd {
 	c := exec.CommandContext(ctx, "git", args...)
 	c.Dir = g.Dir

@@ -15,26 +15,21 @@ import (
 
 // Names of the memory files, relative to the memory root (the seed's
 // "Deployed Structure").
+// They are parse's names (the format's owner), here under the names the
+// file-handling code has always used.
 const (
-	LogName     = "CHANGELOG.md"
-	MemoryDir   = ".memory"
-	GraphName   = "graph.md"   // inside MemoryDir
-	ContextName = "context.md" // inside MemoryDir
-	TodoName    = "TODO.md"
-	AgentsName  = "AGENTS.md"
+	LogName     = parse.LogFile
+	MemoryDir   = parse.MemoryDir
+	GraphName   = parse.GraphName
+	ContextName = parse.ContextName
+	TodoName    = parse.TodoFile
+	AgentsName  = parse.AgentsFile
+	GraphPath   = parse.GraphFile
+	ContextPath = parse.ContextFile
 )
 
-// GraphPath and ContextPath are the derived files relative to the root,
-// with forward slashes.
-const (
-	GraphPath   = MemoryDir + "/" + GraphName
-	ContextPath = MemoryDir + "/" + ContextName
-)
-
-// ArchiveNames are the archive files memsys reads, in order of
-// preference; the seed names changelog-archive.md, and logs kept in
-// upper case use CHANGELOG-archive.md.
-var ArchiveNames = []string{"changelog-archive.md", "CHANGELOG-archive.md"}
+// ArchiveNames are the archive files memsys reads (parse.ArchiveFiles).
+var ArchiveNames = parse.ArchiveFiles
 
 // Limits on what memsys reads. Past them it refuses with a clear error
 // rather than exhaust memory: a log this large should be archived.
@@ -44,30 +39,23 @@ const (
 	MaxLineLength = parse.MaxLineLength // bytes per line; the parser stops at a longer one
 )
 
-// Tier is the deployment tier of the seed's Tiers table.
-type Tier string
+// Tier is the deployment tier of the seed's Tiers table (parse.Tier).
+type Tier = parse.Tier
 
 // The tiers.
 const (
-	MVP  Tier = "mvp"  // CHANGELOG.md only
-	Core Tier = "core" // + .memory/context.md
-	Full Tier = "full" // + TODO.md and .memory/graph.md
+	MVP  = parse.MVP
+	Core = parse.Core
+	Full = parse.Full
 )
 
-// DetectTier reads the tier from which files exist: graph.md or TODO.md
-// mean full, context.md or a .memory folder mean core, else mvp.
+// DetectTier reads root's tier from which files exist
+// (parse.DetectTier).
 func DetectTier(root string) Tier {
-	exists := func(rel string) bool {
+	return parse.DetectTier(func(rel string) bool {
 		_, err := os.Lstat(filepath.Join(root, filepath.FromSlash(rel)))
 		return err == nil
-	}
-	switch {
-	case exists(GraphPath) || exists(TodoName):
-		return Full
-	case exists(ContextPath) || exists(MemoryDir):
-		return Core
-	}
-	return MVP
+	})
 }
 
 // Memory is everything read from one memory root.
@@ -355,3 +343,11 @@ type silent struct{ err error }
 
 func (s silent) Error() string { return "" }
 func (s silent) Unwrap() error { return s.err }
+
+// Lstat reports on rel inside root without following a final symlink:
+// nil when something is there, an error satisfying
+// errors.Is(err, fs.ErrNotExist) when nothing is.
+func Lstat(root, rel string) error {
+	_, err := os.Lstat(filepath.Join(root, filepath.FromSlash(rel)))
+	return err
+}

@@ -1,0 +1,349 @@
+package memory
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/memsys/memsys/internal/io/workspace"
+	"github.com/memsys/memsys/materialize"
+	"github.com/memsys/memsys/parse"
+)
+
+// Archival defaults from the seed's Archival Protocol.
+const (
+	DefaultThreshold = 50
+	DefaultKeep      = 20
+)
+
+// ArchiveOptions are memsys archive's flags.
+type ArchiveOptions struct {
+	Threshold, Keep int
+	DryRun          bool
+	Agent           string // the archive event's agent
+	// Time is the archive event's time; "" dates it like the marker, at
+	// the time of the last event (see Archive).
+	Time string
+}
+
+// ArchiveResult is what memsys archive reports (its JSON form).
+type ArchiveResult struct {
+	Due          bool     `json:"due"`
+	Events       int      `json:"events"`
+	Threshold    int      `json:"threshold"`
+	Keep         int      `json:"keep"`
+	Boundary     string   `json:"boundary"`
+	Reason       string   `json:"reason"`
+	Moved        []string `json:"moved"`
+	ArchiveFile  string   `json:"archive_file"`
+	ArchiveEvent string   `json:"archive_event"`
+	DryRun       bool     `json:"dry_run"`
+	span         string
+}
+
+// WriteText prints the result as memsys archive does without --format.
+func (r *ArchiveResult) WriteText(w io.Writer) {
+	switch {
+	case len(r.Moved) == 0:
+		fmt.Fprintf(w, "nothing to archive: %s\n", r.Reason)
+	case r.DryRun:
+		fmt.Fprintf(w, "would move %d events (%s) to %s\nboundary: %s (%s)\n", len(r.Moved), r.span, r.ArchiveFile, r.Boundary, r.Reason)
+	default:
+		fmt.Fprintf(w, "moved %d events (%s) to %s\nboundary: %s (%s)\narchive event: %s\n", len(r.Moved), r.span, r.ArchiveFile, r.Boundary, r.Reason, r.ArchiveEvent)
+	}
+}
+
+// archival is one archive run: the files as read and what was decided.
+type archival struct {
+	logSrc, archSrc []byte
+	log, arch       *parse.Log
+	archName        string
+	resumed         int                // events already copied by an interrupted run
+	before          []parse.Event      // the history the move must keep
+	graph           *materialize.Graph // replayed from before
+	plan            ArchivePlan
+}
+
+// Archive is the seed's Archival Protocol as one verified move under the
+// lock: it moves the events before the boundary from root's log to the
+// archive, appends the archive event, proves that nothing was lost or
+// changed, then writes the archive and the log.
+//
+// Determinism: the archive date and the archive event's time default
+// to the time of the last event in the log, not the wall clock, so
+// archiving a given log always writes the same bytes (two agents that
+// archive the same history produce identical files, and tests need no
+// fake clock).
+//
+// An archive killed between its two writes leaves the moved events in
+// both files; the next run finishes it (only the log is rewritten).
+func Archive(root string, opt ArchiveOptions) (*ArchiveResult, error) {
+	if !opt.DryRun {
+		unlock, err := workspace.Lock(root)
+		if err != nil {
+			return nil, err
+		}
+		defer unlock()
+	}
+	a, err := readArchival(root)
+	if err != nil {
+		return nil, err
+	}
+	a.decide(opt)
+	p := a.plan
+	res := &ArchiveResult{Due: p.Due, Events: p.Count, Threshold: opt.Threshold, Keep: opt.Keep, Boundary: p.Boundary.ID,
+		Reason: p.Reason, Moved: []string{}, ArchiveFile: a.archName, DryRun: opt.DryRun}
+	for _, e := range p.Moved {
+		res.Moved = append(res.Moved, e.ID)
+	}
+	if len(p.Moved) > 0 {
+		res.span = p.Span()
+	}
+	if len(p.Moved) == 0 || opt.DryRun {
+		return res, nil
+	}
+	newLog, newArch, id, err := a.build(opt)
+	if err != nil {
+		return nil, err
+	}
+	res.ArchiveEvent = id
+	if err := a.verify(newLog, newArch); err != nil {
+		return nil, err
+	}
+	// Archive first: a crash between the two writes leaves the events in
+	// both files (duplicated, never lost), which lint reports.
+	if err := workspace.WriteFile(root, a.archName, newArch); err != nil {
+		return nil, err
+	}
+	if err := workspace.WriteFile(root, workspace.LogName, newLog); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// readArchival reads and parses the log and the archive, refuses files
+// with problems or an overlap that is no interrupted archive, and
+// replays the history the move must keep.
+func readArchival(root string) (*archival, error) {
+	a := &archival{}
+	var err error
+	if a.logSrc, err = workspace.ReadFile(root, workspace.LogName); err != nil {
+		return nil, err
+	}
+	if a.archName, a.archSrc, err = ReadArchive(root); err != nil {
+		return nil, err
+	}
+	if a.archName == "" {
+		a.archName = DefaultArchiveName
+	}
+	a.log = parse.Parse(workspace.LogName, a.logSrc)
+	a.arch = parse.Parse(a.archName, a.archSrc, parse.Archive())
+	if err := parseClean(a.log, a.arch); err != nil {
+		return nil, err
+	}
+	a.resumed = interrupted(a.log, a.arch)
+	if a.resumed == 0 {
+		if err := noOverlap(a.arch, a.log); err != nil {
+			return nil, err
+		}
+	}
+	a.before = append(inLog(a.arch), inLog(a.log)[a.resumed:]...)
+	a.graph, _ = materialize.Replay(a.before)
+	return a, nil
+}
+
+// decide plans the move: the protocol's plan, or, after an interrupted
+// run, the rest of that run's move.
+func (a *archival) decide(opt ArchiveOptions) {
+	a.plan = PlanArchive(a.log, pinned(a.graph), opt.Keep, opt.Threshold)
+	if a.resumed > 0 {
+		// The archive already holds the moved events, byte for byte, so
+		// only the log is rewritten, as that run would have.
+		le := inLog(a.log)
+		a.plan = ArchivePlan{Due: true, Count: len(le), Moved: le[:a.resumed], Boundary: le[a.resumed],
+			Reason: "finishing an interrupted archive: " + le[0].ID + " through " + le[a.resumed-1].ID + " are already in " + a.archName}
+	}
+}
+
+// build returns the new log (with the archive event id at its end) and
+// the new archive.
+func (a *archival) build(opt ArchiveOptions) (newLog, newArch []byte, id string, err error) {
+	p := a.plan
+	last := a.before[len(a.before)-1]
+	d := Draft{
+		Type:    "archive",
+		Scope:   workspace.LogName,
+		Summary: "Archived " + p.Span() + " to " + a.archName,
+		Agent:   opt.Agent,
+		Time:    last.Time.String(),
+		Details: []DraftDetail{
+			{Key: "archived", Value: p.Span()},
+			{Key: "count", Value: strconv.Itoa(len(p.Moved))},
+			{Key: "archive_file", Value: a.archName},
+			{Key: "boundary", Value: p.Boundary.ID},
+			{Key: "reason", Value: p.Reason},
+		},
+		Refs: []string{p.Moved[len(p.Moved)-1].ID},
+		Tags: []string{"archive"},
+	}
+	if opt.Time != "" {
+		d.Time = opt.Time
+	}
+	date := last.Time.String()
+	if len(date) >= 10 {
+		date = date[:10]
+	}
+	newLog, newArch = BuildArchive(a.logSrc, a.archSrc, a.archName, date, p)
+	if a.resumed > 0 {
+		newArch = a.archSrc
+	}
+	postLog := parse.Parse(workspace.LogName, newLog, parse.HeadersOnly())
+	postArch := parse.Parse(a.archName, newArch, parse.Archive(), parse.HeadersOnly())
+	if err := Normalize(&d, KnownIn(postLog, postArch)); err != nil {
+		return nil, nil, "", err
+	}
+	id = NextID(postLog, postArch)
+	text := Render(id, d, Newline(newLog))
+	if newLog, err = AppendEvent(workspace.LogName, newLog, postLog, text); err != nil {
+		return nil, nil, "", err
+	}
+	return newLog, newArch, id, nil
+}
+
+// verify proves the move before anything is written: archive plus log
+// hold the same events as before, byte for byte and in order, plus the
+// archive event at the end, both files parse without new problems, and
+// replaying them gives the same graph. A resumed move only has to keep
+// the log's events after the copies.
+func (a *archival) verify(newLog, newArch []byte) error {
+	if a.resumed > 0 {
+		return verifyResume(a.log, a.resumed, newLog)
+	}
+	nlog := parse.Parse(workspace.LogName, newLog)
+	narch := parse.Parse(a.archName, newArch, parse.Archive())
+	if err := parseClean(nlog, narch); err != nil {
+		return fmt.Errorf("archive check failed, nothing was written: %w", err)
+	}
+	before := []Source{{Src: a.archSrc, Log: a.arch}, {Src: a.logSrc, Log: a.log}}
+	after := []Source{{Src: newArch, Log: narch}, {Src: newLog, Log: nlog}}
+	if err := VerifyMove(before, after, 1); err != nil {
+		return err
+	}
+	evs := append(inLog(narch), inLog(nlog)...)
+	g2, _ := materialize.Replay(evs[:len(evs)-1])
+	if !bytes.Equal(materialize.RenderGraph(a.graph), materialize.RenderGraph(g2)) {
+		return fmt.Errorf("archive check failed: the replayed graph changes after the move: nothing was written; please report this")
+	}
+	return nil
+}
+
+// parseClean refuses to archive a log with parse problems: moving
+// bytes whose event boundaries are uncertain could split an event.
+func parseClean(logs ...*parse.Log) error {
+	for _, l := range logs {
+		if l != nil && len(l.Problems) > 0 {
+			p := l.Problems[0]
+			return fmt.Errorf("%s: %s: fix the log (memsys lint) before archiving", p.Range, p.Message)
+		}
+	}
+	return nil
+}
+
+// pinned maps the events still referenced by an active or blocked node
+// (its Created and Last Event) to that node, the events the Archival
+// Protocol must keep.
+func pinned(g *materialize.Graph) map[string]string {
+	pins := map[string]string{}
+	for _, n := range g.Nodes {
+		if n.Status != "active" && n.Status != "blocked" {
+			continue
+		}
+		for _, id := range []string{n.Created, n.LastEvent} {
+			if _, ok := pins[id]; id != "" && !ok {
+				pins[id] = n.Name
+			}
+		}
+	}
+	return pins
+}
+
+// inLog returns the events of l inside its Event Log section.
+func inLog(l *parse.Log) []parse.Event {
+	if l == nil {
+		return nil
+	}
+	out := make([]parse.Event, 0, len(l.Events))
+	for _, e := range l.Events {
+		if e.InLog {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// interrupted returns how many leading events of the log are
+// byte-identical copies of the archive's trailing events (line endings
+// aside): the state an archive killed between writing the archive and
+// writing the log leaves. 0 means none, or an overlap that is not that
+// (a hand edit), which noOverlap then refuses. At least one event must
+// stay in the log, since an archive always keeps its boundary.
+func interrupted(log, arch *parse.Log) int {
+	le, ae := inLog(log), inLog(arch)
+	if len(le) < 2 || len(ae) == 0 {
+		return 0
+	}
+	idx := -1
+	for i := range ae {
+		if ae[i].Num == le[0].Num {
+			idx = i
+			break
+		}
+	}
+	if idx < 0 {
+		return 0
+	}
+	n := len(ae) - idx
+	if n >= len(le) {
+		return 0
+	}
+	for k := 0; k < n; k++ {
+		if ae[idx+k].Text != le[k].Text {
+			return 0
+		}
+	}
+	return n
+}
+
+// verifyResume proves a resumed archive loses nothing: the new log
+// holds exactly the events after the copies, byte for byte, plus the
+// archive event at the end.
+func verifyResume(log *parse.Log, resumed int, newLog []byte) error {
+	want := inLog(log)[resumed:]
+	got := inLog(parse.Parse(workspace.LogName, newLog))
+	if len(got) != len(want)+1 {
+		return fmt.Errorf("archive: finishing the interrupted archive would leave %d events in the log, want %d: nothing written", len(got)-1, len(want))
+	}
+	for i := range want {
+		if got[i].Text != want[i].Text {
+			return fmt.Errorf("archive: finishing the interrupted archive would change %s: nothing written", want[i].ID)
+		}
+	}
+	return nil
+}
+
+// noOverlap refuses to archive when an event ID is in both files, which
+// only an interrupted archive (archive written, log not) or a hand edit
+// leaves: moving again would duplicate the events.
+func noOverlap(arch, log *parse.Log) error {
+	in := map[int]bool{}
+	for _, e := range inLog(arch) {
+		in[e.Num] = true
+	}
+	for _, e := range inLog(log) {
+		if in[e.Num] {
+			return fmt.Errorf("%s:%d: %s is also in %s (an interrupted archive?): check that the archive holds it byte for byte, then delete it from the log", e.Range.File, e.Range.Line, e.ID, arch.File)
+		}
+	}
+	return nil
+}

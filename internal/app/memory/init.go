@@ -1,0 +1,107 @@
+package memory
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+
+	"github.com/memsys/memsys/internal/io/workspace"
+	"github.com/memsys/memsys/lint"
+	"github.com/memsys/memsys/parse"
+	"github.com/memsys/memsys/templates"
+)
+
+// InitResult is what memsys init did: one line per file created or
+// updated ("created CHANGELOG.md"), and a warning for the log.
+type InitResult struct {
+	Done    []string
+	Warning string // "" or a sentence about the existing log
+}
+
+// Init deploys the files of tier at root, as the seed's Tiers table
+// lists them, and adds the Memory System Protocol block to AGENTS.md
+// once. An existing file is never overwritten or truncated, so running
+// it again changes nothing. graph.md and context.md are rendered from
+// the log, so they are current even when CHANGELOG.md already had
+// events. On an error, Done still lists what was written before it.
+func Init(root string, tier parse.Tier) (*InitResult, error) {
+	unlock, err := workspace.Lock(root)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	r := &InitResult{}
+	create := func(rel string, data []byte) error {
+		if workspace.Lstat(root, rel) == nil {
+			return nil // never overwrite
+		}
+		if err := workspace.WriteFile(root, rel, data); err != nil {
+			return err
+		}
+		r.Done = append(r.Done, "created "+rel)
+		return nil
+	}
+	if err := create(parse.LogFile, templates.Changelog); err != nil {
+		return r, err
+	}
+	// Read and render before creating anything else, so a log memsys
+	// cannot read leaves the folder as it was (but for a new log).
+	cfg, err := workspace.LoadConfig(root)
+	if err != nil {
+		return r, err
+	}
+	mem, x, err := Replay(root, lint.RenderOptions(cfg), "")
+	if err != nil {
+		return r, err
+	}
+	if !mem.Log.HasEventLog {
+		// init never edits an existing log, so it can only say so.
+		r.Warning = parse.LogFile + " has no \"## Event Log\" section: add one at its end; memsys reads events only there"
+	}
+	derived := Derive(x, tier)
+	if tier == parse.Full {
+		if err := create(parse.TodoFile, templates.Todo); err != nil {
+			return r, err
+		}
+	}
+	for _, f := range derived {
+		if err := create(f.File, f.Data); err != nil {
+			return r, err
+		}
+	}
+	added, err := addProtocol(root)
+	if added != "" {
+		r.Done = append(r.Done, added)
+	}
+	return r, err
+}
+
+// addProtocol adds the Memory System Protocol block to AGENTS.md once:
+// it creates the file, or appends the block when neither the markers nor
+// a "## Memory System Protocol" heading are there yet. The rest of the
+// file is kept byte for byte.
+func addProtocol(root string) (string, error) {
+	rel := parse.AgentsFile
+	cur, err := workspace.ReadFile(root, rel)
+	switch {
+	case err != nil && errors.Is(workspace.Lstat(root, rel), fs.ErrNotExist):
+		data := append([]byte("# AGENTS.md\n\n"), templates.AgentsProtocol...)
+		if err := workspace.WriteFile(root, rel, data); err != nil {
+			return "", err
+		}
+		return "created " + rel, nil
+	case err != nil:
+		return "", err
+	case bytes.Contains(cur, []byte(templates.ProtocolBegin)) || bytes.Contains(cur, []byte("## Memory System Protocol")):
+		return "", nil
+	}
+	data := append([]byte{}, cur...)
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		data = append(data, '\n')
+	}
+	data = append(append(data, '\n'), templates.AgentsProtocol...)
+	if err := workspace.WriteFile(root, rel, data); err != nil {
+		return "", err
+	}
+	return "updated " + rel + " (added the Memory System Protocol block)", nil
+}

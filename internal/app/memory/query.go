@@ -1,0 +1,295 @@
+package memory
+
+import (
+	"fmt"
+	"io"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/memsys/memsys/materialize"
+	"github.com/memsys/memsys/parse"
+)
+
+// History returns root's events (archive first, then log), cut after
+// the event at when it is not "".
+func History(root, at string) ([]parse.Event, error) {
+	mem, err := LoadHistory(root)
+	if err != nil {
+		return nil, err
+	}
+	evs := mem.Events
+	if at != "" {
+		i, err := Find(evs, at, "--at")
+		if err != nil {
+			return nil, err
+		}
+		evs = evs[:i+1]
+	}
+	return evs, nil
+}
+
+// Find returns the index of event id in evs (matched by number, so
+// evt-7 finds evt-007), or an error naming what (the flag or argument).
+func Find(evs []parse.Event, id, what string) (int, error) {
+	num, ok := parse.EventNum(id)
+	if !ok {
+		return 0, ErrNotEventID(what, id)
+	}
+	for i := len(evs) - 1; i >= 0; i-- {
+		if evs[i].Num == num {
+			return i, nil
+		}
+	}
+	return 0, ErrNoSuchEvent(what, id)
+}
+
+// ShowResult is what memsys show reports (its JSON form).
+type ShowResult struct {
+	EventLine
+	Details      []DetailJSON `json:"details"`
+	Refs         []string     `json:"refs"`
+	Tags         []string     `json:"tags"`
+	Text         string       `json:"text"`
+	Changes      ChangeJSON   `json:"changes"`
+	ReferencedBy []EventLine  `json:"referenced_by"`
+}
+
+// DetailJSON is one detail bullet with its nested bullets.
+type DetailJSON struct {
+	Key      string       `json:"key"`
+	Value    string       `json:"value"`
+	Children []DetailJSON `json:"children,omitempty"`
+}
+
+// ChangeJSON is what one event changed in the graph.
+type ChangeJSON struct {
+	NodesAdded   []string `json:"nodes_added"`
+	NodesUpdated []string `json:"nodes_updated"`
+	EdgesAdded   []string `json:"edges_added"`
+	EdgesUpdated []string `json:"edges_updated"`
+	Notes        []string `json:"notes"`
+}
+
+// Show returns event id of root's history (as of event at, when not
+// ""), what it changed in the graph, and the events that refer to it.
+func Show(root, at, id string) (*ShowResult, error) {
+	evs, err := History(root, at)
+	if err != nil {
+		return nil, err
+	}
+	i, err := Find(evs, id, "event")
+	if err != nil {
+		return nil, err
+	}
+	e := evs[i]
+	_, changes := materialize.Replay(evs[:i+1])
+	r := &ShowResult{
+		EventLine:    LineOf(e),
+		Details:      details(e.Details),
+		Refs:         nonNil(e.Refs),
+		Tags:         nonNil(e.Tags),
+		Text:         e.Text,
+		Changes:      changesFor(changes, evs, i),
+		ReferencedBy: []EventLine{},
+	}
+	for _, x := range evs[i+1:] {
+		if refersTo(x, e.Num) {
+			r.ReferencedBy = append(r.ReferencedBy, LineOf(x))
+		}
+	}
+	return r, nil
+}
+
+// WriteText prints the result as memsys show does without --format.
+func (r *ShowResult) WriteText(w io.Writer) {
+	fmt.Fprintf(w, "%s:%d\n\n", r.File, r.Line)
+	fmt.Fprint(w, strings.TrimRight(r.Text, "\n")+"\n")
+	fmt.Fprintln(w, "\nGraph changes:")
+	n := 0
+	for _, g := range []struct {
+		label string
+		items []string
+	}{
+		{"node added", r.Changes.NodesAdded}, {"node updated", r.Changes.NodesUpdated},
+		{"edge added", r.Changes.EdgesAdded}, {"edge updated", r.Changes.EdgesUpdated},
+		{"note", r.Changes.Notes},
+	} {
+		for _, it := range g.items {
+			fmt.Fprintf(w, "- %s: %s\n", g.label, it)
+			n++
+		}
+	}
+	if n == 0 {
+		fmt.Fprintln(w, "- none")
+	}
+	fmt.Fprintln(w, "\nReferenced by:")
+	for _, x := range r.ReferencedBy {
+		fmt.Fprintf(w, "- %s\n", x)
+	}
+	if len(r.ReferencedBy) == 0 {
+		fmt.Fprintln(w, "- none")
+	}
+}
+
+func details(ds []parse.Detail) []DetailJSON {
+	out := make([]DetailJSON, 0, len(ds))
+	for _, d := range ds {
+		var kids []DetailJSON
+		if len(d.Children) > 0 {
+			kids = details(d.Children)
+		}
+		out = append(out, DetailJSON{Key: d.Key, Value: d.Value, Children: kids})
+	}
+	return out
+}
+
+func nonNil(xs []string) []string {
+	if xs == nil {
+		return []string{}
+	}
+	return xs
+}
+
+// changesFor returns the change record of event i. Replay returns one
+// Change per event in order; the ID check guards against a mismatch.
+func changesFor(changes []materialize.Change, evs []parse.Event, i int) ChangeJSON {
+	c := materialize.Change{}
+	if i < len(changes) && changes[i].Event == evs[i].ID {
+		c = changes[i]
+	} else {
+		for _, x := range changes {
+			if x.Event == evs[i].ID {
+				c = x
+			}
+		}
+	}
+	return ChangeJSON{
+		NodesAdded: nonNil(c.NodesAdded), NodesUpdated: nonNil(c.NodesUpdated),
+		EdgesAdded: nonNil(c.EdgesAdded), EdgesUpdated: nonNil(c.EdgesUpdated),
+		Notes: nonNil(c.Notes),
+	}
+}
+
+// refersTo reports whether one of e's refs names event number num.
+func refersTo(e parse.Event, num int) bool {
+	for _, r := range e.Refs {
+		if n, ok := parse.EventNum(r); ok && n == num {
+			return true
+		}
+	}
+	return false
+}
+
+// LogFilter selects events for memsys log; filters combine with AND and
+// an empty field selects everything.
+type LogFilter struct {
+	Entity string   // graph node whose full history is wanted
+	Types  []string // event types, any case
+	Agent  string
+	Since  string // YYYY-MM-DD or "YYYY-MM-DD HH:MM", inclusive
+	Until  string // the same; a date includes the whole day
+	RefsTo string // an event ID the refs must name
+	At     string // read the history as of this event
+}
+
+// Log returns the events of root's history that pass f, oldest first.
+func Log(root string, f LogFilter) ([]EventLine, error) {
+	var since, until int64 = 0, 1 << 62
+	var err error
+	if f.Since != "" {
+		if since, err = bound("since", f.Since, false); err != nil {
+			return nil, err
+		}
+	}
+	if f.Until != "" {
+		if until, err = bound("until", f.Until, true); err != nil {
+			return nil, err
+		}
+	}
+	evs, err := History(root, f.At)
+	if err != nil {
+		return nil, err
+	}
+	refsTo := 0
+	if f.RefsTo != "" {
+		i, err := Find(evs, f.RefsTo, "--refs-to")
+		if err != nil {
+			return nil, err
+		}
+		refsTo = evs[i].Num
+	}
+	var types []string
+	for _, t := range f.Types {
+		types = append(types, strings.ToLower(strings.TrimSpace(t)))
+	}
+	var touched map[int]bool
+	if f.Entity != "" {
+		if touched, err = touchedBy(evs, f.Entity); err != nil {
+			return nil, err
+		}
+	}
+	out := []EventLine{}
+	for i, e := range evs {
+		switch {
+		case touched != nil && !touched[i],
+			types != nil && !slices.Contains(types, e.Type),
+			f.Agent != "" && !strings.EqualFold(f.Agent, e.Agent),
+			e.Time.Key() < since || e.Time.Key() > until,
+			refsTo != 0 && !refersTo(e, refsTo):
+			continue
+		}
+		out = append(out, LineOf(e))
+	}
+	return out, nil
+}
+
+// bound parses a --since/--until value into a Time key; end widens a
+// date-only bound to the end of its day.
+func bound(flag, v string, end bool) (int64, error) {
+	t, msg := parse.ParseTime(v)
+	if msg != "" {
+		return 0, fmt.Errorf("--%s %q is not a date: write YYYY-MM-DD or \"YYYY-MM-DD HH:MM\"", flag, v)
+	}
+	if t.DateOnly && end {
+		t.Hour, t.Minute = 23, 59
+	}
+	return t.Key(), nil
+}
+
+// touchedBy returns the indexes of the events that added or updated
+// node name or an edge from or to it, per Replay's change records.
+func touchedBy(evs []parse.Event, name string) (map[int]bool, error) {
+	g, changes := materialize.Replay(evs)
+	n := g.Node(name)
+	if n == nil {
+		return nil, fmt.Errorf("--entity %q: no such node in the graph: memsys graph lists the nodes", name)
+	}
+	touched := map[int]bool{}
+	for i := range evs {
+		c := changesFor(changes, evs, i)
+		hit := slices.Contains(c.NodesAdded, n.Name) || slices.Contains(c.NodesUpdated, n.Name)
+		for _, e := range append(c.EdgesAdded, c.EdgesUpdated...) {
+			from, to := edgeEnds(e)
+			hit = hit || from == n.Name || to == n.Name
+		}
+		if hit {
+			touched[i] = true
+		}
+	}
+	return touched, nil
+}
+
+// edgeEnds splits materialize's "from -relation-> to" edge label.
+func edgeEnds(s string) (from, to string) {
+	loc := edgeArrowRE().FindStringIndex(s)
+	if loc == nil {
+		return "", ""
+	}
+	return s[:loc[0]], s[loc[1]:]
+}
+
+// edgeArrowRE matches the " -relation-> " arrow; relations are
+// lower-case snake words, so a dash inside a node name does not match.
+var edgeArrowRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(` -[a-z_]+-> `) })

@@ -1,0 +1,135 @@
+package memory
+
+import (
+	"fmt"
+
+	"github.com/memsys/memsys/internal/base/config"
+	"github.com/memsys/memsys/internal/io/workspace"
+	"github.com/memsys/memsys/lint"
+	"github.com/memsys/memsys/materialize"
+	"github.com/memsys/memsys/parse"
+)
+
+// ErrNotEventID is the error for an event named on the command line
+// (what is the flag or argument) that is not an event ID.
+func ErrNotEventID(what, id string) error {
+	return fmt.Errorf("%s %q is not an event ID: write evt-NNN", what, id)
+}
+
+// ErrNoSuchEvent is the error for an event named on the command line
+// that neither the log nor the archive holds.
+func ErrNoSuchEvent(what, id string) error {
+	return fmt.Errorf("%s %q: no such event in %s or the archive: memsys log lists the events", what, id, workspace.LogName)
+}
+
+// Replay replays root's history (archive, then log) as the parser reads
+// it, without keeping the events, up to and including the first event
+// with the number of the ID atID ("": all of it; IDs match by number, so
+// evt-7 finds evt-007). Like LoadHistory it refuses a history cut short
+// by an over-long line.
+func Replay(root string, opt materialize.Options, atID string) (*workspace.Memory, *materialize.Replayer, error) {
+	at := -1
+	if atID != "" {
+		n, ok := parse.EventNum(atID)
+		if !ok {
+			return nil, nil, ErrNotEventID("--at", atID)
+		}
+		at = n
+	}
+	// The replay runs beside the parser, on its own goroutine.
+	a := materialize.NewAsync(opt)
+	done := false
+	mem, err := workspace.Stream(root, func(e *parse.Event) {
+		if done {
+			return
+		}
+		a.Add(e)
+		done = at >= 0 && e.Num == at
+	})
+	x := a.Wait()
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := mem.Incomplete(); err != nil {
+		return nil, nil, err
+	}
+	if at >= 0 && !done {
+		return nil, nil, ErrNoSuchEvent("--at", atID)
+	}
+	return mem, x, nil
+}
+
+// LoadHistory reads the log and archive of root and refuses a history
+// cut short by an over-long line: acting on half the events would write
+// wrong files.
+func LoadHistory(root string) (*workspace.Memory, error) {
+	mem, err := workspace.Load(root)
+	if err != nil {
+		return nil, err
+	}
+	if err := mem.Incomplete(); err != nil {
+		return nil, err
+	}
+	return mem, nil
+}
+
+// TierOf is the configured tier, else the one the files on disk show.
+func TierOf(cfg config.Config, mem *workspace.Memory) parse.Tier {
+	if cfg.Tier != "" {
+		return parse.Tier(cfg.Tier)
+	}
+	return mem.Tier
+}
+
+// Derived is one file regen writes: its path relative to the root and
+// its bytes.
+type Derived struct {
+	File string
+	Data []byte
+}
+
+// Derive returns the derived files of tier, rendered from a replay
+// exactly as lint's drift rules expect them.
+func Derive(x *materialize.Replayer, tier parse.Tier) []Derived {
+	if tier == parse.MVP {
+		return nil
+	}
+	g, c := x.Render()
+	files := []Derived{{parse.ContextFile, c}}
+	if tier == parse.Full {
+		files = append([]Derived{{parse.GraphFile, g}}, files...)
+	}
+	return files
+}
+
+// Regen rewrites the derived files of root's tier from its events, as
+// memsys regen does (same configuration, same tier), and returns the
+// files it wrote; files whose bytes would not change are not touched.
+// The caller holds the lock.
+func Regen(root string) ([]string, error) {
+	cfg, err := workspace.LoadConfig(root)
+	if err != nil {
+		return nil, err
+	}
+	mem, x, err := Replay(root, lint.RenderOptions(cfg), "")
+	if err != nil {
+		return nil, err
+	}
+	return WriteDerived(root, Derive(x, TierOf(cfg, mem)))
+}
+
+// WriteDerived writes the files that differ from what is on disk and
+// returns their names, never nil.
+func WriteDerived(root string, files []Derived) ([]string, error) {
+	done := []string{}
+	for _, f := range files {
+		if workspace.Equal(root, f.File, f.Data) {
+			continue
+		}
+		if err := workspace.WriteFile(root, f.File, f.Data); err != nil {
+			return done, err
+		}
+		done = append(done, f.File)
+	}
+	return done, nil
+}

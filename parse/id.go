@@ -1,0 +1,95 @@
+package parse
+
+import (
+	"strconv"
+	"strings"
+)
+
+// The event ID is "evt-" (any case) and 1 to 9 decimal digits, not all
+// zero: evt-001, evt-42, EVT-0100. This file is its only reader, so a
+// header, a ref, a command-line argument and an event horizon agree on
+// what names an event: "evt-+5" or "evt- 5" names none anywhere.
+
+// MaxIDDigits is the most digits an event number may have.
+const MaxIDDigits = 9
+
+// idPrefix starts every event ID.
+const idPrefix = "evt-"
+
+// EventNum returns the number of the event ID id, and false when id is
+// not an event ID.
+func EventNum(id string) (int, bool) {
+	n, msg := parseID(id)
+	return n, msg == ""
+}
+
+// parseID checks "evt-" followed by 1 to 9 digits and returns the
+// number, or a message saying what is wrong.
+func parseID(id string) (int, string) {
+	if len(id) <= len(idPrefix) || !strings.EqualFold(id[:len(idPrefix)], idPrefix) {
+		return 0, "event ID " + quote(id) + " is not evt-NNN: number events evt-001, evt-002, ..."
+	}
+	digits := id[len(idPrefix):]
+	for i := 0; i < len(digits); i++ {
+		if digits[i] < '0' || digits[i] > '9' {
+			return 0, "event ID " + quote(id) + " has characters other than digits after evt-: use evt-NNN"
+		}
+	}
+	if len(digits) > MaxIDDigits {
+		return 0, "event ID " + quote(id) + " has " + itoa(len(digits)) + " digits, at most 9 are allowed: use the next number after the last event"
+	}
+	n, _ := strconv.Atoi(digits)
+	if n == 0 {
+		return 0, "event ID " + quote(id) + " is zero: numbering starts at evt-001"
+	}
+	return n, ""
+}
+
+// FormatID writes event number n zero-padded to width digits (the seed
+// numbers evt-001, so width is usually 3).
+func FormatID(n, width int) string {
+	s := strconv.Itoa(n)
+	if len(s) < width {
+		s = strings.Repeat("0", width-len(s)) + s
+	}
+	return idPrefix + s
+}
+
+// SameEvent reports whether a and b name the same event: equal strings,
+// or event IDs with the same number ("evt-7" and "evt-007").
+func SameEvent(a, b string) bool {
+	if a == b {
+		return true
+	}
+	na, oka := EventNum(a)
+	nb, okb := EventNum(b)
+	return oka && okb && na == nb
+}
+
+// EventKey is the key under which a ref finds its event: "evt-N" for an
+// event ID, so "evt-7" and "evt-007" share a key; any other text,
+// trimmed and lower-cased, keys only itself.
+func EventKey(id string) string {
+	id = strings.TrimSpace(id)
+	if n, ok := EventNum(id); ok {
+		return idPrefix + strconv.Itoa(n)
+	}
+	return strings.ToLower(id)
+}
+
+// EventTypes are the seed's eleven event types and the archive event of
+// its Archival Protocol.
+var EventTypes = []string{
+	"decision", "create", "modify", "delete", "test", "fix",
+	"dependency", "blocker", "milestone", "escalation", "handoff", "archive",
+}
+
+// IsEventType reports whether t is one of EventTypes.
+func IsEventType(t string) bool {
+	for _, x := range EventTypes {
+		if x == t {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,113 @@
+package parse
+
+import (
+	"strconv"
+	"testing"
+)
+
+func TestEventNum(t *testing.T) {
+	for _, tc := range []struct {
+		id  string
+		num int
+		ok  bool
+	}{
+		{"evt-001", 1, true},
+		{"evt-7", 7, true},
+		{"EVT-0100", 100, true},
+		{"evt-999999999", 999999999, true},
+		{"evt-+5", 0, false}, // Atoi would read 5: a malformed ref everywhere
+		{"evt--5", 0, false},
+		{"evt- 5", 0, false},
+		{"evt-5 ", 0, false},
+		{"evt-", 0, false},
+		{"evt-0", 0, false},
+		{"evt-000", 0, false},
+		{"evt-1000000000", 0, false},
+		{"evt-1a", 0, false},
+		{"ev-1", 0, false},
+		{"5", 0, false},
+		{"", 0, false},
+		{"none", 0, false},
+	} {
+		num, ok := EventNum(tc.id)
+		if num != tc.num || ok != tc.ok {
+			t.Errorf("EventNum(%q) = %d, %v; want %d, %v", tc.id, num, ok, tc.num, tc.ok)
+		}
+	}
+}
+
+func TestSameEvent(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		{"evt-7", "evt-007", true},
+		{"evt-8", "evt-008", true},
+		{"EVT-8", "evt-8", true},
+		{"evt-7", "evt-8", false},
+		{"", "", true},
+		{"", "evt-1", false},
+		{"evt-+5", "evt-5", false},
+		{"evt-0", "evt-00", false},
+		{"evt-x", "evt-x", true},
+	} {
+		if got := SameEvent(tc.a, tc.b); got != tc.want {
+			t.Errorf("SameEvent(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
+
+func TestEventKey(t *testing.T) {
+	for id, want := range map[string]string{
+		"evt-007":  "evt-7",
+		" EVT-7 ":  "evt-7",
+		"evt-+7":   "evt-+7",
+		"Evt-0":    "evt-0",
+		"Task-12":  "task-12",
+		"evt-1234": "evt-1234",
+	} {
+		if got := EventKey(id); got != want {
+			t.Errorf("EventKey(%q) = %q, want %q", id, got, want)
+		}
+	}
+}
+
+func TestFormatID(t *testing.T) {
+	for _, tc := range []struct {
+		n, width int
+		want     string
+	}{
+		{1, 3, "evt-001"},
+		{42, 3, "evt-042"},
+		{1000, 3, "evt-1000"},
+		{7, 4, "evt-0007"},
+	} {
+		if got := FormatID(tc.n, tc.width); got != tc.want {
+			t.Errorf("FormatID(%d, %d) = %q, want %q", tc.n, tc.width, got, tc.want)
+		}
+	}
+}
+
+// FuzzEventNum checks that EventNum and FormatID agree: a number read
+// from an ID writes back to an ID with the same number, and only IDs
+// made of the prefix and digits are read.
+func FuzzEventNum(f *testing.F) {
+	for _, s := range []string{"evt-001", "evt-+5", "EVT-0100", "evt-", "evt-0", "evt-1000000000", "x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, id string) {
+		n, ok := EventNum(id)
+		if !ok {
+			if n != 0 {
+				t.Fatalf("EventNum(%q) = %d, false", id, n)
+			}
+			return
+		}
+		if n <= 0 || !SameEvent(id, FormatID(n, 3)) {
+			t.Fatalf("EventNum(%q) = %d does not round-trip", id, n)
+		}
+		if _, err := strconv.Atoi(id[4:]); err != nil || id[4] == '+' || id[4] == '-' {
+			t.Fatalf("EventNum(%q) accepted a non-digit", id)
+		}
+	})
+}
