@@ -49,6 +49,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	app := newApp(stdout, stderr)
 	var stopProfile func() error
 	app.Before = func(ctx context.Context, cmd *cli.Command) (context.Context, error) {
+		if cmd.Bool("no-cache") {
+			workspace.DisableCache()
+		}
 		if p := cmd.String("cpuprofile"); p != "" {
 			stop, err := workspace.CPUProfile(p)
 			if err != nil {
@@ -100,6 +103,10 @@ func newApp(stdout, stderr io.Writer) *cli.Command {
 			&cli.StringFlag{
 				Name:  "C",
 				Usage: "run as if memsys was started in `DIR` (the memory root)",
+			},
+			&cli.BoolFlag{
+				Name:  "no-cache",
+				Usage: "do not read or write the history cache (also MEMSYS_NO_CACHE=1); results are the same, only slower",
 			},
 			&cli.StringFlag{
 				Name:    "cpuprofile",

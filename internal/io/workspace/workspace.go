@@ -164,7 +164,7 @@ func Load(root string) (*Memory, error) {
 	if m.Archive != nil {
 		n += len(m.Archive.Events)
 	}
-	if err := checkCount(n); err != nil {
+	if err := CheckCount(n); err != nil {
 		return nil, err
 	}
 	if m.Archive == nil || len(m.Archive.Events) == 0 {
@@ -193,6 +193,15 @@ func Stream(root string, each func(*parse.Event), opts ...parse.Option) (*Memory
 	if err != nil {
 		return nil, err
 	}
+	if err := m.Stream(each, opts...); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// Stream parses the bytes of a Memory from Read as the function Stream
+// does, setting Log and Archive.
+func (m *Memory) Stream(each func(*parse.Event), opts ...parse.Option) error {
 	n := 0
 	count := func(e *parse.Event) {
 		n++
@@ -202,11 +211,13 @@ func Stream(root string, each func(*parse.Event), opts ...parse.Option) (*Memory
 		m.Archive = parse.Stream(m.ArchivePath, m.ArchiveBytes, count, append(opts, parse.Archive())...)
 	}
 	m.Log = parse.Stream(LogName, m.LogBytes, count, opts...)
-	if err := checkCount(n); err != nil {
-		return nil, err
-	}
-	return m, nil
+	return CheckCount(n)
 }
+
+// Read reads the log and the archive of root like Load, without
+// parsing them: Log and Archive are nil. The history cache reads the
+// bytes first to decide how much of them to parse.
+func Read(root string) (*Memory, error) { return read(root) }
 
 // read reads the log and the archive of root, without parsing them.
 func read(root string) (*Memory, error) {
@@ -230,7 +241,8 @@ func read(root string) (*Memory, error) {
 	return m, nil
 }
 
-func checkCount(n int) error {
+// CheckCount refuses a history of n events over MaxEvents.
+func CheckCount(n int) error {
 	if n > MaxEvents {
 		return fmt.Errorf("%s: %d events, over the limit of %d: archive older events (memsys archive) or split the log", LogName, n, MaxEvents)
 	}

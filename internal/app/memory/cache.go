@@ -1,0 +1,243 @@
+package memory
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"strconv"
+
+	"github.com/memsys/memsys/internal/base/snapshot"
+	"github.com/memsys/memsys/internal/io/workspace"
+	"github.com/memsys/memsys/materialize"
+	"github.com/memsys/memsys/parse"
+)
+
+// The history cache for replays (regen, regen --check, append --regen).
+//
+// After a replay of the whole history, memsys stores a checkpoint: the
+// replay state (materialize.Replayer.MarshalBinary: graph and context
+// digest), the parser's findings so far, and the length and SHA-256 of
+// the log's bytes up to the end of its last event. The entry's name is
+// a hash of everything else the result depends on: the memsys build,
+// the memory root, the render options and the archive's bytes. The
+// next replay verifies the log's prefix against the hash and parses
+// only the bytes after it; any mismatch (an edit anywhere, a rewrite,
+// a new archive) is a cold run. So the cache changes the cost, never
+// the result (TestReplayCachedEqualsCold, FuzzReplayCache).
+
+// checkpointVersion changes whenever replayCheckpoint does.
+const checkpointVersion = 1
+
+// replayCheckpoint is one cache entry.
+type replayCheckpoint struct {
+	Version     int
+	PrefixLen   int      // log bytes covered: up to the end of the last event
+	PrefixLines int      // line feeds in them (normalised), = that event's last line
+	PrefixSum   [32]byte // SHA-256 of those bytes
+	Events      int      // events replayed (archive and log)
+	Log         parse.Log
+	Archive     *parse.Log
+	Replayer    []byte
+}
+
+// resumes counts replays resumed from a checkpoint, for the tests to
+// see that the cache was used.
+var resumes int
+
+// tailPre stands for the log before a resumed suffix: the suffix
+// starts after an event of the Event Log (see resumable).
+const tailPre = "## Event Log\n\n"
+
+// cacheName names the cache entry of a replay of root with opt over the
+// archive of mem.
+func cacheName(root string, opt materialize.Options, mem *workspace.Memory) string {
+	h := sha256.New()
+	for _, s := range []string{strconv.Itoa(checkpointVersion), workspace.BuildID(), root,
+		strconv.Itoa(opt.ContextWords), strconv.Itoa(opt.WindowHours), strconv.Itoa(opt.WindowEvents), mem.ArchivePath} {
+		h.Write([]byte(s))
+		h.Write([]byte{0})
+	}
+	h.Write(mem.ArchiveBytes)
+	return "replay-" + hex.EncodeToString(h.Sum(nil)[:16])
+}
+
+// replayCached is Replay of the whole history through the cache.
+func replayCached(root string, opt materialize.Options) (*workspace.Memory, *materialize.Replayer, error) {
+	mem, err := workspace.Read(root)
+	if err != nil {
+		return nil, nil, err
+	}
+	name := cacheName(root, opt, mem)
+	if data, ok := workspace.CacheGet(root, name); ok {
+		var cp replayCheckpoint
+		if snapshot.Decode(data, &cp) == nil && cp.Version == checkpointVersion {
+			if x, last, n, ok, err := resume(mem, &cp); err != nil {
+				return nil, nil, err
+			} else if ok {
+				if last.Offset > cp.PrefixLen {
+					save(root, name, mem, x, last, n)
+				}
+				return mem, x, nil
+			}
+		}
+	}
+	a := materialize.NewAsync(opt)
+	var last lastEvent
+	n := 0
+	err = mem.Stream(func(e *parse.Event) {
+		n++
+		a.Add(e)
+		if e.Range.File == workspace.LogName && e.InLog {
+			last = lastEventOf(e)
+		}
+	})
+	x := a.Wait()
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := mem.Incomplete(); err != nil {
+		return nil, nil, err
+	}
+	save(root, name, mem, x, last, n)
+	return mem, x, nil
+}
+
+// lastEvent is what a checkpoint needs of the log's last event.
+type lastEvent struct {
+	Offset, EndOffset, EndLine int
+	clean                      bool
+}
+
+func lastEventOf(e *parse.Event) lastEvent {
+	// The event's text must end its last line, and hold no block that
+	// could stay open: bytes appended after it must not be able to
+	// change how it parses (parse.CutsAt).
+	clean := len(e.Text) > 0 && e.Text[len(e.Text)-1] == '\n' && parse.CutsAt([]byte(e.Text))
+	return lastEvent{Offset: e.Range.Offset, EndOffset: e.Range.EndOffset, EndLine: e.Range.EndLine, clean: clean}
+}
+
+// save stores the checkpoint of a replay that saw every event, when
+// its last event allows one: clean, and no problem that may depend on
+// what follows (an unclosed block, a line too long to read on).
+func save(root, name string, mem *workspace.Memory, x *materialize.Replayer, last lastEvent, n int) {
+	if !workspace.CacheEnabled() || !last.clean || mem.Log == nil || mem.Incomplete() != nil {
+		return
+	}
+	for _, l := range []*parse.Log{mem.Log, mem.Archive} {
+		if l == nil {
+			continue
+		}
+		for _, p := range l.Problems {
+			if p.Kind == parse.KindUnclosed || p.Range.Offset >= last.EndOffset && l == mem.Log {
+				return
+			}
+		}
+	}
+	state, err := x.MarshalBinary()
+	if err != nil {
+		return
+	}
+	cp := replayCheckpoint{
+		Version: checkpointVersion, PrefixLen: last.EndOffset, PrefixLines: last.EndLine,
+		PrefixSum: sha256.Sum256(mem.LogBytes[:last.EndOffset]), Events: n,
+		Log: *mem.Log, Archive: mem.Archive, Replayer: state,
+	}
+	cp.Log.Events = nil
+	data, err := snapshot.Encode(&cp)
+	if err != nil {
+		return
+	}
+	workspace.CachePut(root, name, data)
+}
+
+// resume replays from the checkpoint if the log still starts with its
+// prefix and what follows can be parsed alone; ok is false otherwise
+// (a cold run follows). last is the log's last event afterwards.
+func resume(mem *workspace.Memory, cp *replayCheckpoint) (x *materialize.Replayer, last lastEvent, n int, ok bool, err error) {
+	src := mem.LogBytes
+	if cp.PrefixLen > len(src) || sha256.Sum256(src[:cp.PrefixLen]) != cp.PrefixSum {
+		return nil, last, 0, false, nil
+	}
+	suffix := src[cp.PrefixLen:]
+	if !resumable(suffix) {
+		return nil, last, 0, false, nil
+	}
+	x, err = materialize.UnmarshalReplayer(cp.Replayer)
+	if err != nil {
+		return nil, last, 0, false, nil
+	}
+	last = lastEvent{Offset: cp.PrefixLen, EndOffset: cp.PrefixLen, EndLine: cp.PrefixLines, clean: true}
+	log := cp.Log
+	n = cp.Events
+	if len(suffix) > 0 {
+		body := make([]byte, 0, len(tailPre)+len(suffix))
+		body = append(append(body, tailPre...), suffix...)
+		dl, doff := cp.PrefixLines-2, cp.PrefixLen-len(tailPre)
+		a := materialize.ResumeAsync(x)
+		sl := parse.Stream(workspace.LogName, body, func(e *parse.Event) {
+			n++
+			e.Range.Line += dl
+			e.Range.EndLine += dl
+			e.Range.Offset += doff
+			e.Range.EndOffset += doff
+			a.Add(e)
+			if e.InLog {
+				last = lastEventOf(e)
+			}
+		})
+		x = a.Wait()
+		for _, p := range sl.Problems {
+			p.Range.Line += dl
+			p.Range.EndLine += dl
+			p.Range.Offset += doff
+			p.Range.EndOffset += doff
+			log.Problems = append(log.Problems, p)
+		}
+		log.Lines = cp.PrefixLines + sl.Lines - 2
+	}
+	if err := workspace.CheckCount(n); err != nil {
+		return nil, last, 0, false, err
+	}
+	log.Problems = append([]parse.Problem(nil), log.Problems...)
+	mem.Log, mem.Archive = &log, cp.Archive
+	resumes++
+	return x, last, n, true, mem.Incomplete()
+}
+
+// resumable reports whether the bytes after a checkpoint's last event
+// parse alone as they do after it: nothing but blank lines, or a blank
+// line, then blank lines and "---" separators, then an event heading
+// from which the rest is clean (parse.CutsAt). A blank line first means
+// nothing continues the last event's paragraphs or lists; a column-0
+// heading or break closes every block.
+func resumable(suffix []byte) bool {
+	if len(bytes.TrimSpace(suffix)) == 0 {
+		return true
+	}
+	if suffix[0] != '\n' && !bytes.HasPrefix(suffix, []byte("\r\n")) {
+		return false
+	}
+	for pos := 0; pos < len(suffix); {
+		end := bytes.IndexByte(suffix[pos:], '\n')
+		next := len(suffix)
+		if end < 0 {
+			end = len(suffix)
+		} else {
+			end += pos
+			next = end + 1
+		}
+		line := bytes.TrimRight(suffix[pos:end], " \t\r")
+		switch {
+		case len(line) == 0, isBreak(line):
+		default:
+			return parse.CutsAt(suffix[pos:])
+		}
+		pos = next
+	}
+	return true
+}
+
+// isBreak reports whether line is a "---" separator at column 0.
+func isBreak(line []byte) bool {
+	return len(line) >= 3 && len(bytes.Trim(line, "-")) == 0
+}
