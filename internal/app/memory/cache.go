@@ -63,24 +63,38 @@ func cacheName(root string, opt materialize.Options, mem *workspace.Memory) stri
 
 // replayCached is Replay of the whole history through the cache.
 func replayCached(root string, opt materialize.Options) (*workspace.Memory, *materialize.Replayer, error) {
+	// The warm path reads the archive (the entry's name hashes it) and
+	// then only the log's new bytes; any error sends the run down the
+	// cold path, which reports it as an uncached run would.
+	if mem, err := workspace.ReadArchive(root); err == nil {
+		name := cacheName(root, opt, mem)
+		if data, ok := workspace.CacheGet(root, name); ok {
+			var cp replayCheckpoint
+			if snapshot.Decode(data, &cp) == nil && cp.Version == checkpointVersion {
+				suffix, ok, err := workspace.ReadAfter(root, workspace.LogName, int64(cp.PrefixLen), cp.PrefixSum)
+				if err == nil && ok {
+					if x, last, n, ok, err := resume(mem, &cp, suffix); err != nil {
+						return nil, nil, err
+					} else if ok {
+						if last.Offset > cp.PrefixLen {
+							// Read the whole log once more, to hash the new
+							// prefix: appends are rare next to reads.
+							if mem.LogBytes, err = workspace.ReadFile(root, workspace.LogName); err == nil {
+								save(root, name, mem, x, last, n)
+							}
+							mem.LogBytes = nil
+						}
+						return mem, x, nil
+					}
+				}
+			}
+		}
+	}
 	mem, err := workspace.Read(root)
 	if err != nil {
 		return nil, nil, err
 	}
 	name := cacheName(root, opt, mem)
-	if data, ok := workspace.CacheGet(root, name); ok {
-		var cp replayCheckpoint
-		if snapshot.Decode(data, &cp) == nil && cp.Version == checkpointVersion {
-			if x, last, n, ok, err := resume(mem, &cp); err != nil {
-				return nil, nil, err
-			} else if ok {
-				if last.Offset > cp.PrefixLen {
-					save(root, name, mem, x, last, n)
-				}
-				return mem, x, nil
-			}
-		}
-	}
 	a := materialize.NewAsync(opt)
 	var last lastEvent
 	n := 0
@@ -150,15 +164,12 @@ func save(root, name string, mem *workspace.Memory, x *materialize.Replayer, las
 	workspace.CachePut(root, name, data)
 }
 
-// resume replays from the checkpoint if the log still starts with its
-// prefix and what follows can be parsed alone; ok is false otherwise
-// (a cold run follows). last is the log's last event afterwards.
-func resume(mem *workspace.Memory, cp *replayCheckpoint) (x *materialize.Replayer, last lastEvent, n int, ok bool, err error) {
-	src := mem.LogBytes
-	if cp.PrefixLen > len(src) || sha256.Sum256(src[:cp.PrefixLen]) != cp.PrefixSum {
-		return nil, last, 0, false, nil
-	}
-	suffix := src[cp.PrefixLen:]
+// resume replays from the checkpoint if what follows its prefix can be
+// parsed alone; ok is false otherwise (a cold run follows). last is the
+// log's last event afterwards. mem.LogBytes stays nil: the log was not
+// read whole.
+// The caller has checked the prefix; suffix is what follows it.
+func resume(mem *workspace.Memory, cp *replayCheckpoint, suffix []byte) (x *materialize.Replayer, last lastEvent, n int, ok bool, err error) {
 	if !resumable(suffix) {
 		return nil, last, 0, false, nil
 	}

@@ -37,7 +37,9 @@ func Encode(p any) (out []byte, err error) {
 }
 
 // Decode sets the value p points to from data written by Encode for a
-// value of the same type.
+// value of the same type. Strings in the result share memory with
+// data (one allocation for all of them, not one each), so the caller
+// must not modify data afterwards.
 func Decode(data []byte, p any) (err error) {
 	v := reflect.ValueOf(p)
 	if v.Kind() != reflect.Pointer || v.IsNil() {
@@ -93,6 +95,10 @@ func (e *encoder) value(v reflect.Value) {
 			return
 		}
 		e.uvarint(uint64(v.Len()) + 1)
+		if v.Type().Elem().Kind() == reflect.Uint8 {
+			e.buf = append(e.buf, v.Bytes()...) // a nested encoding: copied whole
+			return
+		}
 		for i := range v.Len() {
 			e.value(v.Index(i))
 		}
@@ -190,7 +196,7 @@ func (d *decoder) value(v reflect.Value) {
 	case reflect.Float32, reflect.Float64:
 		v.SetFloat(math.Float64frombits(d.uvarint()))
 	case reflect.String:
-		n := d.length(d.uvarint() + 1) - 1
+		n := d.length(d.uvarint()+1) - 1
 		v.SetString(string(d.buf[:n]))
 		d.buf = d.buf[n:]
 	case reflect.Slice:
@@ -200,6 +206,12 @@ func (d *decoder) value(v reflect.Value) {
 			return
 		}
 		s := reflect.MakeSlice(v.Type(), n-1, n-1)
+		if v.Type().Elem().Kind() == reflect.Uint8 {
+			copy(s.Bytes(), d.buf[:n-1])
+			d.buf = d.buf[n-1:]
+			v.Set(s)
+			return
+		}
 		for i := range n - 1 {
 			d.value(s.Index(i))
 		}

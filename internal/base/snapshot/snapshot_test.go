@@ -26,6 +26,7 @@ type state struct {
 	arr     [2]uint8
 	Public  string
 	nothing *node
+	raw     []byte
 }
 
 func sample() *state {
@@ -38,7 +39,7 @@ func sample() *state {
 		keys:   map[key]*node{{"a", "b"}: a},
 		empty:  []int{},
 		emptyM: map[string]bool{},
-		f:      1.5, ok: true, arr: [2]uint8{7, 9}, Public: "p",
+		f:      1.5, ok: true, arr: [2]uint8{7, 9}, Public: "p", raw: []byte("bytes\x00\xff"),
 	}
 }
 

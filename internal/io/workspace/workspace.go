@@ -69,7 +69,9 @@ type Memory struct {
 	// with Log.Events.
 	Events []parse.Event
 	Tier   Tier
-	// LogBytes and ArchiveBytes are the files as read.
+	// LogBytes and ArchiveBytes are the files as read. LogBytes is nil
+	// after a replay resumed from the history cache, which reads only
+	// the bytes appended since.
 	LogBytes, ArchiveBytes []byte
 }
 
@@ -219,6 +221,13 @@ func (m *Memory) Stream(each func(*parse.Event), opts ...parse.Option) error {
 // bytes first to decide how much of them to parse.
 func Read(root string) (*Memory, error) { return read(root) }
 
+// ReadArchive is Read without the log: LogBytes stays nil. The history
+// cache reads the log itself, only past what it has seen.
+func ReadArchive(root string) (*Memory, error) {
+	m := &Memory{Root: root, Tier: DetectTier(root)}
+	return m, m.readArchive()
+}
+
 // read reads the log and the archive of root, without parsing them.
 func read(root string) (*Memory, error) {
 	m := &Memory{Root: root, Tier: DetectTier(root)}
@@ -227,18 +236,22 @@ func read(root string) (*Memory, error) {
 		return nil, err
 	}
 	m.LogBytes = src
+	return m, m.readArchive()
+}
+
+func (m *Memory) readArchive() error {
 	for _, name := range ArchiveNames {
-		if _, err := os.Lstat(filepath.Join(root, name)); err != nil {
+		if _, err := os.Lstat(filepath.Join(m.Root, name)); err != nil {
 			continue
 		}
-		asrc, err := ReadFile(root, name)
+		asrc, err := ReadFile(m.Root, name)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		m.ArchiveBytes, m.ArchivePath = asrc, name
 		break
 	}
-	return m, nil
+	return nil
 }
 
 // CheckCount refuses a history of n events over MaxEvents.
