@@ -26,7 +26,7 @@ import (
 // the result (TestReplayCachedEqualsCold, FuzzReplayCache).
 
 // checkpointVersion changes whenever replayCheckpoint does.
-const checkpointVersion = 1
+const checkpointVersion = 2
 
 // replayCheckpoint is one cache entry.
 type replayCheckpoint struct {
@@ -35,7 +35,12 @@ type replayCheckpoint struct {
 	PrefixLines int      // line feeds in them (normalised), = that event's last line
 	PrefixSum   [32]byte // SHA-256 of those bytes
 	Events      int      // events replayed (archive and log)
-	Log         parse.Log
+	// LogEvents and ArchiveEvents count the events status reports: the
+	// log's in its Event Log, all of the archive's. Last is the last
+	// event replayed, headers, Scope and Summary.
+	LogEvents, ArchiveEvents int
+	Last                     *parse.Event
+	Log                      parse.Log
 	Archive     *parse.Log
 	Replayer    []byte
 }
@@ -63,31 +68,20 @@ func cacheName(root string, opt materialize.Options, mem *workspace.Memory) stri
 
 // replayCached is Replay of the whole history through the cache.
 func replayCached(root string, opt materialize.Options) (*workspace.Memory, *materialize.Replayer, error) {
-	// The warm path reads the archive (the entry's name hashes it) and
-	// then only the log's new bytes; any error sends the run down the
-	// cold path, which reports it as an uncached run would.
-	if mem, err := workspace.ReadArchive(root); err == nil {
-		name := cacheName(root, opt, mem)
-		if data, ok := workspace.CacheGet(root, name); ok {
-			var cp replayCheckpoint
-			if snapshot.Decode(data, &cp) == nil && cp.Version == checkpointVersion {
-				suffix, ok, err := workspace.ReadAfter(root, workspace.LogName, int64(cp.PrefixLen), cp.PrefixSum)
-				if err == nil && ok {
-					if x, last, n, ok, err := resume(mem, &cp, suffix); err != nil {
-						return nil, nil, err
-					} else if ok {
-						if last.Offset > cp.PrefixLen {
-							// Read the whole log once more, to hash the new
-							// prefix: appends are rare next to reads.
-							if mem.LogBytes, err = workspace.ReadFile(root, workspace.LogName); err == nil {
-								save(root, name, mem, x, last, n)
-							}
-							mem.LogBytes = nil
-						}
-						return mem, x, nil
-					}
+	if mem, cp, name, suffix, ok := loadCheckpoint(root, opt); ok {
+		if x, last, n, ok, err := resume(mem, cp, suffix); err != nil {
+			return nil, nil, err
+		} else if ok {
+			if last.Offset > cp.PrefixLen {
+				// Read the whole log once more, to hash the new prefix:
+				// appends are rare next to reads.
+				var err error
+				if mem.LogBytes, err = workspace.ReadFile(root, workspace.LogName); err == nil {
+					save(root, name, mem, x, last, n)
 				}
+				mem.LogBytes = nil
 			}
+			return mem, x, nil
 		}
 	}
 	mem, err := workspace.Read(root)
@@ -101,8 +95,14 @@ func replayCached(root string, opt materialize.Options) (*workspace.Memory, *mat
 	err = mem.Stream(func(e *parse.Event) {
 		n++
 		a.Add(e)
-		if e.Range.File == workspace.LogName && e.InLog {
-			last = lastEventOf(e)
+		last.ev = e
+		if e.Range.File == workspace.LogName {
+			if e.InLog {
+				last.set(e)
+				last.logN++
+			}
+		} else {
+			last.archN++
 		}
 	})
 	x := a.Wait()
@@ -116,18 +116,50 @@ func replayCached(root string, opt materialize.Options) (*workspace.Memory, *mat
 	return mem, x, nil
 }
 
+// loadCheckpoint finds the checkpoint of a replay of root with opt and
+// checks the log against it; ok means the log starts with the bytes the
+// checkpoint covers, and suffix holds the rest. It reads the archive
+// (the entry's name hashes it) and then only the log's new bytes. Any
+// error means no checkpoint: the cold path then reports it as an
+// uncached run would.
+func loadCheckpoint(root string, opt materialize.Options) (mem *workspace.Memory, cp *replayCheckpoint, name string, suffix []byte, ok bool) {
+	mem, err := workspace.ReadArchive(root)
+	if err != nil {
+		return nil, nil, "", nil, false
+	}
+	name = cacheName(root, opt, mem)
+	data, ok := workspace.CacheGet(root, name)
+	if !ok {
+		return nil, nil, "", nil, false
+	}
+	cp = &replayCheckpoint{}
+	if snapshot.Decode(data, cp) != nil || cp.Version != checkpointVersion {
+		return nil, nil, "", nil, false
+	}
+	suffix, ok, err = workspace.ReadAfter(root, workspace.LogName, int64(cp.PrefixLen), cp.PrefixSum)
+	if err != nil || !ok || !resumable(suffix) {
+		return nil, nil, "", nil, false
+	}
+	return mem, cp, name, suffix, true
+}
+
 // lastEvent is what a checkpoint needs of the log's last event.
 type lastEvent struct {
 	Offset, EndOffset, EndLine int
 	clean                      bool
+	// ev is the last event of the history (archive or log); logN and
+	// archN count the events status reports.
+	ev          *parse.Event
+	logN, archN int
 }
 
-func lastEventOf(e *parse.Event) lastEvent {
+// set records e as the log's last event in its Event Log.
+func (l *lastEvent) set(e *parse.Event) {
 	// The event's text must end its last line, and hold no block that
 	// could stay open: bytes appended after it must not be able to
 	// change how it parses (parse.CutsAt).
-	clean := len(e.Text) > 0 && e.Text[len(e.Text)-1] == '\n' && parse.CutsAt([]byte(e.Text))
-	return lastEvent{Offset: e.Range.Offset, EndOffset: e.Range.EndOffset, EndLine: e.Range.EndLine, clean: clean}
+	l.clean = len(e.Text) > 0 && e.Text[len(e.Text)-1] == '\n' && parse.CutsAt([]byte(e.Text))
+	l.Offset, l.EndOffset, l.EndLine = e.Range.Offset, e.Range.EndOffset, e.Range.EndLine
 }
 
 // save stores the checkpoint of a replay that saw every event, when
@@ -154,6 +186,7 @@ func save(root, name string, mem *workspace.Memory, x *materialize.Replayer, las
 	cp := replayCheckpoint{
 		Version: checkpointVersion, PrefixLen: last.EndOffset, PrefixLines: last.EndLine,
 		PrefixSum: sha256.Sum256(mem.LogBytes[:last.EndOffset]), Events: n,
+		LogEvents: last.logN, ArchiveEvents: last.archN, Last: briefEvent(last.ev),
 		Log: *mem.Log, Archive: mem.Archive, Replayer: state,
 	}
 	cp.Log.Events = nil
@@ -170,33 +203,48 @@ func save(root, name string, mem *workspace.Memory, x *materialize.Replayer, las
 // read whole.
 // The caller has checked the prefix; suffix is what follows it.
 func resume(mem *workspace.Memory, cp *replayCheckpoint, suffix []byte) (x *materialize.Replayer, last lastEvent, n int, ok bool, err error) {
-	if !resumable(suffix) {
-		return nil, last, 0, false, nil
-	}
 	x, err = materialize.UnmarshalReplayer(cp.Replayer)
 	if err != nil {
 		return nil, last, 0, false, nil
 	}
-	last = lastEvent{Offset: cp.PrefixLen, EndOffset: cp.PrefixLen, EndLine: cp.PrefixLines, clean: true}
+	last = lastEvent{Offset: cp.PrefixLen, EndOffset: cp.PrefixLen, EndLine: cp.PrefixLines, clean: true,
+		ev: cp.Last, logN: cp.LogEvents, archN: cp.ArchiveEvents}
+	a := materialize.ResumeAsync(x)
+	log, n := resumeLog(cp, suffix, func(e *parse.Event) {
+		a.Add(e)
+		last.ev = e
+		if e.InLog {
+			last.set(e)
+			last.logN++
+		}
+	})
+	x = a.Wait()
+	if err := workspace.CheckCount(n); err != nil {
+		return nil, last, 0, false, err
+	}
+	mem.Log, mem.Archive = &log, cp.Archive
+	resumes++
+	return x, last, n, true, mem.Incomplete()
+}
+
+// resumeLog parses the suffix after a checkpoint, handing each event to
+// each with its position in the whole log, and returns the log's
+// parse (without events) and the number of events in the history.
+func resumeLog(cp *replayCheckpoint, suffix []byte, each func(*parse.Event), opts ...parse.Option) (parse.Log, int) {
 	log := cp.Log
-	n = cp.Events
+	n := cp.Events
 	if len(suffix) > 0 {
 		body := make([]byte, 0, len(tailPre)+len(suffix))
 		body = append(append(body, tailPre...), suffix...)
 		dl, doff := cp.PrefixLines-2, cp.PrefixLen-len(tailPre)
-		a := materialize.ResumeAsync(x)
 		sl := parse.Stream(workspace.LogName, body, func(e *parse.Event) {
 			n++
 			e.Range.Line += dl
 			e.Range.EndLine += dl
 			e.Range.Offset += doff
 			e.Range.EndOffset += doff
-			a.Add(e)
-			if e.InLog {
-				last = lastEventOf(e)
-			}
-		})
-		x = a.Wait()
+			each(e)
+		}, opts...)
 		for _, p := range sl.Problems {
 			p.Range.Line += dl
 			p.Range.EndLine += dl
@@ -206,13 +254,17 @@ func resume(mem *workspace.Memory, cp *replayCheckpoint, suffix []byte) (x *mate
 		}
 		log.Lines = cp.PrefixLines + sl.Lines - 2
 	}
-	if err := workspace.CheckCount(n); err != nil {
-		return nil, last, 0, false, err
-	}
 	log.Problems = append([]parse.Problem(nil), log.Problems...)
-	mem.Log, mem.Archive = &log, cp.Archive
-	resumes++
-	return x, last, n, true, mem.Incomplete()
+	return log, n
+}
+
+// briefEvent is what a checkpoint keeps of the last event: what status
+// prints of it.
+func briefEvent(e *parse.Event) *parse.Event {
+	if e == nil {
+		return nil
+	}
+	return &parse.Event{ID: e.ID, Num: e.Num, Time: e.Time, Agent: e.Agent, Type: e.Type, Scope: e.Scope, Summary: e.Summary, InLog: e.InLog, Range: e.Range}
 }
 
 // resumable reports whether the bytes after a checkpoint's last event

@@ -2,6 +2,7 @@ package memory
 
 import (
 	"bytes"
+	"encoding/json"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -13,7 +14,7 @@ import (
 
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/internal/testkit/loggen"
-	"github.com/memsys/memsys/materialize"
+	"github.com/memsys/memsys/lint"
 	"github.com/memsys/memsys/parse"
 )
 
@@ -23,6 +24,7 @@ type replayResult struct {
 	graph, context []byte
 	log, archive   *parse.Log
 	err            string
+	status         string // Status's JSON, or its error
 }
 
 func replayOnce(t testing.TB, root string, cached bool) replayResult {
@@ -33,11 +35,22 @@ func replayOnce(t testing.TB, root string, cached bool) replayResult {
 		os.Setenv(workspace.EnvNoCache, "1")
 	}
 	defer os.Unsetenv(workspace.EnvNoCache)
-	mem, x, err := Replay(root, materialize.DefaultOptions(), "")
+	cfg, err := workspace.LoadConfig(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem, x, err := Replay(root, lint.RenderOptions(cfg), "")
 	if err != nil {
 		return replayResult{err: err.Error()}
 	}
 	g, c := x.Render()
+	status := ""
+	if r, err := Status(root, 50); err != nil {
+		status = "error: " + err.Error()
+	} else {
+		b, _ := json.Marshal(r)
+		status = string(b)
+	}
 	strip := func(l *parse.Log) *parse.Log {
 		if l == nil {
 			return nil
@@ -49,7 +62,7 @@ func replayOnce(t testing.TB, root string, cached bool) replayResult {
 		}
 		return &c
 	}
-	return replayResult{graph: g, context: c, log: strip(mem.Log), archive: strip(mem.Archive)}
+	return replayResult{graph: g, context: c, log: strip(mem.Log), archive: strip(mem.Archive), status: status}
 }
 
 // newCachedRoot makes a memory root inside a fake repository, so its
@@ -80,6 +93,8 @@ func sameReplay(t testing.TB, what string, cold, cached replayResult) {
 		t.Fatalf("%s: log differs cached\n%+v\ncold\n%+v", what, cached.log, cold.log)
 	case !reflect.DeepEqual(cold.archive, cached.archive):
 		t.Fatalf("%s: archive differs cached\n%+v\ncold\n%+v", what, cached.archive, cold.archive)
+	case cold.status != cached.status:
+		t.Fatalf("%s: status differs cached\n%s\ncold\n%s", what, cached.status, cold.status)
 	}
 }
 
@@ -139,7 +154,7 @@ func TestReplayCachedEqualsCold(t *testing.T) {
 	if len(corpora) < 50 {
 		t.Fatalf("only %d logs in the corpus", len(corpora))
 	}
-	before := resumes
+	before, statusBefore := resumes, statusHits
 	for i, files := range corpora {
 		root := newCachedRoot(t, files)
 		checkCacheSteps(t, root,
@@ -164,7 +179,10 @@ func TestReplayCachedEqualsCold(t *testing.T) {
 	if got := resumes - before; got < 3*len(corpora) {
 		t.Errorf("%d resumed replays over %d logs: the cache was hardly used", got, len(corpora))
 	}
-	t.Logf("%d logs, %d resumed replays", len(corpora), resumes-before)
+	if got := statusHits - statusBefore; got < 3*len(corpora) {
+		t.Errorf("%d statuses through the cache over %d logs: the cache was hardly used", got, len(corpora))
+	}
+	t.Logf("%d logs, %d resumed replays, %d cached statuses", len(corpora), resumes-before, statusHits-statusBefore)
 }
 
 // FuzzReplayCache edits one byte of a log between two runs (or appends
