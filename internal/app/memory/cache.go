@@ -41,8 +41,8 @@ type replayCheckpoint struct {
 	LogEvents, ArchiveEvents int
 	Last                     *parse.Event
 	Log                      parse.Log
-	Archive     *parse.Log
-	Replayer    []byte
+	Archive                  *parse.Log
+	Replayer                 []byte
 }
 
 // resumes counts replays resumed from a checkpoint, for the tests to
