@@ -2,6 +2,7 @@ package bench
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -11,6 +12,8 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+
+	"github.com/memsys/memsys/internal/io/gitx"
 )
 
 // envPeakExec makes the peak child run a command instead of an op: the
@@ -97,8 +100,8 @@ func repoOf(tb testing.TB, n int) string {
 		tb.Fatal(err)
 	}
 	git := func(args ...string) {
-		c := exec.Command("git", append([]string{"-C", d, "-c", "user.name=bench", "-c", "user.email=bench@example.com"}, args...)...)
-		if out, err := c.CombinedOutput(); err != nil {
+		g := &gitx.Git{Dir: d}
+		if out, err := g.Run(context.Background(), append([]string{"-c", "user.name=bench", "-c", "user.email=bench@example.com"}, args...)...); err != nil {
 			tb.Fatalf("git %v: %v\n%s", args, err, out)
 		}
 	}

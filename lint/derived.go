@@ -10,8 +10,8 @@ import (
 	"github.com/memsys/memsys/materialize"
 )
 
-// expected returns what regen would write to rel (GraphFile or
-// ContextFile): the Session replayed the events as they passed.
+// expected returns what regen would write to rel (parse.GraphFile or
+// parse.ContextFile): the Session replayed the events as they passed.
 func (p *Pass) expected(rel string) ([]byte, bool) {
 	b, ok := p.shared.derived[rel]
 	return b, ok

@@ -7,7 +7,11 @@
 // MS2xx rules the derived files, MS3xx rules the append-only history in
 // git. Rules see the memory only through the Pass they are handed,
 // never the file system or git, so each is tested with a hand-built
-// parse.Log (the shape of golang.org/x/tools/go/analysis).
+// parse.Log (the shape of golang.org/x/tools/go/analysis). The history
+// rules read git through Pass.Git, a small interface (a blob at a
+// revision, shallow or not) that gitx implements and tests fake. Every
+// rule's severity comes from its Pass, and a rule declares whether
+// lint --fix repairs it (Rule.Fix).
 //
 // The history reaches the rules as a stream (a Session fed by
 // parse.Stream; Check feeds one from a slice), so lint never holds every

@@ -20,7 +20,7 @@ func RulesMarkdown() string {
 	}
 	for _, r := range Rules() {
 		b.WriteString("\n### " + r.ID + "\n\n`" + r.Name + "` (" + r.Severity.String() + "): " + r.Title + ".\n\n" + r.Doc + "\n")
-		if r.Run == nil && r.Visit == nil {
+		if r.Git {
 			b.WriteString("\nReported by the git checks (`--base`, `--head`, `--staged`).\n")
 		}
 		b.WriteString("\nBad:\n\n```markdown\n" + r.Bad + "\n```\n\nGood:\n\n```markdown\n" + r.Good + "\n```\n")

@@ -1,8 +1,9 @@
 package lint
 
 import (
-	"github.com/memsys/memsys/parse"
 	"strings"
+
+	"github.com/memsys/memsys/parse"
 
 	"github.com/memsys/memsys/internal/base/diag"
 )

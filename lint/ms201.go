@@ -2,6 +2,7 @@ package lint
 
 import (
 	"github.com/memsys/memsys/internal/base/diag"
+	"github.com/memsys/memsys/parse"
 )
 
 func init() {
@@ -20,7 +21,7 @@ func init() {
 }
 
 func runMemoryDir(p *Pass) {
-	if t := p.Tier(); t != "mvp" && !p.Exists(MemoryDir) {
-		p.Reportf(diag.Range{File: MemoryDir}, "", "%s/ is missing (%s tier): run memsys regen", MemoryDir, t)
+	if t := p.Tier(); t != "mvp" && !p.Exists(parse.MemoryDir) {
+		p.Reportf(diag.Range{File: parse.MemoryDir}, "", "%s/ is missing (%s tier): run memsys regen", parse.MemoryDir, t)
 	}
 }

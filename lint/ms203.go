@@ -17,6 +17,7 @@ func init() {
 		Bad:      "<!-- Event horizon: evt-040 --> while the log ends at evt-042",
 		Good:     "<!-- Event horizon: evt-042 --> while the log ends at evt-042",
 		Severity: diag.Error,
-		Run:      func(p *Pass) { checkStale(p, ContextFile, parse.Tier(p.Tier()).HasContext()) },
+		Fix:      true,
+		Run:      func(p *Pass) { checkStale(p, parse.ContextFile, parse.Tier(p.Tier()).HasContext()) },
 	})
 }

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"github.com/memsys/memsys/internal/base/diag"
+	"github.com/memsys/memsys/parse"
 )
 
 func init() {
@@ -17,6 +18,7 @@ func init() {
 		Bad:      "| auth | component | active | ... edited by hand to `completed`",
 		Good:     "a modify event with `- status: completed`, then `memsys regen`",
 		Severity: diag.Error,
-		Run:      func(p *Pass) { checkDrift(p, GraphFile) },
+		Fix:      true,
+		Run:      func(p *Pass) { checkDrift(p, parse.GraphFile) },
 	})
 }

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"github.com/memsys/memsys/internal/base/diag"
+	"github.com/memsys/memsys/parse"
 )
 
 func init() {
@@ -17,6 +18,7 @@ func init() {
 		Bad:      "## Active Mission edited by hand in context.md",
 		Good:     "a milestone event in CHANGELOG.md, then `memsys regen`",
 		Severity: diag.Error,
-		Run:      func(p *Pass) { checkDrift(p, ContextFile) },
+		Fix:      true,
+		Run:      func(p *Pass) { checkDrift(p, parse.ContextFile) },
 	})
 }

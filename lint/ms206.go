@@ -2,6 +2,7 @@ package lint
 
 import (
 	"github.com/memsys/memsys/internal/base/diag"
+	"github.com/memsys/memsys/parse"
 )
 
 func init() {
@@ -20,7 +21,7 @@ func init() {
 }
 
 func runTodoMissing(p *Pass) {
-	if p.Tier() == "full" && !p.Exists(TodoFile) {
-		p.Reportf(diag.Range{File: TodoFile}, "", "%s is missing (full tier): create it with In Progress, Up Next, Completed and Backlog sections", TodoFile)
+	if p.Tier() == "full" && !p.Exists(parse.TodoFile) {
+		p.Reportf(diag.Range{File: parse.TodoFile}, "", "%s is missing (full tier): create it with In Progress, Up Next, Completed and Backlog sections", parse.TodoFile)
 	}
 }

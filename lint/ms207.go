@@ -26,14 +26,14 @@ func init() {
 }
 
 func runAgentsProtocol(p *Pass) {
-	src, err := p.ReadFile(AgentsFile)
+	src, err := p.ReadFile(parse.AgentsFile)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		p.Reportf(diag.Range{File: AgentsFile}, "", "%s is missing: add one with a \"## Memory System Protocol\" section", AgentsFile)
+		p.Reportf(diag.Range{File: parse.AgentsFile}, "", "%s is missing: add one with a \"## Memory System Protocol\" section", parse.AgentsFile)
 	case err != nil:
-		p.Reportf(diag.Range{File: AgentsFile}, "", "cannot read %s: %v", AgentsFile, err)
+		p.Reportf(diag.Range{File: parse.AgentsFile}, "", "cannot read %s: %v", parse.AgentsFile, err)
 	case !hasProtocolHeading(src):
-		p.Reportf(lineRange(AgentsFile, 1), "", "%s has no \"## Memory System Protocol\" section: add it (see memsys init)", AgentsFile)
+		p.Reportf(lineRange(parse.AgentsFile, 1), "", "%s has no \"## Memory System Protocol\" section: add it (see memsys init)", parse.AgentsFile)
 	}
 }
 

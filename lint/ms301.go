@@ -2,9 +2,6 @@ package lint
 
 import "github.com/memsys/memsys/internal/base/diag"
 
-// MS301 is checked by internal/app/history when lint runs with --base or
-// --staged; it is registered here so it is listed, documented and
-// configurable like every other rule.
 func init() {
 	register(&Rule{
 		ID:       "MS301",
@@ -14,5 +11,7 @@ func init() {
 		Bad:      "### evt-012 | ... | decision\n**Summary**: use MySQL   (was: use PostgreSQL)",
 		Good:     "### evt-012 | ... | decision\n**Summary**: use PostgreSQL\n...\n### evt-031 | ... | decision\n**Summary**: switch to MySQL\n**Refs**: evt-012",
 		Severity: diag.Error,
+		Git:      true,
+		Run:      historyRule,
 	})
 }

@@ -2,9 +2,6 @@ package lint
 
 import "github.com/memsys/memsys/internal/base/diag"
 
-// MS302 is checked by internal/app/history when lint runs with --base or
-// --staged; it is registered here so it is listed, documented and
-// configurable like every other rule.
 func init() {
 	register(&Rule{
 		ID:       "MS302",
@@ -14,5 +11,7 @@ func init() {
 		Bad:      "(evt-007 removed from CHANGELOG.md)",
 		Good:     "(evt-007 moved unchanged to changelog-archive.md by memsys archive)",
 		Severity: diag.Error,
+		Git:      true,
+		Run:      historyRule,
 	})
 }

@@ -2,9 +2,6 @@ package lint
 
 import "github.com/memsys/memsys/internal/base/diag"
 
-// MS303 is checked by internal/app/history when lint runs with --base or
-// --staged; it is registered here so it is listed, documented and
-// configurable like every other rule.
 func init() {
 	register(&Rule{
 		ID:       "MS303",
@@ -14,5 +11,7 @@ func init() {
 		Bad:      "### evt-003 ...\n### evt-002 ...",
 		Good:     "### evt-002 ...\n### evt-003 ...",
 		Severity: diag.Error,
+		Git:      true,
+		Run:      historyRule,
 	})
 }

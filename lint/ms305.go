@@ -2,9 +2,6 @@ package lint
 
 import "github.com/memsys/memsys/internal/base/diag"
 
-// MS305 is checked by internal/app/history when lint runs with --base or
-// --staged; it is registered here so it is listed, documented and
-// configurable like every other rule.
 func init() {
 	register(&Rule{
 		ID:       "MS305",
@@ -14,5 +11,7 @@ func init() {
 		Bad:      "### evt-003 renamed to evt-007; a new event evt-009 after evt-004",
 		Good:     "### evt-003 kept; the new event is evt-005",
 		Severity: diag.Error,
+		Git:      true,
+		Run:      historyRule,
 	})
 }

@@ -24,10 +24,14 @@ type Rule struct {
 	Severity diag.Severity // default severity
 	// DefaultOff rules run only when the configuration turns them on.
 	DefaultOff bool
+	// Fix says lint --fix repairs the rule's findings by rewriting the
+	// file each one names with what regen writes.
+	Fix bool
+	// Git says the rule reads git through the Pass (Pass.Git): it finds
+	// nothing unless lint compares revisions (--base, --staged, audit).
+	Git bool
 	// Run reports the rule's findings from the memory as a whole, after
-	// the last event. A rule with neither Run nor Visit gets its findings
-	// from elsewhere (the git checks behind --base): it is still listed,
-	// documented and configurable.
+	// the last event.
 	Run func(*Pass)
 	// Visit makes the rule look at the history one event at a time. It
 	// is called once per memory and returns the functions that see each

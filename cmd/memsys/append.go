@@ -158,6 +158,15 @@ func lcRoot(cmd *cli.Command) (string, error) {
 	return root, nil
 }
 
+// lcFormatRoot reads --format (one of allowed) and then the memory root.
+func lcFormatRoot(cmd *cli.Command, allowed ...string) (format, root string, err error) {
+	if format, err = lcFormat(cmd, allowed...); err != nil {
+		return "", "", err
+	}
+	root, err = lcRoot(cmd)
+	return format, root, err
+}
+
 // lcFormat reads --format and checks it is one of allowed.
 func lcFormat(cmd *cli.Command, allowed ...string) (string, error) {
 	f := cmd.String("format")

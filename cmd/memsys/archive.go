@@ -29,7 +29,7 @@ func archiveCommand() *cli.Command {
 
 // lcThresholds returns the archive threshold and keep count: flags
 // first, then the defaults of the Archival Protocol.
-func lcThresholds(cmd *cli.Command, root string) (threshold, keep int, err error) {
+func lcThresholds(cmd *cli.Command) (threshold, keep int, err error) {
 	threshold, keep = memory.DefaultThreshold, memory.DefaultKeep
 	if cmd.IsSet("threshold") {
 		threshold = int(cmd.Int("threshold"))
@@ -44,15 +44,11 @@ func lcThresholds(cmd *cli.Command, root string) (threshold, keep int, err error
 }
 
 func runArchive(ctx context.Context, cmd *cli.Command) error {
-	format, err := lcFormat(cmd, "text", "json")
+	format, root, err := lcFormatRoot(cmd, "text", "json")
 	if err != nil {
 		return err
 	}
-	root, err := lcRoot(cmd)
-	if err != nil {
-		return err
-	}
-	threshold, keep, err := lcThresholds(cmd, root)
+	threshold, keep, err := lcThresholds(cmd)
 	if err != nil {
 		return err
 	}

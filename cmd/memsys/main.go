@@ -1,6 +1,3 @@
-// Command memsys makes a markdown-native memory system for AI agents
-// exact, safe and fast: it parses CHANGELOG.md, materializes
-// .memory/graph.md and .memory/context.md, and lints the whole memory.
 package main
 
 import (

@@ -3,15 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
-	"path/filepath"
-	"strings"
 
 	"github.com/urfave/cli/v3"
 
 	"github.com/memsys/memsys/internal/app/memory"
-	"github.com/memsys/memsys/internal/base/udiff"
 	"github.com/memsys/memsys/internal/io/workspace"
-	"github.com/memsys/memsys/lint"
 	"github.com/memsys/memsys/parse"
 )
 
@@ -49,59 +45,24 @@ func runRegen(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	write := which == "" && !cmd.Bool("check")
-	if write {
-		unlock, err := workspace.Lock(root)
-		if err != nil {
-			return cannotRun{err}
+	r, err := memory.Regenerate(root, memory.RegenOptions{At: cmd.String("at"), Stdout: which, Check: cmd.Bool("check")})
+	if r != nil {
+		warnProblems(cmd, root, r.Problems)
+		for _, f := range r.Wrote {
+			fmt.Fprintln(cmd.Root().Writer, "wrote "+f)
 		}
-		defer unlock()
 	}
-	cfg, err := workspace.LoadConfig(root)
 	if err != nil {
 		return cannotRun{err}
 	}
-	mem, x, err := memory.Replay(root, lint.RenderOptions(cfg), cmd.String("at"))
-	if err != nil {
-		return err
-	}
-	warnProblems(cmd, mem)
 	if which != "" {
-		g, c := x.Render()
-		out := g
-		if which == "context" {
-			out = c
-		}
-		_, err := cmd.Root().Writer.Write(out)
+		_, err := cmd.Root().Writer.Write(r.Output)
 		return err
 	}
-	files := memory.Derive(x, memory.TierOf(cfg, mem))
-	if cmd.Bool("check") {
-		stale := false
-		for _, f := range files {
-			cur, err := workspace.ReadFile(root, f.File)
-			if err != nil && !strings.Contains(err.Error(), "no such file") {
-				return cannotRun{err}
-			}
-			if d := udiff.Unified(f.File, f.File+" (regen)", cur, f.Data); d != "" {
-				fmt.Fprint(cmd.Root().Writer, d)
-				stale = true
-			}
-		}
-		if stale {
-			fmt.Fprintln(cmd.Root().ErrWriter, "memsys: derived files are out of date: run memsys regen")
-			return errFindings
-		}
-		return nil
-	}
-	for _, f := range files {
-		if workspace.Equal(root, f.File, f.Data) {
-			continue
-		}
-		if err := workspace.WriteFile(root, f.File, f.Data); err != nil {
-			return cannotRun{err}
-		}
-		fmt.Fprintln(cmd.Root().Writer, "wrote "+f.File)
+	if r.Diff != "" {
+		fmt.Fprint(cmd.Root().Writer, r.Diff)
+		fmt.Fprintln(cmd.Root().ErrWriter, "memsys: derived files are out of date: run memsys regen")
+		return errFindings
 	}
 	return nil
 }
@@ -110,32 +71,22 @@ func runRegen(ctx context.Context, cmd *cli.Command) error {
 // problems should not bury the command's own output; lint lists them all.
 const maxWarnings = 10
 
-// warnProblems prints the log's problems on stderr, one line each as
-// "file:line:col: warning: message", archive first, with the file
-// relative to where memsys was started (or -C), as lint shows it. Regen still
-// materializes (deterministically: a malformed event is skipped the same
-// way every time), so they are warnings and the exit status stays 0.
-func warnProblems(cmd *cli.Command, mem *workspace.Memory) {
+// warnProblems prints the history's problems on stderr, one line each
+// as "file:line:col: warning: message", with the file relative to where
+// memsys was started (or -C), as lint shows it. The exit status stays 0.
+func warnProblems(cmd *cli.Command, root string, problems []parse.Problem) {
 	w := cmd.Root().ErrWriter
-	base, err := filepath.Abs(cmd.String("C"))
+	base, err := lcStart(cmd)
 	if err != nil {
-		base = mem.Root
+		base = root
 	}
-	n := 0
-	for _, l := range []*parse.Log{mem.Archive, mem.Log} {
-		if l == nil {
-			continue
+	for n, p := range problems {
+		if n == maxWarnings {
+			fmt.Fprintf(w, "memsys: warning: %d more problem(s) not shown: run memsys lint to see them all\n", len(problems)-maxWarnings)
+			break
 		}
-		for _, p := range l.Problems {
-			if n < maxWarnings {
-				r := p.Range
-				r.File = displayPath(base, mem.Root, r.File)
-				fmt.Fprintf(w, "%s: warning: %s\n", r, p.Message)
-			}
-			n++
-		}
-	}
-	if n > maxWarnings {
-		fmt.Fprintf(w, "memsys: warning: %d more problem(s) not shown: run memsys lint to see them all\n", n-maxWarnings)
+		r := p.Range
+		r.File = workspace.DisplayPath(base, root, r.File)
+		fmt.Fprintf(w, "%s: warning: %s\n", r, p.Message)
 	}
 }

@@ -26,15 +26,11 @@ func statusCommand() *cli.Command {
 }
 
 func runStatus(ctx context.Context, cmd *cli.Command) error {
-	format, err := lcFormat(cmd, "text", "json")
+	format, root, err := lcFormatRoot(cmd, "text", "json")
 	if err != nil {
 		return err
 	}
-	root, err := lcRoot(cmd)
-	if err != nil {
-		return err
-	}
-	threshold, _, err := lcThresholds(cmd, root)
+	threshold, _, err := lcThresholds(cmd)
 	if err != nil {
 		return err
 	}

@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
 	"strings"
 
+	"github.com/memsys/memsys/internal/base/config"
 	"github.com/memsys/memsys/internal/base/diag"
 	"github.com/memsys/memsys/internal/io/gitx"
 	"github.com/memsys/memsys/internal/io/workspace"
-	"github.com/memsys/memsys/parse"
+	"github.com/memsys/memsys/lint"
 )
 
 // Finding is one change to a committed event, in one commit.
@@ -27,6 +27,9 @@ type Options struct {
 	// Since limits the walk to commits after this revision (REV..HEAD);
 	// "" walks the whole history.
 	Since string
+	// Linter gives the history rules their severities: a rule switched
+	// off is not reported. nil means the default severities.
+	Linter *lint.Linter
 }
 
 // Result is what an audit found.
@@ -45,9 +48,17 @@ type files struct {
 	log, archive, archiveName string
 }
 
-// Run audits the memory whose root is g.Dir.
+// Run audits the memory whose root is g.Dir. The findings come from
+// lint's history rules (MS301-MS305), at the severities of opt.Linter.
 func Run(ctx context.Context, g *gitx.Git, opt Options) (*Result, error) {
 	res := &Result{}
+	if opt.Linter == nil {
+		l, err := lint.New(config.Default())
+		if err != nil {
+			return nil, err
+		}
+		opt.Linter = l
+	}
 	ok, err := g.HasHead()
 	if err != nil {
 		return nil, err
@@ -67,36 +78,53 @@ func Run(ctx context.Context, g *gitx.Git, opt Options) (*Result, error) {
 		}
 		rng = since + "..HEAD"
 	}
-	names := append([]string{workspace.LogName}, workspace.ArchiveNames...)
-	// --raw gives the old and new blob of each file a commit changed,
-	// so a plain commit needs no tree read at all; merges (for which
-	// git prints no raw diff) read their trees below.
-	args := []string{"log", "--no-renames", "--full-history", "--parents", "--topo-order", "--reverse", "--raw", "--no-abbrev",
-		"--format=%x1e%H %P%x1f%an <%ae>%x1f%aI", "--end-of-options", rng, "--"}
-	// Pathspecs are relative to the folder git runs in, the memory
-	// root; the raw lines name paths from the top level (prefix+name).
-	args = append(args, names...)
 	// The batch process starts while git log runs.
 	b, err := g.NewBatch(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer b.Close()
+	pairs, merges, err := walk(ctx, g, prefix, rng, res)
+	if err != nil || len(pairs) == 0 {
+		return res, err
+	}
+	if len(merges) > 0 {
+		if pairs, err = mergePairs(b, prefix, pairs, merges); err != nil {
+			return nil, err
+		}
+	}
+	return res, compareAll(b, opt.Linter, pairs, res)
+}
+
+// pair is one comparison of the walk: a commit against one parent, with
+// the blobs of the log and the archive on both sides.
+type pair struct {
+	c      commit
+	parent string
+	bf, hf files
+}
+
+// walk lists the commits of rng that touched the log or the archive,
+// oldest first, counting them in res: one pair per plain commit that
+// changed a file, and the merges, whose pairs come from their trees.
+func walk(ctx context.Context, g *gitx.Git, prefix, rng string, res *Result) (pairs []pair, merges []commit, err error) {
+	names := append([]string{workspace.LogName}, workspace.ArchiveNames...)
+	// --raw gives the old and new blob of each file a commit changed,
+	// so a plain commit needs no tree read at all; merges (for which
+	// git prints no raw diff) read their trees in mergePairs.
+	args := []string{"log", "--no-renames", "--full-history", "--parents", "--topo-order", "--reverse", "--raw", "--no-abbrev",
+		"--format=%x1e%H %P%x1f%an <%ae>%x1f%aI", "--end-of-options", rng, "--"}
+	// Pathspecs are relative to the folder git runs in, the memory
+	// root; the raw lines name paths from the top level (prefix+name).
+	args = append(args, names...)
 	out, err := g.Run(ctx, args...)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	shallow, err := shallowCommits(ctx, g)
+	shallow, err := g.ShallowCommits(ctx)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	type pair struct {
-		c      commit
-		parent string
-		bf, hf files
-	}
-	var pairs []pair
-	var merges []commit
 	for _, rec := range strings.Split(string(out), "\x1e") {
 		if rec == "" {
 			continue
@@ -104,7 +132,7 @@ func Run(ctx context.Context, g *gitx.Git, opt Options) (*Result, error) {
 		header, raw, _ := strings.Cut(rec, "\n")
 		f := strings.Split(header, "\x1f")
 		if len(f) != 3 {
-			return nil, fmt.Errorf("git log: unexpected line %q", header)
+			return nil, nil, fmt.Errorf("git log: unexpected line %q", header)
 		}
 		ids := strings.Fields(f[0])
 		c := commit{id: ids[0], parents: ids[1:], author: f[1], date: f[2]}
@@ -112,7 +140,7 @@ func Run(ctx context.Context, g *gitx.Git, opt Options) (*Result, error) {
 		if shallow[c.id] {
 			// History stops here in this clone: what came before, and so
 			// what this commit changed, cannot be read. Never a silent pass.
-			return nil, &ShallowError{Commit: c.id}
+			return nil, nil, &ShallowError{Commit: c.id}
 		}
 		switch len(c.parents) {
 		case 0:
@@ -120,7 +148,7 @@ func Run(ctx context.Context, g *gitx.Git, opt Options) (*Result, error) {
 		case 1:
 			bf, hf, err := rawFiles(raw, prefix)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			if bf != hf {
 				pairs = append(pairs, pair{c: c, parent: c.parents[0], bf: bf, hf: hf})
@@ -130,161 +158,207 @@ func Run(ctx context.Context, g *gitx.Git, opt Options) (*Result, error) {
 			pairs = append(pairs, pair{c: c}) // filled in from the trees
 		}
 	}
-	if len(pairs) == 0 {
-		return res, nil
-	}
+	return pairs, merges, nil
+}
 
-	// Merges: the tree of the memory root at the merge and at each
-	// parent gives the blobs of the log and the archive.
-	if len(merges) > 0 {
-		var order []string
-		seen := map[string]bool{}
-		for _, c := range merges {
-			for _, id := range append([]string{c.id}, c.parents...) {
-				if !seen[id] {
-					seen[id] = true
-					order = append(order, id)
-				}
+// mergePairs replaces each merge of pairs by one pair per parent whose
+// files differ: the tree of the memory root at the merge and at each
+// parent gives the blobs of the log and the archive.
+func mergePairs(b *gitx.Batch, prefix string, pairs []pair, merges []commit) ([]pair, error) {
+	var order []string
+	seen := map[string]bool{}
+	for _, c := range merges {
+		for _, id := range append([]string{c.id}, c.parents...) {
+			if !seen[id] {
+				seen[id] = true
+				order = append(order, id)
 			}
 		}
-		specs := make([]string, len(order))
-		for i, id := range order {
-			specs[i] = id + ":" + prefix
+	}
+	specs := make([]string, len(order))
+	for i, id := range order {
+		specs[i] = id + ":" + prefix
+	}
+	hashLen := len(merges[0].id) / 2
+	tree := make(map[string]files, len(order))
+	p := b.Pipeline(specs)
+	for _, id := range order {
+		data, ok, err := p.Next()
+		if err != nil {
+			return nil, err
 		}
-		hashLen := len(merges[0].id) / 2
-		tree := make(map[string]files, len(order))
-		p := b.Pipeline(specs)
-		for _, id := range order {
-			data, ok, err := p.Next()
+		var fs files
+		if ok {
+			entries, err := gitx.ParseTree(data, hashLen)
 			if err != nil {
 				return nil, err
 			}
-			var fs files
-			if ok {
-				entries, err := gitx.ParseTree(data, hashLen)
-				if err != nil {
-					return nil, err
-				}
-				fs = pick(entries)
-			}
-			tree[id] = fs
+			fs = pick(entries)
 		}
-		var all []pair
-		for _, pr := range pairs {
-			if len(pr.c.parents) < 2 {
-				all = append(all, pr)
-				continue
-			}
-			for _, par := range pr.c.parents {
-				bf, hf := tree[par], tree[pr.c.id]
-				if bf != hf {
-					all = append(all, pair{c: pr.c, parent: par, bf: changed(bf, hf), hf: changed(hf, bf)})
-				}
-			}
-		}
-		pairs = all
+		tree[id] = fs
 	}
+	var all []pair
+	for _, pr := range pairs {
+		if len(pr.c.parents) < 2 {
+			all = append(all, pr)
+			continue
+		}
+		for _, par := range pr.c.parents {
+			bf, hf := tree[par], tree[pr.c.id]
+			if bf != hf {
+				all = append(all, pair{c: pr.c, parent: par, bf: changed(bf, hf), hf: changed(hf, bf)})
+			}
+		}
+	}
+	return all, nil
+}
 
-	// Every blob a comparison needs, each read once, in the order the
-	// walk uses them; a blob is dropped after its last use.
-	var blobs []string
-	uses := map[string]int{}
-	want := func(oid string) {
-		if oid == "" {
-			return
-		}
-		if uses[oid] == 0 {
-			blobs = append(blobs, oid)
-		}
-		uses[oid]++
-	}
+// blobCache reads every blob the comparisons need, each once, in the
+// order the walk uses them, through one pipelined cat-file; a blob is
+// dropped after its last use.
+type blobCache struct {
+	blobs []string
+	uses  map[string]int
+	have  map[string][]byte
+	pipe  *gitx.Pipe
+	next  int
+}
+
+func newBlobCache(b *gitx.Batch, pairs []pair) *blobCache {
+	c := &blobCache{uses: map[string]int{}, have: map[string][]byte{}}
 	for _, pr := range pairs {
 		for _, oid := range needed(pr.bf, pr.hf) {
-			want(oid)
+			if oid == "" {
+				continue
+			}
+			if c.uses[oid] == 0 {
+				c.blobs = append(c.blobs, oid)
+			}
+			c.uses[oid]++
 		}
 	}
-	have := map[string][]byte{}
-	p := b.Pipeline(blobs)
-	next := 0
-	get := func(oid string) ([]byte, error) {
-		if oid == "" {
-			return nil, nil
-		}
-		for {
-			if data, ok := have[oid]; ok {
-				return data, nil
-			}
-			if next == len(blobs) {
-				return nil, fmt.Errorf("git cat-file: blob %s was not read", oid)
-			}
-			data, ok, err := p.Next()
-			if err != nil {
-				return nil, err
-			}
-			if !ok {
-				return nil, fmt.Errorf("git cat-file: blob %s is missing", blobs[next])
-			}
-			have[blobs[next]] = data
-			next++
-		}
+	c.pipe = b.Pipeline(c.blobs)
+	return c
+}
+
+func (c *blobCache) get(oid string) ([]byte, error) {
+	if oid == "" {
+		return nil, nil
 	}
-	release := func(oid string) {
-		if oid == "" {
-			return
+	for {
+		if data, ok := c.have[oid]; ok {
+			return data, nil
 		}
-		if uses[oid]--; uses[oid] == 0 {
-			delete(have, oid)
+		if c.next == len(c.blobs) {
+			return nil, fmt.Errorf("git cat-file: blob %s was not read", oid)
 		}
+		data, ok, err := c.pipe.Next()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, fmt.Errorf("git cat-file: blob %s is missing", c.blobs[c.next])
+		}
+		c.have[c.blobs[c.next]] = data
+		c.next++
 	}
+}
+
+func (c *blobCache) release(oid string) {
+	if oid == "" {
+		return
+	}
+	if c.uses[oid]--; c.uses[oid] == 0 {
+		delete(c.have, oid)
+	}
+}
+
+// compareAll judges every pair through lint's history rules.
+func compareAll(b *gitx.Batch, l *lint.Linter, pairs []pair, res *Result) error {
+	cache := newBlobCache(b, pairs)
 	for _, pr := range pairs {
-		bf, hf := pr.bf, pr.hf
-		need := needed(bf, hf)
+		need := needed(pr.bf, pr.hf)
 		var data [4][]byte
 		for i, oid := range need {
-			if data[i], err = get(oid); err != nil {
-				return nil, err
+			var err error
+			if data[i], err = cache.get(oid); err != nil {
+				return err
 			}
 		}
-		logSame := bf.log == hf.log || PureAppend(data[0], data[2])
-		archiveSame := bf.archive == hf.archive || PureAppend(data[1], data[3])
-		if !logSame || !archiveSame {
-			// A file whose blob did not change holds the same events on
-			// both sides and takes no part: it is left out (nil) of both.
-			// An archive move appends to the archive: its committed part
-			// cannot have changed, so only what was added is parsed, and
-			// compared with the log it came from. Positions are shifted
-			// back to the whole file below.
-			shift := 0
-			if len(data[1]) > 0 && bf.archiveName == hf.archiveName && PureAppend(data[1], data[3]) {
-				shift = bytes.Count(data[1], []byte{'\n'})
-				data[1], data[3] = nil, data[3][len(data[1]):]
-			}
-			base := ParseSide(workspace.LogName, data[0], bf.archiveName, data[1])
-			head := ParseSide(workspace.LogName, data[2], hf.archiveName, data[3])
-			label := fmt.Sprintf("%.12s", pr.parent)
-			var ds diag.Diagnostics
-			if len(pr.c.parents) > 1 {
-				ds = CompareMerge(base, head, label)
-			} else {
-				ds = Compare(base, head, label)
-			}
-			for _, d := range ds {
-				if d.Rule == Renumbered && isNewEvent(d, base) {
-					continue // a new event's numbering is lint's concern, not a change to history
-				}
-				if shift > 0 && d.Range.File == hf.archiveName {
-					d.Range.Line += shift
-					d.Range.EndLine += shift
-				}
-				res.Findings = append(res.Findings, Finding{Commit: pr.c.id, Parent: pr.parent, Author: pr.c.author, Date: pr.c.date, Diagnostic: d})
-			}
+		ds, err := comparePair(l, pr, data)
+		if err != nil {
+			return err
+		}
+		for _, d := range ds {
+			res.Findings = append(res.Findings, Finding{Commit: pr.c.id, Parent: pr.parent, Author: pr.c.author, Date: pr.c.date, Diagnostic: d})
 		}
 		for _, oid := range need {
-			release(oid)
+			cache.release(oid)
 		}
 	}
-	return res, nil
+	return nil
 }
+
+// comparePair compares one pair whose files are data (base log, base
+// archive, head log, head archive; nil where a file takes no part).
+func comparePair(l *lint.Linter, pr pair, data [4][]byte) (diag.Diagnostics, error) {
+	bf, hf := pr.bf, pr.hf
+	logSame := bf.log == hf.log || PureAppend(data[0], data[2])
+	archiveSame := bf.archive == hf.archive || PureAppend(data[1], data[3])
+	if logSame && archiveSame {
+		return nil, nil
+	}
+	// A file whose blob did not change holds the same events on both
+	// sides and takes no part: it is left out (nil) of both. An archive
+	// move appends to the archive: its committed part cannot have
+	// changed, so only what was added is parsed, and compared with the
+	// log it came from. Positions are shifted back to the whole file
+	// below.
+	shift := 0
+	if len(data[1]) > 0 && bf.archiveName == hf.archiveName && PureAppend(data[1], data[3]) {
+		shift = bytes.Count(data[1], []byte{'\n'})
+		data[1], data[3] = nil, data[3][len(data[1]):]
+	}
+	git := versions{
+		"base": {log: data[0], archiveName: bf.archiveName, archive: data[1]},
+		"head": {log: data[2], archiveName: hf.archiveName, archive: data[3]},
+	}
+	ds, err := l.CheckHistory(lint.Input{Git: git, Revisions: &lint.Revisions{
+		Base: "base", Head: "head", Label: fmt.Sprintf("%.12s", pr.parent),
+		Merge: len(pr.c.parents) > 1, OnlyCommitted: true,
+	}})
+	for i := range ds {
+		if shift > 0 && ds[i].Range.File == hf.archiveName {
+			ds[i].Range.Line += shift
+			ds[i].Range.EndLine += shift
+		}
+	}
+	return ds, err
+}
+
+// versions is the lint.Git of one compared pair: the files the walk
+// read, under the revisions "base" and "head".
+type versions map[string]version
+
+type version struct {
+	log         []byte
+	archiveName string
+	archive     []byte
+}
+
+func (v versions) Blob(rev, path string) ([]byte, bool, error) {
+	f := v[rev]
+	switch path {
+	case workspace.LogName:
+		return f.log, f.log != nil, nil
+	case f.archiveName:
+		return f.archive, f.archive != nil, nil
+	}
+	return nil, false, nil
+}
+
+// Shallow is false: the walk stops at a shallow edge before comparing.
+func (versions) Shallow() bool { return false }
 
 // needed returns the blobs a comparison must read, in the order base
 // log, base archive, head log, head archive: a file whose blob did not
@@ -306,27 +380,6 @@ type ShallowError struct{ Commit string }
 
 func (e *ShallowError) Error() string {
 	return fmt.Sprintf("history is cut short at commit %.12s (a shallow clone): run git fetch --unshallow (in GitHub Actions, set fetch-depth: 0 on actions/checkout), or audit less with --since", e.Commit)
-}
-
-// shallowCommits reads the commits whose parents this clone lacks
-// (.git/shallow), or nothing for a complete clone.
-func shallowCommits(ctx context.Context, g *gitx.Git) (map[string]bool, error) {
-	if !g.Shallow(ctx) {
-		return nil, nil
-	}
-	out, err := g.Run(ctx, "rev-parse", "--path-format=absolute", "--git-path", "shallow")
-	if err != nil {
-		return nil, err
-	}
-	data, err := os.ReadFile(strings.TrimSpace(string(out)))
-	if err != nil {
-		return nil, fmt.Errorf("read the shallow list: %w", err)
-	}
-	set := map[string]bool{}
-	for _, id := range strings.Fields(string(data)) {
-		set[id] = true
-	}
-	return set, nil
 }
 
 // changed returns a with the files it shares with b blanked: an
@@ -400,21 +453,4 @@ func pick(entries []gitx.TreeEntry) files {
 		}
 	}
 	return fs
-}
-
-// isNewEvent reports whether d concerns an event the base did not have
-// (an ID that does not continue the sequence), rather than a committed
-// event given a new number.
-func isNewEvent(d diag.Diagnostic, base Side) bool {
-	for _, l := range []*parse.Log{base.Log, base.Archive} {
-		if l == nil {
-			continue
-		}
-		for _, e := range l.Events {
-			if e.ID == d.Event {
-				return false
-			}
-		}
-	}
-	return true
 }

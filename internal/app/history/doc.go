@@ -1,13 +1,14 @@
 // Package history checks the memory system's first rule, "append-only,
-// immutable once committed", over git history.
+// immutable once committed", against git: the revisions memsys lint
+// compares (--base, --head, --staged) and the audit of a whole history.
 //
-// Compare judges two versions of the log (log plus archive): a base, as
-// committed, and a head. It is pure; the caller reads the blobs through
-// gitx and hands the parsed files over.
-//
-// The audit walks a repository's history and reports every change to an
-// event after it was committed, over all time, not only against one
-// base. It reads objects through one pipelined git cat-file process and
-// parses a version of the log only when it is not a plain append of its
-// parent, so a 5,000-commit history costs a small multiple of git log.
+// The comparison itself is lint's history rules (MS301-MS305), which
+// read the two versions through lint.Git. This package decides which
+// versions: Revisions resolves lint's flags (a pull request's base in
+// CI included) into commits, and Run walks every commit that touched
+// the log or the archive, all parents of merges, and hands each pair
+// whose files changed to Linter.CheckHistory. It reads objects through
+// one pipelined git cat-file process and compares a pair only when it is
+// not a plain append, so a 5,000-commit history costs a small multiple
+// of git log. All git runs through internal/io/gitx.
 package history

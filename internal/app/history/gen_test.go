@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
 
@@ -35,12 +34,9 @@ func (h history) build(tb testing.TB) string {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { os.RemoveAll(dir) })
+	g := &gitx.Git{Dir: dir, Env: []string{"GIT_CONFIG_NOSYSTEM=1", "HOME=" + dir}}
 	run := func(stdin []byte, args ...string) {
-		c := exec.Command("git", args...)
-		c.Dir = dir
-		c.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+dir)
-		c.Stdin = bytes.NewReader(stdin)
-		if out, err := c.CombinedOutput(); err != nil {
+		if out, err := g.RunInput(context.Background(), bytes.NewReader(stdin), args...); err != nil {
 			tb.Fatalf("git %v: %v\n%s", args, err, out)
 		}
 	}

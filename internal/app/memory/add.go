@@ -52,7 +52,7 @@ func Append(root string, d Draft, regen, countLine bool) (AppendResult, error) {
 // appendLocked validates d against the log and archive and appends it.
 // The caller holds the lock.
 func appendLocked(root string, d Draft, countLine bool) (AppendResult, error) {
-	log, err := workspace.OpenAppend(root, workspace.LogName)
+	log, err := workspace.OpenLog(root, workspace.LogName)
 	if err != nil {
 		return AppendResult{}, err
 	}

@@ -1,9 +1,13 @@
 package memory
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"strings"
 
 	"github.com/memsys/memsys/internal/base/config"
+	"github.com/memsys/memsys/internal/base/udiff"
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/lint"
 	"github.com/memsys/memsys/materialize"
@@ -106,10 +110,82 @@ func Derive(x *materialize.Replayer, tier parse.Tier) []Derived {
 	return files
 }
 
+// RegenOptions are memsys regen's flags.
+type RegenOptions struct {
+	At     string // replay only up to this event ID ("": all)
+	Stdout string // "graph" or "context": render that file only, write nothing
+	Check  bool   // write nothing; report the files that are out of date
+}
+
+// RegenResult is what Regenerate did.
+type RegenResult struct {
+	// Problems are the history's parse problems, archive first: regen
+	// still materializes (a malformed event is skipped the same way
+	// every time), so they are warnings.
+	Problems []parse.Problem
+	Output   []byte   // with Stdout: the rendered file
+	Diff     string   // with Check: a unified diff per out-of-date file
+	Wrote    []string // without Stdout or Check: the files written
+}
+
+// Regenerate is memsys regen: it replays root's history and writes the
+// derived files of the tier whose bytes change (under the lock), or,
+// with o.Stdout or o.Check, renders or compares them without writing.
+// On an error, Wrote still lists what was written before it.
+func Regenerate(root string, o RegenOptions) (*RegenResult, error) {
+	if o.Stdout == "" && !o.Check {
+		unlock, err := workspace.Lock(root)
+		if err != nil {
+			return nil, err
+		}
+		defer unlock()
+	}
+	cfg, err := workspace.LoadConfig(root)
+	if err != nil {
+		return nil, err
+	}
+	mem, x, err := Replay(root, lint.RenderOptions(cfg), o.At)
+	if err != nil {
+		return nil, err
+	}
+	r := &RegenResult{}
+	for _, l := range []*parse.Log{mem.Archive, mem.Log} {
+		if l != nil {
+			r.Problems = append(r.Problems, l.Problems...)
+		}
+	}
+	switch {
+	case o.Stdout != "":
+		g, c := x.Render()
+		r.Output = g
+		if o.Stdout == "context" {
+			r.Output = c
+		}
+	case o.Check:
+		r.Diff, err = diffDerived(root, Derive(x, TierOf(cfg, mem)))
+	default:
+		r.Wrote, err = WriteDerived(root, Derive(x, TierOf(cfg, mem)))
+	}
+	return r, err
+}
+
+// diffDerived compares files with the disk: a unified diff for each that
+// differs (a missing file is empty).
+func diffDerived(root string, files []Derived) (string, error) {
+	var b strings.Builder
+	for _, f := range files {
+		cur, err := workspace.ReadFile(root, f.File)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return "", err
+		}
+		b.WriteString(udiff.Unified(f.File, f.File+" (regen)", cur, f.Data))
+	}
+	return b.String(), nil
+}
+
 // Regen rewrites the derived files of root's tier from its events, as
 // memsys regen does (same configuration, same tier), and returns the
-// files it wrote; files whose bytes would not change are not touched.
-// The caller holds the lock.
+// files it wrote, for append --regen. The caller holds the lock.
 func Regen(root string) ([]string, error) {
 	cfg, err := workspace.LoadConfig(root)
 	if err != nil {

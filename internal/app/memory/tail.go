@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"strconv"
 
 	"github.com/memsys/memsys/parse"
 )
@@ -147,8 +146,9 @@ func findHeading(f LogFile, end int64, num int) (string, int64, bool, error) {
 			if k == d || k >= len(buf) || (buf[k] != ' ' && buf[k] != '|' && buf[k] != '\r' && buf[k] != '\n') {
 				continue
 			}
-			if n, err := strconv.Atoi(string(buf[d:k])); err == nil && n == num {
-				return "evt-" + string(buf[d:k]), lo + int64(j) + 1, true, nil
+			id := string(buf[j+len("\n### ") : k])
+			if n, ok := parse.EventNum(id); ok && n == num {
+				return id, lo + int64(j) + 1, true, nil
 			}
 		}
 		if lo == 0 {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/memsys/memsys/internal/base/diag"
@@ -247,29 +248,9 @@ func (p *parser) top(v *value, c *Config) {
 		case "rules":
 			p.rules(m.val, c)
 		case "archive":
-			for _, a := range p.object(m.val, "\"archive\"") {
-				switch a.key {
-				case "threshold":
-					c.ArchiveThreshold = p.count(a, "archive.threshold", 1)
-				case "keep":
-					c.ArchiveKeep = p.count(a, "archive.keep", 0)
-				default:
-					p.unknown(a, "\"archive\"", "threshold", "keep")
-				}
-			}
+			p.counts(m.val, "archive", []countKey{{"threshold", &c.ArchiveThreshold, 1}, {"keep", &c.ArchiveKeep, 0}})
 		case "context":
-			for _, a := range p.object(m.val, "\"context\"") {
-				switch a.key {
-				case "windowHours":
-					c.WindowHours = p.count(a, "context.windowHours", 0)
-				case "windowEvents":
-					c.WindowEvents = p.count(a, "context.windowEvents", 0)
-				case "words":
-					c.ContextWords = p.count(a, "context.words", 1)
-				default:
-					p.unknown(a, "\"context\"", "windowHours", "windowEvents", "words")
-				}
-			}
+			p.counts(m.val, "context", []countKey{{"windowHours", &c.WindowHours, 0}, {"windowEvents", &c.WindowEvents, 0}, {"words", &c.ContextWords, 1}})
 		case "$schema":
 			// allowed so editors can validate the file
 		default:
@@ -278,6 +259,30 @@ func (p *parser) top(v *value, c *Config) {
 	}
 	if p.err == nil && c.ArchiveKeep >= c.ArchiveThreshold {
 		p.fail(0, "archive.keep (%d) must be less than archive.threshold (%d): lower keep or raise threshold", c.ArchiveKeep, c.ArchiveThreshold)
+	}
+}
+
+// countKey is one whole-number key of an object such as "archive": its
+// name, where its value goes, and its least value.
+type countKey struct {
+	key string
+	to  *int
+	min int64
+}
+
+// counts reads the object v, named section, whose keys are all counts.
+func (p *parser) counts(v *value, section string, keys []countKey) {
+	for _, a := range p.object(v, strconv.Quote(section)) {
+		i := slices.IndexFunc(keys, func(k countKey) bool { return k.key == a.key })
+		if i < 0 {
+			names := make([]string, len(keys))
+			for j, k := range keys {
+				names[j] = k.key
+			}
+			p.unknown(a, strconv.Quote(section), names...)
+			continue
+		}
+		*keys[i].to = p.count(a, section+"."+a.key, keys[i].min)
 	}
 }
 

@@ -1,4 +1,5 @@
-// Package config reads the optional .memsys.json file at a memory root:
+// Package config parses the optional .memsys.json file of a memory root
+// (workspace.LoadConfig reads it from disk; this package is pure):
 // rule severities and the thresholds of the seed (archive at 50 events,
 // keep 20; context window of 48 hours or 20 events; a word budget).
 //

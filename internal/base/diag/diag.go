@@ -140,3 +140,16 @@ func (ds Diagnostics) Sort() {
 		}, []int{0, 0, 0, 0, 0}) < 0
 	})
 }
+
+// Relocate returns ds with every file name (of the range and the
+// related ranges) passed through to: how a command shows paths relative
+// to where it was started rather than to the memory root.
+func (ds Diagnostics) Relocate(to func(file string) string) Diagnostics {
+	for i := range ds {
+		ds[i].Range.File = to(ds[i].Range.File)
+		for j := range ds[i].Related {
+			ds[i].Related[j].File = to(ds[i].Related[j].File)
+		}
+	}
+	return ds
+}

@@ -4,6 +4,7 @@
 // environment, and refuses a revision that looks like an option, so
 // "--output=x" can never reach git as a flag (issue 6, hostile input).
 //
-// The rest of memsys sees git through the small Repo interface, so the
-// append-only rules test against an in-memory fake without a repository.
+// It is the only package that runs git. Lint's history rules see git
+// through the small lint.Git interface, which Blobs implements, so they
+// test against an in-memory fake without a repository.
 package gitx

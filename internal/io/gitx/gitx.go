@@ -14,23 +14,6 @@ import (
 	"sync"
 )
 
-// Repo is what memsys needs of a git repository. Paths are relative to
-// the repository's top level, with forward slashes.
-type Repo interface {
-	// Resolve returns the full commit ID rev names. A commit missing
-	// from the object store (a shallow clone) gives a *MissingError.
-	Resolve(rev string) (string, error)
-	// ReadFile returns path as of commit (a full ID from Resolve);
-	// ok is false when path does not exist there.
-	ReadFile(commit, path string) (data []byte, ok bool, err error)
-	// ReadStaged returns path as staged in the index; ok is false when
-	// it is not staged.
-	ReadStaged(path string) (data []byte, ok bool, err error)
-	// HasHead reports whether HEAD names a commit (false in a new
-	// repository before its first commit).
-	HasHead() (bool, error)
-}
-
 // MissingError says a revision could not be resolved. Shallow is true
 // when the repository is a shallow clone, where the commit most likely
 // exists upstream but was not fetched.
@@ -136,7 +119,14 @@ func (g *Git) cmd(ctx context.Context, args ...string) *exec.Cmd {
 // arguments are fixed by the caller; values from users must follow
 // --end-of-options or --.
 func (g *Git) Run(ctx context.Context, args ...string) ([]byte, error) {
+	return g.RunInput(ctx, nil, args...)
+}
+
+// RunInput is Run with stdin as git's standard input (fast-import,
+// hash-object --stdin); nil reads nothing.
+func (g *Git) RunInput(ctx context.Context, stdin io.Reader, args ...string) ([]byte, error) {
 	c := g.cmd(ctx, args...)
+	c.Stdin = stdin
 	var out, errb bytes.Buffer
 	c.Stdout, c.Stderr = &out, &errb
 	if err := c.Run(); err != nil {
@@ -159,7 +149,8 @@ func (g *Git) Shallow(ctx context.Context) bool {
 	return err == nil && strings.TrimSpace(string(out)) == "true"
 }
 
-// Resolve implements Repo.
+// Resolve returns the full commit ID rev names. A commit missing from
+// the object store (a shallow clone) gives a *MissingError.
 func (g *Git) Resolve(rev string) (string, error) {
 	return g.ResolveContext(context.Background(), rev)
 }
@@ -180,12 +171,14 @@ func (g *Git) ResolveContext(ctx context.Context, rev string) (string, error) {
 	return strings.TrimSpace(string(out)), nil
 }
 
-// ReadFile implements Repo with one git cat-file call.
+// ReadFile returns path (from the top level) as of commit with one git
+// cat-file call; ok is false when path does not exist there.
 func (g *Git) ReadFile(commit, path string) ([]byte, bool, error) {
 	return g.readObject(commit + ":" + path)
 }
 
-// ReadStaged implements Repo: stage 0 of path in the index.
+// ReadStaged returns stage 0 of path in the index; ok is false when it
+// is not staged.
 func (g *Git) ReadStaged(path string) ([]byte, bool, error) {
 	return g.readObject(":0:" + path)
 }
@@ -206,7 +199,8 @@ func (g *Git) readObject(spec string) ([]byte, bool, error) {
 	return out, true, nil
 }
 
-// HasHead implements Repo.
+// HasHead reports whether HEAD names a commit (false in a new
+// repository before its first commit).
 func (g *Git) HasHead() (bool, error) {
 	_, err := g.Run(context.Background(), "rev-parse", "--verify", "--quiet", "HEAD^{commit}")
 	if err != nil {
@@ -417,4 +411,56 @@ func ParseTree(data []byte, hashLen int) ([]TreeEntry, error) {
 		data = data[nul+1+hashLen:]
 	}
 	return out, nil
+}
+
+// Blobs reads the files of one memory root at any revision through one
+// cat-file --batch process; it is the lint.Git the history rules read.
+type Blobs struct {
+	ctx    context.Context
+	g      *Git
+	b      *Batch
+	prefix string
+}
+
+// NewBlobs starts the batch process for the memory root at prefix (as
+// Prefix returns it). Close ends it.
+func (g *Git) NewBlobs(ctx context.Context, prefix string) (*Blobs, error) {
+	b, err := g.NewBatch(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &Blobs{ctx: ctx, g: g, b: b, prefix: prefix}, nil
+}
+
+// Blob returns path (relative to the memory root) at rev, a commit ID
+// or ":0" for the index.
+func (x *Blobs) Blob(rev, path string) ([]byte, bool, error) {
+	return x.b.Contents(rev + ":" + x.prefix + path)
+}
+
+// Shallow reports whether the repository is a shallow clone.
+func (x *Blobs) Shallow() bool { return x.g.Shallow(x.ctx) }
+
+// Close ends the batch process.
+func (x *Blobs) Close() error { return x.b.Close() }
+
+// ShallowCommits returns the commits whose parents this clone lacks
+// (the repository's shallow file), or nil for a complete clone.
+func (g *Git) ShallowCommits(ctx context.Context) (map[string]bool, error) {
+	if !g.Shallow(ctx) {
+		return nil, nil
+	}
+	out, err := g.Run(ctx, "rev-parse", "--path-format=absolute", "--git-path", "shallow")
+	if err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(strings.TrimSpace(string(out)))
+	if err != nil {
+		return nil, fmt.Errorf("read the shallow list: %w", err)
+	}
+	set := map[string]bool{}
+	for _, id := range strings.Fields(string(data)) {
+		set[id] = true
+	}
+	return set, nil
 }

@@ -50,10 +50,10 @@ func (f *File) ReadAt(p []byte, off int64) (int, error) { return f.f.ReadAt(p, o
 // Close closes the file.
 func (f *File) Close() error { return f.f.Close() }
 
-// OpenAppend opens the log rel inside root for an append. The caller
+// OpenLog opens the log rel inside root for an append. The caller
 // holds Lock, which has already undone an interrupted append (see
 // Append).
-func OpenAppend(root, rel string) (*File, error) {
+func OpenLog(root, rel string) (*File, error) {
 	return open(root, rel, os.O_RDWR|os.O_APPEND)
 }
 
@@ -77,7 +77,7 @@ const journalAnchor = 256
 // clears the journal after the fsync. The next append, under the same
 // lock, finds a non-empty journal and, if the file then holds those
 // last bytes at the old end followed by a prefix of the recorded ones,
-// truncates it back to the old size (OpenAppend).
+// truncates it back to the old size (LockRecover).
 // The journal itself is not fsynced: after a power loss it may be gone
 // too, and then lint reports the cut event (a malformed header or
 // missing fields on the last event) and its text says what to do.

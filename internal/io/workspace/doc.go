@@ -1,6 +1,8 @@
 // Package workspace finds a memory root, reads its files within the
 // documented limits, and writes derived files atomically under a lock.
-// It is the only package besides the git layer that touches the disk.
+// It is the only package that touches the disk (gitx reads git's own
+// files): the memory's files, .memsys.json (LoadConfig), the git hook
+// files memsys hook edits, and the root search of lint's patterns.
 //
 // Guarantees, each tested in this package:
 //
@@ -20,7 +22,6 @@
 //     root. flock exists on Linux, macOS and the BSDs, the platforms
 //     memsys supports; the kernel drops the lock when the process dies.
 //
-// Tier detection (DetectTier) follows the seed's Tiers table from the
-// files present: graph.md or TODO.md mean full, context.md or a .memory
-// folder core, otherwise mvp. A "tier" in .memsys.json overrides it.
+// Tier detection (DetectTier) applies parse.DetectTier, the seed's Tiers
+// table, to the files present. A "tier" in .memsys.json overrides it.
 package workspace

@@ -376,3 +376,15 @@ func Lstat(root, rel string) error {
 	_, err := os.Lstat(filepath.Join(root, filepath.FromSlash(rel)))
 	return err
 }
+
+// Stat reports on rel inside root, following symlinks: nil when a file
+// or folder is there.
+func Stat(root, rel string) error {
+	_, err := os.Stat(filepath.Join(root, filepath.FromSlash(rel)))
+	return err
+}
+
+// MkdirAll creates the folder rel inside root and its parents.
+func MkdirAll(root, rel string) error {
+	return os.MkdirAll(filepath.Join(root, filepath.FromSlash(rel)), 0o755)
+}

@@ -333,7 +333,7 @@ func TestAppendJournal(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer unlock()
-			f, err := OpenAppend(root, LogName)
+			f, err := OpenLog(root, LogName)
 			if err != nil {
 				t.Fatal(err)
 			}

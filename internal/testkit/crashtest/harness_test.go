@@ -2,6 +2,7 @@ package crashtest
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -13,6 +14,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/memsys/memsys/internal/io/gitx"
 	"github.com/memsys/memsys/internal/testkit/loggen"
 )
 
@@ -119,7 +121,7 @@ func newRepoWith(t testing.TB, log []byte) string {
 	if err := os.MkdirAll(filepath.Join(dir, ".memory"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
+	if out, err := (&gitx.Git{Dir: dir}).Run(context.Background(), "init", "-q"); err != nil {
 		t.Fatalf("git init: %v\n%s", err, out)
 	}
 	mustRun(t, dir, "regen")

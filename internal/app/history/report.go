@@ -1,0 +1,134 @@
+package history
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/memsys/memsys/internal/base/diag"
+	"github.com/memsys/memsys/internal/io/gitx"
+	"github.com/memsys/memsys/internal/io/workspace"
+	"github.com/memsys/memsys/lint"
+)
+
+// Audit audits the memory at root as memsys audit does: since limits
+// the walk (REV..HEAD, "" for all of history), and the rule severities
+// of root's .memsys.json apply. Paths in the findings are shown relative
+// to start, the folder memsys was started in.
+func Audit(ctx context.Context, root, start, since string) (*Result, error) {
+	g, err := gitx.Open(ctx, root)
+	if err != nil {
+		return nil, fmt.Errorf("audit: %v", err)
+	}
+	cfg, err := workspace.LoadConfig(root)
+	if err != nil {
+		return nil, err
+	}
+	l, err := lint.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	res, err := Run(ctx, g, Options{Since: since, Linter: l})
+	if err != nil {
+		var me *gitx.MissingError
+		var se *ShallowError
+		switch {
+		case errors.As(err, &me):
+			return nil, fmt.Errorf("audit --since: %v", err)
+		case errors.As(err, &se):
+			return nil, fmt.Errorf("audit: %v", err)
+		}
+		return nil, fmt.Errorf("audit: %w", err)
+	}
+	for i := range res.Findings {
+		f := &res.Findings[i]
+		f.Range.File = workspace.DisplayPath(start, root, f.Range.File)
+	}
+	return res, nil
+}
+
+// Failed reports whether a finding is an error, so the audit exits 1.
+func (r *Result) Failed() bool {
+	for _, f := range r.Findings {
+		if f.Severity == diag.Error {
+			return true
+		}
+	}
+	return false
+}
+
+// Lint returns the findings as a lint.Result for lint's printers (github,
+// sarif): each finding's detail starts with its commit, author and date.
+func (r *Result) Lint() *lint.Result {
+	res := &lint.Result{Diagnostics: diag.Diagnostics{}, Roots: 1}
+	for _, f := range r.Findings {
+		d := f.Diagnostic
+		d.Detail = f.header() + d.Detail
+		res.Diagnostics = append(res.Diagnostics, d)
+	}
+	res.Diagnostics.Sort()
+	return res
+}
+
+// header names the commit of a finding, as the text report prints it.
+func (f Finding) header() string {
+	return fmt.Sprintf("commit %s (compared with %s)\nauthor %s\ndate   %s\n", f.Commit, f.Parent, f.Author, f.Date)
+}
+
+// WriteText prints the report as memsys audit does without --format:
+// each finding, its commit and diff indented, then a count.
+func (r *Result) WriteText(w io.Writer) error {
+	var b strings.Builder
+	for _, f := range r.Findings {
+		b.WriteString(f.Diagnostic.Error() + "\n")
+		for _, l := range strings.SplitAfter(strings.TrimRight(f.header()+f.Detail, "\n"), "\n") {
+			if l != "" {
+				b.WriteString("    " + strings.TrimRight(l, "\n") + "\n")
+			}
+		}
+	}
+	noun := "commits"
+	if r.Commits == 1 {
+		noun = "commit"
+	}
+	switch n := len(r.Findings); n {
+	case 0:
+		fmt.Fprintf(&b, "%d %s audited: no committed event was changed\n", r.Commits, noun)
+	case 1:
+		fmt.Fprintf(&b, "%d %s audited: 1 change to a committed event\n", r.Commits, noun)
+	default:
+		fmt.Fprintf(&b, "%d %s audited: %d changes to committed events\n", r.Commits, noun, n)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WriteJSON prints the report as memsys audit --format json does.
+func (r *Result) WriteJSON(w io.Writer) error {
+	type jfinding struct {
+		Rule    string `json:"rule"`
+		Event   string `json:"event"`
+		File    string `json:"file"`
+		Line    int    `json:"line"`
+		Message string `json:"message"`
+		Commit  string `json:"commit"`
+		Parent  string `json:"parent"`
+		Author  string `json:"author"`
+		Date    string `json:"date"`
+		Diff    string `json:"diff"`
+	}
+	out := struct {
+		Commits  int        `json:"commits"`
+		Findings []jfinding `json:"findings"`
+	}{Commits: r.Commits, Findings: []jfinding{}}
+	for _, f := range r.Findings {
+		out.Findings = append(out.Findings, jfinding{f.Rule, f.Event, f.Range.File, f.Range.Line, f.Message, f.Commit, f.Parent, f.Author, f.Date, f.Detail})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(out)
+}

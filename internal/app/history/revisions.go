@@ -1,0 +1,158 @@
+package history
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/memsys/memsys/internal/io/gitx"
+	"github.com/memsys/memsys/internal/io/workspace"
+	"github.com/memsys/memsys/lint"
+)
+
+// GitOptions select the append-only comparison of memsys lint.
+type GitOptions struct {
+	Base   string // REV, or "auto" for the pull request base; "" for none
+	Head   string // REV to compare instead of the working tree; "" for the working tree
+	Staged bool   // compare the index against HEAD
+}
+
+// Set reports whether any comparison was asked for.
+func (o GitOptions) Set() bool { return o.Base != "" || o.Head != "" || o.Staged }
+
+// Revisions resolves o for the memory at root into what lint's history
+// rules (MS301-MS305) read: the repository, through gitx, and the two
+// revisions. It fails, rather than pass silently, when root is not in a
+// repository, a REV looks like an option or the base commit is not in
+// this clone. revs is nil when there is nothing to compare (no option,
+// or --staged before the first commit). close ends the git process.
+func Revisions(ctx context.Context, root string, o GitOptions) (git lint.Git, revs *lint.Revisions, close func(), err error) {
+	close = func() {}
+	switch {
+	case !o.Set():
+		return nil, nil, close, nil
+	case o.Staged && (o.Base != "" || o.Head != ""):
+		return nil, nil, close, errors.New("lint: --staged compares the index with HEAD; it cannot be combined with --base or --head")
+	case o.Head != "" && o.Base == "":
+		return nil, nil, close, errors.New("lint: --head needs --base: name the commit to compare it with")
+	}
+	// Three git processes at most: the prefix, the base commit, and one
+	// cat-file for every blob, so --base stays cheap on every commit.
+	g := &gitx.Git{Dir: root}
+	prefix, err := g.Prefix(ctx)
+	if err != nil {
+		return nil, nil, close, fmt.Errorf("lint: git checks: %s is not in a git repository: %v", root, err)
+	}
+	if o.Staged {
+		revs, err = stagedRevisions(g)
+	} else {
+		revs, err = baseRevisions(g, o)
+	}
+	if err != nil || revs == nil {
+		return nil, nil, close, err
+	}
+	blobs, err := g.NewBlobs(ctx, prefix)
+	if err != nil {
+		flag := "lint"
+		if o.Staged {
+			flag = "lint --staged"
+		}
+		return nil, nil, close, fmt.Errorf("%s: %w", flag, err)
+	}
+	return blobs, revs, func() { blobs.Close() }, nil
+}
+
+// stagedRevisions compares what is about to be committed (the index)
+// with HEAD. Before the first commit there is nothing committed to
+// protect.
+func stagedRevisions(g *gitx.Git) (*lint.Revisions, error) {
+	head, err := g.Resolve("HEAD")
+	if err != nil {
+		var me *gitx.MissingError
+		if errors.As(err, &me) && !me.Shallow {
+			return nil, nil // no commit yet
+		}
+		return nil, fmt.Errorf("lint --staged: %v", err)
+	}
+	return &lint.Revisions{Base: head, Head: ":0", Label: label("HEAD", head), NoteBase: true}, nil
+}
+
+// baseRevisions compares --head REV, or the working tree, with --base.
+func baseRevisions(g *gitx.Git, o GitOptions) (*lint.Revisions, error) {
+	flag, rev := "--base", o.Base
+	if rev == "auto" {
+		flag = "--base auto"
+		var err error
+		if rev, err = autoBase(); err != nil {
+			return nil, err
+		}
+	}
+	base, err := resolve(g, flag, rev)
+	if err != nil {
+		return nil, err
+	}
+	head := ""
+	if o.Head != "" {
+		if head, err = resolve(g, "--head", o.Head); err != nil {
+			return nil, err
+		}
+	}
+	return &lint.Revisions{Base: base, Head: head, Label: label(rev, base), NoteBase: true}, nil
+}
+
+// label names the base commit in messages: "main (0123456789ab)", or the
+// short ID alone when the user wrote one (a sha needs no second sha).
+func label(rev, commit string) string {
+	if len(rev) >= 12 && strings.HasPrefix(commit, rev) {
+		return fmt.Sprintf("%.12s", commit)
+	}
+	return fmt.Sprintf("%s (%.12s)", rev, commit)
+}
+
+// resolve turns a user's REV into a commit ID, with errors that say
+// what to do.
+func resolve(g *gitx.Git, flag, rev string) (string, error) {
+	if err := gitx.CheckRev(rev); err != nil {
+		return "", fmt.Errorf("lint %s: %v", flag, err)
+	}
+	id, err := g.Resolve(rev)
+	if err != nil {
+		return "", fmt.Errorf("lint %s: %v", flag, err)
+	}
+	return id, nil
+}
+
+// autoBase finds the pull request's base commit in GitHub Actions: the
+// event payload's pull_request.base.sha, else origin/$GITHUB_BASE_REF.
+// Anything else is an error, never a silent pass.
+func autoBase() (string, error) {
+	if path := os.Getenv("GITHUB_EVENT_PATH"); path != "" {
+		data, err := workspace.ReadOutside(path)
+		if err != nil {
+			return "", fmt.Errorf("lint --base auto: read $GITHUB_EVENT_PATH: %w", err)
+		}
+		var ev struct {
+			PullRequest struct {
+				Base struct {
+					SHA string `json:"sha"`
+				} `json:"base"`
+			} `json:"pull_request"`
+		}
+		if err := json.Unmarshal(data, &ev); err != nil {
+			return "", fmt.Errorf("lint --base auto: $GITHUB_EVENT_PATH %q is not JSON: %w", path, err)
+		}
+		if sha := ev.PullRequest.Base.SHA; sha != "" {
+			return sha, nil
+		}
+	}
+	if ref := os.Getenv("GITHUB_BASE_REF"); ref != "" {
+		if err := gitx.CheckRev(ref); err != nil {
+			return "", fmt.Errorf("lint --base auto: GITHUB_BASE_REF: %v", err)
+		}
+		return "origin/" + ref, nil
+	}
+	return "", errors.New("lint --base auto: no pull request base found (no pull_request.base.sha in $GITHUB_EVENT_PATH, GITHUB_BASE_REF unset): run it on a pull_request event or pass --base REV")
+}

@@ -1,0 +1,111 @@
+package workspace
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// DisplayPath makes file, relative to the memory root, relative to base
+// (where memsys was started, or -C) instead, with slashes, as the user
+// will open it.
+func DisplayPath(base, root, file string) string {
+	if file == "" {
+		return file
+	}
+	abs := file
+	if !filepath.IsAbs(file) {
+		abs = filepath.Join(root, filepath.FromSlash(file))
+	}
+	rel, err := filepath.Rel(base, abs)
+	if err != nil {
+		return filepath.ToSlash(abs)
+	}
+	return filepath.ToSlash(rel)
+}
+
+// IsTerminal reports whether w is a terminal (a character device), where
+// colour is welcome.
+func IsTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&fs.ModeCharDevice != 0
+}
+
+// OpenAppend opens the file at p (outside any memory root, such as
+// $GITHUB_STEP_SUMMARY) for appending, creating it if needed.
+func OpenAppend(p string) (io.WriteCloser, error) {
+	return os.OpenFile(p, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+}
+
+// Roots finds the memory roots lint checks: the one around base without
+// patterns, else every folder matching a pattern (relative to base, in
+// doublestar syntax) that holds a CHANGELOG.md. The result is sorted,
+// so output never depends on the order the file system lists folders
+// in. A pattern must not lead through a symlink outside base.
+func Roots(base string, explicit bool, patterns []string) ([]string, error) {
+	if len(patterns) == 0 {
+		root, err := FindRoot(base, explicit)
+		if err != nil {
+			return nil, err
+		}
+		return []string{root}, nil
+	}
+	seen := map[string]bool{}
+	var roots []string
+	fsys := os.DirFS(base)
+	realBase, err := filepath.EvalSymlinks(base)
+	if err != nil {
+		return nil, err
+	}
+	for _, pat := range patterns {
+		pat = strings.TrimPrefix(filepath.ToSlash(pat), "./")
+		if !doublestar.ValidatePattern(pat) {
+			return nil, fmt.Errorf("lint: bad pattern %q: see doublestar syntax, e.g. 'services/**'", pat)
+		}
+		matches, err := doublestar.Glob(fsys, pat, doublestar.WithFailOnIOErrors())
+		if err != nil {
+			return nil, fmt.Errorf("lint: pattern %q: %w", pat, err)
+		}
+		found := false
+		for _, m := range matches {
+			dir := filepath.Join(base, filepath.FromSlash(m))
+			if filepath.Base(dir) == LogName {
+				dir = filepath.Dir(dir)
+			}
+			if st, err := os.Stat(filepath.Join(dir, LogName)); err != nil || !st.Mode().IsRegular() {
+				continue
+			}
+			// A pattern must not lead through a symlink to a memory
+			// outside the start folder: --fix would write there.
+			if real, err := filepath.EvalSymlinks(dir); err != nil || !inside(realBase, real) {
+				return nil, fmt.Errorf("lint: %s leads outside %s through a symlink: memsys does not follow it", m, base)
+			}
+			found = true
+			if !seen[dir] {
+				seen[dir] = true
+				roots = append(roots, dir)
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("lint: no memory root (a folder with %s) matches %q", LogName, pat)
+		}
+	}
+	slices.Sort(roots)
+	return roots, nil
+}
+
+// inside reports whether p is root or below it.
+func inside(root, p string) bool {
+	r, err := filepath.Rel(root, p)
+	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator))
+}

@@ -1,0 +1,170 @@
+package archtest
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// root is the repository, two folders above this one.
+const root = "../../.."
+
+// source is one parsed Go file, with its path from the repository root.
+type source struct {
+	path string
+	file *ast.File
+	fset *token.FileSet
+}
+
+func (s source) test() bool { return strings.HasSuffix(s.path, "_test.go") }
+
+func (s source) line(p token.Pos) int { return s.fset.Position(p).Line }
+
+// sources parses every Go file of the repository.
+func sources(t *testing.T) []source {
+	t.Helper()
+	var out []source
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && p != root {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(p, ".go") {
+			return nil
+		}
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, p, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		out = append(out, source{path: filepath.ToSlash(rel), file: f, fset: fset})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) < 50 {
+		t.Fatalf("found %d Go files under %s: is the test running in its folder?", len(out), root)
+	}
+	return out
+}
+
+// osFileCalls are the os functions that touch the file system: only
+// internal/io/workspace (and gitx, for git's own files) may call them.
+var osFileCalls = map[string]bool{
+	"Open": true, "OpenFile": true, "Create": true, "CreateTemp": true, "ReadFile": true, "WriteFile": true,
+	"ReadDir": true, "Stat": true, "Lstat": true, "Remove": true, "RemoveAll": true, "Rename": true,
+	"Mkdir": true, "MkdirAll": true, "MkdirTemp": true, "Chmod": true, "Chtimes": true, "Symlink": true,
+	"Link": true, "Readlink": true, "Truncate": true, "DirFS": true,
+}
+
+// selector returns "pkg.Name" for a call of a package function.
+func selector(call *ast.CallExpr) string {
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok {
+		return ""
+	}
+	id, ok := sel.X.(*ast.Ident)
+	if !ok {
+		return ""
+	}
+	return id.Name + "." + sel.Sel.Name
+}
+
+func TestCommandIsThin(t *testing.T) {
+	for _, s := range sources(t) {
+		if !strings.HasPrefix(s.path, "cmd/memsys/") || s.test() {
+			continue
+		}
+		for _, imp := range s.file.Imports {
+			if p, _ := strconv.Unquote(imp.Path.Value); p == "os/exec" {
+				t.Errorf("%s imports os/exec: cmd/memsys runs nothing; put it in a package (git: internal/io/gitx)", s.path)
+			}
+		}
+		for _, d := range s.file.Decls {
+			fn, ok := d.(*ast.FuncDecl)
+			if !ok {
+				continue
+			}
+			if n := s.line(fn.End()) - s.line(fn.Pos()) + 1; n > 80 {
+				t.Errorf("%s:%d: %s has %d lines, at most 80: move the logic into internal/app", s.path, s.line(fn.Pos()), fn.Name.Name, n)
+			}
+		}
+		ast.Inspect(s.file, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok {
+				if name := selector(call); strings.HasPrefix(name, "os.") && osFileCalls[strings.TrimPrefix(name, "os.")] {
+					t.Errorf("%s:%d: %s in cmd/memsys: files are internal/io/workspace's job", s.path, s.line(call.Pos()), name)
+				}
+			}
+			return true
+		})
+	}
+}
+
+func TestOnlyGitxRunsGit(t *testing.T) {
+	for _, s := range sources(t) {
+		if strings.HasPrefix(s.path, "internal/io/gitx/") {
+			continue
+		}
+		ast.Inspect(s.file, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			name := selector(call)
+			if name != "exec.Command" && name != "exec.CommandContext" {
+				return true
+			}
+			for _, a := range call.Args {
+				if lit, ok := a.(*ast.BasicLit); ok && lit.Kind == token.STRING && lit.Value == `"git"` {
+					t.Errorf("%s:%d: %s(\"git\" outside internal/io/gitx: run git through gitx.Git", s.path, s.line(call.Pos()), name)
+				}
+			}
+			return true
+		})
+	}
+}
+
+// TestOneEventNumberParser fails on a function outside parse/id.go that
+// both names the "evt-" prefix and converts digits to a number: that is
+// a second reader of the event ID, which drifts (evt-+5 was read as
+// evt-5 by one copy and refused by another). Use parse.EventNum.
+func TestOneEventNumberParser(t *testing.T) {
+	for _, s := range sources(t) {
+		if s.path == "parse/id.go" || s.test() {
+			continue
+		}
+		for _, d := range s.file.Decls {
+			fn, ok := d.(*ast.FuncDecl)
+			if !ok || fn.Body == nil {
+				continue
+			}
+			prefix, number := false, false
+			ast.Inspect(fn.Body, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.BasicLit:
+					if v, err := strconv.Unquote(n.Value); err == nil && strings.EqualFold(v, "evt-") {
+						prefix = true
+					}
+				case *ast.CallExpr:
+					switch selector(n) {
+					case "strconv.Atoi", "strconv.ParseInt", "strconv.ParseUint", "fmt.Sscanf", "fmt.Sscan":
+						number = true
+					}
+				}
+				return true
+			})
+			if prefix && number {
+				t.Errorf("%s:%d: %s parses event numbers itself: use parse.EventNum", s.path, s.line(fn.Pos()), fn.Name.Name)
+			}
+		}
+	}
+}

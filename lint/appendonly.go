@@ -1,0 +1,291 @@
+package lint
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"sync"
+
+	"github.com/memsys/memsys/internal/base/diag"
+	"github.com/memsys/memsys/internal/base/udiff"
+	"github.com/memsys/memsys/parse"
+)
+
+// side is one version of the memory's log: the archive (nil if none)
+// and CHANGELOG.md (nil if none).
+type side struct {
+	Archive, Log *parse.Log
+}
+
+// events returns the side's events in history order: archive, then log.
+func (s side) events() []parse.Event {
+	var out []parse.Event
+	for _, l := range []*parse.Log{s.Archive, s.Log} {
+		if l != nil {
+			out = append(out, l.Events...)
+		}
+	}
+	return out
+}
+
+// compare reports every way head breaks append-only with respect to
+// base. commit names the base in messages (e.g. "main (1a2b3c4)").
+// Moving events from the log to the archive unchanged is not a change:
+// events are matched by number across both files. Text is compared with
+// line endings normalised and without the blank lines or "---" that
+// follow an event (parse.Event.Text).
+func compare(base, head side, commit string) diag.Diagnostics {
+	c := newComparison(base, head, commit)
+	if len(c.be) == 0 {
+		return diag.Diagnostics{}
+	}
+	c.committed()
+	c.order()
+	c.appended()
+	c.ds.Sort()
+	return c.ds
+}
+
+// comparison is one run of compare: the events of both sides and what
+// the passes over them found.
+type comparison struct {
+	be, he   []parse.Event
+	commit   string
+	at       map[int]int  // head index of the first event with a number
+	baseNums map[int]bool // numbers the base has
+	maxBase  int
+	// nextPresent[k] is where base event k is reported if it is gone:
+	// the next base event still present, else the end of the head log.
+	nextPresent []diag.Range
+	// newByText finds head events with a number the base never had by
+	// their text without the ID (built on first use).
+	newByText    map[string]int
+	renumberedTo map[int]bool // head indexes that are renumbered base events
+	kept         []keptEvent  // base events still present, in base order
+	lastPos      int          // head index of the last kept event
+	ds           diag.Diagnostics
+}
+
+// keptEvent pairs a base event still present (by ID) with its head index.
+type keptEvent struct{ k, i int }
+
+func newComparison(base, head side, commit string) *comparison {
+	c := &comparison{be: base.events(), he: head.events(), commit: commit, renumberedTo: map[int]bool{}, lastPos: -1, ds: diag.Diagnostics{}}
+	if len(c.be) == 0 {
+		return c
+	}
+	// Index head events by number (first occurrence; duplicates are
+	// lint's MS107) and remember their order.
+	c.at = make(map[int]int, len(c.he))
+	for i, e := range c.he {
+		if _, dup := c.at[e.Num]; !dup {
+			c.at[e.Num] = i
+		}
+	}
+	c.baseNums = make(map[int]bool, len(c.be))
+	for _, e := range c.be {
+		c.baseNums[e.Num] = true
+		c.maxBase = max(c.maxBase, e.Num)
+	}
+	// Computed in one backward pass, so a log cut in half costs O(n).
+	fallback := diag.Range{File: parse.LogFile}
+	switch {
+	case len(c.he) > 0:
+		fallback = c.he[len(c.he)-1].Range
+	case head.Log != nil:
+		fallback = diag.Range{File: head.Log.File, Line: 1, Col: 1}
+	}
+	c.nextPresent = make([]diag.Range, len(c.be))
+	for k, r := len(c.be)-1, fallback; k >= 0; k-- {
+		c.nextPresent[k] = r
+		if i, ok := c.at[c.be[k].Num]; ok {
+			r = c.he[i].Range
+		}
+	}
+	return c
+}
+
+// renumbered returns the head index of a new-numbered event with b's
+// text, or -1: a base event that vanished but whose text is here was
+// renumbered. The index is built once, so lookups cost O(1), not O(head).
+func (c *comparison) renumbered(b parse.Event) int {
+	if c.newByText == nil {
+		c.newByText = map[string]int{}
+		for j, h := range c.he {
+			if !c.baseNums[h.Num] {
+				if _, dup := c.newByText[stripID(h.Text)]; !dup {
+					c.newByText[stripID(h.Text)] = j
+				}
+			}
+		}
+	}
+	if j, ok := c.newByText[stripID(b.Text)]; ok {
+		return j
+	}
+	return -1
+}
+
+// committed checks each base event: still there unchanged (MS301), not
+// gone (MS302), not given another number (MS305).
+func (c *comparison) committed() {
+	for k, b := range c.be {
+		i, ok := c.at[b.Num]
+		if !ok {
+			if j := c.renumbered(b); j >= 0 {
+				c.renumberedTo[j] = true
+				c.ds = append(c.ds, diag.Diagnostic{Rule: "MS305", Severity: diag.Error, Range: c.he[j].Range, Event: c.he[j].ID,
+					Message: fmt.Sprintf("%s was %s at %s: committed events keep their ID; restore %s", c.he[j].ID, b.ID, c.commit, b.ID),
+					Detail:  udiff.Unified(b.ID+" at "+c.commit, c.he[j].ID+" now", []byte(b.Text), []byte(c.he[j].Text))})
+				continue
+			}
+			c.ds = append(c.ds, diag.Diagnostic{Rule: "MS302", Severity: diag.Error, Range: c.nextPresent[k], Event: b.ID,
+				Message: fmt.Sprintf("%s, committed at %s, is gone from the log and the archive: restore it (git show %s)", b.ID, c.commit, shortRev(c.commit)),
+				Detail:  udiff.Unified(b.ID+" at "+c.commit, b.ID+" now", []byte(b.Text), nil)})
+			continue
+		}
+		h := c.he[i]
+		if h.Text != b.Text {
+			c.ds = append(c.ds, diag.Diagnostic{Rule: "MS301", Severity: diag.Error, Range: h.Range, Event: h.ID,
+				Message: fmt.Sprintf("%s was changed after it was committed at %s: events are immutable; restore it and record the correction as a new event", h.ID, c.commit),
+				Detail:  udiff.Unified(b.ID+" at "+c.commit, h.ID+" now", []byte(b.Text), []byte(h.Text))})
+		}
+		c.kept = append(c.kept, keptEvent{k, i})
+		c.lastPos = max(c.lastPos, i)
+	}
+}
+
+// order reports the kept events that moved (MS303). The events that
+// stayed in order are the longest run whose head positions increase;
+// only the others moved. One event moved to the end is one finding, not
+// one for every event it jumped over.
+func (c *comparison) order() {
+	pos := make([]int, len(c.kept))
+	for n, e := range c.kept {
+		pos[n] = e.i
+	}
+	inOrder := longestIncreasing(pos)
+	for n, e := range c.kept {
+		if inOrder[n] {
+			continue
+		}
+		h := c.he[e.i]
+		after := "came first"
+		if n > 0 {
+			after = "followed " + c.be[c.kept[n-1].k].ID
+		}
+		c.ds = append(c.ds, diag.Diagnostic{Rule: "MS303", Severity: diag.Error, Range: h.Range, Event: h.ID,
+			Message: fmt.Sprintf("%s has moved: at %s it %s; committed events keep their order", h.ID, c.commit, after)})
+	}
+}
+
+// appended checks the new events: after the last committed one (MS304),
+// continuing its numbers (MS305).
+func (c *comparison) appended() {
+	next := c.maxBase + 1
+	for i, h := range c.he {
+		if c.baseNums[h.Num] || c.renumberedTo[i] {
+			continue
+		}
+		switch {
+		case i < c.lastPos:
+			c.ds = append(c.ds, diag.Diagnostic{Rule: "MS304", Severity: diag.Error, Range: h.Range, Event: h.ID,
+				Message: fmt.Sprintf("new event %s is inserted before %s, committed at %s: append new events at the end of the log", h.ID, c.he[c.lastPos].ID, c.commit)})
+		case h.Num != next:
+			c.ds = append(c.ds, diag.Diagnostic{Rule: "MS305", Severity: diag.Error, Range: h.Range, Event: h.ID,
+				Message: fmt.Sprintf("new event %s does not continue the sequence of %s (the next ID is %s): renumber it", h.ID, c.commit, parse.FormatID(next, 3))})
+			next = max(next, h.Num+1)
+		default:
+			next++
+		}
+	}
+}
+
+// longestIncreasing marks one longest strictly increasing subsequence
+// of a (patience sorting, O(n log n)); ties go to the earliest
+// elements, so the result is deterministic.
+func longestIncreasing(a []int) []bool {
+	tails := []int{} // tails[l]: index in a of the smallest tail of a run of length l+1
+	prev := make([]int, len(a))
+	for n, v := range a {
+		l := sort.Search(len(tails), func(j int) bool { return a[tails[j]] >= v })
+		if l > 0 {
+			prev[n] = tails[l-1]
+		} else {
+			prev[n] = -1
+		}
+		if l == len(tails) {
+			tails = append(tails, n)
+		} else {
+			tails[l] = n
+		}
+	}
+	in := make([]bool, len(a))
+	if len(tails) > 0 {
+		for n := tails[len(tails)-1]; n >= 0; n = prev[n] {
+			in[n] = true
+		}
+	}
+	return in
+}
+
+var idInHeading = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)^(#+\s*)evt-\d+`) })
+
+// stripID removes the ID from an event's first line, so a renumbered
+// event compares equal to its original.
+func stripID(text string) string { return idInHeading().ReplaceAllString(text, "$1") }
+
+func shortRev(commit string) string {
+	// commit reads "REV (sha)"; git show wants the sha.
+	if i, j := indexByte(commit, '('), indexByte(commit, ')'); i >= 0 && j > i {
+		return commit[i+1 : j]
+	}
+	return commit
+}
+
+func indexByte(s string, c byte) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			return i
+		}
+	}
+	return -1
+}
+
+// compareMerge checks a merge commit against one of its parents. Two
+// branches that each appended events must renumber one side's events
+// and interleave them when they merge, so order and IDs are free here;
+// what must hold is that no event of the parent lost or changed a byte:
+// each one's text, apart from its ID, is somewhere in the merge.
+func compareMerge(parent, merge side, commit string) diag.Diagnostics {
+	ds := diag.Diagnostics{}
+	he := merge.events()
+	have := make(map[string]bool, len(he))
+	byNum := make(map[int]int, len(he))
+	for i, e := range he {
+		have[stripID(e.Text)] = true
+		if _, dup := byNum[e.Num]; !dup {
+			byNum[e.Num] = i
+		}
+	}
+	for _, b := range parent.events() {
+		if have[stripID(b.Text)] {
+			continue
+		}
+		if i, ok := byNum[b.Num]; ok {
+			h := he[i]
+			ds = append(ds, diag.Diagnostic{Rule: "MS301", Severity: diag.Error, Range: h.Range, Event: h.ID,
+				Message: fmt.Sprintf("%s as committed at %s is not in this merge, whose %s reads otherwise: keep every committed event's text, renumbering only new ones", b.ID, commit, h.ID),
+				Detail:  udiff.Unified(b.ID+" at "+commit, h.ID+" now", []byte(b.Text), []byte(h.Text))})
+			continue
+		}
+		r := diag.Range{File: parse.LogFile}
+		if merge.Log != nil {
+			r = diag.Range{File: merge.Log.File, Line: 1, Col: 1}
+		}
+		ds = append(ds, diag.Diagnostic{Rule: "MS302", Severity: diag.Error, Range: r, Event: b.ID,
+			Message: fmt.Sprintf("%s, committed at %s, was dropped by a merge", b.ID, commit),
+			Detail:  udiff.Unified(b.ID+" at "+commit, b.ID+" now", []byte(b.Text), nil)})
+	}
+	ds.Sort()
+	return ds
+}

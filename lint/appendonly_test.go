@@ -1,0 +1,165 @@
+package lint
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/memsys/memsys/parse"
+)
+
+const head = "# Changelog\n\n## Event Log\n\n"
+
+func ev(n int, summary string) string {
+	return "### evt-" + pad(n) + " | 2026-01-01 10:00 | a | create\n\n**Scope**: s\n**Summary**: " + summary + "\n\n---\n\n"
+}
+
+func pad(n int) string {
+	s := "00" + string(rune('0'+n%10))
+	if n >= 10 {
+		s = "0" + string(rune('0'+n/10)) + string(rune('0'+n%10))
+	}
+	return s
+}
+
+func sideOf(log string, archive string) side {
+	s := side{Log: parse.Parse("CHANGELOG.md", []byte(log))}
+	if archive != "" {
+		s.Archive = parse.Parse("changelog-archive.md", []byte(archive), parse.Archive())
+	}
+	return s
+}
+
+func TestCompare(t *testing.T) {
+	base := sideOf(head+ev(1, "one")+ev(2, "two")+ev(3, "three"), "")
+	cases := []struct {
+		name   string
+		head   side
+		want   []string // "RULE line event"
+		inDiff string
+	}{
+		{"appended", sideOf(head+ev(1, "one")+ev(2, "two")+ev(3, "three")+ev(4, "four"), ""), nil, ""},
+		{"crlf only", sideOf(strings.ReplaceAll(head+ev(1, "one")+ev(2, "two")+ev(3, "three"), "\n", "\r\n"), ""), nil, ""},
+		{"separator dropped", sideOf(head+strings.ReplaceAll(ev(1, "one")+ev(2, "two")+ev(3, "three"), "---\n\n", ""), ""), nil, ""},
+		{"edited", sideOf(head+ev(1, "one")+ev(2, "TWO")+ev(3, "three"), ""), []string{"MS301 12 evt-002"}, "-**Summary**: two"},
+		{"deleted", sideOf(head+ev(1, "one")+ev(3, "three"), ""), []string{"MS302 12 evt-002"}, "-**Summary**: two"},
+		{"reordered", sideOf(head+ev(1, "one")+ev(3, "three")+ev(2, "two"), ""), []string{"MS303 19 evt-002"}, ""},
+		{"first moved to the end", sideOf(head+ev(2, "two")+ev(3, "three")+ev(1, "one"), ""), []string{"MS303 19 evt-001"}, ""},
+		{"inserted", sideOf(head+ev(1, "one")+ev(4, "four")+ev(2, "two")+ev(3, "three"), ""), []string{"MS304 12 evt-004"}, ""},
+		{"renumbered", sideOf(head+ev(1, "one")+ev(2, "two")+ev(7, "three"), ""), []string{"MS305 19 evt-007"}, ""},
+		{"gap", sideOf(head+ev(1, "one")+ev(2, "two")+ev(3, "three")+ev(5, "five"), ""), []string{"MS305 26 evt-005"}, ""},
+		{"moved to archive", sideOf(head+ev(3, "three")+ev(4, "four"),
+			"# Archive\n\n## Archive: evt-001 through evt-002 | Archived 2026-01-01\n\n"+ev(1, "one")+ev(2, "two")), nil, ""},
+		{"moved and edited", sideOf(head+ev(3, "three"),
+			"# Archive\n\n## Archive: evt-001 through evt-002 | Archived 2026-01-01\n\n"+ev(1, "one")+ev(2, "2")), []string{"MS301 12 evt-002"}, "+**Summary**: 2"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ds := compare(base, c.head, "main (abc1234)")
+			var got []string
+			for _, d := range ds {
+				got = append(got, d.Rule+" "+itoa(d.Range.Line)+" "+d.Event)
+				if !strings.Contains(d.Message, "main (abc1234)") {
+					t.Errorf("message does not name the base: %s", d.Message)
+				}
+			}
+			if strings.Join(got, ",") != strings.Join(c.want, ",") {
+				t.Fatalf("got %q, want %q\n%v", got, c.want, ds)
+			}
+			if c.inDiff != "" && !strings.Contains(ds[0].Detail, c.inDiff) {
+				t.Errorf("diff lacks %q:\n%s", c.inDiff, ds[0].Detail)
+			}
+		})
+	}
+	if ds := compare(side{}, base, "x"); len(ds) != 0 {
+		t.Errorf("a new log is fine: %v", ds)
+	}
+}
+
+func itoa(n int) string {
+	if n < 10 {
+		return string(rune('0' + n))
+	}
+	return itoa(n/10) + string(rune('0'+n%10))
+}
+
+func TestCompareMerge(t *testing.T) {
+	main := sideOf(head+ev(1, "one")+ev(2, "main two"), "")
+	feature := sideOf(head+ev(1, "one")+ev(2, "feature two"), "")
+	cases := []struct {
+		name  string
+		merge side
+		want  string // rules found against main, then against feature
+	}{
+		{"feature renumbered after main", sideOf(head+ev(1, "one")+ev(2, "main two")+ev(3, "feature two"), ""), ""},
+		{"main's event rewritten", sideOf(head+ev(1, "one")+ev(2, "feature two")+ev(3, "main 2"), ""), "MS301"},
+		{"feature's event dropped", sideOf(head+ev(1, "one")+ev(2, "main two"), ""), "|MS301"},
+		{"an event dropped with its ID", sideOf(head+ev(2, "main two"), ""), "MS302|MS302,MS301"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var got []string
+			for _, p := range []side{main, feature} {
+				var rules []string
+				for _, d := range compareMerge(p, c.merge, "p") {
+					rules = append(rules, d.Rule)
+				}
+				got = append(got, strings.Join(rules, ","))
+			}
+			if g := strings.TrimRight(strings.Join(got, "|"), "|"); g != c.want {
+				t.Errorf("got %q, want %q", g, c.want)
+			}
+		})
+	}
+}
+
+// TestLargeCut compares a 20,000-event log with the same log cut in
+// half: every missing event is reported once. Finding where each lost
+// event was is one backward pass; a search per lost event made this
+// quadratic.
+func TestLargeCut(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(head)
+	for i := 1; i <= 20000; i++ {
+		b.WriteString(strings.Replace(ev(1, "event "+itoa(i)), "evt-001", "evt-"+pad5(i), 1))
+	}
+	full := b.String()
+	cut := full[:strings.Index(full, "### evt-10001 ")]
+	ds := compare(sideOf(full, ""), sideOf(cut, ""), "base")
+	if len(ds) != 10000 {
+		t.Fatalf("%d findings, want 10000", len(ds))
+	}
+}
+
+func pad5(n int) string {
+	s := itoa(n)
+	for len(s) < 5 {
+		s = "0" + s
+	}
+	return s
+}
+
+func TestLongestIncreasing(t *testing.T) {
+	cases := []struct {
+		in   []int
+		want string // kept positions
+	}{
+		{nil, ""},
+		{[]int{0, 1, 2}, "xxx"},
+		{[]int{4, 0, 1, 2, 3}, ".xxxx"},
+		{[]int{0, 2, 1}, "x.x"},
+		{[]int{3, 2, 1, 0}, "...x"},
+	}
+	for _, c := range cases {
+		got := ""
+		for _, in := range longestIncreasing(c.in) {
+			if in {
+				got += "x"
+			} else {
+				got += "."
+			}
+		}
+		if got != c.want {
+			t.Errorf("longestIncreasing(%v) = %s, want %s", c.in, got, c.want)
+		}
+	}
+}

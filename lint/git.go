@@ -1,0 +1,172 @@
+package lint
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+
+	"github.com/memsys/memsys/internal/base/diag"
+	"github.com/memsys/memsys/parse"
+)
+
+// Git is the view of a repository the history rules (MS301-MS305) get
+// through the Pass, as every other rule gets files: they never run git
+// themselves. gitx implements it over the git binary; tests use a map.
+type Git interface {
+	// Blob returns the file at path, relative to the memory root, in
+	// revision rev: a commit ID, or ":0" for the index (the staged
+	// version). ok is false when the file is not there.
+	Blob(rev, path string) (data []byte, ok bool, err error)
+	// Shallow reports whether the clone lacks history (a shallow clone),
+	// so a missing base can be explained.
+	Shallow() bool
+}
+
+// Revisions names the two versions of the log the history rules
+// compare: the base, as committed, and the head.
+type Revisions struct {
+	Base string // commit ID of the base
+	// Head is a commit ID, ":0" for the index, or "" for the working
+	// tree, read like every other file through Input.ReadFile.
+	Head string
+	// Label names the base in messages: "main (0123456789ab)".
+	Label string
+	// Merge says head merges base with another branch: order and IDs
+	// are then free, only the committed texts must survive.
+	Merge bool
+	// NoteBase starts each finding's detail with the base commit in
+	// full, so a reader can git show it (lint --base; audit prints the
+	// commits on lines of its own).
+	NoteBase bool
+	// OnlyCommitted leaves out the numbering of events the base did not
+	// have (MS305 on a new event): that is lint's concern on the working
+	// tree, not a change to history (the audit).
+	OnlyCommitted bool
+}
+
+// Git returns the repository the history rules read, nil without one.
+func (p *Pass) Git() Git { return p.shared.in.Git }
+
+// Revisions returns the versions the history rules compare, nil when
+// lint runs without --base or --staged.
+func (p *Pass) Revisions() *Revisions { return p.shared.in.Revisions }
+
+// Fail records an error that stops lint from judging the memory (a
+// blob git cannot read): the Session reports it from Err, and the
+// command exits 2 rather than pass silently.
+func (p *Pass) Fail(err error) {
+	if p.shared.err == nil {
+		p.shared.err = err
+	}
+}
+
+// historyRule is the Run of MS301-MS305: the comparison of base and
+// head runs once per Session, and each rule reports its own findings
+// from it, at the severity its Pass carries.
+func historyRule(p *Pass) {
+	for _, d := range p.history() {
+		if d.Rule == p.Rule.ID {
+			p.Report(d)
+		}
+	}
+}
+
+// history compares the two revisions once per Session.
+func (p *Pass) history() diag.Diagnostics {
+	sh := p.shared
+	revs := p.Revisions()
+	if revs == nil || sh.historyDone {
+		return sh.historyFindings
+	}
+	sh.historyDone = true
+	base, err := p.readSide(revs.Base)
+	if err != nil {
+		p.Fail(err)
+		return nil
+	}
+	head, err := p.readSide(revs.Head)
+	if err != nil {
+		p.Fail(err)
+		return nil
+	}
+	label := revs.Label
+	if label == "" {
+		label = fmt.Sprintf("%.12s", revs.Base)
+	}
+	var ds diag.Diagnostics
+	if revs.Merge {
+		ds = compareMerge(base, head, label)
+	} else {
+		ds = compare(base, head, label)
+	}
+	if revs.OnlyCommitted {
+		ds = onlyCommitted(ds, base)
+	}
+	if revs.NoteBase {
+		for i := range ds {
+			ds[i].Detail = "base commit " + revs.Base + "\n" + ds[i].Detail
+		}
+	}
+	sh.historyFindings = ds
+	return ds
+}
+
+// onlyCommitted drops the MS305 findings about events base does not
+// hold (an ID that does not continue the sequence), rather than a
+// committed event given a new number.
+func onlyCommitted(ds diag.Diagnostics, base side) diag.Diagnostics {
+	ids := map[string]bool{}
+	for _, e := range base.events() {
+		ids[e.ID] = true
+	}
+	out := ds[:0]
+	for _, d := range ds {
+		if d.Rule != "MS305" || ids[d.Event] {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// readSide reads the log and the first archive found (in the order of
+// parse.ArchiveFiles, as memsys reads them) at rev. The comparison reads
+// only IDs, positions and text, so event bodies are not parsed into
+// fields (parse.HeadersOnly).
+func (p *Pass) readSide(rev string) (side, error) {
+	var s side
+	for _, name := range append([]string{parse.LogFile}, parse.ArchiveFiles...) {
+		if s.Archive != nil {
+			break
+		}
+		data, ok, err := p.blob(rev, name)
+		if err != nil {
+			return side{}, err
+		}
+		switch {
+		case !ok:
+		case name == parse.LogFile:
+			s.Log = parse.Parse(name, data, parse.HeadersOnly())
+		default:
+			s.Archive = parse.Parse(name, data, parse.Archive(), parse.HeadersOnly())
+		}
+	}
+	return s, nil
+}
+
+// blob reads name at rev: from git, or from the working tree when rev
+// is "".
+func (p *Pass) blob(rev, name string) ([]byte, bool, error) {
+	if rev != "" {
+		data, ok, err := p.Git().Blob(rev, name)
+		if err != nil {
+			return nil, false, fmt.Errorf("read %s:%s: %w", strings.TrimPrefix(rev, ":"), name, err)
+		}
+		return data, ok, nil
+	}
+	data, err := p.ReadFile(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
+	}
+	return data, err == nil, err
+}

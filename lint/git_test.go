@@ -1,0 +1,111 @@
+package lint
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/memsys/memsys/internal/base/config"
+	"github.com/memsys/memsys/internal/base/diag"
+)
+
+// fakeGit is a repository in memory: blobs by "rev:path".
+type fakeGit struct {
+	blobs   map[string]string
+	shallow bool
+	fail    error
+}
+
+func (g fakeGit) Blob(rev, path string) ([]byte, bool, error) {
+	if g.fail != nil {
+		return nil, false, g.fail
+	}
+	b, ok := g.blobs[rev+":"+path]
+	return []byte(b), ok, nil
+}
+
+func (g fakeGit) Shallow() bool { return g.shallow }
+
+// TestHistoryRulesThroughThePass runs MS301-MS305 on a fake repository:
+// the base commit, the index (":0") and the working tree (through
+// ReadFile) as heads, severities from the configuration.
+func TestHistoryRulesThroughThePass(t *testing.T) {
+	base := head + ev(1, "one") + ev(2, "two") + ev(3, "three")
+	edited := head + ev(1, "one") + ev(2, "TWO") + ev(3, "three")
+	deleted := head + ev(1, "one") + ev(3, "three")
+	git := fakeGit{blobs: map[string]string{
+		"c0ffee:CHANGELOG.md":       base,
+		":0:CHANGELOG.md":           edited,
+		"beef:CHANGELOG.md":         deleted,
+		"beef:changelog-archive.md": head,
+	}}
+	cases := []struct {
+		name  string
+		revs  *Revisions
+		tree  string // the working tree's log
+		rules []config.RuleSetting
+		want  string // "rule severity line" of each finding from MS3xx
+	}{
+		{"no revisions", nil, edited, nil, ""},
+		{"staged edit", &Revisions{Base: "c0ffee", Head: ":0", Label: "HEAD"}, base, nil, "MS301 error 12"},
+		{"working tree edit, as a warning", &Revisions{Base: "c0ffee"}, edited,
+			[]config.RuleSetting{{Rule: "MS301", Severity: diag.Warning}}, "MS301 warning 12"},
+		{"deleted, switched off", &Revisions{Base: "c0ffee", Head: "beef"}, base,
+			[]config.RuleSetting{{Rule: "event-deleted", Severity: diag.Off}}, ""},
+		{"deleted", &Revisions{Base: "c0ffee", Head: "beef"}, base, nil, "MS302 error 12"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := config.Default()
+			cfg.Rules = c.rules
+			l, err := New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			files := memFS{"CHANGELOG.md": []byte(c.tree)}
+			in := Input{Git: git, Revisions: c.revs, ReadFile: files.read, Exists: files.exists}
+			var got []string
+			for _, d := range l.Check(in) {
+				if strings.HasPrefix(d.Rule, "MS3") {
+					got = append(got, d.Rule+" "+d.Severity.String()+" "+itoa(d.Range.Line))
+				}
+			}
+			if g := strings.Join(got, ","); g != c.want {
+				t.Errorf("got %q, want %q", g, c.want)
+			}
+			hist, err := l.CheckHistory(in)
+			if err != nil || len(hist) != len(got) {
+				t.Errorf("CheckHistory = %v, %v; want the same %d findings", hist, err, len(got))
+			}
+		})
+	}
+}
+
+func TestHistoryRuleFailsOnUnreadableBlob(t *testing.T) {
+	l, err := New(config.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	boom := errors.New("cat-file died")
+	in := Input{Git: fakeGit{fail: boom}, Revisions: &Revisions{Base: "c0ffee", Head: ":0"}}
+	s := l.Start(in)
+	s.Finish(nil, nil)
+	if !errors.Is(s.Err(), boom) {
+		t.Errorf("Err = %v, want the git error", s.Err())
+	}
+	if _, err := l.CheckHistory(in); !errors.Is(err, boom) {
+		t.Errorf("CheckHistory error = %v", err)
+	}
+}
+
+func TestFixIsDeclaredOnTheDerivedFileRules(t *testing.T) {
+	var fix []string
+	for _, r := range Rules() {
+		if r.Fix {
+			fix = append(fix, r.ID)
+		}
+	}
+	if got := strings.Join(fix, ","); got != "MS202,MS203,MS204,MS205" {
+		t.Errorf("rules with Fix: %s", got)
+	}
+}

@@ -1,0 +1,81 @@
+package lint
+
+import (
+	"github.com/memsys/memsys/internal/base/config"
+	"github.com/memsys/memsys/internal/base/diag"
+	"github.com/memsys/memsys/parse"
+)
+
+// This file holds what the rules of one Session share: values computed
+// once per memory, and the index of event numbers to their first event.
+
+// shared holds what several rules compute once per memory, and where
+// the Session is in the history.
+type shared struct {
+	in       *Input
+	cfg      config.Config
+	problems map[parse.Kind][]parse.Problem
+	// horizons remembers horizon() per derived file; files are read
+	// through memoRead, so a file's bytes never change during a Check.
+	horizons map[string]horizonAt
+	derived  map[string][]byte // what regen writes, after Finish
+
+	first     firstIndex // event number -> its first event so far
+	pos       int        // position of the event being visited
+	count     int        // events seen
+	logEvents int        // of which in the log (not the archive)
+	last      string     // ID of the last event seen
+
+	historyDone     bool             // the history rules compared base and head
+	historyFindings diag.Diagnostics // what that comparison found
+	err             error            // the first Pass.Fail
+}
+
+// firstSeen is where the first event with a number is, as the refs and
+// duplicate rules need it.
+type firstSeen struct {
+	pos, line int32
+	offset    int64
+	file      string
+}
+
+// at is the heading line of the event.
+func (f firstSeen) at() diag.Range {
+	return diag.Range{File: f.file, Line: int(f.line), Col: 1, EndLine: int(f.line), Offset: int(f.offset)}
+}
+
+// firstIndex maps event numbers to their first event. Numbers are
+// nearly dense (1, 2, 3, ...), so they index a slice, 32 bytes an
+// event; a number far beyond the count (evt-99999999) goes to a map,
+// so a typo cannot make the slice huge.
+type firstIndex struct {
+	dense  []firstSeen // index n; pos -1 where no event has n yet
+	sparse map[int]firstSeen
+}
+
+func (x *firstIndex) get(n int) (firstSeen, bool) {
+	if n < len(x.dense) {
+		f := x.dense[n]
+		return f, f.pos >= 0
+	}
+	f, ok := x.sparse[n]
+	return f, ok
+}
+
+// add records f for n unless n already has its first event.
+func (x *firstIndex) add(n int, f firstSeen) {
+	if _, ok := x.get(n); ok {
+		return
+	}
+	if n < 2*len(x.dense)+1024 {
+		for len(x.dense) <= n {
+			x.dense = append(x.dense, firstSeen{pos: -1})
+		}
+		x.dense[n] = f
+		return
+	}
+	if x.sparse == nil {
+		x.sparse = map[int]firstSeen{}
+	}
+	x.sparse[n] = f
+}

@@ -1,0 +1,106 @@
+package lint
+
+import (
+	"fmt"
+
+	"github.com/memsys/memsys/internal/base/config"
+	"github.com/memsys/memsys/internal/base/diag"
+	"github.com/memsys/memsys/materialize"
+	"github.com/memsys/memsys/parse"
+)
+
+// Input is one memory as read from disk by the caller.
+type Input struct {
+	// LogFile is the log's path as reported when the log is missing
+	// (Log is nil); usually "CHANGELOG.md".
+	LogFile string
+	Log     *parse.Log // CHANGELOG.md as parsed; nil when missing
+	Archive *parse.Log // the archive file as parsed; nil when none
+	// Events are the archive's events, then the log's: the whole
+	// history in file order.
+	Events []parse.Event
+	// ReadFile reads a file relative to the memory root. A missing file
+	// gives an error satisfying errors.Is(err, fs.ErrNotExist).
+	ReadFile func(rel string) ([]byte, error)
+	// Exists reports whether a file or folder exists, relative to the
+	// memory root.
+	Exists func(rel string) bool
+	// Git and Revisions feed the history rules (MS301-MS305): the
+	// repository and the two versions of the log to compare. Without
+	// Revisions those rules find nothing.
+	Git       Git
+	Revisions *Revisions
+	// Derive makes a Session replay the events even when no drift rule
+	// needs it, so Derived has the files for lint --fix.
+	Derive bool
+}
+
+// Linter runs the registered rules with severities from a configuration.
+type Linter struct {
+	cfg config.Config
+	sev map[string]diag.Severity
+}
+
+// New resolves the rule settings of cfg, then overrides (typically from
+// the command line, which wins over the file). An unknown rule is an
+// error naming where it was written.
+func New(cfg config.Config, overrides ...config.RuleSetting) (*Linter, error) {
+	l := &Linter{cfg: cfg, sev: map[string]diag.Severity{}}
+	for _, r := range registry {
+		l.sev[r.ID] = r.DefaultLevel()
+	}
+	for i, s := range append(append([]config.RuleSetting(nil), cfg.Rules...), overrides...) {
+		r := Lookup(s.Rule)
+		if r == nil {
+			where := "--rule"
+			if i < len(cfg.Rules) {
+				where = fmt.Sprintf("%s:%d", cfg.File, s.Line)
+			}
+			return nil, fmt.Errorf("%s: unknown rule %q: use an ID or name that memsys lint --list-rules prints", where, s.Rule)
+		}
+		l.sev[r.ID] = s.Severity
+	}
+	return l, nil
+}
+
+// Config returns the configuration the linter was built with.
+func (l *Linter) Config() config.Config { return l.cfg }
+
+// Severity returns the effective severity of rule id (Off when unknown).
+func (l *Linter) Severity(id string) diag.Severity { return l.sev[id] }
+
+// RenderOptions returns the options graph.md and context.md are rendered
+// with under cfg. It is the one conversion from the configuration to
+// materialize's options, so lint's drift check and regen render with the
+// same numbers.
+func RenderOptions(cfg config.Config) materialize.Options {
+	return materialize.Options{
+		ContextWords: cfg.ContextWords,
+		WindowHours:  cfg.WindowHours,
+		WindowEvents: cfg.WindowEvents,
+	}
+}
+
+// Check runs every enabled rule over in and returns the findings sorted
+// as every printer prints them. It is a Session fed with in.Events.
+func (l *Linter) Check(in Input) diag.Diagnostics {
+	s := l.Start(in)
+	for i := range in.Events {
+		s.Event(&in.Events[i])
+	}
+	return s.Finish(in.Log, in.Archive)
+}
+
+// CheckHistory runs only the rules that read git (Rule.Git) over in,
+// for the audit, which walks many pairs of versions and has no working
+// tree to lint. Severities apply as in Check.
+func (l *Linter) CheckHistory(in Input) (diag.Diagnostics, error) {
+	s := &Session{l: l, in: &in, sh: &shared{in: &in, cfg: l.cfg}}
+	for _, r := range Rules() {
+		if sev := l.sev[r.ID]; r.Git && sev != diag.Off {
+			r.Run(s.pass(r, sev))
+		}
+	}
+	s.ds.Sort()
+	return s.ds, s.sh.err
+}

@@ -1,0 +1,158 @@
+package lint
+
+import (
+	"io/fs"
+	"sync"
+
+	"github.com/memsys/memsys/internal/base/diag"
+	"github.com/memsys/memsys/internal/base/pipe"
+	"github.com/memsys/memsys/materialize"
+	"github.com/memsys/memsys/parse"
+)
+
+// A Session lints one memory whose history arrives one event at a time,
+// as parse.Stream hands it over, so the events need not be kept: the
+// rules that look across events keep only what they need (IDs seen,
+// refs not yet resolved, the previous timestamp), and the drift rules'
+// replay runs as the events pass. Start it, pass each event of the
+// archive then the log to Event, and call Finish once.
+type Session struct {
+	l        *Linter
+	in       *Input
+	sh       *shared
+	ds       diag.Diagnostics
+	visitors []visiting
+	replay   *materialize.Replayer // nil when no drift rule compares
+	// work runs the visitors and the replay on a second goroutine, so
+	// they overlap with the parser that feeds Event.
+	work *pipe.Worker[*parse.Event]
+}
+
+type visiting struct {
+	p *Pass
+	v Visitor
+}
+
+// Start begins a Session over in; in.Log, in.Archive and in.Events are
+// not read (Finish takes the logs once parsed).
+func (l *Linter) Start(in Input) *Session {
+	if in.LogFile == "" {
+		in.LogFile = parse.LogFile
+		if in.Log != nil {
+			in.LogFile = in.Log.File
+		}
+	}
+	if in.ReadFile == nil {
+		in.ReadFile = func(string) ([]byte, error) { return nil, fs.ErrNotExist }
+	}
+	if in.Exists == nil {
+		in.Exists = func(rel string) bool { _, err := in.ReadFile(rel); return err == nil }
+	}
+	in.ReadFile = memoRead(in.ReadFile)
+	s := &Session{l: l, in: &in, sh: &shared{in: &in, cfg: l.cfg, horizons: map[string]horizonAt{}}}
+	if in.Derive || l.sev["MS204"] != diag.Off && in.Exists(parse.GraphFile) || l.sev["MS205"] != diag.Off && in.Exists(parse.ContextFile) {
+		s.replay = materialize.NewReplayer(RenderOptions(l.cfg))
+	}
+	for _, r := range Rules() {
+		if sev := l.sev[r.ID]; r.Visit != nil && sev != diag.Off {
+			p := s.pass(r, sev)
+			s.visitors = append(s.visitors, visiting{p, r.Visit(p)})
+		}
+	}
+	s.work = pipe.Start(256, s.visit)
+	return s
+}
+
+func (s *Session) pass(r *Rule, sev diag.Severity) *Pass {
+	return &Pass{
+		Rule: r, Config: s.l.cfg, ReadFile: s.in.ReadFile, Exists: s.in.Exists,
+		shared: s.sh, severity: sev, out: &s.ds,
+	}
+}
+
+// Event checks the next event of the history. The Session may read e
+// until Finish returns (the rules run behind, on their own goroutine),
+// so the caller must not change it; parse.Stream never does.
+func (s *Session) Event(e *parse.Event) { s.work.Add(e) }
+
+func (s *Session) visit(e *parse.Event) {
+	sh := s.sh
+	if e.Num > 0 {
+		sh.first.add(e.Num, firstSeen{pos: int32(sh.count), line: int32(e.Range.Line), offset: int64(e.Range.Offset), file: e.Range.File})
+	}
+	if e.Range.File == s.in.LogFile {
+		sh.logEvents++
+	}
+	sh.pos = sh.count
+	for _, v := range s.visitors {
+		v.v.Event(e)
+	}
+	if s.replay != nil {
+		s.replay.Apply(e)
+	}
+	sh.count++
+	sh.last = e.ID
+}
+
+// Finish runs the rules that look at the memory as a whole, with log
+// and archive as parsed (either may be nil), and returns every finding,
+// sorted as the printers print them.
+func (s *Session) Finish(log, archive *parse.Log) diag.Diagnostics {
+	s.work.Wait()
+	s.in.Log, s.in.Archive = log, archive
+	if s.replay != nil {
+		graph, context := s.replay.Render()
+		s.sh.derived = map[string][]byte{parse.GraphFile: graph, parse.ContextFile: context}
+	}
+	for _, v := range s.visitors {
+		v.p.Log, v.p.Archive = log, archive
+		if v.v.End != nil {
+			v.v.End()
+		}
+	}
+	for _, r := range Rules() {
+		if sev := s.l.sev[r.ID]; r.Run != nil && sev != diag.Off {
+			p := s.pass(r, sev)
+			p.Log, p.Archive = log, archive
+			r.Run(p)
+		}
+	}
+	s.ds.Sort()
+	return s.ds
+}
+
+// Err is the error that kept a rule from judging the memory (see
+// Pass.Fail), nil when every rule ran. Valid after Finish.
+func (s *Session) Err() error { return s.sh.err }
+
+// Events is the number of events the Session has seen.
+func (s *Session) Events() int { return s.sh.count }
+
+// Derived returns what regen would write for the events seen, when the
+// Session replayed them (a drift rule compared, or Input.Derive); nil
+// otherwise. Valid after Finish.
+func (s *Session) Derived() (graph, context []byte) {
+	return s.sh.derived[parse.GraphFile], s.sh.derived[parse.ContextFile]
+}
+
+// memoRead returns read, remembering each file's result: the staleness,
+// drift and early checks all read the derived files, which are large
+// for a long log.
+func memoRead(read func(string) ([]byte, error)) func(string) ([]byte, error) {
+	type result struct {
+		b   []byte
+		err error
+	}
+	var mu sync.Mutex
+	seen := map[string]result{}
+	return func(rel string) ([]byte, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		r, ok := seen[rel]
+		if !ok {
+			r.b, r.err = read(rel)
+			seen[rel] = r
+		}
+		return r.b, r.err
+	}
+}

@@ -1,0 +1,232 @@
+package parse
+
+import (
+	"bytes"
+	"strings"
+
+	"github.com/memsys/memsys/internal/base/diag"
+)
+
+// This file assembles events from the block model: headings open and
+// close events and sections, paragraphs and lists become fields and
+// details (fields.go), and finished events are kept or streamed.
+
+// consume reads the top-level blocks of one chunk in order.
+func (p *state) consume(blocks []block) {
+	for i := range blocks {
+		b := &blocks[i]
+		switch b.kind {
+		case bHeading:
+			p.heading(b)
+		case bPara:
+			if p.cur != nil && !p.headersOnly {
+				p.fieldLines(b.lines)
+			}
+		case bList:
+			if p.cur != nil && !p.headersOnly {
+				p.list(b.items)
+			}
+		case bBreak:
+			// a separator between events
+		case bUnclosed:
+			off := b.lines[0].off
+			p.problem(KindUnclosed, off, b.lines[0].end, "",
+				"code block or HTML comment opened here is never closed, so every event heading after it is hidden: close it")
+		default:
+			if p.cur != nil {
+				p.listTo = ""
+			}
+		}
+	}
+}
+
+func (p *state) heading(h *block) {
+	textLine := p.text(h.lines[0])
+	for _, l := range h.lines[1:] {
+		textLine += " " + p.text(l)
+	}
+	start := bytes.LastIndexByte(p.src[:h.lines[0].off], '\n') + 1
+	if h.setext && p.cur != nil && isFieldLine(p.text(h.lines[0])) {
+		// "**Tags**: x" directly followed by "---" is a setext heading
+		// to CommonMark but a field and a separator to its writer.
+		p.fieldLines(h.lines)
+		return
+	}
+	isEvt := len(textLine) >= 4 && strings.EqualFold(textLine[:4], "evt-")
+	if h.level > 3 && !isEvt {
+		return // a sub-heading inside an event body
+	}
+	p.closeEvent(start)
+	if isEvt {
+		p.openEvent(h.level, textLine, start)
+		return
+	}
+	if h.level <= 2 {
+		name := strings.ToLower(strings.TrimSpace(textLine))
+		p.inLog = name == "event log" || name == "events" ||
+			(p.archive && strings.HasPrefix(name, "archive"))
+		if p.inLog && p.log.EventLogLine == 0 {
+			p.log.HasEventLog = true
+			p.log.EventLogLine = p.line(start)
+			p.flush()
+		}
+		return
+	}
+	if p.inLog && strings.Contains(textLine, "|") {
+		p.problem(KindHeader, start, lineEnd(p.src, start), "",
+			"heading "+quote(textLine)+" looks like an event but does not start with evt-NNN: write it as \"### evt-NNN | YYYY-MM-DD HH:MM | agent | type\"")
+	}
+}
+
+func (p *state) openEvent(level int, header string, start int) {
+	var e *Event
+	if p.each != nil {
+		e = &Event{Level: level, InLog: p.inLog || p.archive}
+	} else {
+		p.log.Events = append(p.log.Events, Event{Level: level, InLog: p.inLog || p.archive})
+		e = &p.log.Events[len(p.log.Events)-1]
+	}
+	if !p.headersOnly {
+		e.Fields = make([]Field, 0, 5) // the template's five fields
+	}
+	p.cur, p.field, p.listTo = e, -1, ""
+	e.Range.Offset = start
+	e.Range.Line = p.line(start)
+	p.parseHeader(e, header, start)
+}
+
+func (p *state) closeEvent(next int) {
+	e := p.cur
+	if e == nil {
+		return
+	}
+	p.cur = nil
+	end := trimTail(p.src, e.Range.Offset, next)
+	e.Text = p.s[e.Range.Offset:end]
+	// The end is counted from the start, not through the cursor, which
+	// has already moved past the trimmed tail.
+	last := end
+	if end > e.Range.Offset && p.src[end-1] == '\n' {
+		last = end - 1 // end the range on the last line, not the next
+	}
+	e.Range = diag.Range{
+		File: p.file, Line: e.Range.Line, Col: 1,
+		EndLine:   e.Range.Line + bytes.Count(p.src[e.Range.Offset:last], []byte{'\n'}),
+		EndCol:    last - (bytes.LastIndexByte(p.src[:last], '\n') + 1) + 1,
+		Offset:    p.orig(e.Range.Offset),
+		EndOffset: p.orig(end),
+	}
+	if p.each != nil {
+		p.emit(e)
+	}
+}
+
+// emit passes a complete streamed event on, or holds it back while it
+// is not yet known whether the file has an Event Log section.
+func (p *state) emit(e *Event) {
+	if !e.InLog && !p.log.HasEventLog {
+		p.pending = append(p.pending, e)
+		return
+	}
+	if p.keep(e) {
+		p.each(e)
+	}
+}
+
+// flush decides the held-back events: called when the Event Log section
+// appears (they are outside it) and at the end (there is none).
+func (p *state) flush() {
+	for _, e := range p.pending {
+		if p.keep(e) {
+			p.each(e)
+		}
+	}
+	clear(p.pending)
+	p.pending = p.pending[:0]
+}
+
+// trimTail drops trailing blank lines and thematic-break separators
+// from [start, end), keeping the final newline.
+func trimTail(src []byte, start, end int) int {
+	for end > start {
+		// find the start of the last line
+		e := end
+		if src[e-1] == '\n' {
+			e--
+		}
+		s := bytes.LastIndexByte(src[start:e], '\n') + 1 + start
+		if s == start {
+			break // never trim the heading itself
+		}
+		line := bytes.TrimSpace(src[s:e])
+		if len(line) == 0 || isBreak(line) {
+			end = s
+			continue
+		}
+		break
+	}
+	return end
+}
+
+func isBreak(line []byte) bool {
+	if len(line) < 3 {
+		return false
+	}
+	c := line[0]
+	if c != '-' && c != '*' && c != '_' {
+		return false
+	}
+	n := 0
+	for _, b := range line {
+		switch b {
+		case c:
+			n++
+		case ' ', '\t':
+		default:
+			return false
+		}
+	}
+	return n >= 3
+}
+
+func (p *state) problem(k Kind, start, end int, evt, msg string) {
+	r := p.rangeOf(start, end)
+	p.log.Problems = append(p.log.Problems, Problem{Kind: k, Range: r, Event: evt, Message: msg})
+}
+
+// finish decides which evt headings are events: those inside the Event
+// Log section, or all of them when the file has no such section (lint
+// reports the missing section; replay still sees the events).
+func (p *state) finish() {
+	if p.each != nil {
+		p.flush()
+	} else {
+		kept := p.log.Events[:0]
+		for i := range p.log.Events {
+			if p.keep(&p.log.Events[i]) {
+				kept = append(kept, p.log.Events[i])
+			}
+		}
+		clear(p.log.Events[len(kept):])
+		p.log.Events = kept
+	}
+	sortProblems(p.log.Problems)
+}
+
+// keep reports whether e counts as an event, reporting why not, or a
+// heading at the wrong level, as a problem.
+func (p *state) keep(e *Event) bool {
+	if e.ID == "" {
+		return false // a malformed ID, already reported
+	}
+	if p.log.HasEventLog && !e.InLog {
+		p.log.Problems = append(p.log.Problems, Problem{Kind: KindOutside, Range: e.Range, Event: e.ID,
+			Message: e.ID + " is outside the \"## Event Log\" section: move it under that heading"})
+		return false
+	}
+	if e.Level != 3 {
+		p.log.Problems = append(p.log.Problems, Problem{Kind: KindLevel, Range: e.Range, Event: e.ID,
+			Message: e.ID + " heading is level " + itoa(e.Level) + ", not 3: write it as \"### " + e.ID + " | ...\""})
+	}
+	return true
+}

@@ -1,0 +1,90 @@
+package parse
+
+import (
+	"bytes"
+	"sync"
+
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
+)
+
+// This file is the goldmark path: a chunk the fast recogniser
+// (fast.go) does not take is parsed by goldmark, grown until it does not
+// end inside a fenced code or HTML block.
+
+// blockParser is shared: goldmark parsers are safe for concurrent use
+// once initialised. It is built on first use, not at package init, so
+// commands that never reach goldmark (--version, status, append) do
+// not pay for its tables. Only block parsers run. Inline parsing would turn
+// "**Scope**" into emphasis nodes we would have to flatten again, and
+// link reference definitions would swallow lines such as "[x]: y";
+// fields are read from each block's raw lines instead.
+var blockParser = sync.OnceValue(func() parser.Parser {
+	return parser.NewParser(
+		parser.WithBlockParsers(parser.DefaultBlockParsers()...),
+		parser.WithInlineParsers(),
+		parser.WithParagraphTransformers(),
+	)
+})
+
+// hidesEvents reports whether text holds a line that would be an event
+// heading outside a code block.
+func hidesEvents(text []byte) bool {
+	for len(text) > 0 {
+		line := text
+		if i := bytes.IndexByte(text, '\n'); i >= 0 {
+			line, text = text[:i], text[i+1:]
+		} else {
+			text = nil
+		}
+		t := bytes.TrimLeft(bytes.TrimLeft(line, " "), "#")
+		if len(t) < len(bytes.TrimLeft(line, " ")) && bytes.HasPrefix(bytes.TrimLeft(t, " "), []byte("evt-")) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasOpener reports whether chunk may contain a fenced code or HTML
+// block opener anywhere; without one it cannot end open.
+func hasOpener(chunk []byte) bool {
+	return bytes.Contains(chunk, []byte("``")) || bytes.Contains(chunk, []byte("~~")) || bytes.IndexByte(chunk, '<') >= 0
+}
+
+// endsOpen reports whether the last top-level block of a chunk is a
+// fenced code or HTML block still open at the chunk's end.
+func endsOpen(doc ast.Node, chunk []byte) bool {
+	last := doc.LastChild()
+	if last == nil {
+		return false
+	}
+	lastLineEnd := func(n ast.Node) int {
+		if l := n.Lines(); l.Len() > 0 {
+			return l.At(l.Len() - 1).Stop
+		}
+		return -1
+	}
+	switch n := last.(type) {
+	case *ast.FencedCodeBlock:
+		e := lastLineEnd(n)
+		if e < 0 {
+			e = lineEnd(chunk, max(n.Pos(), 0))
+		}
+		// Closed fences have their closing line after the content.
+		return len(bytes.TrimSpace(chunk[min(e, len(chunk)):])) == 0
+	case *ast.HTMLBlock:
+		if n.HasClosure() {
+			return false
+		}
+		if n.HTMLBlockType <= ast.HTMLBlockType5 {
+			return true
+		}
+		e := lastLineEnd(n)
+		if e < 0 {
+			return true
+		}
+		// Kinds 6 and 7 end at a blank line.
+		return !bytes.Contains(chunk[min(e, len(chunk)):], []byte("\n"))
+	}
+	return false
+}
