@@ -34,6 +34,10 @@ func usageErr(format string, args ...any) error {
 	return cannotRun{fmt.Errorf(format, args...)}
 }
 
+// version is what --version prints; release builds set it with
+// -ldflags "-X main.version=v1.2.3".
+var version = "dev"
+
 func main() { os.Exit(Main()) }
 
 // Main runs memsys with os.Args and returns the exit code. It is a
@@ -93,6 +97,7 @@ func exitCode(err error, stderr io.Writer) int {
 func newApp(stdout, stderr io.Writer) *cli.Command {
 	app := &cli.Command{
 		Name:      "memsys",
+		Version:   version,
 		Usage:     "keep a markdown memory system for AI agents exact, safe and fast",
 		Writer:    stdout,
 		ErrWriter: stderr,
