@@ -2,6 +2,8 @@ package memory
 
 import (
 	"bytes"
+	"context"
+	"fmt"
 	"encoding/json"
 	"math/rand/v2"
 	"os"
@@ -25,6 +27,7 @@ type replayResult struct {
 	log, archive   *parse.Log
 	err            string
 	status         string // Status's JSON, or its error
+	lint           string // Lint's findings as JSON, or its error
 }
 
 func replayOnce(t testing.TB, root string, cached bool) replayResult {
@@ -51,6 +54,13 @@ func replayOnce(t testing.TB, root string, cached bool) replayResult {
 		b, _ := json.Marshal(r)
 		status = string(b)
 	}
+	lintOut := ""
+	if ds, events, err := Lint(context.Background(), root, LintOptions{}); err != nil {
+		lintOut = "error: " + err.Error()
+	} else {
+		b, _ := json.Marshal(ds)
+		lintOut = fmt.Sprintf("%d events %s", events, b)
+	}
 	strip := func(l *parse.Log) *parse.Log {
 		if l == nil {
 			return nil
@@ -62,7 +72,7 @@ func replayOnce(t testing.TB, root string, cached bool) replayResult {
 		}
 		return &c
 	}
-	return replayResult{graph: g, context: c, log: strip(mem.Log), archive: strip(mem.Archive), status: status}
+	return replayResult{graph: g, context: c, log: strip(mem.Log), archive: strip(mem.Archive), status: status, lint: lintOut}
 }
 
 // newCachedRoot makes a memory root inside a fake repository, so its
@@ -93,6 +103,8 @@ func sameReplay(t testing.TB, what string, cold, cached replayResult) {
 		t.Fatalf("%s: log differs cached\n%+v\ncold\n%+v", what, cached.log, cold.log)
 	case !reflect.DeepEqual(cold.archive, cached.archive):
 		t.Fatalf("%s: archive differs cached\n%+v\ncold\n%+v", what, cached.archive, cold.archive)
+	case cold.lint != cached.lint:
+		t.Fatalf("%s: lint differs cached\n%s\ncold\n%s", what, cached.lint, cold.lint)
 	case cold.status != cached.status:
 		t.Fatalf("%s: status differs cached\n%s\ncold\n%s", what, cached.status, cold.status)
 	}
@@ -154,7 +166,7 @@ func TestReplayCachedEqualsCold(t *testing.T) {
 	if len(corpora) < 50 {
 		t.Fatalf("only %d logs in the corpus", len(corpora))
 	}
-	before, statusBefore := resumes, statusHits
+	before, statusBefore, lintBefore := resumes, statusHits, lintHits
 	for i, files := range corpora {
 		root := newCachedRoot(t, files)
 		checkCacheSteps(t, root,
@@ -169,6 +181,25 @@ func TestReplayCachedEqualsCold(t *testing.T) {
 			appendText("\n### evt-9004 | broken\n```\n### evt-9005 | 2099-01-01 00:00 | a | fix\n"),
 			func([]byte) []byte { return files[parse.LogFile] },
 			appendText("\n"),
+			// Files beside the log change, the log does not: lint's
+			// cache must see them (MS201-MS207 read them).
+			func(src []byte) []byte {
+				os.MkdirAll(filepath.Join(root, parse.MemoryDir), 0o755)
+				os.WriteFile(filepath.Join(root, parse.GraphFile), []byte("# Knowledge Graph\n"), 0o644)
+				return src
+			},
+			func(src []byte) []byte {
+				os.WriteFile(filepath.Join(root, "AGENTS.md"), []byte("# Agents\n\n## Memory System Protocol\n"), 0o644)
+				return src
+			},
+			func(src []byte) []byte {
+				os.WriteFile(filepath.Join(root, ".memsys.json"), []byte(`{"tier": "full"}`), 0o644)
+				return src
+			},
+			func(src []byte) []byte {
+				os.Remove(filepath.Join(root, "AGENTS.md"))
+				return src
+			},
 		)
 		if t.Failed() {
 			t.Fatalf("corpus log %d", i)
@@ -182,7 +213,11 @@ func TestReplayCachedEqualsCold(t *testing.T) {
 	if got := statusHits - statusBefore; got < 3*len(corpora) {
 		t.Errorf("%d statuses through the cache over %d logs: the cache was hardly used", got, len(corpora))
 	}
-	t.Logf("%d logs, %d resumed replays, %d cached statuses", len(corpora), resumes-before, statusHits-statusBefore)
+	// Lint resumes nothing: only the unchanged run of each log hits.
+	if got := lintHits - lintBefore; got < len(corpora) {
+		t.Errorf("%d lints from the cache over %d logs: the cache was hardly used", got, len(corpora))
+	}
+	t.Logf("%d logs, %d resumed replays, %d cached statuses, %d cached lints", len(corpora), resumes-before, statusHits-statusBefore, lintHits-lintBefore)
 }
 
 // FuzzReplayCache edits one byte of a log between two runs (or appends

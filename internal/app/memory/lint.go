@@ -44,9 +44,24 @@ func Lint(ctx context.Context, root string, o LintOptions) (diag.Diagnostics, in
 	defer closeGit()
 	in := LintInput(root)
 	in.Git, in.Revisions = git, revs
-	ds, events, s, err := lintOnce(l, root, in, o.Fix)
+	// A plain lint goes through the result cache (lintcache.go).
+	cached := git == nil && revs == nil && !o.Fix && workspace.CacheEnabled()
+	var name string
+	var rec *lintRecorder
+	if cached {
+		name = lintCacheName(root, o.Overrides)
+		if ds, events, ok := lintFromCache(root, name, in); ok {
+			return ds, events, nil
+		}
+		rec = &lintRecorder{reads: map[string]lintRead{}}
+		in = rec.wrap(in)
+	}
+	ds, events, s, mem, err := lintOnce(l, root, in, o.Fix)
 	if err != nil {
 		return nil, 0, err
+	}
+	if cached {
+		lintToCache(root, name, mem, rec, ds, events)
 	}
 	if o.Fix {
 		if ds, err = fixDerived(root, l, s, ds, in); err != nil {
@@ -58,21 +73,21 @@ func Lint(ctx context.Context, root string, o LintOptions) (diag.Diagnostics, in
 
 // lintOnce runs one Session over root. A missing log is a finding
 // (MS101), not a failure to run.
-func lintOnce(l *lint.Linter, root string, in lint.Input, derive bool) (diag.Diagnostics, int, *lint.Session, error) {
+func lintOnce(l *lint.Linter, root string, in lint.Input, derive bool) (diag.Diagnostics, int, *lint.Session, *workspace.Memory, error) {
 	in.Derive = derive
 	s := l.Start(in)
 	mem := &workspace.Memory{Root: root, Tier: workspace.DetectTier(root)}
 	if !errors.Is(workspace.Lstat(root, workspace.LogName), fs.ErrNotExist) {
 		var err error
 		if mem, err = workspace.Stream(root, s.Event); err != nil {
-			return nil, 0, nil, err
+			return nil, 0, nil, nil, err
 		}
 	}
 	ds := s.Finish(mem.Log, mem.Archive)
 	if err := s.Err(); err != nil {
-		return nil, 0, nil, fmt.Errorf("lint: %w", err)
+		return nil, 0, nil, nil, fmt.Errorf("lint: %w", err)
 	}
-	return ds, s.Events(), s, nil
+	return ds, s.Events(), s, mem, nil
 }
 
 // LintInput is the lint.Input of the memory at root: its files, read
@@ -117,6 +132,6 @@ func fixDerived(root string, l *lint.Linter, s *lint.Session, ds diag.Diagnostic
 			return nil, fmt.Errorf("lint --fix: %w", err)
 		}
 	}
-	again, _, _, err := lintOnce(l, root, in, false)
+	again, _, _, _, err := lintOnce(l, root, in, false)
 	return again, err
 }
