@@ -6,8 +6,10 @@ import (
 	"encoding/hex"
 	"strconv"
 
+	"github.com/memsys/memsys/internal/base/config"
 	"github.com/memsys/memsys/internal/base/snapshot"
 	"github.com/memsys/memsys/internal/io/workspace"
+	"github.com/memsys/memsys/lint"
 	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
 )
@@ -26,7 +28,7 @@ import (
 // the result (TestReplayCachedEqualsCold, FuzzReplayCache).
 
 // checkpointVersion changes whenever replayCheckpoint does.
-const checkpointVersion = 2
+const checkpointVersion = 3
 
 // replayCheckpoint is one cache entry.
 type replayCheckpoint struct {
@@ -40,7 +42,12 @@ type replayCheckpoint struct {
 	// event replayed, headers, Scope and Summary.
 	LogEvents, ArchiveEvents int
 	Last                     *parse.Event
-	Log                      parse.Log
+	// GraphSum and ContextSum are the SHA-256 of graph.md and context.md
+	// as rendered from this state: when no event came since and the
+	// files on disk hash the same, regen has nothing to do
+	// (regenerateCurrent) and need not decode the state at all.
+	GraphSum, ContextSum [32]byte
+	Log                  parse.Log
 	Archive                  *parse.Log
 	Replayer                 []byte
 }
@@ -183,10 +190,12 @@ func save(root, name string, mem *workspace.Memory, x *materialize.Replayer, las
 	if err != nil {
 		return
 	}
+	g, c := x.Render()
 	cp := replayCheckpoint{
 		Version: checkpointVersion, PrefixLen: last.EndOffset, PrefixLines: last.EndLine,
 		PrefixSum: sha256.Sum256(mem.LogBytes[:last.EndOffset]), Events: n,
 		LogEvents: last.logN, ArchiveEvents: last.archN, Last: briefEvent(last.ev),
+		GraphSum: sha256.Sum256(g), ContextSum: sha256.Sum256(c),
 		Log: *mem.Log, Archive: mem.Archive, Replayer: state,
 	}
 	cp.Log.Events = nil
@@ -304,3 +313,44 @@ func resumable(suffix []byte) bool {
 func isBreak(line []byte) bool {
 	return len(line) >= 3 && len(bytes.Trim(line, "-")) == 0
 }
+
+// regenerateCurrent answers regen and regen --check from the history
+// cache when nothing is to be done: no event came since the checkpoint
+// and the derived files of the tier on disk hash as the checkpoint's
+// state renders them. The result is then regen's (no diff, nothing
+// written, the parser's findings as warnings) without decoding the
+// replay state or rendering. ok is false in every other case.
+func regenerateCurrent(root string, cfg config.Config) (*RegenResult, bool) {
+	if !workspace.CacheEnabled() {
+		return nil, false
+	}
+	mem, cp, _, suffix, ok := loadCheckpoint(root, lint.RenderOptions(cfg))
+	if !ok || len(bytes.TrimSpace(suffix)) > 0 {
+		return nil, false
+	}
+	want := map[string][32]byte{}
+	switch TierOf(cfg, mem) {
+	case parse.Full:
+		want[parse.GraphFile] = cp.GraphSum
+		want[parse.ContextFile] = cp.ContextSum
+	case parse.Core:
+		want[parse.ContextFile] = cp.ContextSum
+	}
+	for f, sum := range want {
+		b, err := workspace.ReadFile(root, f)
+		if err != nil || sha256.Sum256(b) != sum {
+			return nil, false
+		}
+	}
+	r := &RegenResult{}
+	for _, l := range []*parse.Log{cp.Archive, &cp.Log} {
+		if l != nil {
+			r.Problems = append(r.Problems, l.Problems...)
+		}
+	}
+	currentHits++
+	return r, true
+}
+
+// currentHits counts regens answered by regenerateCurrent, for the tests.
+var currentHits int

@@ -28,6 +28,7 @@ type replayResult struct {
 	err            string
 	status         string // Status's JSON, or its error
 	lint           string // Lint's findings as JSON, or its error
+	check          string // regen --check's diff and warnings, or its error
 }
 
 func replayOnce(t testing.TB, root string, cached bool) replayResult {
@@ -54,6 +55,13 @@ func replayOnce(t testing.TB, root string, cached bool) replayResult {
 		b, _ := json.Marshal(r)
 		status = string(b)
 	}
+	check := ""
+	if r, err := Regenerate(root, RegenOptions{Check: true}); err != nil {
+		check = "error: " + err.Error()
+	} else {
+		b, _ := json.Marshal(r.Problems)
+		check = r.Diff + string(b)
+	}
 	lintOut := ""
 	if ds, events, err := Lint(context.Background(), root, LintOptions{}); err != nil {
 		lintOut = "error: " + err.Error()
@@ -72,7 +80,7 @@ func replayOnce(t testing.TB, root string, cached bool) replayResult {
 		}
 		return &c
 	}
-	return replayResult{graph: g, context: c, log: strip(mem.Log), archive: strip(mem.Archive), status: status, lint: lintOut}
+	return replayResult{graph: g, context: c, log: strip(mem.Log), archive: strip(mem.Archive), status: status, lint: lintOut, check: check}
 }
 
 // newCachedRoot makes a memory root inside a fake repository, so its
@@ -103,6 +111,8 @@ func sameReplay(t testing.TB, what string, cold, cached replayResult) {
 		t.Fatalf("%s: log differs cached\n%+v\ncold\n%+v", what, cached.log, cold.log)
 	case !reflect.DeepEqual(cold.archive, cached.archive):
 		t.Fatalf("%s: archive differs cached\n%+v\ncold\n%+v", what, cached.archive, cold.archive)
+	case cold.check != cached.check:
+		t.Fatalf("%s: regen --check differs cached\n%s\ncold\n%s", what, cached.check, cold.check)
 	case cold.lint != cached.lint:
 		t.Fatalf("%s: lint differs cached\n%s\ncold\n%s", what, cached.lint, cold.lint)
 	case cold.status != cached.status:
@@ -166,7 +176,7 @@ func TestReplayCachedEqualsCold(t *testing.T) {
 	if len(corpora) < 50 {
 		t.Fatalf("only %d logs in the corpus", len(corpora))
 	}
-	before, statusBefore, lintBefore := resumes, statusHits, lintHits
+	before, statusBefore, lintBefore, currentBefore := resumes, statusHits, lintHits, currentHits
 	for i, files := range corpora {
 		root := newCachedRoot(t, files)
 		checkCacheSteps(t, root,
@@ -200,6 +210,19 @@ func TestReplayCachedEqualsCold(t *testing.T) {
 				os.Remove(filepath.Join(root, "AGENTS.md"))
 				return src
 			},
+			// Derived files current: regen --check is answered from
+			// the checkpoint's hashes, then an edit of graph.md alone.
+			func(src []byte) []byte {
+				os.Unsetenv(workspace.EnvNoCache)
+				Regenerate(root, RegenOptions{})
+				return src
+			},
+			func(src []byte) []byte {
+				if b, err := os.ReadFile(filepath.Join(root, parse.GraphFile)); err == nil {
+					os.WriteFile(filepath.Join(root, parse.GraphFile), append(b, '\n'), 0o644)
+				}
+				return src
+			},
 		)
 		if t.Failed() {
 			t.Fatalf("corpus log %d", i)
@@ -212,6 +235,9 @@ func TestReplayCachedEqualsCold(t *testing.T) {
 	}
 	if got := statusHits - statusBefore; got < 3*len(corpora) {
 		t.Errorf("%d statuses through the cache over %d logs: the cache was hardly used", got, len(corpora))
+	}
+	if got := currentHits - currentBefore; got < len(corpora) {
+		t.Errorf("%d regen --check answered from the checkpoint over %d logs", got, len(corpora))
 	}
 	// Lint resumes nothing: only the unchanged run of each log hits.
 	if got := lintHits - lintBefore; got < len(corpora) {

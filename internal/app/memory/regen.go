@@ -144,6 +144,11 @@ func Regenerate(root string, o RegenOptions) (*RegenResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	if o.Stdout == "" && o.At == "" {
+		if r, ok := regenerateCurrent(root, cfg); ok {
+			return r, nil
+		}
+	}
 	mem, x, err := Replay(root, lint.RenderOptions(cfg), o.At)
 	if err != nil {
 		return nil, err
