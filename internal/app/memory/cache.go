@@ -48,8 +48,8 @@ type replayCheckpoint struct {
 	// (regenerateCurrent) and need not decode the state at all.
 	GraphSum, ContextSum [32]byte
 	Log                  parse.Log
-	Archive                  *parse.Log
-	Replayer                 []byte
+	Archive              *parse.Log
+	Replayer             []byte
 }
 
 // resumes counts replays resumed from a checkpoint, for the tests to
