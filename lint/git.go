@@ -116,12 +116,15 @@ func (p *Pass) history() diag.Diagnostics {
 // hold (an ID that does not continue the sequence), rather than a
 // committed event given a new number.
 func onlyCommitted(ds diag.Diagnostics, base side) diag.Diagnostics {
-	ids := map[string]bool{}
-	for _, e := range base.events() {
-		ids[e.ID] = true
-	}
+	var ids map[string]bool // built only when there is an MS305 to judge
 	out := ds[:0]
 	for _, d := range ds {
+		if d.Rule == "MS305" && ids == nil {
+			ids = map[string]bool{}
+			for _, e := range base.events() {
+				ids[e.ID] = true
+			}
+		}
 		if d.Rule != "MS305" || ids[d.Event] {
 			out = append(out, d)
 		}
@@ -159,7 +162,10 @@ func (p *Pass) readSide(rev string) (side, error) {
 func (p *Pass) blob(rev, name string) ([]byte, bool, error) {
 	if rev != "" {
 		data, ok, err := p.Git().Blob(rev, name)
-		if err != nil {
+		switch {
+		case err != nil && p.Git().Shallow():
+			return nil, false, fmt.Errorf("read %s:%s: %w (this clone is shallow: fetch the commit, e.g. git fetch --depth=1 origin %s)", strings.TrimPrefix(rev, ":"), name, err, rev)
+		case err != nil:
 			return nil, false, fmt.Errorf("read %s:%s: %w", strings.TrimPrefix(rev, ":"), name, err)
 		}
 		return data, ok, nil

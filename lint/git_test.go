@@ -96,6 +96,11 @@ func TestHistoryRuleFailsOnUnreadableBlob(t *testing.T) {
 	if _, err := l.CheckHistory(in); !errors.Is(err, boom) {
 		t.Errorf("CheckHistory error = %v", err)
 	}
+	// In a shallow clone the error says how to fetch the commit.
+	in.Git = fakeGit{fail: boom, shallow: true}
+	if _, err := l.CheckHistory(in); !errors.Is(err, boom) || !strings.Contains(err.Error(), "git fetch --depth=1 origin c0ffee") {
+		t.Errorf("shallow CheckHistory error = %v", err)
+	}
 }
 
 func TestFixIsDeclaredOnTheDerivedFileRules(t *testing.T) {
@@ -107,5 +112,26 @@ func TestFixIsDeclaredOnTheDerivedFileRules(t *testing.T) {
 	}
 	if got := strings.Join(fix, ","); got != "MS202,MS203,MS204,MS205" {
 		t.Errorf("rules with Fix: %s", got)
+	}
+}
+
+// TestOnlyCommitted: the audit leaves a new event's numbering to lint;
+// the same gap is MS305 for lint --base.
+func TestOnlyCommitted(t *testing.T) {
+	base := head + ev(1, "one") + ev(2, "two")
+	gap := head + ev(1, "one") + ev(2, "two") + ev(5, "five")
+	git := fakeGit{blobs: map[string]string{"b:CHANGELOG.md": base, "h:CHANGELOG.md": gap}}
+	l, err := New(config.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, only := range []bool{false, true} {
+		ds, err := l.CheckHistory(Input{Git: git, Revisions: &Revisions{Base: "b", Head: "h", OnlyCommitted: only}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := map[bool]int{false: 1, true: 0}[only]; len(ds) != want {
+			t.Errorf("OnlyCommitted %v: %d findings, want %d: %v", only, len(ds), want, ds)
+		}
 	}
 }

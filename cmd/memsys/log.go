@@ -43,6 +43,9 @@ func runLog(ctx context.Context, cmd *cli.Command) error {
 	if v := cmd.String("type"); v != "" {
 		f.Types = strings.Split(v, ",")
 	}
+	if err := f.Check(); err != nil {
+		return cannotRun{err}
+	}
 	root, err := lcRoot(cmd)
 	if err != nil {
 		return err

@@ -30,14 +30,16 @@ func runStatus(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
+	// The files are read before the flags are judged, as always.
+	r, err := memory.ReadStatus(root)
+	if err != nil {
+		return cannotRun{err}
+	}
 	threshold, _, err := lcThresholds(cmd)
 	if err != nil {
 		return err
 	}
-	r, err := memory.Status(root, threshold)
-	if err != nil {
-		return cannotRun{err}
-	}
+	r.SetThreshold(threshold)
 	if format == "json" {
 		if err := lcJSON(cmd.Root().Writer, r); err != nil {
 			return err

@@ -194,19 +194,34 @@ type LogFilter struct {
 	At     string // read the history as of this event
 }
 
-// Log returns the events of root's history that pass f, oldest first.
-func Log(root string, f LogFilter) ([]EventLine, error) {
-	var since, until int64 = 0, 1 << 62
-	var err error
+// Check reports a --since or --until that is not a date, before any
+// file is read.
+func (f LogFilter) Check() error {
+	_, _, err := f.bounds()
+	return err
+}
+
+// bounds returns the time keys of Since and Until (inclusive).
+func (f LogFilter) bounds() (since, until int64, err error) {
+	since, until = 0, 1<<62
 	if f.Since != "" {
 		if since, err = bound("since", f.Since, false); err != nil {
-			return nil, err
+			return 0, 0, err
 		}
 	}
 	if f.Until != "" {
 		if until, err = bound("until", f.Until, true); err != nil {
-			return nil, err
+			return 0, 0, err
 		}
+	}
+	return since, until, nil
+}
+
+// Log returns the events of root's history that pass f, oldest first.
+func Log(root string, f LogFilter) ([]EventLine, error) {
+	since, until, err := f.bounds()
+	if err != nil {
+		return nil, err
 	}
 	evs, err := History(root, f.At)
 	if err != nil {

@@ -70,6 +70,23 @@ func (l EventLine) String() string {
 // event, the seed's Staleness Check of graph.md and context.md, and
 // whether archival is due above threshold events in the log.
 func Status(root string, threshold int) (*StatusReport, error) {
+	r, err := ReadStatus(root)
+	if err != nil {
+		return nil, err
+	}
+	r.SetThreshold(threshold)
+	return r, nil
+}
+
+// SetThreshold decides whether archival is due: more than threshold
+// events in the log.
+func (r *StatusReport) SetThreshold(threshold int) {
+	r.ArchiveThreshold = threshold
+	r.ArchiveDue = r.Log.Events > threshold
+}
+
+// ReadStatus is Status before the archive threshold is known.
+func ReadStatus(root string) (*StatusReport, error) {
 	// Status needs counts and the last event, not the events: it reads
 	// only the headings, as they stream past, and then the body of the
 	// last event alone.
@@ -99,7 +116,7 @@ func Status(root string, threshold int) (*StatusReport, error) {
 	if err := mem.Incomplete(); err != nil {
 		return nil, err
 	}
-	r := &StatusReport{Tier: string(mem.Tier), Log: FileCount{File: workspace.LogName, Events: inLog}, ArchiveThreshold: threshold}
+	r := &StatusReport{Tier: string(mem.Tier), Log: FileCount{File: workspace.LogName, Events: inLog}}
 	if mem.Archive != nil {
 		r.Archive = &FileCount{File: mem.ArchivePath, Events: inArchive}
 	}
@@ -108,7 +125,6 @@ func Status(root string, threshold int) (*StatusReport, error) {
 		l := LineOf(*lastEvent)
 		r.LastEvent, last = &l, l.ID
 	}
-	r.ArchiveDue = r.Log.Events > threshold
 	r.Graph = derivedStatus(root, parse.GraphFile, last, mem.Tier.HasGraph(), false)
 	r.Context = derivedStatus(root, parse.ContextFile, last, mem.Tier.HasContext(), true)
 	r.Stale = r.Graph.Expected && r.Graph.State != "fresh" || r.Context.Expected && r.Context.State != "fresh"

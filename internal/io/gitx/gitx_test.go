@@ -67,6 +67,31 @@ func TestRepo(t *testing.T) {
 	if p, err := sub.Prefix(ctx); err != nil || p != "sub/" {
 		t.Errorf("Prefix = %q, %v", p, err)
 	}
+	// Blobs reads files relative to the memory root, at a commit or
+	// staged, as lint's history rules ask for them.
+	blobs, err := sub.NewBlobs(ctx, "sub/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer blobs.Close()
+	for _, c := range []struct{ rev, want string }{{head, "one\n"}, {":0", "two\n"}} {
+		if b, ok, err := blobs.Blob(c.rev, "f.md"); err != nil || !ok || string(b) != c.want {
+			t.Errorf("Blob(%s, f.md) = %q %v %v", c.rev, b, ok, err)
+		}
+	}
+	if _, ok, err := blobs.Blob(head, "nope.md"); err != nil || ok {
+		t.Errorf("Blob of a missing file: %v %v", ok, err)
+	}
+	if blobs.Shallow() {
+		t.Error("a complete clone is shallow")
+	}
+	if top, err := sub.Line(ctx, "rev-parse", "--show-toplevel"); err != nil || filepath.Base(top) != filepath.Base(dir) {
+		t.Errorf("Line(rev-parse --show-toplevel) = %q, %v", top, err)
+	}
+	var ge *Error
+	if _, err := (&Git{Dir: t.TempDir()}).Line(ctx, "rev-parse", "--show-toplevel"); !errors.As(err, &ge) || !ge.Ran() {
+		t.Errorf("rev-parse outside a repository: %v", err)
+	}
 	for _, bad := range []string{"--output=x", "-h", "", "a\nb"} {
 		if _, err := g.Resolve(bad); err == nil {
 			t.Errorf("Resolve(%q) accepted", bad)

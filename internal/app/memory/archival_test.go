@@ -1,0 +1,99 @@
+package memory
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/memsys/memsys/parse"
+)
+
+// TestArchiveMovesResumesAndRefuses runs the whole protocol on a folder:
+// a dry run writes nothing, a run moves and verifies, a run killed
+// between its two writes is finished by the next, and an overlap left
+// by a hand edit is refused.
+func TestArchiveMovesResumesAndRefuses(t *testing.T) {
+	root := t.TempDir()
+	logPath, archPath := filepath.Join(root, parse.LogFile), filepath.Join(root, parse.ArchiveFile)
+	src := retiringLog()
+	write(t, root, parse.LogFile, string(src))
+	opt := ArchiveOptions{Threshold: 50, Keep: 20, Agent: "a"}
+
+	dry := opt
+	dry.DryRun = true
+	res, err := Archive(root, dry)
+	if err != nil || len(res.Moved) != 40 || res.ArchiveEvent != "" {
+		t.Fatalf("dry run: %+v, %v", res, err)
+	}
+	if got, _ := os.ReadFile(logPath); !bytes.Equal(got, src) {
+		t.Fatal("a dry run changed the log")
+	}
+
+	res, err = Archive(root, opt)
+	if err != nil || len(res.Moved) != 40 || res.ArchiveEvent != "evt-061" || res.Boundary != "evt-041" {
+		t.Fatalf("archive: %+v, %v", res, err)
+	}
+	var text strings.Builder
+	res.WriteText(&text)
+	if !strings.HasPrefix(text.String(), "moved 40 events (evt-001 through evt-040) to changelog-archive.md\n") {
+		t.Errorf("text: %q", text.String())
+	}
+	newLog, _ := os.ReadFile(logPath)
+	newArch, _ := os.ReadFile(archPath)
+
+	// Killed between the writes: the archive is new, the log still old.
+	write(t, root, parse.LogFile, string(src))
+	res, err = Archive(root, opt)
+	if err != nil || !strings.HasPrefix(res.Reason, "finishing an interrupted archive") {
+		t.Fatalf("resume: %+v, %v", res, err)
+	}
+	resumed, _ := os.ReadFile(logPath)
+	evs := parse.Parse(parse.LogFile, resumed).Events
+	if len(evs) != 21 || evs[0].ID != "evt-041" || evs[19].ID != "evt-060" || evs[20].Type != "archive" {
+		t.Errorf("resumed log holds %d events, from %s", len(evs), evs[0].ID)
+	}
+	// The uninterrupted run's log without its archive event is the same.
+	cut := func(b []byte) []byte { return b[:bytes.Index(b, []byte("### evt-061"))] }
+	if !bytes.Equal(cut(resumed), cut(newLog)) {
+		t.Error("the resumed archive kept other bytes than the uninterrupted one")
+	}
+	if got, _ := os.ReadFile(archPath); !bytes.Equal(got, newArch) {
+		t.Error("the resumed archive changed the archive")
+	}
+
+	// A hand edit leaves one event in both files: refused, nothing written.
+	lines := strings.SplitAfter(string(newLog), "\n")
+	dup := "### evt-040 | 2026-01-01 10:40 | a | delete\n\n**Scope**: core\n**Summary**: retire comp20\n\n**Details**:\n- entity: comp20\n\n**Refs**: none\n**Tags**: t\n"
+	edited := strings.Join(lines[:4], "") + dup + "\n---\n\n" + strings.Join(lines[4:], "")
+	write(t, root, parse.LogFile, edited)
+	if _, err := Archive(root, ArchiveOptions{Threshold: 1, Keep: 0, Agent: "a"}); err == nil || !strings.Contains(err.Error(), "evt-040 is also in changelog-archive.md") {
+		t.Errorf("overlap: %v", err)
+	}
+	if got, _ := os.ReadFile(logPath); string(got) != edited {
+		t.Error("a refused archive changed the log")
+	}
+}
+
+// retiringLog is 60 events: comp1..comp20 created and retired (evt-001
+// to evt-040, pinning nothing), then comp21..comp40 created and active.
+func retiringLog() []byte {
+	var b strings.Builder
+	b.WriteString(head)
+	ev := func(n int, typ, ent string) {
+		if n > 1 {
+			b.WriteString("\n---\n\n")
+		}
+		fmt.Fprintf(&b, "### evt-%03d | 2026-01-01 %02d:%02d | a | %s\n\n**Scope**: core\n**Summary**: %s %s\n\n**Details**:\n- entity: %s\n\n**Refs**: none\n**Tags**: t\n", n, n/60+10, n%60, typ, typ, ent, ent)
+	}
+	for i := 1; i <= 20; i++ {
+		ev(2*i-1, "create", fmt.Sprintf("comp%d", i))
+		ev(2*i, "delete", fmt.Sprintf("comp%d", i))
+	}
+	for i := 21; i <= 40; i++ {
+		ev(20+i, "create", fmt.Sprintf("comp%d", i))
+	}
+	return []byte(b.String())
+}
