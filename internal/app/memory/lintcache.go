@@ -100,8 +100,11 @@ func lintFromCache(root, name string, in lint.Input) (diag.Diagnostics, int, boo
 	if string(workspace.DetectTier(root)) != m.Tier {
 		return nil, 0, false
 	}
-	mem, err := workspace.Read(root)
-	if err != nil || sha256.Sum256(mem.LogBytes) != m.Log || mem.ArchivePath != m.Archive || sha256.Sum256(mem.ArchiveBytes) != m.ArchSum {
+	if sum, err := workspace.HashFile(root, workspace.LogName); err != nil || sum != m.Log {
+		return nil, 0, false
+	}
+	mem, err := workspace.ReadArchive(root)
+	if err != nil || mem.ArchivePath != m.Archive || sha256.Sum256(mem.ArchiveBytes) != m.ArchSum {
 		return nil, 0, false
 	}
 	for _, r := range m.Reads {

@@ -230,3 +230,18 @@ func ReadAfter(root, rel string, n int64, sum [32]byte) (rest []byte, ok bool, e
 	}
 	return rest, true, nil
 }
+
+// HashFile returns the SHA-256 of rel inside root, read a megabyte at
+// a time rather than held whole, with ReadFile's checks.
+func HashFile(root, rel string) ([32]byte, error) {
+	f, err := Open(root, rel)
+	if err != nil {
+		return [32]byte{}, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.CopyBuffer(h, io.NewSectionReader(f.f, 0, f.Size()), make([]byte, 1<<20)); err != nil {
+		return [32]byte{}, fmt.Errorf("%s: cannot read: %v", rel, err)
+	}
+	return [32]byte(h.Sum(nil)), nil
+}
