@@ -234,6 +234,11 @@ var idInHeading = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompi
 // event compares equal to its original.
 func stripID(text string) string { return idInHeading().ReplaceAllString(text, "$1") }
 
+// blankIDs replaces every event ID token of text with "evt-#".
+func blankIDs(text string) string {
+	return string(parse.ReplaceIDs([]byte(text), func(int, int) (string, bool) { return "evt-#", true }))
+}
+
 func shortRev(commit string) string {
 	// commit reads "REV (sha)"; git show wants the sha.
 	if i, j := indexByte(commit, '('), indexByte(commit, ')'); i >= 0 && j > i {
@@ -255,7 +260,11 @@ func indexByte(s string, c byte) int {
 // branches that each appended events must renumber one side's events
 // and interleave them when they merge, so order and IDs are free here;
 // what must hold is that no event of the parent lost or changed a byte:
-// each one's text, apart from its ID, is somewhere in the merge.
+// each one's text, apart from its ID, is somewhere in the merge. An
+// event the merge renumbered may also have its refs and ID mentions
+// renumbered with it (the merge driver rewrites them, docs/convergence.md):
+// it counts as kept when an event under another number reads the same
+// with every ID blanked.
 func compareMerge(parent, merge side, commit string) diag.Diagnostics {
 	ds := diag.Diagnostics{}
 	he := merge.events()
@@ -267,8 +276,24 @@ func compareMerge(parent, merge side, commit string) diag.Diagnostics {
 			byNum[e.Num] = i
 		}
 	}
+	var blanked map[string][]int // built on the first miss
+	renumbered := func(b parse.Event) bool {
+		if blanked == nil {
+			blanked = make(map[string][]int, len(he))
+			for _, e := range he {
+				k := blankIDs(e.Text)
+				blanked[k] = append(blanked[k], e.Num)
+			}
+		}
+		for _, n := range blanked[blankIDs(b.Text)] {
+			if n != b.Num {
+				return true
+			}
+		}
+		return false
+	}
 	for _, b := range parent.events() {
-		if have[stripID(b.Text)] {
+		if have[stripID(b.Text)] || renumbered(b) {
 			continue
 		}
 		if i, ok := byNum[b.Num]; ok {

@@ -84,16 +84,17 @@ func itoa(n int) string {
 
 func TestCompareMerge(t *testing.T) {
 	main := sideOf(head+ev(1, "one")+ev(2, "main two"), "")
-	feature := sideOf(head+ev(1, "one")+ev(2, "feature two"), "")
+	feature := sideOf(head+ev(1, "one")+ev(2, "feature two")+ev(3, "feature three, after evt-002"), "")
 	cases := []struct {
 		name  string
 		merge side
 		want  string // rules found against main, then against feature
 	}{
-		{"feature renumbered after main", sideOf(head+ev(1, "one")+ev(2, "main two")+ev(3, "feature two"), ""), ""},
-		{"main's event rewritten", sideOf(head+ev(1, "one")+ev(2, "feature two")+ev(3, "main 2"), ""), "MS301"},
-		{"feature's event dropped", sideOf(head+ev(1, "one")+ev(2, "main two"), ""), "|MS301"},
-		{"an event dropped with its ID", sideOf(head+ev(2, "main two"), ""), "MS302|MS302,MS301"},
+		{"feature renumbered after main, its mention of evt-002 with it", sideOf(head+ev(1, "one")+ev(2, "main two")+ev(3, "feature two")+ev(4, "feature three, after evt-003"), ""), ""},
+		{"main's event rewritten", sideOf(head+ev(1, "one")+ev(2, "feature two")+ev(3, "main 2")+ev(4, "feature three, after evt-002"), ""), "MS301"},
+		{"a mention rewritten without a renumbering", sideOf(head+ev(1, "one")+ev(2, "feature two")+ev(3, "feature three, after evt-001"), ""), "MS301|MS301"},
+		{"feature's event dropped", sideOf(head+ev(1, "one")+ev(2, "main two")+ev(3, "feature three, after evt-002"), ""), "|MS301"},
+		{"an event dropped with its ID", sideOf(head+ev(2, "main two")+ev(3, "feature three, after evt-002"), ""), "MS302|MS302,MS301"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"errors"
 	"io/fs"
+	"strconv"
 
 	"github.com/memsys/memsys/internal/base/diag"
 	"github.com/memsys/memsys/internal/base/udiff"
 	"github.com/memsys/memsys/materialize"
+	"github.com/memsys/memsys/parse"
 )
 
 // expected returns what regen would write to rel (parse.GraphFile or
@@ -64,8 +66,69 @@ func checkStale(p *Pass, rel string, need bool) {
 		if shown == "" {
 			shown = "empty"
 		}
+		if rows := curated(p, rel, src, true); len(rows) > 0 {
+			p.Reportf(lineRange(rel, line), last, "%s event horizon is %s but the last event is %s, and it holds %s: %s", rel, shown, last, rowsText(rows), adoptAdvice)
+			return
+		}
 		p.Reportf(lineRange(rel, line), last, "%s event horizon is %s but the last event is %s: run memsys regen", rel, shown, last)
 	}
+}
+
+// adoptAdvice ends the message of a derived file that holds rows no
+// replay draws: regen alone would throw the team's curated rows away.
+const adoptAdvice = "run memsys adopt to record them as events (memsys regen or lint --fix alone would drop them)"
+
+// curated lists the rows of the graph.md src that the replay does not
+// draw (materialize.Missing), for GraphFile only.
+func curated(p *Pass, rel string, src []byte, rowsOnly bool) []string {
+	want, ok := p.expected(rel)
+	if !ok {
+		return nil
+	}
+	return Curated(rel, src, want, rowsOnly)
+}
+
+// Curated lists what the derived file rel (src) holds that the file
+// regen writes (want) lacks: for graph.md, hand-kept nodes, edges and,
+// unless rowsOnly, types, statuses and attributes; for context.md,
+// hand-written Active Constraints. lint --fix keeps a file that has
+// any and points to memsys adopt.
+func Curated(rel string, src, want []byte, rowsOnly bool) []string {
+	if rel == parse.ContextFile {
+		return materialize.HandConstraints(src, want)
+	}
+	if rel != parse.GraphFile {
+		return nil
+	}
+	g, err := materialize.ParseGraph(want)
+	if err != nil {
+		return nil
+	}
+	hand, _ := materialize.ReadLoose(src)
+	return materialize.Missing(hand, g, rowsOnly)
+}
+
+// rowsText is "2 rows no replay of the log produces (node docs, edge ...)".
+func rowsText(rows []string) string {
+	shown := rows
+	if len(shown) > 3 {
+		shown = shown[:3]
+	}
+	s := ""
+	for i, r := range shown {
+		if i > 0 {
+			s += ", "
+		}
+		s += r
+	}
+	if len(rows) > len(shown) {
+		s += ", …"
+	}
+	n := "1 item"
+	if len(rows) != 1 {
+		n = strconv.Itoa(len(rows)) + " items"
+	}
+	return n + " no replay of the log produces (" + s + ")"
 }
 
 // isStale reports whether checkStale would report rel, so drift is not
@@ -95,9 +158,13 @@ func checkDrift(p *Pass, rel string) {
 		return
 	}
 	line := firstDiff(got, want)
+	msg := rel + " differs from what regen writes (edited by hand?): run memsys regen or memsys lint --fix"
+	if rows := curated(p, rel, got, false); len(rows) > 0 {
+		msg = rel + " differs from what regen writes and holds " + rowsText(rows) + ": " + adoptAdvice
+	}
 	p.Report(diag.Diagnostic{
 		Range:   lineRange(rel, line),
-		Message: rel + " differs from what regen writes (edited by hand?): run memsys regen or memsys lint --fix",
+		Message: msg,
 		Detail:  udiff.Unified(rel, rel+" (regen)", got, want),
 	})
 }

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"fmt"
 	"strings"
 )
 
@@ -25,5 +26,50 @@ func RulesMarkdown() string {
 		}
 		b.WriteString("\nBad:\n\n```markdown\n" + r.Bad + "\n```\n\nGood:\n\n```markdown\n" + r.Good + "\n```\n")
 	}
+	return b.String()
+}
+
+// Explain is the help of one rule as `memsys lint --explain ID` prints
+// it, offline: the same Title, Doc and examples as docs/lint.md and the
+// SARIF help.
+func Explain(r *Rule) string {
+	var b strings.Builder
+	sev := r.Severity.String()
+	if r.DefaultOff {
+		sev += ", off by default"
+	}
+	fmt.Fprintf(&b, "%s %s: %s (%s)\n\n", r.ID, r.Name, r.Title, sev)
+	b.WriteString(wrap(r.Doc, 76))
+	b.WriteString("\nBad:\n")
+	b.WriteString(indented(r.Bad))
+	b.WriteString("\nGood:\n")
+	b.WriteString(indented(r.Good))
+	return b.String()
+}
+
+func indented(s string) string {
+	var b strings.Builder
+	for _, l := range strings.Split(s, "\n") {
+		b.WriteString("    " + l + "\n")
+	}
+	return b.String()
+}
+
+// wrap breaks text into lines of at most width bytes at spaces.
+func wrap(text string, width int) string {
+	var b strings.Builder
+	n := 0
+	for _, w := range strings.Fields(text) {
+		if n > 0 && n+1+len(w) > width {
+			b.WriteByte('\n')
+			n = 0
+		} else if n > 0 {
+			b.WriteByte(' ')
+			n++
+		}
+		b.WriteString(w)
+		n += len(w)
+	}
+	b.WriteByte('\n')
 	return b.String()
 }

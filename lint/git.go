@@ -43,6 +43,13 @@ type Revisions struct {
 	// have (MS305 on a new event): that is lint's concern on the working
 	// tree, not a change to history (the audit).
 	OnlyCommitted bool
+	// Onto is set when the revision the user named has moved on since
+	// the head forked from it (lint --base REV, REV not an ancestor of
+	// the head): Base is then their merge base and Onto REV's commit,
+	// whose new events MS306 compares with the head's.
+	Onto string
+	// OntoName names REV in messages as the user wrote it.
+	OntoName string
 }
 
 // Git returns the repository the history rules read, nil without one.
@@ -80,12 +87,7 @@ func (p *Pass) history() diag.Diagnostics {
 		return sh.historyFindings
 	}
 	sh.historyDone = true
-	base, err := p.readSide(revs.Base)
-	if err != nil {
-		p.Fail(err)
-		return nil
-	}
-	head, err := p.readSide(revs.Head)
+	base, head, err := p.sides()
 	if err != nil {
 		p.Fail(err)
 		return nil
@@ -130,6 +132,37 @@ func onlyCommitted(ds diag.Diagnostics, base side) diag.Diagnostics {
 		}
 	}
 	return out
+}
+
+// sides reads the base and head versions of the history once per
+// Session: the history rules and MarkBaseline share them.
+func (p *Pass) sides() (base, head side, err error) {
+	sh := p.shared
+	if !sh.sidesRead {
+		sh.sidesRead = true
+		revs := p.Revisions()
+		if sh.base, sh.sidesErr = p.readSide(revs.Base); sh.sidesErr == nil {
+			sh.head, sh.sidesErr = p.readSide(revs.Head)
+		}
+	}
+	return sh.base, sh.head, sh.sidesErr
+}
+
+// unchanged reports, for an event ID, whether the event is in the
+// history both sides share unchanged from the start: the same events,
+// byte for byte, in the same order. An event the change moved, edited
+// or renumbered, and every event after it, is the change's doing and is
+// judged in full.
+func unchanged(base, head side) func(string) bool {
+	b, h := base.events(), head.events()
+	nums := map[int]bool{}
+	for i := 0; i < len(b) && i < len(h) && b[i].Text == h[i].Text; i++ {
+		nums[h[i].Num] = true
+	}
+	return func(id string) bool {
+		n, ok := parse.EventNum(id)
+		return ok && nums[n]
+	}
 }
 
 // readSide reads the log and the first archive found (in the order of

@@ -25,6 +25,9 @@ type GitHubPrinter struct {
 func (g *GitHubPrinter) Print(w io.Writer, r *Result) error {
 	bw := bufio.NewWriter(w)
 	for _, d := range r.Diagnostics {
+		if d.Baseline {
+			continue // not the pull request's doing: no annotation
+		}
 		cmd := "warning"
 		if d.Severity == diag.Error {
 			cmd = "error"

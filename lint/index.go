@@ -28,7 +28,10 @@ type shared struct {
 
 	historyDone     bool             // the history rules compared base and head
 	historyFindings diag.Diagnostics // what that comparison found
-	err             error            // the first Pass.Fail
+	sidesRead       bool             // base and head were read (sides)
+	base, head      side
+	sidesErr        error
+	err             error // the first Pass.Fail
 }
 
 // firstSeen is where the first event with a number is, as the refs and

@@ -3,6 +3,8 @@ package lint
 import (
 	"encoding/json"
 	"io"
+
+	"github.com/memsys/memsys/internal/base/diag"
 )
 
 // JSONPrinter writes one JSON object:
@@ -26,6 +28,9 @@ type jsonDiagnostic struct {
 	Event    string `json:"event"`
 	Message  string `json:"message"`
 	Detail   string `json:"detail"`
+	// State is "baseline" for a finding the base revision already had
+	// (not counted in the summary); absent otherwise.
+	State string `json:"state,omitempty"`
 }
 
 type jsonSummary struct {
@@ -39,6 +44,13 @@ type jsonReport struct {
 	Summary     jsonSummary      `json:"summary"`
 }
 
+func state(d diag.Diagnostic) string {
+	if d.Baseline {
+		return "baseline"
+	}
+	return ""
+}
+
 // Print implements Printer.
 func (JSONPrinter) Print(w io.Writer, r *Result) error {
 	out := jsonReport{Diagnostics: make([]jsonDiagnostic, 0, len(r.Diagnostics))}
@@ -46,7 +58,7 @@ func (JSONPrinter) Print(w io.Writer, r *Result) error {
 		out.Diagnostics = append(out.Diagnostics, jsonDiagnostic{
 			Rule: d.Rule, Severity: d.Severity.String(),
 			File: d.Range.File, Line: d.Range.Line, Column: d.Range.Col, EndLine: d.Range.EndLine,
-			Event: d.Event, Message: d.Message, Detail: d.Detail,
+			Event: d.Event, Message: d.Message, Detail: d.Detail, State: state(d),
 		})
 	}
 	out.Summary.Errors, out.Summary.Warnings = r.Diagnostics.Count()

@@ -66,6 +66,10 @@ func New(cfg config.Config, overrides ...config.RuleSetting) (*Linter, error) {
 // Config returns the configuration the linter was built with.
 func (l *Linter) Config() config.Config { return l.cfg }
 
+// Severity is rule id's configured severity (Off when unknown), for
+// findings made outside a rule's Run: the baseline file's MS208.
+func (l *Linter) Severity(id string) diag.Severity { return l.sev[id] }
+
 // RenderOptions returns the options graph.md and context.md are rendered
 // with under cfg. It is the one conversion from the configuration to
 // materialize's options, so lint's drift check and regen render with the

@@ -1,6 +1,8 @@
 package lint
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/memsys/memsys/internal/base/diag"
@@ -8,7 +10,8 @@ import (
 )
 
 // RequiredDetails are the detail keys the seed's Event Types table asks
-// each type to include.
+// each type to include. "a|b" means either key: a dependency names
+// itself by `dependency`, `package` or `entity`, as replay reads it.
 var RequiredDetails = map[string][]string{
 	"decision":   {"from", "to", "rationale"},
 	"create":     {"entity", "path", "purpose"},
@@ -16,7 +19,7 @@ var RequiredDetails = map[string][]string{
 	"delete":     {"entity", "reason"},
 	"test":       {"target", "result"},
 	"fix":        {"symptom", "root_cause", "resolution"},
-	"dependency": {"entity", "version"},
+	"dependency": {"dependency|package|entity", "version"},
 	"blocker":    {"blocked_entity", "blocking_entity"},
 	"milestone":  {"name", "criteria_met"},
 	"escalation": {"reason", "requested_action"},
@@ -33,7 +36,8 @@ func init() {
 			"a fix its `symptom`, `root_cause` and `resolution`; and so on. Replay builds graph " +
 			"nodes and edges from these keys, so a missing one leaves the graph incomplete. " +
 			"Keys match case-insensitively, with spaces and dashes as underscores. A create of a " +
-			"task, milestone or decision (`- type: task`) needs no `path`. Add the " +
+			"task, milestone or decision (`- type: task`) needs no `path`; events `memsys adopt` " +
+			"wrote (tagged `adopted`) carry only what the hand-kept graph held. Add the " +
 			"missing `- key: value` bullets under `**Details**`.",
 		Bad:      "### evt-014 | ... | decision\n**Details**:\n- to: postgres",
 		Good:     "### evt-014 | ... | decision\n**Details**:\n- from: sqlite\n- to: postgres\n- rationale: concurrent writers",
@@ -46,12 +50,17 @@ func visitDetailKeys(p *Pass) Visitor {
 	var missing []string
 	return Visitor{Event: func(e *parse.Event) {
 		missing = missing[:0]
+		if slices.Contains(e.Tags, "adopted") {
+			// memsys adopt records a hand-kept row as it was: it has no
+			// path or purpose to give that the team did not write.
+			return
+		}
 		for _, k := range RequiredDetails[e.Type] {
 			if k == "path" && !hasPath(e) {
 				continue
 			}
-			if _, ok := e.Detail(k); !ok {
-				missing = append(missing, k)
+			if !hasAny(e, k) {
+				missing = append(missing, strings.ReplaceAll(k, "|", " or "))
 			}
 		}
 		if len(missing) == 0 {
@@ -61,8 +70,9 @@ func visitDetailKeys(p *Pass) Visitor {
 		if len(missing) > 1 {
 			noun = "details"
 		}
+		first, _, _ := strings.Cut(missing[0], " or ")
 		p.Reportf(fieldRange(e, "details"), e.ID, "%s (%s) has no %s %s: add \"- %s: ...\" under **Details**",
-			e.ID, e.Type, strings.Join(missing, ", "), noun, missing[0])
+			e.ID, e.Type, strings.Join(missing, ", "), noun, first)
 	}}
 }
 
@@ -76,4 +86,47 @@ func hasPath(e *parse.Event) bool {
 		return true
 	}
 	return false
+}
+
+// hasAny reports whether e has one of the "|"-separated keys.
+func hasAny(e *parse.Event, keys string) bool {
+	for _, k := range strings.Split(keys, "|") {
+		if _, ok := e.Detail(k); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// requiredKeys lists the keys RequiredDetails names for typ, each
+// alternative on its own.
+func requiredKeys(typ string) []string {
+	var out []string
+	for _, k := range RequiredDetails[typ] {
+		out = append(out, strings.Split(k, "|")...)
+	}
+	return out
+}
+
+// RequiredDetailsHelp is the table memsys append --help prints: each
+// type and the detail keys MS112 asks it for, in parse.EventTypes
+// order ("a|b" printed "a or b").
+func RequiredDetailsHelp() string {
+	var b strings.Builder
+	for _, t := range parse.EventTypes {
+		keys := RequiredDetails[t]
+		if len(keys) == 0 {
+			continue
+		}
+		ks := make([]string, len(keys))
+		for i, k := range keys {
+			alts := strings.Split(k, "|")
+			ks[i] = "--detail " + alts[0] + "=..."
+			if len(alts) > 1 {
+				ks[i] += " (or " + strings.Join(alts[1:], "=, ") + "=)"
+			}
+		}
+		fmt.Fprintf(&b, "  %-11s %s\n", t, strings.Join(ks, " "))
+	}
+	return b.String()
 }

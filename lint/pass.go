@@ -59,13 +59,14 @@ func (p *Pass) Problems(kind parse.Kind) []parse.Problem {
 }
 
 // Tier is the memory's tier: "full", "core" or "mvp". The configuration
-// names it, or it is read from the files present: TODO.md or graph.md
-// mean full, .memory/ or context.md mean core.
+// names it, else AGENTS.md declares it, else it is read from the files
+// present (parse.DetectTier).
 func (p *Pass) Tier() string {
 	if p.Config.Tier != "" {
 		return p.Config.Tier
 	}
-	return string(parse.DetectTier(p.Exists))
+	agents, _ := p.ReadFile(parse.AgentsFile)
+	return string(parse.DetectTier(p.Exists, agents))
 }
 
 // headerRange is the heading line of e.

@@ -13,6 +13,10 @@ type Result struct {
 	Diagnostics diag.Diagnostics // sorted with Diagnostics.Sort
 	Events      int              // events checked, archive included
 	Roots       int              // memory roots checked
+	// Suppressed counts the findings a baseline file matched, which
+	// are not printed; BaselineFile names that file.
+	Suppressed   int
+	BaselineFile string
 }
 
 // Printer writes a Result in one output format. Each format is a small
@@ -55,9 +59,17 @@ func summary(r *Result) string {
 		s = plural(r.Roots, "memory root") + ", " + s
 	}
 	if e == 0 && w == 0 {
-		return s + ": no problems"
+		s += ": no problems"
+	} else {
+		s += ": " + plural(e, "error") + ", " + plural(w, "warning")
 	}
-	return s + ": " + plural(e, "error") + ", " + plural(w, "warning")
+	if n := r.Diagnostics.Notes(); n > 0 {
+		s += " (" + plural(n, "note") + " on events the base revision already has)"
+	}
+	if r.Suppressed > 0 {
+		s += "; " + plural(r.Suppressed, "finding") + " in " + r.BaselineFile + " not shown"
+	}
+	return s
 }
 
 func plural(n int, noun string) string {

@@ -67,6 +67,9 @@ type sarifResult struct {
 	Level     string          `json:"level"`
 	Message   sarifText       `json:"message"`
 	Locations []sarifLocation `json:"locations,omitempty"`
+	// BaselineState is SARIF's: "unchanged" for a finding the base
+	// revision already had.
+	BaselineState string `json:"baselineState,omitempty"`
 }
 
 type sarifLocation struct {
@@ -121,6 +124,9 @@ func (s *SARIFPrinter) Print(w io.Writer, r *Result) error {
 	results := make([]sarifResult, 0, len(r.Diagnostics))
 	for _, d := range r.Diagnostics {
 		res := sarifResult{RuleID: d.Rule, Level: sarifLevel(d.Severity), Message: sarifText{Text: d.Message}}
+		if d.Baseline {
+			res.Level, res.BaselineState = "note", "unchanged"
+		}
 		if d.Detail != "" {
 			res.Message.Text += "\n\n" + d.Detail
 		}

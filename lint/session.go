@@ -101,7 +101,7 @@ func (s *Session) Finish(log, archive *parse.Log) diag.Diagnostics {
 	s.work.Wait()
 	s.in.Log, s.in.Archive = log, archive
 	if s.replay != nil {
-		graph, context := s.replay.Render()
+		graph, context := s.replay.Files()
 		s.sh.derived = map[string][]byte{parse.GraphFile: graph, parse.ContextFile: context}
 	}
 	for _, v := range s.visitors {
@@ -115,6 +115,12 @@ func (s *Session) Finish(log, archive *parse.Log) diag.Diagnostics {
 			p := s.pass(r, sev)
 			p.Log, p.Archive = log, archive
 			r.Run(p)
+		}
+	}
+	if s.in.Revisions != nil && s.in.Git != nil && s.sh.err == nil {
+		// --base and --staged judge only what the change added.
+		if base, head, err := s.pass(registry["MS301"], diag.Error).sides(); err == nil {
+			MarkBaseline(s.ds, unchanged(base, head))
 		}
 	}
 	s.ds.Sort()

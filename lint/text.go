@@ -33,10 +33,12 @@ func (t *TextPrinter) Print(w io.Writer, r *Result) error {
 	}
 	for _, d := range r.Diagnostics {
 		sev := d.Severity.String()
-		switch d.Severity {
-		case diag.Error:
+		switch {
+		case d.Baseline:
+			sev = paint(ansiDim, "note")
+		case d.Severity == diag.Error:
 			sev = paint(ansiRed, sev)
-		case diag.Warning:
+		case d.Severity == diag.Warning:
 			sev = paint(ansiYellow, sev)
 		}
 		bw.WriteString(paint(ansiBold, d.Range.String()) + ": " + sev + ": " + d.Message)

@@ -2,6 +2,8 @@ package materialize
 
 import (
 	"bytes"
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/memsys/memsys/internal/testkit/loggen"
@@ -19,7 +21,7 @@ func TestCheckpointResume(t *testing.T) {
 		for i := range evs {
 			whole.Apply(&evs[i])
 		}
-		wantG, wantC := whole.Render()
+		wantG, wantC := whole.Files()
 		for _, k := range []int{0, 1, 2, 50, 199, 398, 399, 400} {
 			x := NewReplayer(DefaultOptions())
 			for i := range evs[:k] {
@@ -40,7 +42,7 @@ func TestCheckpointResume(t *testing.T) {
 			for i := range evs[k:] {
 				y.Apply(&evs[k+i])
 			}
-			g, c := y.Render()
+			g, c := y.Files()
 			if !bytes.Equal(g, wantG) || !bytes.Equal(c, wantC) {
 				t.Fatalf("seed %d, cut after %d events: resumed replay differs (graph equal %v, context equal %v)", seed, k, bytes.Equal(g, wantG), bytes.Equal(c, wantC))
 			}
@@ -59,5 +61,19 @@ func TestCheckpointCorrupt(t *testing.T) {
 		if _, err := UnmarshalReplayer(b); err == nil {
 			t.Errorf("%d bytes of a %d-byte checkpoint restored", len(b), len(data))
 		}
+	}
+}
+
+// TestCheckpointCoversReplayer fails when a field is added to Replayer:
+// replayState (checkpoint.go) must carry it too, or a resumed replay
+// would lose it.
+func TestCheckpointCoversReplayer(t *testing.T) {
+	var names []string
+	rt := reflect.TypeOf(Replayer{})
+	for i := range rt.NumField() {
+		names = append(names, rt.Field(i).Name)
+	}
+	if got := strings.Join(names, ","); got != "r,d,src" {
+		t.Errorf("Replayer has fields %s: carry the new ones in replayState and MarshalBinary, then update this list", got)
 	}
 }

@@ -236,6 +236,17 @@ func (b *ctxBuilder) sprint() *Section {
 
 func (b *ctxBuilder) constraints() *Section {
 	s := &Section{Title: SecConstraints, Kind: "list"}
+	// Each constraint names the component that implements it first, as
+	// "auth.database": the decision node alone ("database") does not say
+	// whose database.
+	by := map[string]string{}
+	for _, e := range b.g.Edges {
+		if e.Relation == "implements" {
+			if _, ok := by[Canon(e.To)]; !ok {
+				by[Canon(e.To)] = e.From
+			}
+		}
+	}
 	for i := len(b.g.Nodes) - 1; i >= 0; i-- {
 		n := b.g.Nodes[i]
 		if n.Type != "decision" || n.Status != "active" {
@@ -249,15 +260,20 @@ func (b *ctxBuilder) constraints() *Section {
 		} else {
 			text = escInline(shorten(n.Name))
 		}
-		s.Items = append(s.Items, escLine(shorten(displayDecision(n.Name)))+": "+text+idSuffix(n.Created))
+		label := displayDecision(n.Name)
+		if c := by[Canon(n.Name)]; c != "" && Canon(c) != Canon(label) {
+			label = c + "." + label
+		}
+		s.Items = append(s.Items, escLine(shorten(label))+": "+text+idSuffix(n.Created))
 	}
 	return s
 }
 
-// displayDecision drops the "@evt-NNN" suffix Replay adds to decision
-// node names; the item ends with the event anyway.
+// displayDecision drops the " (evt-NNN)" suffix Replay adds to a
+// decision node whose name was taken; the item ends with the event
+// anyway.
 func displayDecision(name string) string {
-	if i := strings.LastIndex(name, "@"); i > 0 {
+	if i := strings.LastIndex(name, " (evt-"); i > 0 && strings.HasSuffix(name, ")") {
 		return name[:i]
 	}
 	return name

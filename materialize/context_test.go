@@ -35,7 +35,8 @@ func TestRecentWindow(t *testing.T) {
 		t.Errorf("2h window: got %q more %d", got, s.More)
 	}
 	// The window counts from the newest timestamp, not the last event,
-	// and sorts by time: an out-of-order late entry sorts by its stamp.
+	// and lists by log position: a late entry with an earlier stamp
+	// still shows above the events before it.
 	evs := []parse.Event{
 		ev(1, "2026-01-01 00:00", "modify", "entity: x"),
 		ev(2, "2026-05-01 00:00", "modify", "entity: x"),
@@ -43,10 +44,10 @@ func TestRecentWindow(t *testing.T) {
 	}
 	g, _ = Replay(evs)
 	s = BuildContext(evs, g, Options{WindowHours: 48, WindowEvents: 1}).Section(SecRecent)
-	if got := ids(s); !slices.Equal(got, []string{"evt-002", "evt-003"}) {
+	if got := ids(s); !slices.Equal(got, []string{"evt-003", "evt-002"}) {
 		t.Errorf("newest-first window: %q", got)
 	}
-	if s.Items[0] != "2026-05-01 00:00 — modify event 2 — evt-002" {
+	if s.Items[1] != "2026-05-01 00:00 — modify event 2 — evt-002" {
 		t.Errorf("line %q", s.Items[0])
 	}
 }

@@ -20,15 +20,13 @@ func briefOf(ev *parse.Event, pos int) brief {
 	return brief{pos: pos, key: timeKey(ev.Time), id: ev.ID, typ: ev.Type, summary: ev.Summary, time: ev.Time}
 }
 
-// after reports whether a sorts before b in Recent Changes: newer
-// timestamp first, then later in the log. Events without a timestamp
-// sort last.
-func (a *brief) after(b *brief) bool {
-	if a.key != b.key {
-		return a.key > b.key
-	}
-	return a.pos > b.pos
-}
+// after reports whether a sorts before b in Recent Changes: later in
+// the log first. The seed asks for "newest first"; a log is written in
+// the order things happened, and a date-only stamp (00:00 of its day)
+// or a late entry with an earlier clock must not jump above the event
+// appended after it, so position decides and timestamps decide only
+// which events are in the window.
+func (a *brief) after(b *brief) bool { return a.pos > b.pos }
 
 func timeKey(t parse.Time) int64 {
 	if t.IsZero() {
@@ -55,13 +53,15 @@ type digest struct {
 	// dropped now and then.
 	mins    []int64
 	pruneAt int
-	// top holds the best sectionCaps[SecRecent] timed events so far,
-	// the only ones that can be shown from the timed part of the
-	// window. heap orders its slots worst first, so a better event
-	// replaces the root: in a log written in time order every event
-	// does, and costs a few integer swaps.
-	top  []brief
-	heap []int
+	// top holds the timed events that may still be shown: those not
+	// yet out of the window and not yet covered by sectionCaps[SecRecent]
+	// later events whose timestamps are as new or newer (such events
+	// are in the window whenever this one is, and sort before it).
+	// cover counts those later events, slot for slot. In a log written
+	// in time order every event covers all before it, so top stays at
+	// the cap.
+	top   []brief
+	cover []int
 	// last is a ring of the last WindowEvents events, which the window
 	// always includes.
 	last []brief
@@ -127,48 +127,20 @@ func (d *digest) timed(b *brief) {
 		d.pruneAt = max(1024, 2*len(d.mins))
 	}
 	k := sectionCaps[SecRecent]
-	if len(d.top) < k {
-		d.top = append(d.top, *b)
-		d.heap = append(d.heap, len(d.top)-1)
-		d.up(len(d.heap) - 1)
-		return
-	}
-	if root := &d.top[d.heap[0]]; b.after(root) {
-		*root = *b
-		d.down(0)
-	}
-}
-
-// worse reports whether heap slot i holds an event that sorts after
-// slot j's.
-func (d *digest) worse(i, j int) bool { return d.top[d.heap[j]].after(&d.top[d.heap[i]]) }
-
-func (d *digest) up(i int) {
-	for i > 0 {
-		p := (i - 1) / 2
-		if !d.worse(i, p) {
-			return
+	from := d.from()
+	j := 0
+	for i := range d.top {
+		o := &d.top[i]
+		if o.time.Minutes() <= m {
+			d.cover[i]++
 		}
-		d.heap[i], d.heap[p] = d.heap[p], d.heap[i]
-		i = p
+		if d.cover[i] >= k || o.time.Minutes() < from {
+			continue
+		}
+		d.top[j], d.cover[j] = *o, d.cover[i]
+		j++
 	}
-}
-
-func (d *digest) down(i int) {
-	for {
-		c := 2*i + 1
-		if c >= len(d.heap) {
-			return
-		}
-		if c+1 < len(d.heap) && d.worse(c+1, c) {
-			c++
-		}
-		if !d.worse(c, i) {
-			return
-		}
-		d.heap[i], d.heap[c] = d.heap[c], d.heap[i]
-		i = c
-	}
+	d.top, d.cover = append(d.top[:j], *b), append(d.cover[:j], 0)
 }
 
 // from is the first minute of the time window, -1 with no timestamps.

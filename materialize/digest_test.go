@@ -27,21 +27,7 @@ func naiveRecent(events []parse.Event, opt Options) (ids []string, more int) {
 			idx = append(idx, i)
 		}
 	}
-	key := func(i int) int64 {
-		if t := events[i].Time; !t.IsZero() {
-			return t.Key()
-		}
-		return -1
-	}
-	slices.SortStableFunc(idx, func(x, y int) int {
-		if kx, ky := key(x), key(y); kx != ky {
-			if kx > ky {
-				return -1
-			}
-			return 1
-		}
-		return y - x
-	})
+	slices.Reverse(idx) // newest first by log position
 	limit := sectionCaps[SecRecent]
 	if len(idx) > limit {
 		more = len(idx) - limit

@@ -108,25 +108,17 @@ func ParseGraph(src []byte) (*Graph, error) {
 				return nil, fmt.Errorf("line %d: %v", ln, err)
 			}
 			if section == "Nodes" {
-				if len(cells) != 6 {
-					return nil, fmt.Errorf("line %d: node row has %d cells, want 6", ln, len(cells))
-				}
-				attrs, err := parseAttrs(cells[5])
+				n, err := nodeFromCells(cells)
 				if err != nil {
 					return nil, fmt.Errorf("line %d: %v", ln, err)
 				}
-				g.Nodes = append(g.Nodes, &Node{Name: unesc(cells[0]), Type: unesc(cells[1]), Status: unesc(cells[2]),
-					Created: unesc(cells[3]), LastEvent: unesc(cells[4]), Attrs: attrs})
+				g.Nodes = append(g.Nodes, n)
 			} else {
-				if len(cells) != 5 {
-					return nil, fmt.Errorf("line %d: edge row has %d cells, want 5", ln, len(cells))
-				}
-				attrs, err := parseAttrs(cells[4])
+				e, err := edgeFromCells(cells)
 				if err != nil {
 					return nil, fmt.Errorf("line %d: %v", ln, err)
 				}
-				g.Edges = append(g.Edges, &Edge{From: unesc(cells[0]), To: unesc(cells[1]), Relation: unesc(cells[2]),
-					Created: unesc(cells[3]), Attrs: attrs})
+				g.Edges = append(g.Edges, e)
 			}
 		case "Meta":
 			k, v, ok := metaItem(line)
@@ -165,6 +157,32 @@ func ParseGraph(src []byte) (*Graph, error) {
 	}
 	g.reindex()
 	return g, nil
+}
+
+// nodeFromCells reads the cells of a Nodes row.
+func nodeFromCells(cells []string) (*Node, error) {
+	if len(cells) != 6 {
+		return nil, fmt.Errorf("node row has %d cells, want 6", len(cells))
+	}
+	attrs, err := parseAttrs(cells[5])
+	if err != nil {
+		return nil, err
+	}
+	return &Node{Name: unesc(cells[0]), Type: unesc(cells[1]), Status: unesc(cells[2]),
+		Created: unesc(cells[3]), LastEvent: unesc(cells[4]), Attrs: attrs}, nil
+}
+
+// edgeFromCells reads the cells of an Edges row.
+func edgeFromCells(cells []string) (*Edge, error) {
+	if len(cells) != 5 {
+		return nil, fmt.Errorf("edge row has %d cells, want 5", len(cells))
+	}
+	attrs, err := parseAttrs(cells[4])
+	if err != nil {
+		return nil, err
+	}
+	return &Edge{From: unesc(cells[0]), To: unesc(cells[1]), Relation: unesc(cells[2]),
+		Created: unesc(cells[3]), Attrs: attrs}, nil
 }
 
 func isRule(line string) bool {

@@ -38,13 +38,14 @@ func Replay(events []parse.Event) (*Graph, []Change) {
 // digest of the events rather than the whole parsed log. The result is
 // the same as Replay followed by BuildContext over the same events.
 type Replayer struct {
-	r *replayer
-	d *digest
+	r   *replayer
+	d   *digest
+	src *SourceHasher
 }
 
 // NewReplayer returns a Replayer whose context follows opt.
 func NewReplayer(opt Options) *Replayer {
-	return &Replayer{r: newReplayer(), d: newDigest(opt)}
+	return &Replayer{r: newReplayer(), d: newDigest(opt), src: NewSourceHasher(opt)}
 }
 
 // Apply replays the next event and returns what it changed. ev is not
@@ -56,7 +57,16 @@ func (x *Replayer) Apply(ev *parse.Event) Change {
 		x.d.want(ev)
 	}
 	x.d.observe(ev)
+	x.src.Add(ev)
 	return ch
+}
+
+// Files renders graph.md and context.md as regen writes them: Render's
+// output, each sealed (Seal) with the digest of the events replayed.
+func (x *Replayer) Files() (graph, context []byte) {
+	g, c := x.Render()
+	src := x.src.Sum()
+	return Seal(g, src), Seal(c, src)
 }
 
 // Graph returns the graph as replayed so far. Later calls to Apply
@@ -180,17 +190,25 @@ func (r *replayer) detail(keys ...string) string {
 	return ""
 }
 
+// name returns the first of keys whose value is a name (NameProblem),
+// noting the values it skips as prose.
+func (r *replayer) name(keys ...string) string {
+	v, notes := detailName(r.ev, keys...)
+	for _, n := range notes {
+		r.note(n)
+	}
+	return v
+}
+
 // entity returns the entity named by the first of keys, falling back
-// to the first Scope (noted) when none is given.
+// to the first Scope name (noted) when none is given.
 func (r *replayer) entity(keys ...string) string {
-	if v := cleanName(r.detail(keys...)); Canon(v) != "" {
+	if v := r.name(keys...); v != "" {
 		return v
 	}
-	for _, s := range r.ev.Scopes {
-		if s = cleanName(s); Canon(s) != "" {
-			r.note("no " + keys[0] + " detail: entity taken from Scope")
-			return s
-		}
+	if s := ScopeNames(r.ev); len(s) > 0 {
+		r.note("no " + keys[0] + " detail: entity taken from Scope")
+		return s[0]
 	}
 	return ""
 }
@@ -200,7 +218,7 @@ func (r *replayer) entityOrPath(keys ...string) string {
 	if v := r.entity(keys...); v != "" {
 		return v
 	}
-	if v := cleanName(r.detail("path")); Canon(v) != "" {
+	if v := r.name("path"); v != "" {
 		r.note("no " + keys[0] + " detail or Scope: entity taken from path")
 		return v
 	}
@@ -286,6 +304,16 @@ func (r *replayer) status() string {
 	if v == "" {
 		return ""
 	}
+	if s, ok := Status(v); ok {
+		return s
+	}
+	r.note("unknown status " + strconv.Quote(v) + ": status unchanged")
+	return ""
+}
+
+// Status maps a written status to the seed's, with its common synonyms
+// (docs/materialize.md, "Status values"); ok is false for anything else.
+func Status(v string) (string, bool) {
 	s := Canon(v)
 	switch s {
 	case "done", "complete", "finished", "closed", "shipped":
@@ -297,11 +325,7 @@ func (r *replayer) status() string {
 	case "removed", "obsolete", "superseded", "retired":
 		s = "deprecated"
 	}
-	if contains(NodeStatuses, s) {
-		return s
-	}
-	r.note("unknown status " + strconv.Quote(v) + ": status unchanged")
-	return ""
+	return s, contains(NodeStatuses, s)
 }
 
 // relations adds the edges named by relation-named details
@@ -324,6 +348,10 @@ func (r *replayer) relations(n *Node) {
 		for _, name := range strings.Split(cleanText(d.Value), ",") {
 			name = cleanName(name)
 			if Canon(name) == "" || Canon(name) == Canon(n.Name) {
+				continue
+			}
+			if why := NameProblem(name); why != "" {
+				r.note(k + " " + strconv.Quote(clip(name)) + " is not a name (" + why + "): no edge")
 				continue
 			}
 			other := r.ensure(name, "component", "planned", k+" target not created yet")
@@ -376,7 +404,43 @@ func (r *replayer) create() {
 	r.set(n, "path", r.detail("path"))
 	r.set(n, "purpose", r.detail("purpose"))
 	r.set(n, "priority", r.detail("priority"))
+	r.attributes(n)
 	r.relations(n)
+}
+
+// attributes sets the node attributes listed under an `attributes`
+// detail, one nested bullet each (`- attributes:` then `  - owner:
+// team-a`): how an event records an attribute no typed key sets, such
+// as those `memsys adopt` carries over from a hand-kept graph.
+func (r *replayer) attributes(n *Node) {
+	for _, d := range r.ev.Details {
+		if d.Norm() != "attributes" {
+			continue
+		}
+		for _, c := range d.Children {
+			if k := cleanName(c.Key); k != "" {
+				r.set(n, k, cleanText(c.Value))
+			}
+		}
+	}
+}
+
+// retype gives n the node type of a `type` detail on a modify: the one
+// way to correct a type an earlier event got wrong.
+func (r *replayer) retype(n *Node) {
+	t := r.detail("type")
+	if t == "" {
+		return
+	}
+	c := Canon(t)
+	switch {
+	case !contains(NodeTypes, c):
+		r.note("unknown node type " + strconv.Quote(t) + ": type unchanged")
+	case c != n.Type:
+		r.note("node " + strconv.Quote(n.Name) + " retyped from " + n.Type + " to " + c)
+		n.Type = c
+		delete(r.implicit, n)
+	}
 }
 
 func (r *replayer) modify() {
@@ -400,9 +464,11 @@ func (r *replayer) modify() {
 	if s := r.status(); s != "" {
 		n.Status = s
 	}
+	r.retype(n)
 	r.set(n, "changes", r.detail("changes", "change"))
 	r.set(n, "path", r.detail("path"))
 	r.set(n, "priority", r.detail("priority"))
+	r.attributes(n)
 	r.relations(n)
 }
 
@@ -424,33 +490,34 @@ func (r *replayer) delete() {
 }
 
 func (r *replayer) decision() {
-	entity := cleanName(r.detail("entity"))
-	attr := cleanName(r.detail("attribute"))
+	entity := r.name("entity")
+	attr := r.name("attribute")
 	var targets []string
-	if Canon(entity) != "" {
+	if entity != "" {
 		targets = []string{entity}
 	} else {
-		for _, s := range r.ev.Scopes {
-			if s = cleanName(s); Canon(s) != "" {
-				targets = append(targets, s)
-			}
-		}
+		targets = ScopeNames(r.ev)
 	}
-	// The node is named after what was decided, and the event, so each
-	// decision keeps its own row when a later one supersedes it.
-	what := entity
-	if attr != "" {
-		if what != "" {
-			what += "."
-		}
-		what += attr
+	// The node is named after what was decided, as the kit's worked
+	// example draws it (auth_module implements "database"): the
+	// attribute, else the choice, else the entity. A name already taken
+	// (a superseded decision, a component of that name) gets the event.
+	what := attr
+	if what == "" {
+		what = r.name("to", "decision", "choice")
+	}
+	if what == "" {
+		what = entity
 	}
 	if what == "" {
 		what = "decision"
 	}
-	name := what + "@" + r.id
-	for i := 2; r.find(name) != nil; i++ {
-		name = what + "@" + r.id + "#" + strconv.Itoa(i)
+	name := what
+	for i := 1; r.find(name) != nil; i++ {
+		name = what + " (" + r.id + ")"
+		if i > 1 {
+			name = what + " (" + r.id + " #" + strconv.Itoa(i) + ")"
+		}
 	}
 	d := r.add(name, "decision", "active")
 	r.set(d, "from", r.detail("from"))
@@ -474,15 +541,18 @@ func (r *replayer) decision() {
 	if len(targets) == 0 {
 		r.note("decision without entity or Scope: no implements edge")
 	}
+	// The seed: "Add a decision node + implements edge to affected
+	// components"; the kit draws the edge from the component, which
+	// implements the decision.
 	for _, t := range targets {
 		c := r.ensure(t, "component", "planned", "decision before create")
-		r.edge(d, c, "implements")
+		r.edge(c, d, "implements")
 	}
 }
 
 func (r *replayer) dependency() {
-	name := cleanName(r.detail("entity", "name", "package", "dependency"))
-	if Canon(name) == "" {
+	name := r.name("dependency", "package", "entity", "name")
+	if name == "" {
 		r.note("dependency without entity: no node")
 		return
 	}
@@ -504,12 +574,12 @@ func (r *replayer) dependency() {
 	if c := r.detail("component", "used_by", "dependent"); c != "" {
 		users = strings.Split(c, ",")
 	} else {
-		users = r.ev.Scopes
+		users = ScopeNames(r.ev)
 	}
 	added := false
 	for _, u := range users {
 		u = cleanName(u)
-		if Canon(u) == "" || Canon(u) == Canon(dep.Name) {
+		if Canon(u) == "" || Canon(u) == Canon(dep.Name) || NameProblem(u) != "" {
 			continue
 		}
 		c := r.ensure(u, "component", "active", "dependent not created yet")
@@ -529,7 +599,7 @@ func (r *replayer) blocker() {
 	}
 	b := r.ensure(blocked, "component", "active", "blocked entity not created yet")
 	rec := blockRec{blocked: b}
-	if name := cleanName(r.detail("blocking_entity", "blocking", "blocker", "cause")); Canon(name) != "" && Canon(name) != Canon(b.Name) {
+	if name := r.name("blocking_entity", "blocking", "blocker", "cause"); name != "" && Canon(name) != Canon(b.Name) {
 		from := r.ensure(name, "component", "active", "blocking entity not created yet")
 		e, added := r.edge(from, b, "blocks")
 		if !added && !r.openEdge[e] {
@@ -601,7 +671,7 @@ func (r *replayer) fix() {
 		r.blockers[parse.EventKey(ref)] = nil
 	}
 	var targets []*Node
-	if name := cleanName(r.detail("entity", "target")); Canon(name) != "" {
+	if name := r.name("entity", "target"); name != "" {
 		targets = []*Node{r.ensure(name, "component", "active", "fix target not created yet")}
 	} else if len(unblocked) > 0 {
 		targets = unblocked
@@ -618,16 +688,14 @@ func (r *replayer) fix() {
 }
 
 func (r *replayer) milestone() {
-	name := cleanName(r.detail("name", "milestone"))
-	if Canon(name) == "" {
-		name = cleanName(r.ev.Summary)
-		if Canon(name) == "" {
-			name = r.id
+	name := r.name("name", "milestone")
+	if name == "" {
+		if NameProblem(r.ev.Summary) != "" {
+			r.note("milestone without name, and its Summary is not a name: no node")
+			return
 		}
+		name = cleanName(cleanText(r.ev.Summary))
 		r.note("milestone without name: named after the Summary")
-	}
-	if Canon(name) == "" {
-		return
 	}
 	n := r.find(name)
 	if n == nil {

@@ -73,20 +73,43 @@ func TestReplayRules(t *testing.T) {
 			ev(3, t0, "decision", "entity: Auth", "attribute: Database", "from: postgres", "to: mysql"),
 		},
 		nodes: []string{
-			"auth.database@evt-001|decision|deprecated|evt-001|evt-003|from=sqlite;to=postgres;rationale=writes;superseded_by=evt-003",
+			"database|decision|deprecated|evt-001|evt-003|from=sqlite;to=postgres;rationale=writes;superseded_by=evt-003",
 			"auth|component|active|evt-002|evt-003|",
-			"Auth.Database@evt-003|decision|active|evt-003|evt-003|from=postgres;to=mysql;supersedes=auth.database@evt-001",
+			"Database (evt-003)|decision|active|evt-003|evt-003|from=postgres;to=mysql;supersedes=database",
 		},
-		edges: []string{"auth.database@evt-001 -implements-> auth|", "Auth.Database@evt-003 -implements-> auth|"},
-		notes: []string{`decision before create: node "auth" created (component, planned)`, `decision supersedes "auth.database@evt-001"`},
+		edges: []string{"auth -implements-> database|", "auth -implements-> Database (evt-003)|"},
+		notes: []string{`decision before create: node "auth" created (component, planned)`, `decision supersedes "database"`},
+	}, {
+		name: "attributes and a retype",
+		events: []parse.Event{
+			ev(1, t0, "create", "entity: billing", "purpose: invoices"),
+			withAttrs(ev(2, t0, "modify", "entity: billing", "type: task", "changes: x"), "owner", "team-a"),
+		},
+		nodes: []string{"billing|task|active|evt-001|evt-002|purpose=invoices;changes=x;owner=team-a"},
+		notes: []string{`node "billing" retyped from component to task`},
 	}, {
 		name:   "decision on scopes without entity",
 		events: []parse.Event{ev(1, t0, "decision", "@scope: api, web", "to: REST")},
 		nodes: []string{
-			"decision@evt-001|decision|active|evt-001|evt-001|to=REST",
+			"REST|decision|active|evt-001|evt-001|to=REST",
 			"api|component|planned|evt-001|evt-001|", "web|component|planned|evt-001|evt-001|",
 		},
-		edges: []string{"decision@evt-001 -implements-> api|", "decision@evt-001 -implements-> web|"},
+		edges: []string{"api -implements-> REST|", "web -implements-> REST|"},
+	}, {
+		name:   "decision named by neither attribute nor a name-like choice",
+		events: []parse.Event{ev(1, t0, "decision", "@scope: Review the API, then ship it.", "to: use REST for everything, always")},
+		nodes:  []string{"decision|decision|active|evt-001|evt-001|to=use REST for everything, always"},
+		notes:  []string{"decision without entity or Scope: no implements edge"},
+	}, {
+		name: "prose never names a node",
+		events: []parse.Event{
+			ev(1, t0, "create", "@scope: documentation accuracy (CURRENT-REPOSITORY-STATE, README)", "purpose: audit"),
+			ev(2, t0, "create", "entity: Fix the login flow, then retest.", "@scope: login, signup"),
+			ev(3, t0, "milestone", "@summary: Shipped the first public beta to all our early users today"),
+			ev(4, t0, "milestone", "@summary: beta 1"),
+		},
+		nodes: []string{"login|component|active|evt-002|evt-002|", "beta 1|milestone|completed|evt-004|evt-004|"},
+		notes: []string{"create without entity, Scope or path: no node", `entity "Fix the login flow, then retest." is not a name`, "milestone without name, and its Summary is not a name: no node"},
 	}, {
 		name: "dependency",
 		events: []parse.Event{
@@ -288,4 +311,15 @@ func TestCanon(t *testing.T) {
 	if h.Node("auth module") == nil {
 		t.Error("unindexed lookup failed")
 	}
+}
+
+// withAttrs adds an "attributes" detail with one nested bullet per
+// key, value pair.
+func withAttrs(e parse.Event, kv ...string) parse.Event {
+	d := parse.Detail{Key: "attributes"}
+	for i := 0; i+1 < len(kv); i += 2 {
+		d.Children = append(d.Children, parse.Detail{Key: kv[i], Value: kv[i+1]})
+	}
+	e.Details = append(e.Details, d)
+	return e
 }

@@ -56,15 +56,34 @@ func (p *state) heading(h *block) {
 	if h.level > 3 && !isEvt {
 		return // a sub-heading inside an event body
 	}
+	open := p.cur
 	p.closeEvent(start)
 	if isEvt {
+		if c := p.cut; c != nil && !p.inLog {
+			// The "## heading" that ended the section was text inside
+			// an event: one finding at the heading, naming the event it
+			// cut, and the log goes on, so later events are not each
+			// reported as outside it.
+			p.problem(KindCut, c.start, lineEnd(p.src, c.start), c.event,
+				"heading "+quote(c.text)+" inside "+c.event+" ends the \"## Event Log\" section, so the events after it are outside the log: make it \"#### "+c.text+"\" or plain text")
+			p.inLog = true
+		}
+		p.cut = nil
 		p.openEvent(h.level, textLine, start)
 		return
 	}
 	if h.level <= 2 {
 		name := strings.ToLower(strings.TrimSpace(textLine))
+		wasIn := p.inLog
 		p.inLog = name == "event log" || name == "events" ||
 			(p.archive && strings.HasPrefix(name, "archive"))
+		if wasIn && !p.inLog && open != nil && open.ID != "" && p.log.HasEventLog && p.cut == nil {
+			// Maybe the end of the log, maybe a heading written inside
+			// an event: decided by whether an event heading follows.
+			p.cut = &cutHeading{start: start, text: strings.TrimSpace(textLine), event: open.ID}
+		} else if p.inLog {
+			p.cut = nil
+		}
 		if p.inLog && p.log.EventLogLine == 0 {
 			p.log.HasEventLog = true
 			p.log.EventLogLine = p.line(start)

@@ -259,6 +259,7 @@ const (
 	KindLineLength   Kind = "line-length" // a line over MaxLineLength
 	KindEncoding     Kind = "encoding"    // invalid UTF-8, NUL bytes, BOM inside
 	KindUnclosed     Kind = "unclosed"    // a code fence or HTML block never closed hides event headings
+	KindCut          Kind = "heading-cut" // a "## heading" inside an event ends the Event Log section early
 )
 
 // Problem is one thing wrong with the input. Parse keeps going after

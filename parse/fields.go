@@ -302,14 +302,20 @@ func splitDetail(s string) (string, string) {
 	}
 	key := strings.TrimSpace(s[:i])
 	val := s[i+1:]
+	bold := false
 	if strings.HasPrefix(key, "**") && strings.HasSuffix(key, "**") && len(key) > 4 {
-		key = key[2 : len(key)-2]
+		key, bold = key[2:len(key)-2], true
 	} else if strings.HasPrefix(val, "**") && strings.HasPrefix(key, "**") {
-		key, val = key[2:], val[2:] // "**key:** value"
+		key, val, bold = key[2:], val[2:], true // "**key:** value"
 	}
-	key = strings.Trim(key, "`")
+	key = strings.TrimSpace(strings.Trim(key, "`"))
 	if key == "" || len(key) == 1 && i+1 < len(s) && s[i+1] == '\\' {
 		return "", s
+	}
+	if bold && !strings.ContainsAny(key, "*`|") {
+		// "- **Current system (v1)**: ..." is a key: the bold marks it
+		// as one, whatever characters it holds.
+		return key, strings.TrimSpace(val)
 	}
 	for _, r := range key {
 		if !(r == '_' || r == '-' || r == ' ' || r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {

@@ -23,6 +23,25 @@ func EventNum(id string) (int, bool) {
 	return n, msg == ""
 }
 
+// ArgNum reads an event named on the command line: an event ID, or its
+// bare number ("5", "005"), as the kit's own scripts accept it. Only
+// arguments use it; in the log an ID is always written evt-NNN.
+func ArgNum(arg string) (int, bool) {
+	if n, ok := EventNum(arg); ok {
+		return n, true
+	}
+	if arg == "" || len(arg) > MaxIDDigits {
+		return 0, false
+	}
+	for i := 0; i < len(arg); i++ {
+		if arg[i] < '0' || arg[i] > '9' {
+			return 0, false
+		}
+	}
+	n, _ := strconv.Atoi(arg)
+	return n, n > 0
+}
+
 // parseID checks "evt-" followed by 1 to 9 digits and returns the
 // number, or a message saying what is wrong.
 func parseID(id string) (int, string) {
@@ -92,4 +111,49 @@ func IsEventType(t string) bool {
 		}
 	}
 	return false
+}
+
+// ReplaceIDs returns text with event ID tokens replaced: for each one,
+// repl gets its number and digit count and returns the replacement and
+// whether to replace it. A token is an event ID as EventNum reads it,
+// neither preceded nor followed by a letter, a digit, "-" or "_":
+// "see evt-012." holds one, "my-evt-3" and "evt-12a" none. The merge
+// driver renumbers refs and prose with it; comparisons blank IDs with
+// it. text itself is returned when nothing is replaced.
+func ReplaceIDs(text []byte, repl func(num, digits int) (string, bool)) []byte {
+	var out []byte
+	last := 0
+	for i := 0; i+len(idPrefix) < len(text); i++ {
+		if text[i]|0x20 != 'e' || !strings.EqualFold(string(text[i:i+len(idPrefix)]), idPrefix) || i > 0 && isIDByte(text[i-1]) {
+			continue
+		}
+		j := i + len(idPrefix)
+		for j < len(text) && text[j] >= '0' && text[j] <= '9' {
+			j++
+		}
+		if j < len(text) && isIDByte(text[j]) {
+			i = j
+			continue
+		}
+		n, ok := EventNum(string(text[i:j]))
+		if !ok {
+			continue
+		}
+		if s, ok := repl(n, j-i-len(idPrefix)); ok {
+			out = append(out, text[last:i]...)
+			out = append(out, s...)
+			last = j
+		}
+		i = j - 1
+	}
+	if out == nil {
+		return text
+	}
+	return append(out, text[last:]...)
+}
+
+// isIDByte reports whether c continues a word an event ID cannot start
+// or end inside.
+func isIDByte(c byte) bool {
+	return c == '-' || c == '_' || c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'z'
 }

@@ -111,3 +111,20 @@ func FuzzEventNum(f *testing.F) {
 		}
 	})
 }
+
+func TestReplaceIDs(t *testing.T) {
+	double := func(n, digits int) (string, bool) { return FormatID(2*n, digits), n != 5 }
+	for _, c := range []struct{ in, want string }{
+		{"### evt-003 | x", "### evt-006 | x"},
+		{"**Refs**: evt-001, EVT-2, evt-005", "**Refs**: evt-002, evt-4, evt-005"},
+		{"see evt-004.", "see evt-008."},
+		{"my-evt-3 evt-3a _evt-3 evt-3_ evt- evt-0 evt-1234567890", "my-evt-3 evt-3a _evt-3 evt-3_ evt- evt-0 evt-1234567890"},
+		{"(evt-3)", "(evt-6)"},
+		{"evt-3", "evt-6"},
+		{"", ""},
+	} {
+		if got := string(ReplaceIDs([]byte(c.in), double)); got != c.want {
+			t.Errorf("ReplaceIDs(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

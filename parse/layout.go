@@ -1,5 +1,7 @@
 package parse
 
+import "strings"
+
 // Names of the memory files relative to the memory root, with forward
 // slashes, as the seed's Deployed Structure names them. Every package
 // that names a memory file uses these.
@@ -32,10 +34,16 @@ const (
 	Full Tier = "full" // + TODO.md and .memory/graph.md
 )
 
-// DetectTier reads the tier from which files exist (exists takes a path
-// relative to the memory root): graph.md or TODO.md mean full,
-// context.md or a .memory folder mean core, else mvp.
-func DetectTier(exists func(rel string) bool) Tier {
+// DetectTier reads the tier: the one AGENTS.md declares (agents, nil
+// when there is none; see DeclaredTier) wins; else it follows from
+// which files exist (exists takes a path relative to the memory root):
+// graph.md or TODO.md mean full, context.md or a .memory folder mean
+// core, else mvp. The declaration wins because a team that chose the
+// core tier may still keep a TODO.md of its own.
+func DetectTier(exists func(rel string) bool, agents []byte) Tier {
+	if t, ok := DeclaredTier(agents); ok {
+		return t
+	}
 	switch {
 	case exists(TodoFile) || exists(GraphFile):
 		return Full
@@ -50,3 +58,28 @@ func (t Tier) HasGraph() bool { return t == Full }
 
 // HasContext reports whether the tier includes .memory/context.md.
 func (t Tier) HasContext() bool { return t == Full || t == Core }
+
+// DeclaredTier reads the tier AGENTS.md declares, as the seed's Tiers
+// table names them, on a line of its own such as "**Tier**: Core",
+// "- Tier: full" or "Tier: MVP" (any case, the first such line wins).
+func DeclaredTier(agents []byte) (Tier, bool) {
+	for _, line := range strings.Split(string(agents), "\n") {
+		l := strings.TrimSpace(strings.TrimSuffix(line, "\r"))
+		l = strings.TrimSpace(strings.TrimLeft(l, "-*+ "))
+		l = strings.ReplaceAll(l, "**", "")
+		l = strings.ReplaceAll(l, "__", "")
+		k, v, ok := strings.Cut(l, ":")
+		if !ok || !strings.EqualFold(strings.TrimSpace(k), "tier") {
+			continue
+		}
+		v = strings.ToLower(strings.Trim(strings.TrimSpace(v), "`*_."))
+		if f := strings.Fields(v); len(f) > 0 {
+			v = f[0]
+		}
+		switch Tier(v) {
+		case MVP, Core, Full:
+			return Tier(v), true
+		}
+	}
+	return "", false
+}

@@ -206,6 +206,9 @@ func TestProblems(t *testing.T) {
 			`f:7:1: code block or HTML comment opened here is never closed, so every event heading after it is hidden: close it`}, 1},
 		{"unterminated fence hiding nothing", "### evt-001 | 2025-02-03 10:00 | a | fix\n\n```\nplain code\n", nil, 1},
 		{"refs prose", "### evt-001 | 2025-02-03 10:00 | a | fix\n\n**Refs**: see above\n", nil, 1},
+		{"heading cuts an event", "### evt-001 | 2025-02-03 10:00 | a | fix\n\n## Notes\n\ntext\n\n### evt-002 | 2025-02-03 10:00 | a | fix\n\n### evt-003 | 2025-02-03 10:00 | a | fix\n", []string{
+			`f:7:1: heading "Notes" inside evt-001 ends the "## Event Log" section, so the events after it are outside the log: make it "#### Notes" or plain text`}, 3},
+		{"section after the log", "### evt-001 | 2025-02-03 10:00 | a | fix\n\n## Notes\n\ntext\n", nil, 1},
 		{"invalid utf-8", "### evt-001 | 2025-02-03 10:00 | a | fix\n\n**Summary**: caf\xe9\n", []string{
 			`f:7:17: invalid UTF-8 (byte 0xe9): re-save the file as UTF-8`}, 1},
 		{"nul", "### evt-001 | 2025-02-03 10:00 | a | fix\n\x00\n", []string{
@@ -325,6 +328,18 @@ func TestLongLine(t *testing.T) {
 	}
 }
 
+func TestBoldDetailKeys(t *testing.T) {
+	l := Parse("f", []byte(head+"### evt-001 | 2025-02-03 10:00 | a | modify\n\n**Details**:\n- **Current system**: sqlite\n- **Next step (v2):** postgres\n- **note** no colon\n"))
+	var got []string
+	for _, d := range l.Events[0].Details {
+		got = append(got, d.Key+"="+d.Value)
+	}
+	want := []string{"Current system=sqlite", "Next step (v2)=postgres", "=**note** no colon"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("details %q, want %q", got, want)
+	}
+}
+
 func TestKeys(t *testing.T) {
 	same := [][2]string{{"Root Cause", "root_cause"}, {"root-cause", "ROOT_CAUSE"}, {" Scope ", "scope"}, {"GRÖSSE", "grösse"}}
 	for _, c := range same {
@@ -394,4 +409,51 @@ func withoutNorm(ds []Detail) []Detail {
 		out[i] = d
 	}
 	return out
+}
+
+func TestArgNum(t *testing.T) {
+	for arg, want := range map[string]int{"evt-005": 5, "EVT-7": 7, "5": 5, "005": 5, "0": 0, "": 0, "5a": 0, "evt-+5": 0, "-5": 0, "1234567890": 0} {
+		n, ok := ArgNum(arg)
+		if n != want || ok != (want > 0) {
+			t.Errorf("ArgNum(%q) = %d, %v; want %d", arg, n, ok, want)
+		}
+	}
+}
+
+func TestDeclaredTier(t *testing.T) {
+	cases := map[string]Tier{
+		"# Agents\n\n**Tier**: Core\n":         Core,
+		"- Tier: full (graph and TODO)\n":      Full,
+		"tier: `mvp`\r\n":                      MVP,
+		"**Tier:** Core.\n":                    Core,
+		"Tiers are described in the README.\n": "",
+		"Tier: gold\n":                         "",
+		"":                                     "",
+	}
+	for src, want := range cases {
+		got, ok := DeclaredTier([]byte(src))
+		if got != want || ok != (want != "") {
+			t.Errorf("DeclaredTier(%q) = %q, %v; want %q", src, got, ok, want)
+		}
+	}
+	if got := DetectTier(func(string) bool { return true }, []byte("Tier: core\n")); got != Core {
+		t.Errorf("declared core with every file present: %q", got)
+	}
+}
+
+// TestHeadersOnlyText: a headers-only parse gives every event the same
+// Text as a full parse, so status can digest the history it does not
+// fully read exactly as regen does (materialize.SourceHasher).
+func TestHeadersOnlyText(t *testing.T) {
+	for _, src := range [][]byte{[]byte(canonical), loggen.Generate(3*pipelineMin, 7), []byte(strings.ReplaceAll(canonical, "\n", "\r\n"))} {
+		full, heads := Parse("f", src), Parse("f", src, HeadersOnly())
+		if len(full.Events) != len(heads.Events) {
+			t.Fatalf("%d events, headers-only %d", len(full.Events), len(heads.Events))
+		}
+		for i := range full.Events {
+			if full.Events[i].Text != heads.Events[i].Text {
+				t.Fatalf("%s: text differs", full.Events[i].ID)
+			}
+		}
+	}
 }

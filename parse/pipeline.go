@@ -39,6 +39,16 @@ type state struct {
 	// listTo names where the next bullet list goes: "details", "refs",
 	// "tags" after a field with an empty value, "" otherwise.
 	listTo string
+	// cut is a "## heading" that closed an event inside the Event Log
+	// section; if an event heading follows it, the heading was text in
+	// that event, not the end of the log (see heading).
+	cut *cutHeading
+}
+
+type cutHeading struct {
+	start int    // offset of the heading line
+	text  string // the heading's text
+	event string // the event it cut
 }
 
 func (p *state) run(starts []int) {

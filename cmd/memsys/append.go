@@ -13,6 +13,7 @@ import (
 
 	"github.com/memsys/memsys/internal/app/memory"
 	"github.com/memsys/memsys/internal/io/workspace"
+	"github.com/memsys/memsys/lint"
 	"github.com/memsys/memsys/parse"
 )
 
@@ -23,6 +24,10 @@ func appendCommand() *cli.Command {
 		Name:      "append",
 		Usage:     "append one event to CHANGELOG.md (the next ID, the seed's format, under a lock)",
 		UsageText: "memsys append --type T --scope S --summary TEXT [--detail key=value]... [--refs evt-NNN,...] [--tags a,b]\nmemsys append --json - < event.json",
+		Description: "Appends one event with the next ID in the seed's format, under the memory's\n" +
+			"lock, and checks it reads back as written. The detail keys each type asks\n" +
+			"for (lint MS112 warns when one is missing):\n\n" + lint.RequiredDetailsHelp() +
+			"\nExit status: 0 appended; 2 when the event is invalid or memsys cannot run.",
 		// --detail values may contain commas; split --refs and --tags ourselves.
 		DisableSliceFlagSeparator: true,
 		Flags: []cli.Flag{

@@ -32,11 +32,13 @@ func lintCommand() *cli.Command {
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "output `FORMAT`: text, json, github or sarif"},
 			&cli.BoolFlag{Name: "strict", Usage: "fail (exit 1) on warnings too"},
 			&cli.BoolFlag{Name: "list-rules", Usage: "print the rules (ID, name, severity, title) and exit"},
+			&cli.StringFlag{Name: "explain", Usage: "print the help of rule `ID` (or name), offline, and exit"},
 			&cli.BoolFlag{Name: "fix", Usage: "rewrite stale or drifted derived files as regen does (never CHANGELOG.md or the archive)"},
 			&cli.StringSliceFlag{Name: "rule", Usage: "set a rule's severity, overriding .memsys.json: `ID=SEVERITY` (error, warning, off)"},
 			&cli.StringFlag{Name: "base", Usage: "check that the log only appended events since git `REV` (\"auto\": the pull request base)"},
 			&cli.StringFlag{Name: "head", Usage: "with --base, compare git `REV` instead of the working tree"},
 			&cli.BoolFlag{Name: "staged", Usage: "check that the staged log only appends to HEAD"},
+			&cli.BoolFlag{Name: "write-baseline", Usage: "record today's findings in " + lint.BaselineFile + "; later runs report only new ones"},
 		},
 		Action: runLint,
 	}
@@ -51,6 +53,14 @@ func runLint(ctx context.Context, cmd *cli.Command) error {
 	if cmd.Bool("list-rules") {
 		return listRules(stdout, format)
 	}
+	if id := cmd.String("explain"); id != "" {
+		r := lint.Lookup(id)
+		if r == nil {
+			return usageErr("lint --explain %q: no such rule: memsys lint --list-rules lists them", id)
+		}
+		fmt.Fprint(stdout, lint.Explain(r))
+		return nil
+	}
 	overrides, err := ruleFlags(cmd.StringSlice("rule"))
 	if err != nil {
 		return err
@@ -63,16 +73,19 @@ func runLint(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return cannotRun{err}
 	}
-	opt := memory.LintOptions{Overrides: overrides, Fix: cmd.Bool("fix"),
-		Git: history.GitOptions{Base: cmd.String("base"), Head: cmd.String("head"), Staged: cmd.Bool("staged")}}
+	opt := memory.LintOptions{Overrides: overrides, Fix: cmd.Bool("fix"), WriteBaseline: cmd.Bool("write-baseline"),
+		Git:   history.GitOptions{Base: cmd.String("base"), Head: cmd.String("head"), Staged: cmd.Bool("staged")},
+		Notes: func(s string) { fmt.Fprintln(cmd.Root().ErrWriter, "memsys: "+s) }}
 	res := &lint.Result{Diagnostics: diag.Diagnostics{}, Roots: len(roots)}
 	for _, root := range roots {
-		ds, events, err := memory.Lint(ctx, root, opt)
+		r, err := memory.Lint(ctx, root, opt)
 		if err != nil {
 			return cannotRun{err}
 		}
-		res.Events += events
-		res.Diagnostics = append(res.Diagnostics, ds.Relocate(func(f string) string { return workspace.DisplayPath(base, root, f) })...)
+		res.Events += r.Events
+		res.Suppressed += r.Suppressed
+		res.BaselineFile = lint.BaselineFile
+		res.Diagnostics = append(res.Diagnostics, r.Diagnostics.Relocate(func(f string) string { return workspace.DisplayPath(base, root, f) })...)
 	}
 	res.Diagnostics.Sort()
 	if err := lcPrint(cmd, format, res); err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/memsys/memsys/internal/base/buildinfo"
 	"github.com/memsys/memsys/internal/io/workspace"
 )
 
@@ -33,10 +34,6 @@ func (c cannotRun) Unwrap() error { return c.err }
 func usageErr(format string, args ...any) error {
 	return cannotRun{fmt.Errorf(format, args...)}
 }
-
-// version is what --version prints; release builds set it with
-// -ldflags "-X main.version=v1.2.3".
-var version = "dev"
 
 func main() { os.Exit(Main()) }
 
@@ -96,11 +93,13 @@ func exitCode(err error, stderr io.Writer) int {
 
 func newApp(stdout, stderr io.Writer) *cli.Command {
 	app := &cli.Command{
-		Name:      "memsys",
-		Version:   version,
-		Usage:     "keep a markdown memory system for AI agents exact, safe and fast",
-		Writer:    stdout,
-		ErrWriter: stderr,
+		Name:    "memsys",
+		Usage:   "keep a markdown memory system for AI agents exact, safe and fast",
+		Version: buildinfo.Version(),
+		// "memsys completion bash|zsh|fish|pwsh" prints the script.
+		EnableShellCompletion: true,
+		Writer:                stdout,
+		ErrWriter:             stderr,
 		Flags: []cli.Flag{
 			&cli.StringFlag{
 				Name:  "C",
@@ -125,7 +124,7 @@ func newApp(stdout, stderr io.Writer) *cli.Command {
 		// The root runs only when no subcommand matched.
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if cmd.Args().Len() > 0 {
-				return usageErr("unknown command %q: see memsys --help", cmd.Args().First())
+				return usageErr("unknown command %q%s: see memsys --help", cmd.Args().First(), didYouMean(cmd.Commands, cmd.Args().First()))
 			}
 			return cli.ShowAppHelp(cmd)
 		},
@@ -139,8 +138,17 @@ func newApp(stdout, stderr io.Writer) *cli.Command {
 			showCommand(),
 			logCommand(),
 			graphCommand(),
+			recallCommand(),
+			importCommand(),
+			exportCommand(),
+			mcpCommand(),
 			auditCommand(),
 			hookCommand(),
+			mergeDriverCommand(),
+			renumberCommand(),
+			collisionsCommand(),
+			adoptCommand(),
+			versionCommand(),
 		},
 	}
 	// urfave/cli does not inherit OnUsageError; every subcommand gets the

@@ -25,6 +25,7 @@ Exit status: 0 written (or, with --check, up to date); 1 with --check when
 a file is out of date (a unified diff is printed); 2 when memsys cannot run.`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "check", Usage: "write nothing; exit 1 with a diff if a file is out of date"},
+			&cli.BoolFlag{Name: "staged", Usage: "with --check, compare the staged (git index) versions: what the next commit records"},
 			&cli.StringFlag{Name: "at", Usage: "replay only up to `evt-NNN`: the memory as it was then"},
 			&cli.StringFlag{Name: "stdout", Usage: "print `graph|context` instead of writing files"},
 		},
@@ -44,6 +45,22 @@ func runRegen(ctx context.Context, cmd *cli.Command) error {
 	root, err := lcRoot(cmd)
 	if err != nil {
 		return err
+	}
+	if cmd.Bool("staged") {
+		if !cmd.Bool("check") || which != "" || cmd.String("at") != "" {
+			return usageErr("regen --staged only checks: use it as regen --check --staged")
+		}
+		diff, problems, err := memory.CheckStaged(ctx, root)
+		warnProblems(cmd, root, problems)
+		if err != nil {
+			return cannotRun{err}
+		}
+		if diff != "" {
+			fmt.Fprint(cmd.Root().Writer, diff)
+			fmt.Fprintln(cmd.Root().ErrWriter, "memsys: the staged derived files are not what regen writes from the staged log: run memsys regen, then git add .memory")
+			return errFindings
+		}
+		return nil
 	}
 	r, err := memory.Regenerate(root, memory.RegenOptions{At: cmd.String("at"), Stdout: which, Check: cmd.Bool("check")})
 	if r != nil {

@@ -49,7 +49,7 @@ func Revisions(ctx context.Context, root string, o GitOptions) (git lint.Git, re
 	if o.Staged {
 		revs, err = stagedRevisions(g)
 	} else {
-		revs, err = baseRevisions(g, o)
+		revs, err = baseRevisions(ctx, g, o)
 	}
 	if err != nil || revs == nil {
 		return nil, nil, close, err
@@ -81,7 +81,13 @@ func stagedRevisions(g *gitx.Git) (*lint.Revisions, error) {
 }
 
 // baseRevisions compares --head REV, or the working tree, with --base.
-func baseRevisions(g *gitx.Git, o GitOptions) (*lint.Revisions, error) {
+// When REV has moved on since the head forked from it (REV is not an
+// ancestor of the head), the history rules compare with the merge base
+// instead, and MS306 compares REV's new events with the head's: REV's
+// events are not on the branch yet, they are neither deleted nor
+// edited. Without a merge base in this clone (a shallow fetch) REV is
+// the base as before.
+func baseRevisions(ctx context.Context, g *gitx.Git, o GitOptions) (*lint.Revisions, error) {
 	flag, rev := "--base", o.Base
 	if rev == "auto" {
 		flag = "--base auto"
@@ -100,7 +106,19 @@ func baseRevisions(g *gitx.Git, o GitOptions) (*lint.Revisions, error) {
 			return nil, err
 		}
 	}
-	return &lint.Revisions{Base: base, Head: head, Label: label(rev, base), NoteBase: true}, nil
+	revs := &lint.Revisions{Base: base, Head: head, Label: label(rev, base), NoteBase: true}
+	tip := head
+	if tip == "" {
+		var err error
+		if tip, err = g.Resolve("HEAD"); err != nil {
+			return revs, nil // no commit yet: nothing forked
+		}
+	}
+	if mb, err := g.MergeBase(ctx, base, tip); err == nil && mb != base {
+		revs.Base, revs.Label = mb, "the merge base with "+label(rev, base)
+		revs.Onto, revs.OntoName = base, rev
+	}
+	return revs, nil
 }
 
 // label names the base commit in messages: "main (0123456789ab)", or the

@@ -1,5 +1,5 @@
 // Package hook installs and removes the git pre-commit hook that runs
-// memsys lint --staged and memsys regen --check, for repositories
+// memsys lint --staged and memsys regen --check --staged, for repositories
 // without the pre-commit framework.
 //
 // The hook goes where git says hooks live (core.hooksPath and worktrees

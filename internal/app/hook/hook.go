@@ -111,7 +111,7 @@ if ! command -v "$memsys" >/dev/null 2>&1; then
 	exit 1
 fi
 "$memsys" -C "$root" lint --staged || exit $?
-"$memsys" -C "$root" regen --check || exit $?
+"$memsys" -C "$root" regen --check --staged || exit $?
 `)
 }
 
@@ -161,7 +161,7 @@ func Install(h Place, memRoot string) (string, error) {
 		if err := h.write(script); err != nil {
 			return "", err
 		}
-		return fmt.Sprintf("installed %s: it runs memsys lint --staged and memsys regen --check", h.show(h.path)), nil
+		return fmt.Sprintf("installed %s: it runs memsys lint --staged and memsys regen --check --staged", h.show(h.path)), nil
 	}
 	return h.chain(script)
 }
@@ -189,7 +189,7 @@ func (h Place) chain(script []byte) (string, error) {
 		}
 		return "", fmt.Errorf("hook install: cannot write %s: %v", h.show(h.path), errors.Unwrap(err))
 	}
-	return fmt.Sprintf("installed %s: it runs %s first, then memsys lint --staged and memsys regen --check", h.show(h.path), h.show(h.chained)), nil
+	return fmt.Sprintf("installed %s: it runs %s first, then memsys lint --staged and memsys regen --check --staged", h.show(h.path), h.show(h.chained)), nil
 }
 
 // Uninstall removes memsys's hook, moving a chained hook back, and

@@ -250,19 +250,19 @@ func parseClean(logs ...*parse.Log) error {
 	return nil
 }
 
-// pinned maps the events still referenced by an active or blocked node
-// (its Created and Last Event) to that node, the events the Archival
-// Protocol must keep.
+// pinned maps the event that set the current state of each active or
+// blocked node (its Last Event) to that node: the events PlanArchive
+// keeps in the log when it can. Not the Created event: a component
+// created at evt-001 and alive for years would pin the whole history,
+// and the Archival Protocol exists to bound the log.
 func pinned(g *materialize.Graph) map[string]string {
 	pins := map[string]string{}
 	for _, n := range g.Nodes {
 		if n.Status != "active" && n.Status != "blocked" {
 			continue
 		}
-		for _, id := range []string{n.Created, n.LastEvent} {
-			if _, ok := pins[id]; id != "" && !ok {
-				pins[id] = n.Name
-			}
+		if _, ok := pins[n.LastEvent]; n.LastEvent != "" && !ok {
+			pins[n.LastEvent] = n.Name
 		}
 	}
 	return pins
@@ -346,4 +346,15 @@ func noOverlap(arch, log *parse.Log) error {
 		}
 	}
 	return nil
+}
+
+// previewArchive plans memsys archive with the default --keep, for
+// status: how much would move and what keeps the rest.
+func previewArchive(root string, threshold int) *ArchivePreview {
+	a, err := readArchival(root)
+	if err != nil {
+		return &ArchivePreview{Error: err.Error()}
+	}
+	a.decide(ArchiveOptions{Threshold: threshold, Keep: DefaultKeep})
+	return &ArchivePreview{Moves: len(a.plan.Moved), Boundary: a.plan.Boundary.ID, Reason: a.plan.Reason}
 }

@@ -26,11 +26,17 @@ type ArchivePlan struct {
 	Reason string
 }
 
-// PlanArchive applies the seed's Archival Protocol to log: when it
-// holds more than threshold events, the boundary is the oldest event
-// that is either within the last keep events or still referenced by
-// an active graph node (pinned maps such event IDs to the node), and
-// every event before it moves. A plan with no Moved events means
+// PlanArchive applies the seed's Archival Protocol to log as memsys
+// reads it (docs/lifecycle.md, "Archival"): when the log holds more
+// than threshold events, the boundary is the oldest event that is
+// within the last keep events or is the event that set an active
+// node's current state (pinned maps such event IDs to the node), but
+// never more than keep-1 events before those last keep: the log keeps
+// at most 2×keep events, the archive event included, whatever the
+// graph looks like. Every event before the boundary moves. A pin the
+// cap leaves behind stays a valid ref, as the seed's Archival Rules
+// say: the archive is replayed before the log, so the graph does not
+// change (Archive verifies it). A plan with no Moved events means
 // nothing to do; Reason says why.
 func PlanArchive(log *parse.Log, pinned map[string]string, keep, threshold int) ArchivePlan {
 	var evs []parse.Event
@@ -47,10 +53,11 @@ func PlanArchive(log *parse.Log, pinned map[string]string, keep, threshold int) 
 	p.Due = true
 	b := max(len(evs)-keep, 0)
 	p.Reason = fmt.Sprintf("keeping the last %d events", keep)
-	for i := 0; i < b; i++ {
+	floor := max(len(evs)-2*keep+1, 0) // the pins' cap
+	for i := floor; i < b; i++ {
 		if node, ok := pinned[evs[i].ID]; ok {
 			b = i
-			p.Reason = fmt.Sprintf("%s is still referenced by active node %q", evs[i].ID, node)
+			p.Reason = fmt.Sprintf("%s set the current state of active node %q", evs[i].ID, node)
 			break
 		}
 	}

@@ -28,7 +28,7 @@ import (
 // the result (TestReplayCachedEqualsCold, FuzzReplayCache).
 
 // checkpointVersion changes whenever replayCheckpoint does.
-const checkpointVersion = 3
+const checkpointVersion = 4
 
 // replayCheckpoint is one cache entry.
 type replayCheckpoint struct {
@@ -47,9 +47,12 @@ type replayCheckpoint struct {
 	// files on disk hash the same, regen has nothing to do
 	// (regenerateCurrent) and need not decode the state at all.
 	GraphSum, ContextSum [32]byte
-	Log                  parse.Log
-	Archive              *parse.Log
-	Replayer             []byte
+	// Source is the state of the digest of the events (the seal's
+	// source, materialize.SourceHasher) after them, for status.
+	Source   []byte
+	Log      parse.Log
+	Archive  *parse.Log
+	Replayer []byte
 }
 
 // resumes counts replays resumed from a checkpoint, for the tests to
@@ -190,12 +193,16 @@ func save(root, name string, mem *workspace.Memory, x *materialize.Replayer, las
 	if err != nil {
 		return
 	}
-	g, c := x.Render()
+	g, c := x.Files()
+	source, err := x.SourceState()
+	if err != nil {
+		return
+	}
 	cp := replayCheckpoint{
 		Version: checkpointVersion, PrefixLen: last.EndOffset, PrefixLines: last.EndLine,
 		PrefixSum: sha256.Sum256(mem.LogBytes[:last.EndOffset]), Events: n,
 		LogEvents: last.logN, ArchiveEvents: last.archN, Last: briefEvent(last.ev),
-		GraphSum: sha256.Sum256(g), ContextSum: sha256.Sum256(c),
+		GraphSum: sha256.Sum256(g), ContextSum: sha256.Sum256(c), Source: source,
 		Log: *mem.Log, Archive: mem.Archive, Replayer: state,
 	}
 	cp.Log.Events = nil

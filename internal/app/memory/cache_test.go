@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -47,7 +46,7 @@ func replayOnce(t testing.TB, root string, cached bool) replayResult {
 	if err != nil {
 		return replayResult{err: err.Error()}
 	}
-	g, c := x.Render()
+	g, c := x.Files()
 	status := ""
 	if r, err := Status(root, 50); err != nil {
 		status = "error: " + err.Error()
@@ -63,11 +62,11 @@ func replayOnce(t testing.TB, root string, cached bool) replayResult {
 		check = r.Diff + string(b)
 	}
 	lintOut := ""
-	if ds, events, err := Lint(context.Background(), root, LintOptions{}); err != nil {
+	if r, err := Lint(context.Background(), root, LintOptions{}); err != nil {
 		lintOut = "error: " + err.Error()
 	} else {
-		b, _ := json.Marshal(ds)
-		lintOut = fmt.Sprintf("%d events %s", events, b)
+		b, _ := json.Marshal(r)
+		lintOut = string(b)
 	}
 	strip := func(l *parse.Log) *parse.Log {
 		if l == nil {

@@ -73,12 +73,12 @@ func TestCommandsOnAFolder(t *testing.T) {
 		t.Fatal(err)
 	}
 	rules := func(fix bool) []string {
-		ds, events, err := Lint(context.Background(), root, LintOptions{Fix: fix})
-		if err != nil || events != 2 {
-			t.Fatalf("lint: %d events, %v", events, err)
+		r, err := Lint(context.Background(), root, LintOptions{Fix: fix})
+		if err != nil || r.Events != 2 {
+			t.Fatalf("lint: %v, %v", r, err)
 		}
 		var ids []string
-		for _, d := range ds {
+		for _, d := range r.Diagnostics {
 			ids = append(ids, d.Rule)
 		}
 		return ids

@@ -3,6 +3,7 @@ package memory
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -13,14 +14,14 @@ import (
 // Draft is an event before it has an ID: what `memsys append` builds
 // from its flags or from JSON on stdin.
 type Draft struct {
-	Type    string        `json:"type"`
-	Scope   string        `json:"scope"`
-	Summary string        `json:"summary"`
-	Agent   string        `json:"agent,omitempty"`
-	Time    string        `json:"time,omitempty"` // "YYYY-MM-DD HH:MM"
-	Details []DraftDetail `json:"details,omitempty"`
-	Refs    []string      `json:"refs,omitempty"`
-	Tags    []string      `json:"tags,omitempty"`
+	Type    string       `json:"type"`
+	Scope   string       `json:"scope"`
+	Summary string       `json:"summary"`
+	Agent   string       `json:"agent,omitempty"`
+	Time    string       `json:"time,omitempty"` // "YYYY-MM-DD HH:MM"
+	Details DraftDetails `json:"details,omitempty"`
+	Refs    []string     `json:"refs,omitempty"`
+	Tags    []string     `json:"tags,omitempty"`
 }
 
 // DraftDetail is one bullet of Details; Children are nested bullets.
@@ -30,6 +31,116 @@ type DraftDetail struct {
 	Children []DraftDetail `json:"children,omitempty"`
 }
 
+// DraftDetails are the bullets of Details. In JSON they are either a
+// list of {"key", "value", "children"} objects or, the shape an agent
+// writes first, one object of key: value pairs, read in document order
+// (a nested object gives nested bullets).
+type DraftDetails []DraftDetail
+
+// detailShapes is the end of every error about the details' shape.
+const detailShapes = `"details" is either an object {"from": "a", "to": "b"} (in order; a nested object gives nested bullets) or a list [{"key": "from", "value": "a", "children": [...]}]`
+
+// UnmarshalJSON reads either shape of DraftDetails.
+func (ds *DraftDetails) UnmarshalJSON(data []byte) error {
+	data = bytes.TrimSpace(data)
+	switch {
+	case bytes.HasPrefix(data, []byte("[")):
+		var list []DraftDetail
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&list); err != nil {
+			return fmt.Errorf("%s: %s", jsonMessage(err), detailShapes)
+		}
+		*ds = list
+		return nil
+	case bytes.HasPrefix(data, []byte("{")):
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.UseNumber()
+		list, err := objectDetails(dec)
+		if err != nil {
+			return fmt.Errorf("%s: %s", err, detailShapes)
+		}
+		*ds = list
+		return nil
+	case bytes.Equal(data, []byte("null")):
+		*ds = nil
+		return nil
+	}
+	return fmt.Errorf("details %s is neither an object nor a list: %s", clipJSON(data), detailShapes)
+}
+
+// objectDetails reads one JSON object as bullets in document order; the
+// decoder is positioned before its opening brace.
+func objectDetails(dec *json.Decoder) ([]DraftDetail, error) {
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, fmt.Errorf("details: want an object")
+	}
+	var out []DraftDetail
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, fmt.Errorf("details: %v", err)
+		}
+		key := t.(string)
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, fmt.Errorf("details: %v", err)
+		}
+		d := DraftDetail{Key: key}
+		raw = bytes.TrimSpace(raw)
+		switch {
+		case bytes.HasPrefix(raw, []byte("{")):
+			sub := json.NewDecoder(bytes.NewReader(raw))
+			sub.UseNumber()
+			if d.Children, err = objectDetails(sub); err != nil {
+				return nil, err
+			}
+		case bytes.HasPrefix(raw, []byte(`"`)):
+			_ = json.Unmarshal(raw, &d.Value)
+		case bytes.HasPrefix(raw, []byte("[")), bytes.Equal(raw, []byte("null")):
+			return nil, fmt.Errorf("details: the value of %q is %s, want a string, number or object", key, clipJSON(raw))
+		default: // a number or a boolean, written as JSON wrote it
+			d.Value = string(raw)
+		}
+		out = append(out, d)
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, fmt.Errorf("details: %v", err)
+	}
+	return out, nil
+}
+
+func clipJSON(b []byte) string {
+	if len(b) > 20 {
+		return string(b[:20]) + "…"
+	}
+	return string(b)
+}
+
+// jsonMessage words a decoding error for a person, without Go type
+// names such as "[]memory.DraftDetail".
+func jsonMessage(err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		field := te.Field
+		if field == "" {
+			field = "a value"
+		}
+		return fmt.Sprintf("%s is a JSON %s where a %s is expected", field, te.Value, plainType(te.Type.Kind().String()))
+	}
+	return err.Error()
+}
+
+func plainType(k string) string {
+	switch k {
+	case "slice", "array":
+		return "list"
+	case "struct", "map":
+		return "object"
+	}
+	return k
+}
+
 // DecodeDraft reads a Draft from JSON. Unknown keys are an error, so a
 // misspelt "summery" is not silently dropped.
 func DecodeDraft(data []byte) (Draft, error) {
@@ -37,7 +148,7 @@ func DecodeDraft(data []byte) (Draft, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&d); err != nil {
-		return Draft{}, fmt.Errorf("event JSON on stdin: %v: send one object with type, scope, summary and optional agent, time, details, refs, tags", err)
+		return Draft{}, fmt.Errorf("event JSON on stdin: %s: send one object with type, scope, summary and optional agent, time, details, refs, tags", jsonMessage(err))
 	}
 	if dec.More() {
 		return Draft{}, fmt.Errorf("event JSON on stdin: more than one value: send exactly one event object")

@@ -13,36 +13,66 @@ import (
 	"github.com/memsys/memsys/parse"
 )
 
-// TestStatusAndLintAgreeOnFreshness writes one context.md horizon and
-// one log per case and asks both status and lint (MS203) whether the
-// file is stale: they must give the verdict in the table, together.
+// TestStatusAndLintAgreeOnFreshness writes one log and one context.md
+// per case and asks both status and lint whether the file is what regen
+// writes: status by its horizon and seal, lint by MS203 (horizon) and
+// MS205 (content). They must give the verdict in the table, together.
 // Horizon evt-8 against last event evt-008 is the case where status
-// once said stale and lint fresh.
+// once said stale and lint fresh; a hand edit with the right horizon
+// the case where status said fresh and lint failed (issue 10).
 func TestStatusAndLintAgreeOnFreshness(t *testing.T) {
+	regen := func(root string) string {
+		mem, x, err := Replay(root, lint.RenderOptions(config.Default()), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = mem
+		_, c := x.Files()
+		return string(c)
+	}
+	stub := func(horizon string) func(string) string {
+		return func(string) string {
+			return "# Current Context\n\n<!-- Last generated: 2026-01-01 10:00 | " + horizon + " -->\n"
+		}
+	}
 	for _, tc := range []struct {
 		name    string
-		horizon string // the horizon line of context.md; "" for none
 		ids     []string
+		context func(root string) string // context.md, given the root with the log written
+		after   func(t *testing.T, root string)
 		fresh   bool
 	}{
-		{"same ID", "Event horizon: evt-008", seq(8), true},
-		{"unpadded horizon", "Event horizon: evt-8", seq(8), true},
-		{"wider horizon", "Event horizon: evt-0008", seq(8), true},
-		{"upper case horizon", "EVENT HORIZON: EVT-008", seq(8), true},
-		{"unpadded last event", "Event horizon: evt-008", []string{"evt-1", "evt-8"}, true},
-		{"behind", "Event horizon: evt-007", seq(8), false},
-		{"ahead", "Event horizon: evt-009", seq(8), false},
-		{"signed horizon", "Event horizon: evt-+8", seq(8), false},
-		{"horizon without ID", "Event horizon: none", seq(8), false},
-		{"no horizon line", "", seq(1), false},
-		{"no horizon, no events", "", nil, true},
-		{"horizon none, no events", "Event horizon: none", nil, true},
-		{"horizon, no events", "Event horizon: evt-001", nil, false},
+		{"what regen writes", seq(8), regen, nil, true},
+		{"what regen writes, no events", nil, regen, nil, true},
+		{"CRLF checkout of what regen writes", seq(8), func(r string) string { return strings.ReplaceAll(regen(r), "\n", "\r\n") }, nil, true},
+		{"hand edit, right horizon", seq(8), func(r string) string {
+			return strings.Replace(regen(r), "## Blockers", "## Blockers\n\n- hand note", 1)
+		}, nil, false},
+		{"seal removed", seq(8), func(r string) string {
+			c := regen(r)
+			return c[:strings.LastIndex(c, "<!-- memsys digest")]
+		}, nil, false},
+		{"an event edited in place", seq(8), regen, func(t *testing.T, root string) {
+			write(t, root, parse.LogFile, strings.Replace(logWith(seq(8)), "**Summary**: event 3\n", "**Summary**: event three\n", 1))
+		}, false},
+		{"another window", seq(8), regen, func(t *testing.T, root string) {
+			write(t, root, ".memsys.json", `{"context": {"windowEvents": 3}}`)
+		}, false},
+		{"a new event", seq(8), regen, func(t *testing.T, root string) { write(t, root, parse.LogFile, logWith(seq(9))) }, false},
+		{"same ID, hand-written", seq(8), stub("Event horizon: evt-008"), nil, false},
+		{"unpadded horizon, hand-written", seq(8), stub("Event horizon: evt-8"), nil, false},
+		{"behind", seq(8), stub("Event horizon: evt-007"), nil, false},
+		{"signed horizon", seq(8), stub("Event horizon: evt-+8"), nil, false},
+		{"no horizon line", seq(1), stub(""), nil, false},
+		{"horizon, no events", nil, stub("Event horizon: evt-001"), nil, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root := t.TempDir()
 			write(t, root, parse.LogFile, logWith(tc.ids))
-			write(t, root, parse.ContextFile, "# Current Context\n\n<!-- Last generated: 2026-01-01 10:00 | "+tc.horizon+" -->\n")
+			write(t, root, parse.ContextFile, tc.context(root))
+			if tc.after != nil {
+				tc.after(t, root)
+			}
 
 			st, err := Status(root, 50)
 			if err != nil {
@@ -54,7 +84,11 @@ func TestStatusAndLintAgreeOnFreshness(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			l, err := lint.New(config.Default())
+			cfg, err := workspace.LoadConfig(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			l, err := lint.New(cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -64,7 +98,7 @@ func TestStatusAndLintAgreeOnFreshness(t *testing.T) {
 			}, ReadFile: func(rel string) ([]byte, error) { return workspace.ReadFile(root, rel) }})
 			lintFresh := true
 			for _, d := range ds {
-				if d.Rule == "MS203" {
+				if d.Rule == "MS203" || d.Rule == "MS205" {
 					lintFresh = false
 				}
 			}

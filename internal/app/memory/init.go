@@ -69,6 +69,16 @@ func Init(root string, tier parse.Tier) (*InitResult, error) {
 			return r, err
 		}
 	}
+	gi, err := workspace.ReadFile(root, ".gitignore")
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return r, err
+	}
+	if ignore, add := IgnoreLock(gi); add {
+		if err := workspace.WriteFile(root, ".gitignore", ignore); err != nil {
+			return r, err
+		}
+		r.Done = append(r.Done, "updated .gitignore (ignores "+workspace.LockName+")")
+	}
 	added, err := addProtocol(root)
 	if added != "" {
 		r.Done = append(r.Done, added)

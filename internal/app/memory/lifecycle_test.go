@@ -161,7 +161,7 @@ func TestArchive(t *testing.T) {
 				t.Fatalf("plan: %d moved, boundary %s, %s", len(p.Moved), p.Boundary.ID, p.Reason)
 			}
 			p = PlanArchive(log, map[string]string{"evt-030": "auth"}, 20, 50)
-			if len(p.Moved) != 29 || p.Reason != `evt-030 is still referenced by active node "auth"` {
+			if len(p.Moved) != 29 || p.Reason != `evt-030 set the current state of active node "auth"` {
 				t.Fatalf("pinned plan: %d moved, %s", len(p.Moved), p.Reason)
 			}
 			newLog, newArch := BuildArchive(src, nil, DefaultArchiveName, "2026-01-02", p)
@@ -193,9 +193,23 @@ func TestArchive(t *testing.T) {
 	if p := PlanArchive(small, nil, 20, 50); p.Due || len(p.Moved) != 0 {
 		t.Errorf("50 events: due %v", p.Due)
 	}
+	// A pin more than keep-1 events before the last keep is not
+	// honoured by keeping it in the log (it stays a valid ref in the
+	// archive): the log keeps at most 2×keep events, archive event
+	// included, whatever the graph looks like.
 	log := parse.Parse("c", genLog(51, "\n"))
-	if p := PlanArchive(log, map[string]string{"evt-001": "root"}, 20, 50); !p.Due || len(p.Moved) != 0 || p.Reason != `evt-001 is still referenced by active node "root"` {
-		t.Errorf("pinned first event: %+v", p.Reason)
+	if p := PlanArchive(log, map[string]string{"evt-001": "root"}, 20, 50); !p.Due || len(p.Moved) != 31 || p.Reason != "keeping the last 20 events" {
+		t.Errorf("pinned first event: %d moved, %s", len(p.Moved), p.Reason)
+	}
+	for _, n := range []int{51, 120, 1000} {
+		log := parse.Parse("c", genLog(n, "\n"))
+		pins := map[string]string{}
+		for i := 1; i <= n; i++ {
+			pins[parse.FormatID(i, 3)] = "node"
+		}
+		if p := PlanArchive(log, pins, 20, 50); n-len(p.Moved)+1 > 40 {
+			t.Errorf("%d events, every one pinned: %d stay with the archive event, want at most 40", n, n-len(p.Moved)+1)
+		}
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"slices"
+	"strings"
 
 	"github.com/memsys/memsys/internal/app/history"
 	"github.com/memsys/memsys/internal/base/config"
@@ -20,6 +21,21 @@ type LintOptions struct {
 	Overrides []config.RuleSetting // --rule, over .memsys.json
 	Fix       bool                 // rewrite what the Fix rules found
 	Git       history.GitOptions   // --base, --head, --staged
+	// WriteBaseline records the findings in lint.BaselineFile instead
+	// of applying it (lint --write-baseline).
+	WriteBaseline bool
+	// Notes receives one line per thing lint did besides judging: a
+	// file --fix rewrote or kept, the baseline written. nil drops them.
+	Notes func(string)
+}
+
+// LintReport is what Lint found at one root.
+type LintReport struct {
+	Diagnostics diag.Diagnostics
+	Events      int // events checked
+	// Suppressed counts the findings lint.BaselineFile holds, which are
+	// not in Diagnostics.
+	Suppressed int
 }
 
 // Lint lints the memory at root and returns the findings (paths relative
@@ -28,47 +44,97 @@ type LintOptions struct {
 // completes them and none is kept. With Fix it first rewrites the files
 // the findings of the rules that declare Fix name, then lints the
 // result.
-func Lint(ctx context.Context, root string, o LintOptions) (diag.Diagnostics, int, error) {
+//
+// A baseline file (lint.BaselineFile) at root hides the findings it
+// holds; with WriteBaseline the findings are recorded there instead.
+func Lint(ctx context.Context, root string, o LintOptions) (*LintReport, error) {
+	if o.Notes == nil {
+		o.Notes = func(string) {}
+	}
 	cfg, err := workspace.LoadConfig(root)
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
 	l, err := lint.New(cfg, o.Overrides...)
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
 	git, revs, closeGit, err := history.Revisions(ctx, root, o.Git)
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
 	defer closeGit()
 	in := LintInput(root)
 	in.Git, in.Revisions = git, revs
-	// A plain lint goes through the result cache (lintcache.go).
+	// A plain lint goes through the result cache (lintcache.go); the
+	// baseline is applied after it either way.
 	cached := git == nil && revs == nil && !o.Fix && workspace.CacheEnabled()
 	var name string
 	var rec *lintRecorder
+	var ds diag.Diagnostics
+	var events int
+	hit := false
 	if cached {
 		name = lintCacheName(root, o.Overrides)
-		if ds, events, ok := lintFromCache(root, name, in); ok {
-			return ds, events, nil
+		ds, events, hit = lintFromCache(root, name, in)
+		if !hit {
+			rec = &lintRecorder{reads: map[string]lintRead{}}
+			in = rec.wrap(in)
 		}
-		rec = &lintRecorder{reads: map[string]lintRead{}}
-		in = rec.wrap(in)
 	}
-	ds, events, s, mem, err := lintOnce(l, root, in, o.Fix)
+	if !hit {
+		var s *lint.Session
+		var mem *workspace.Memory
+		if ds, events, s, mem, err = lintOnce(l, root, in, o.Fix); err != nil {
+			return nil, err
+		}
+		if cached {
+			lintToCache(root, name, mem, rec, ds, events)
+		}
+		if o.Fix {
+			if ds, err = fixDerived(root, l, s, ds, in, o.Notes); err != nil {
+				return nil, err
+			}
+		}
+	}
+	r := &LintReport{Events: events}
+	r.Diagnostics, r.Suppressed, err = applyBaseline(root, l, ds, o.WriteBaseline, o.Notes)
+	return r, err
+}
+
+// applyBaseline applies root's baseline file, when it has one, to ds:
+// the findings it holds are dropped and counted, its stale entries
+// reported (MS208). With write, it records ds as the baseline first.
+func applyBaseline(root string, l *lint.Linter, ds diag.Diagnostics, write bool, note func(string)) (diag.Diagnostics, int, error) {
+	if write {
+		b := lint.NewBaseline(ds)
+		if err := workspace.WriteFile(root, lint.BaselineFile, b.Marshal()); err != nil {
+			return nil, 0, err
+		}
+		note(fmt.Sprintf("lint: wrote %s (%d findings): commit it; later runs report only new findings", lint.BaselineFile, len(b.Findings)))
+		kept, n, _ := b.Apply(ds)
+		return kept, n, nil
+	}
+	data, err := workspace.ReadFile(root, lint.BaselineFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return ds, 0, nil
+	}
 	if err != nil {
 		return nil, 0, err
 	}
-	if cached {
-		lintToCache(root, name, mem, rec, ds, events)
+	b, err := lint.ReadBaseline(data)
+	if err != nil {
+		return nil, 0, err
 	}
-	if o.Fix {
-		if ds, err = fixDerived(root, l, s, ds, in); err != nil {
-			return nil, 0, err
+	kept, n, stale := b.Apply(ds)
+	if sev := l.Severity("MS208"); sev != diag.Off {
+		for _, d := range stale {
+			d.Severity = sev
+			kept = append(kept, d)
 		}
 	}
-	return ds, events, nil
+	kept.Sort()
+	return kept, n, nil
 }
 
 // lintOnce runs one Session over root. A missing log is a finding
@@ -103,7 +169,7 @@ func LintInput(root string) lint.Input {
 // fixDerived rewrites the derived files that the findings of rules
 // declaring Fix name with what regen writes (the Session replayed the
 // history for it), then lints again.
-func fixDerived(root string, l *lint.Linter, s *lint.Session, ds diag.Diagnostics, in lint.Input) (diag.Diagnostics, error) {
+func fixDerived(root string, l *lint.Linter, s *lint.Session, ds diag.Diagnostics, in lint.Input, note func(string)) (diag.Diagnostics, error) {
 	var files []string
 	for _, d := range ds {
 		if r := lint.Lookup(d.Rule); r != nil && r.Fix && !slices.Contains(files, d.Range.File) {
@@ -128,9 +194,18 @@ func fixDerived(root string, l *lint.Linter, s *lint.Session, ds diag.Diagnostic
 		if !ok {
 			continue
 		}
+		// A derived file that holds rows no replay produces (a graph
+		// kept by hand) is kept: memsys adopt records them first.
+		if cur, err := workspace.ReadFile(root, f); err == nil {
+			if rows := lint.Curated(f, cur, data, false); len(rows) > 0 {
+				note(fmt.Sprintf("lint --fix: kept %s: it holds %d items no replay produces (%s): run memsys adopt first", f, len(rows), strings.Join(rows, ", ")))
+				continue
+			}
+		}
 		if err := workspace.WriteFile(root, f, data); err != nil {
 			return nil, fmt.Errorf("lint --fix: %w", err)
 		}
+		note("lint --fix: rewrote " + f + " as regen writes it")
 	}
 	again, _, _, _, err := lintOnce(l, root, in, false)
 	return again, err

@@ -31,9 +31,10 @@ func History(root, at string) ([]parse.Event, error) {
 }
 
 // Find returns the index of event id in evs (matched by number, so
-// evt-7 finds evt-007), or an error naming what (the flag or argument).
+// evt-7 and a bare 7 find evt-007), or an error naming what (the flag
+// or argument).
 func Find(evs []parse.Event, id, what string) (int, error) {
-	num, ok := parse.EventNum(id)
+	num, ok := parse.ArgNum(id)
 	if !ok {
 		return 0, ErrNotEventID(what, id)
 	}

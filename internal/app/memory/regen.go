@@ -38,7 +38,7 @@ func Replay(root string, opt materialize.Options, atID string) (*workspace.Memor
 	}
 	at := -1
 	if atID != "" {
-		n, ok := parse.EventNum(atID)
+		n, ok := parse.ArgNum(atID)
 		if !ok {
 			return nil, nil, ErrNotEventID("--at", atID)
 		}
@@ -102,7 +102,7 @@ func Derive(x *materialize.Replayer, tier parse.Tier) []Derived {
 	if tier == parse.MVP {
 		return nil
 	}
-	g, c := x.Render()
+	g, c := x.Files()
 	files := []Derived{{parse.ContextFile, c}}
 	if tier == parse.Full {
 		files = append([]Derived{{parse.GraphFile, g}}, files...)
@@ -161,7 +161,7 @@ func Regenerate(root string, o RegenOptions) (*RegenResult, error) {
 	}
 	switch {
 	case o.Stdout != "":
-		g, c := x.Render()
+		g, c := x.Files()
 		r.Output = g
 		if o.Stdout == "context" {
 			r.Output = c

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/memsys/memsys/internal/base/config"
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/lint"
 	"github.com/memsys/memsys/materialize"
@@ -21,9 +22,24 @@ type StatusReport struct {
 	Context          DerivedStatus `json:"context"`
 	ArchiveDue       bool          `json:"archive_due"`
 	ArchiveThreshold int           `json:"archive_threshold"`
+	// ArchivePlan, when archival is due, says what memsys archive
+	// (with the default --keep) would move and what stops it there.
+	ArchivePlan *ArchivePreview `json:"archive_plan,omitempty"`
+	root        string          // where the report was read, for the archive plan
 	// Stale is true when a derived file of the tier is stale or
 	// missing: the command then exits 1.
 	Stale bool `json:"stale"`
+}
+
+// ArchivePreview is what memsys archive would do now.
+type ArchivePreview struct {
+	Moves int `json:"moves"` // events it would move
+	// AtLeast says Moves is a lower bound from the counts alone (the
+	// log is past 2×keep events), Boundary and Reason then empty.
+	AtLeast  bool   `json:"at_least,omitempty"`
+	Boundary string `json:"boundary"` // the first event that stays
+	Reason   string `json:"reason"`   // why the boundary is there
+	Error    string `json:"error,omitempty"`
 }
 
 // FileCount is the number of events in one file.
@@ -38,8 +54,11 @@ type DerivedStatus struct {
 	Expected bool   `json:"expected"` // the tier includes this file
 	State    string `json:"state"`    // fresh, stale or missing
 	Horizon  string `json:"horizon"`  // the event horizon written in the file
-	Words    int    `json:"words,omitempty"`
-	Tokens   int    `json:"tokens,omitempty"`
+	// Differs is true when the horizon is right but the file is not what
+	// regen writes (its seal does not match).
+	Differs bool `json:"content_differs,omitempty"`
+	Words   int  `json:"words,omitempty"`
+	Tokens  int  `json:"tokens,omitempty"`
 }
 
 // EventLine is the one-line view of an event that status, log and show
@@ -83,6 +102,19 @@ func Status(root string, threshold int) (*StatusReport, error) {
 func (r *StatusReport) SetThreshold(threshold int) {
 	r.ArchiveThreshold = threshold
 	r.ArchiveDue = r.Log.Events > threshold
+	r.ArchivePlan = nil
+	if !r.ArchiveDue || r.root == "" {
+		return
+	}
+	// archive keeps at most 2×keep events (the archive event included),
+	// so above that the counts alone say it will move something, and a
+	// boot check need not parse and replay a long log. Below it, pins
+	// decide, and the log is short: plan it.
+	if least := r.Log.Events - (2*DefaultKeep - 1); least > 0 {
+		r.ArchivePlan = &ArchivePreview{Moves: least, AtLeast: true}
+		return
+	}
+	r.ArchivePlan = previewArchive(r.root, threshold)
 }
 
 // ReadStatus is Status before the archive threshold is known.
@@ -90,10 +122,19 @@ func ReadStatus(root string) (*StatusReport, error) {
 	// Status needs counts and the last event, not the events: it reads
 	// only the headings, as they stream past, and then the body of the
 	// last event alone.
-	mem, lastEvent, inLog, inArchive, ok := statusCached(root)
+	// A configuration regen cannot read leaves the defaults: status
+	// still reports (regen and lint say what is wrong with the file).
+	cfg, err := workspace.LoadConfig(root)
+	if err != nil {
+		cfg = config.Default()
+	}
+	// The events are hashed as they pass (their text is there even in
+	// a headers-only parse), for the seal check of each derived file.
+	mem, lastEvent, inLog, inArchive, src, ok := statusCached(root, cfg)
 	if !ok {
-		var err error
+		src = materialize.NewSourceHasher(lint.RenderOptions(cfg))
 		if mem, err = workspace.Stream(root, func(e *parse.Event) {
+			src.Add(e)
 			lastEvent = e
 			if e.Range.File == workspace.LogName {
 				if e.InLog {
@@ -125,55 +166,29 @@ func ReadStatus(root string) (*StatusReport, error) {
 		l := LineOf(*lastEvent)
 		r.LastEvent, last = &l, l.ID
 	}
-	r.Graph = derivedStatus(root, parse.GraphFile, last, mem.Tier.HasGraph(), false)
-	r.Context = derivedStatus(root, parse.ContextFile, last, mem.Tier.HasContext(), true)
+	digest := src.Sum()
+	r.Graph = derivedStatus(root, parse.GraphFile, last, mem.Tier.HasGraph(), digest, false)
+	r.Context = derivedStatus(root, parse.ContextFile, last, mem.Tier.HasContext(), digest, true)
+	r.root = root
 	r.Stale = r.Graph.Expected && r.Graph.State != "fresh" || r.Context.Expected && r.Context.State != "fresh"
 	return r, nil
 }
 
-// statusCached gathers what Status reports from the history cache: the
-// counts and last event of the checkpoint of the last replay (regen,
-// append --regen), plus the events appended since, read headers-only.
-// On a 100k-event log that is a hash of the log instead of a parse of
-// it. ok is false without a usable checkpoint.
-func statusCached(root string) (mem *workspace.Memory, last *parse.Event, inLog, inArchive int, ok bool) {
-	if !workspace.CacheEnabled() {
-		return nil, nil, 0, 0, false
-	}
-	cfg, err := workspace.LoadConfig(root)
-	if err != nil {
-		return nil, nil, 0, 0, false
-	}
-	mem, cp, _, suffix, ok := loadCheckpoint(root, lint.RenderOptions(cfg))
-	if !ok {
-		return nil, nil, 0, 0, false
-	}
-	last, inLog, inArchive = cp.Last, cp.LogEvents, cp.ArchiveEvents
-	log, n := resumeLog(cp, suffix, func(e *parse.Event) {
-		last = e
-		if e.InLog {
-			inLog++
-		}
-	}, parse.HeadersOnly())
-	if workspace.CheckCount(n) != nil {
-		return nil, nil, 0, 0, false
-	}
-	mem.Log, mem.Archive = &log, cp.Archive
-	statusHits++
-	return mem, last, inLog, inArchive, true
-}
-
-// statusHits counts statuses answered through the cache, for the tests.
-var statusHits int
-
 // derivedStatus applies the seed's Staleness Check (materialize.Fresh,
-// as lint's MS202 and MS203 do) to one derived file. With words, size
-// is reported in words (Words: whitespace-separated, HTML comments left
-// out) and in tokens estimated as words × 4 / 3 rounded to the nearest
-// whole token, the usual rule of thumb for English text with BPE
-// tokenizers. Only context.md's size is printed, so only it is
-// counted: graph.md is megabytes at 100k events.
-func derivedStatus(root, rel, last string, expected, words bool) DerivedStatus {
+// as lint's MS202 and MS203 do) to one derived file. Size is reported in
+// words (whitespace-separated) and in tokens estimated as words × 4 / 3
+// rounded to the nearest whole token, the usual rule of thumb for
+// English text with BPE tokenizers. HTML comments (the horizon and
+// other bookkeeping) are not counted.
+//
+// A file whose horizon is right is fresh only when its seal matches
+// (materialize.Sealed): it is then exactly what regen writes, which is
+// what lint's drift rules check, so status and lint never disagree.
+//
+// Only context.md's size is printed, so only it is counted (words):
+// graph.md is megabytes at 100k events. Words is the old regular
+// expression and strings.Fields count without either (fuzzed).
+func derivedStatus(root, rel, last string, expected bool, source []byte, words bool) DerivedStatus {
 	d := DerivedStatus{File: rel, Expected: expected}
 	src, err := workspace.ReadFile(root, rel)
 	if err != nil {
@@ -182,10 +197,13 @@ func derivedStatus(root, rel, last string, expected, words bool) DerivedStatus {
 	}
 	var line int
 	d.Horizon, line = materialize.FindHorizon(src)
-	if materialize.Fresh(d.Horizon, line, last) {
-		d.State = "fresh"
-	} else {
+	switch {
+	case !materialize.Fresh(d.Horizon, line, last):
 		d.State = "stale"
+	case !materialize.Sealed(src, source):
+		d.State, d.Differs = "stale", true
+	default:
+		d.State = "fresh"
 	}
 	if words {
 		d.Words = Words(src)
@@ -218,7 +236,19 @@ func (r *StatusReport) WriteText(w io.Writer) {
 		fmt.Fprintf(w, "context size: %d words, ~%d tokens\n", r.Context.Words, r.Context.Tokens)
 	}
 	if r.ArchiveDue {
-		fmt.Fprintf(w, "archive: due (%d events in the log, threshold %d): run memsys archive\n", r.Log.Events, r.ArchiveThreshold)
+		fmt.Fprintf(w, "archive: due (%d events in the log, threshold %d)", r.Log.Events, r.ArchiveThreshold)
+		switch p := r.ArchivePlan; {
+		case p == nil:
+			fmt.Fprintln(w, ": run memsys archive")
+		case p.Error != "":
+			fmt.Fprintf(w, ", but archive cannot run: %s\n", p.Error)
+		case p.Moves == 0:
+			fmt.Fprintf(w, ", but nothing can move: %s\n", p.Reason)
+		case p.AtLeast:
+			fmt.Fprintf(w, ": run memsys archive (it moves at least %d events; archive --dry-run names them)\n", p.Moves)
+		default:
+			fmt.Fprintf(w, ": run memsys archive (moves %d events; %s stays: %s)\n", p.Moves, p.Boundary, p.Reason)
+		}
 	} else {
 		fmt.Fprintf(w, "archive: not due (%d of %d events)\n", r.Log.Events, r.ArchiveThreshold)
 	}
@@ -233,6 +263,9 @@ func (d DerivedStatus) text(last string) string {
 	case d.State == "fresh":
 		return "fresh (horizon " + or(d.Horizon, "none") + ")"
 	}
+	if d.Differs {
+		return "stale (horizon " + or(d.Horizon, "none") + ", but the content is not what regen writes: edited by hand, an event edited, or other options): run memsys regen"
+	}
 	return "stale (horizon " + or(d.Horizon, "none") + ", last event " + or(last, "none") + "): run memsys regen"
 }
 
@@ -242,3 +275,39 @@ func or(s, def string) string {
 	}
 	return s
 }
+
+// statusCached gathers what ReadStatus reports from the history cache:
+// the counts, last event and source digest of the checkpoint of the
+// last replay (regen, append --regen), plus the events appended since,
+// read headers-only. On a 100k-event log that is a hash of the log
+// instead of a parse of it. ok is false without a usable checkpoint.
+func statusCached(root string, cfg config.Config) (mem *workspace.Memory, last *parse.Event, inLog, inArchive int, src *materialize.SourceHasher, ok bool) {
+	if !workspace.CacheEnabled() {
+		return nil, nil, 0, 0, nil, false
+	}
+	mem, cp, _, suffix, ok := loadCheckpoint(root, lint.RenderOptions(cfg))
+	if !ok {
+		return nil, nil, 0, 0, nil, false
+	}
+	src, err := materialize.UnmarshalSourceHasher(cp.Source)
+	if err != nil {
+		return nil, nil, 0, 0, nil, false
+	}
+	last, inLog, inArchive = cp.Last, cp.LogEvents, cp.ArchiveEvents
+	log, n := resumeLog(cp, suffix, func(e *parse.Event) {
+		src.Add(e)
+		last = e
+		if e.InLog {
+			inLog++
+		}
+	}, parse.HeadersOnly())
+	if workspace.CheckCount(n) != nil {
+		return nil, nil, 0, 0, nil, false
+	}
+	mem.Log, mem.Archive = &log, cp.Archive
+	statusHits++
+	return mem, last, inLog, inArchive, src, true
+}
+
+// statusHits counts statuses answered through the cache, for the tests.
+var statusHits int

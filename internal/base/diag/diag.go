@@ -86,6 +86,10 @@ type Diagnostic struct {
 	Message  string   // one line, no final period
 	Detail   string   // optional longer text, such as a unified diff
 	Related  []Range  // other places that explain the finding
+	// Baseline marks a finding that was already there before the
+	// change under review (on an event the base revision has): shown
+	// as a note, never counted, never failing a run.
+	Baseline bool
 }
 
 // Error formats the diagnostic in the one-line text form
@@ -102,19 +106,35 @@ func (d Diagnostic) Error() string {
 // Diagnostics is a list of findings.
 type Diagnostics []Diagnostic
 
-// HasErrors reports whether any diagnostic is an error.
+// Notes returns the number of baseline findings.
+func (ds Diagnostics) Notes() int {
+	n := 0
+	for _, d := range ds {
+		if d.Baseline {
+			n++
+		}
+	}
+	return n
+}
+
+// HasErrors reports whether any diagnostic is an error (baseline
+// findings are not).
 func (ds Diagnostics) HasErrors() bool {
 	for _, d := range ds {
-		if d.Severity == Error {
+		if d.Severity == Error && !d.Baseline {
 			return true
 		}
 	}
 	return false
 }
 
-// Count returns the number of errors and warnings.
+// Count returns the number of errors and warnings; baseline findings
+// count as neither (see Notes).
 func (ds Diagnostics) Count() (errors, warnings int) {
 	for _, d := range ds {
+		if d.Baseline {
+			continue
+		}
 		switch d.Severity {
 		case Error:
 			errors++

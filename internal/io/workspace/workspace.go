@@ -49,13 +49,14 @@ const (
 	Full = parse.Full
 )
 
-// DetectTier reads root's tier from which files exist
-// (parse.DetectTier).
+// DetectTier reads root's tier: declared in AGENTS.md, else from which
+// files exist (parse.DetectTier).
 func DetectTier(root string) Tier {
+	agents, _ := ReadFile(root, parse.AgentsFile)
 	return parse.DetectTier(func(rel string) bool {
 		_, err := os.Lstat(filepath.Join(root, filepath.FromSlash(rel)))
 		return err == nil
-	})
+	}, agents)
 }
 
 // Memory is everything read from one memory root.

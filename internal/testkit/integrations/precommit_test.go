@@ -451,7 +451,7 @@ func TestPreCommitRegen(t *testing.T) {
 		map[string]string{"memsys-append-only": "fail", "memsys-regen-check": "fail", "memsys-regen": "fail"},
 		map[string]string{
 			"memsys-append-only": `\[MS203\]`,
-			"memsys-regen-check": `(?m)^\+\+\+ \.memory/context\.md \(regen\)$`,
+			"memsys-regen-check": `(?m)^\+\+\+ \.memory/context\.md \(regen of the staged log\)$`,
 			"memsys-regen":       `(?m)^wrote \.memory/context\.md$`,
 		})
 	if r.read(".memory/context.md") == before {

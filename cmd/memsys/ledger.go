@@ -1,0 +1,96 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"github.com/urfave/cli/v3"
+
+	"github.com/memsys/memsys/internal/app/ledger"
+)
+
+// importCommand appends the events of a JSONL ledger (seed 000's
+// ledger.jsonl, or memsys export's output), all or nothing.
+func importCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "import",
+		Usage:     "append the events of a JSONL ledger (seed 000's ledger.jsonl or memsys export), all or nothing",
+		UsageText: "memsys import --from ledger.jsonl [--dry-run] [--agent NAME]",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "from", Usage: "the ledger `FILE`, one JSON event per line"},
+			&cli.BoolFlag{Name: "dry-run", Usage: "print the mapping of each line and write nothing"},
+			&cli.StringFlag{Name: "agent", Usage: "agent `NAME` for lines without one (default $MEMSYS_AGENT, else $USER, else \"agent\")"},
+		},
+		Action: runImport,
+	}
+}
+
+func runImport(ctx context.Context, cmd *cli.Command) error {
+	if cmd.Args().Len() > 0 {
+		return usageErr("import takes no arguments, got %q: pass the ledger with --from FILE", cmd.Args().First())
+	}
+	from := cmd.String("from")
+	if from == "" {
+		return usageErr("import needs --from FILE: the JSONL ledger to import")
+	}
+	root, err := lcRoot(cmd)
+	if err != nil {
+		return err
+	}
+	// -C means "as if started in DIR": a relative --from is read from there.
+	path := from
+	if dir := cmd.String("C"); dir != "" && !filepath.IsAbs(from) {
+		path = filepath.Join(dir, from)
+	}
+	r, err := ledger.ImportFile(root, path, lcAgent(cmd.String("agent")), cmd.Bool("dry-run"))
+	if err != nil {
+		return cannotRun{err}
+	}
+	w := cmd.Root().Writer
+	if r.DryRun {
+		for _, l := range r.Lines {
+			fmt.Fprintf(w, "%s:%d %s -> %s | %s | %s | %s | %s\n", from, l.Line, l.OldID, l.NewID, l.Draft.Time, l.Draft.Agent, l.Draft.Type, l.Draft.Summary)
+		}
+		fmt.Fprintf(w, "dry run: %d event(s) would be appended; nothing written\n", r.Events)
+		return nil
+	}
+	if r.Events == 0 {
+		fmt.Fprintln(w, "nothing to import")
+		return nil
+	}
+	fmt.Fprintf(w, "imported %d event(s): %s to %s\n", r.Events, r.First, r.Last)
+	return nil
+}
+
+// exportCommand writes every event, archive first, as JSONL.
+func exportCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "export",
+		Usage:     "print every event (archive and log) as JSONL, one object per line",
+		UsageText: "memsys export [--format jsonl]",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "format", Value: "jsonl", Usage: "output `FORMAT`: jsonl"},
+		},
+		Action: runExport,
+	}
+}
+
+func runExport(ctx context.Context, cmd *cli.Command) error {
+	if _, err := lcFormat(cmd, "jsonl"); err != nil {
+		return err
+	}
+	if cmd.Args().Len() > 0 {
+		return usageErr("export takes no arguments, got %q", cmd.Args().First())
+	}
+	root, err := lcRoot(cmd)
+	if err != nil {
+		return err
+	}
+	out, err := ledger.ExportRoot(root)
+	if err != nil {
+		return cannotRun{err}
+	}
+	_, err = cmd.Root().Writer.Write(out)
+	return err
+}

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/urfave/cli/v3"
+
+	"github.com/memsys/memsys/internal/app/converge"
+)
+
+func renumberCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "renumber",
+		Usage:     "renumber this branch's new events to follow another revision's",
+		ArgsUsage: " ",
+		Description: `For a branch whose new events collide with REV (typically origin/main):
+the log becomes REV's log with this branch's events since the merge base
+after it, renumbered consecutively; refs and evt-NNN mentions in those
+events are rewritten; the derived files are regenerated. Every file is
+written atomically under the memory's lock. Commit the result and the
+pull request merges without a conflict in the log.
+
+Exit status: 0 done (or nothing to do); 1 when an event shared with REV
+was edited or deleted (an integrity problem, not a numbering one;
+nothing is written); 2 when memsys cannot run.`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "onto", Usage: "the git `REV` whose events this branch follows", Required: true},
+			&cli.BoolFlag{Name: "dry-run", Usage: "print the mapping (evt-015 -> evt-018); change nothing"},
+		},
+		OnUsageError: usageOneLine,
+		Action:       runRenumber,
+	}
+}
+
+func runRenumber(ctx context.Context, cmd *cli.Command) error {
+	if cmd.Args().Len() > 0 {
+		return usageErr("renumber takes no arguments, got %q", cmd.Args().First())
+	}
+	onto := cmd.String("onto")
+	root, err := lcRoot(cmd)
+	if err != nil {
+		return err
+	}
+	res, err := converge.Renumber(ctx, root, onto, cmd.Bool("dry-run"))
+	w, ew := cmd.Root().Writer, cmd.Root().ErrWriter
+	if errors.Is(err, converge.ErrIntegrity) {
+		for _, c := range res.Conflicts {
+			fmt.Fprintln(ew, c)
+		}
+		fmt.Fprintf(ew, "memsys: renumber: an event shared with %s was changed; renumbering cannot fix that: restore it, then run renumber again\n", onto)
+		return errFindings
+	}
+	if err != nil {
+		return cannotRun{fmt.Errorf("renumber: %w", err)}
+	}
+	for _, m := range res.Moves {
+		fmt.Fprintf(w, "%s -> %s\n", m.From, m.To)
+	}
+	for _, f := range res.Written {
+		fmt.Fprintln(w, "wrote "+f)
+	}
+	if len(res.Moves) == 0 && len(res.Written) == 0 {
+		fmt.Fprintf(w, "nothing to do: this branch already follows %s\n", onto)
+	}
+	return nil
+}

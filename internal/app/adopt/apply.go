@@ -1,0 +1,59 @@
+package adopt
+
+import (
+	"fmt"
+
+	"github.com/memsys/memsys/internal/app/memory"
+	"github.com/memsys/memsys/materialize"
+	"github.com/memsys/memsys/parse"
+)
+
+// Result is the log after Apply and what it holds.
+type Result struct {
+	Log  []byte   // the new CHANGELOG.md
+	IDs  []string // the appended events, in order
+	Text [][]byte // each appended event as written
+	// Missing is what of the hand-kept graph the replay of the new
+	// history still lacks (Missing): empty when nothing curated is lost.
+	Missing []string
+}
+
+// Apply appends the plan's drafts to the log src (file logName), with
+// agent and time, each checked as memsys append checks an event; the
+// archive, when there is one, is read for IDs and replayed first. It
+// writes nothing: the caller writes Result.Log and regenerates.
+func Apply(logName string, src []byte, archive *parse.Log, in Input, p Plan, agent, time string) (Result, error) {
+	var r Result
+	out := src
+	for _, d := range p.Drafts {
+		d.Agent, d.Time = agent, time
+		log := parse.Parse(logName, out, parse.HeadersOnly())
+		if err := memory.Normalize(&d, memory.KnownIn(log, archive)); err != nil {
+			return r, fmt.Errorf("adopting %q: %w", d.Scope, err)
+		}
+		id := memory.NextID(log, archive)
+		text := memory.Render(id, d, memory.Newline(out))
+		if err := memory.CheckRoundTrip(id, d, text); err != nil {
+			return r, fmt.Errorf("adopting %q: %w", d.Scope, err)
+		}
+		next, err := memory.AppendEvent(logName, out, log, text)
+		if err != nil {
+			return r, err
+		}
+		out = next
+		r.IDs = append(r.IDs, id)
+		r.Text = append(r.Text, text)
+	}
+	r.Log = out
+	var events []parse.Event
+	if archive != nil {
+		events = append(events, archive.Events...)
+	}
+	events = append(events, parse.Parse(logName, out).Events...)
+	g, _ := materialize.Replay(events)
+	if in.Graph != nil {
+		hand, _ := materialize.ReadLoose(in.Graph)
+		r.Missing = materialize.Missing(hand, g, false)
+	}
+	return r, nil
+}

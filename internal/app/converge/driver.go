@@ -1,0 +1,261 @@
+package converge
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/memsys/memsys/internal/io/gitx"
+	"github.com/memsys/memsys/internal/io/workspace"
+	"github.com/memsys/memsys/lint"
+	"github.com/memsys/memsys/parse"
+)
+
+// Git is what converge needs of a repository; *gitx.Git implements it.
+type Git interface {
+	MergeFile(ctx context.Context, ancestor, ours, theirs []byte, markerSize int, oursLabel, baseLabel, theirsLabel string) ([]byte, bool, error)
+	Resolve(rev string) (string, error)
+	MergeBase(ctx context.Context, a, b string) (string, error)
+	ReadFile(commit, path string) ([]byte, bool, error)
+	Prefix(ctx context.Context) (string, error)
+	GitDir(ctx context.Context) (string, error)
+	TopLevel(ctx context.Context) (string, error)
+	Refs(ctx context.Context, pattern string) ([]string, error)
+	Config(ctx context.Context, key string) (string, bool, error)
+	SetConfig(ctx context.Context, key, value string) error
+	UnsetSection(ctx context.Context, section string) error
+}
+
+// Kind is what a path holds, for the merge driver.
+type Kind int
+
+// The kinds of file the driver knows.
+const (
+	Text    Kind = iota // anything else: merged as git would
+	Log                 // CHANGELOG.md
+	Archive             // changelog-archive.md
+	Derived             // .memory/graph.md, .memory/context.md
+)
+
+// KindOf classifies a repository path (forward slashes).
+func KindOf(p string) Kind {
+	base := path.Base(p)
+	switch {
+	case base == parse.LogFile:
+		return Log
+	case isArchiveName(base):
+		return Archive
+	case path.Base(path.Dir(p)) == parse.MemoryDir && (base == parse.GraphName || base == parse.ContextName):
+		return Derived
+	}
+	return Text
+}
+
+func isArchiveName(base string) bool {
+	for _, n := range parse.ArchiveFiles {
+		if base == n {
+			return true
+		}
+	}
+	return false
+}
+
+// DriverArgs are git's %O %A %B %P %L for one file.
+type DriverArgs struct {
+	Ancestor, Ours, Theirs string // temporary files; the result goes to Ours
+	Path                   string // the file's path in the repository
+	MarkerSize             int
+}
+
+// DriverResult says what the driver did, for the command to print.
+type DriverResult struct {
+	Kind      Kind
+	Merge     Result // for Log and Archive
+	Conflicts []string
+	Notes     []string // what the user should know (derived files kept from ours)
+}
+
+// stashDir is where the log driver leaves each merged log for the
+// derived files' driver, inside the git folder.
+const stashDir = "memsys/merged"
+
+// RunDriver is git's merge driver for memsys files. It reads the three
+// versions, merges them by kind, and writes the result over
+// args.Ours atomically. A log or archive merge leaves its result in
+// the git folder, so the derived files' driver, which git runs after
+// it for the same root (merge-ort handles paths in reverse order:
+// changelog-archive.md, CHANGELOG.md, then .memory/), can render them
+// from the merged history.
+//
+// git runs the driver at the top of the work tree, where RunDriver
+// opens the repository.
+func RunDriver(ctx context.Context, args DriverArgs) (DriverResult, error) {
+	return runDriver(ctx, &gitx.Git{Dir: "."}, args)
+}
+
+func runDriver(ctx context.Context, g Git, args DriverArgs) (DriverResult, error) {
+	read := func(p string) ([]byte, error) {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return nil, err
+		}
+		return workspace.ReadFile(filepath.Dir(abs), filepath.Base(abs))
+	}
+	anc, err := read(args.Ancestor)
+	if err != nil {
+		return DriverResult{}, err
+	}
+	ours, err := read(args.Ours)
+	if err != nil {
+		return DriverResult{}, err
+	}
+	theirs, err := read(args.Theirs)
+	if err != nil {
+		return DriverResult{}, err
+	}
+	text := func(a, o, t []byte) ([]byte, bool, error) {
+		return g.MergeFile(ctx, a, o, t, args.MarkerSize, "ours", "base", "theirs")
+	}
+	res := DriverResult{Kind: KindOf(args.Path)}
+	var out []byte
+	switch res.Kind {
+	case Log, Archive:
+		r, err := Merge(Input{Path: args.Path, Archive: res.Kind == Archive, Ancestor: anc, Ours: ours, Theirs: theirs, Text: text, MarkerSize: args.MarkerSize})
+		if err != nil {
+			return res, err
+		}
+		res.Merge, out = r, r.Data
+		for _, c := range r.Conflicts {
+			res.Conflicts = append(res.Conflicts, c.String(args.Path))
+		}
+		if len(r.Conflicts) == 0 {
+			if err := stash(ctx, g, args.Path, ours, out); err != nil {
+				return res, err
+			}
+		}
+	case Derived:
+		out, res.Notes, err = regenDerived(ctx, g, args.Path)
+		if err != nil {
+			return res, err
+		}
+	default:
+		merged, conflict, err := textMerge(text, anc, ours, theirs)
+		if err != nil {
+			return res, err
+		}
+		out = merged
+		if conflict {
+			res.Conflicts = append(res.Conflicts, args.Path+": conflicting changes: resolve the conflict markers")
+		}
+	}
+	abs, err := filepath.Abs(args.Ours)
+	if err != nil {
+		return res, err
+	}
+	return res, workspace.WriteFile(filepath.Dir(abs), filepath.Base(abs), out)
+}
+
+func hash(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}
+
+func stashName(repoPath string) string {
+	return stashDir + "/" + hash([]byte(repoPath))[:16]
+}
+
+// stash records the merged file under the hash of ours' version, so a
+// reader can tell it belongs to the merge onto the current HEAD.
+func stash(ctx context.Context, g Git, repoPath string, ours, merged []byte) error {
+	dir, err := g.GitDir(ctx)
+	if err != nil {
+		return err
+	}
+	data := append([]byte(hash(ours)+"\n"), merged...)
+	return workspace.WriteFile(dir, stashName(repoPath), data)
+}
+
+// unstash returns the merged version of repoPath from the merge onto
+// HEAD, ok false when there is none. ours is HEAD's version.
+func unstash(ctx context.Context, g Git, repoPath string, ours []byte) ([]byte, bool) {
+	dir, err := g.GitDir(ctx)
+	if err != nil {
+		return nil, false
+	}
+	data, err := workspace.ReadFile(dir, stashName(repoPath))
+	if err != nil {
+		return nil, false
+	}
+	sum, merged, ok := bytes.Cut(data, []byte("\n"))
+	if !ok || string(sum) != hash(ours) {
+		return nil, false
+	}
+	return merged, true
+}
+
+// regenDerived renders the derived file at repoPath from its root's
+// merged log and archive: the versions the log driver stashed for this
+// merge, or HEAD's where git had nothing to merge. A derived file never
+// conflicts: it is a function of the log.
+func regenDerived(ctx context.Context, g Git, repoPath string) ([]byte, []string, error) {
+	root := path.Dir(path.Dir(repoPath)) // <root>/.memory/graph.md
+	if root == "." {
+		root = ""
+	} else {
+		root += "/"
+	}
+	head, err := g.Resolve("HEAD")
+	if err != nil {
+		return nil, nil, err
+	}
+	var notes []string
+	version := func(name string) ([]byte, error) {
+		ours, ok, err := g.ReadFile(head, root+name)
+		if err != nil || !ok {
+			return nil, err
+		}
+		if merged, ok := unstash(ctx, g, root+name, ours); ok {
+			return merged, nil
+		}
+		if name == parse.LogFile {
+			notes = append(notes, repoPath+": git merged no "+root+name+" in this merge: rendered from ours' log; if theirs changed the log, run memsys regen after the merge")
+		}
+		return ours, nil
+	}
+	log, err := version(parse.LogFile)
+	if err != nil {
+		return nil, nil, err
+	}
+	if log == nil {
+		return nil, nil, fmt.Errorf("%s: no %s beside it at HEAD: cannot regenerate it", repoPath, root+parse.LogFile)
+	}
+	var archive []byte
+	archiveName := ""
+	for _, n := range parse.ArchiveFiles {
+		if archive, err = version(n); err != nil {
+			return nil, nil, err
+		}
+		if archive != nil {
+			archiveName = n
+			break
+		}
+	}
+	top, err := g.TopLevel(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	cfg, err := workspace.LoadConfig(filepath.Join(top, filepath.FromSlash(strings.TrimSuffix(root, "/"))))
+	if err != nil {
+		return nil, nil, err
+	}
+	graph, context := Render(parse.LogFile, log, archiveName, archive, lint.RenderOptions(cfg))
+	if path.Base(repoPath) == parse.GraphName {
+		return graph, notes, nil
+	}
+	return context, notes, nil
+}

@@ -1,0 +1,165 @@
+package converge
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io/fs"
+	"strings"
+
+	"github.com/memsys/memsys/internal/io/gitx"
+	"github.com/memsys/memsys/internal/io/workspace"
+	"github.com/memsys/memsys/parse"
+)
+
+// The driver as registered in .git/config.
+const (
+	DriverName    = "memsys"
+	DriverCommand = "memsys merge-driver %O %A %B %P %L"
+	driverLabel   = "memsys: event log by record, derived files regenerated"
+	attrFile      = ".gitattributes"
+	attrBegin     = "# memsys:merge-driver:begin (memsys merge-driver uninstall removes this block)"
+	attrEnd       = "# memsys:merge-driver:end"
+)
+
+// attrLines are the paths that take the driver, anchored at the memory
+// root's .gitattributes.
+func attrLines() []string {
+	lines := []string{"/" + parse.LogFile + " merge=" + DriverName}
+	for _, n := range parse.ArchiveFiles {
+		lines = append(lines, "/"+n+" merge="+DriverName)
+	}
+	return append(lines,
+		"/"+parse.GraphFile+" merge="+DriverName,
+		"/"+parse.ContextFile+" merge="+DriverName)
+}
+
+func attrBlock() string {
+	return attrBegin + "\n" + strings.Join(attrLines(), "\n") + "\n" + attrEnd + "\n"
+}
+
+// Install registers the driver in .git/config and adds memsys's block
+// to the .gitattributes of root, after any lines already there. It
+// returns what it changed; nothing when both are in place.
+func Install(ctx context.Context, root string) ([]string, error) {
+	g, err := gitx.Open(ctx, root)
+	if err != nil {
+		return nil, err
+	}
+	return install(ctx, g, root)
+}
+
+func install(ctx context.Context, g Git, root string) ([]string, error) {
+	var did []string
+	name, _, err := g.Config(ctx, "merge."+DriverName+".name")
+	if err != nil {
+		return nil, err
+	}
+	drv, _, err := g.Config(ctx, "merge."+DriverName+".driver")
+	if err != nil {
+		return nil, err
+	}
+	if name != driverLabel || drv != DriverCommand {
+		if err := g.SetConfig(ctx, "merge."+DriverName+".name", driverLabel); err != nil {
+			return nil, err
+		}
+		if err := g.SetConfig(ctx, "merge."+DriverName+".driver", DriverCommand); err != nil {
+			return nil, err
+		}
+		did = append(did, "registered merge driver "+DriverName+" in .git/config: "+DriverCommand)
+	}
+	cur, err := readOptional(root, attrFile)
+	if err != nil {
+		return nil, err
+	}
+	if !bytes.Contains(cur, []byte(attrBlock())) {
+		cur, _ = removeBlock(cur) // an older block of ours is replaced
+		if len(cur) > 0 && cur[len(cur)-1] != '\n' {
+			cur = append(cur, '\n')
+		}
+		if err := workspace.WriteFile(root, attrFile, append(cur, attrBlock()...)); err != nil {
+			return nil, err
+		}
+		did = append(did, "added "+strings.Join(attrPaths(), ", ")+" merge="+DriverName+" to "+attrFile)
+	}
+	return did, nil
+}
+
+func attrPaths() []string {
+	var p []string
+	for _, l := range attrLines() {
+		p = append(p, strings.Fields(l)[0])
+	}
+	return p
+}
+
+// Uninstall removes exactly what Install added: the driver's section
+// of .git/config (only when it still runs memsys) and memsys's block of
+// .gitattributes; the file itself goes when nothing else is left in it.
+func Uninstall(ctx context.Context, root string) ([]string, error) {
+	g, err := gitx.Open(ctx, root)
+	if err != nil {
+		return nil, err
+	}
+	return uninstall(ctx, g, root)
+}
+
+func uninstall(ctx context.Context, g Git, root string) ([]string, error) {
+	var did []string
+	drv, ok, err := g.Config(ctx, "merge."+DriverName+".driver")
+	if err != nil {
+		return nil, err
+	}
+	if ok && drv == DriverCommand {
+		if err := g.UnsetSection(ctx, "merge."+DriverName); err != nil {
+			return nil, err
+		}
+		did = append(did, "removed merge driver "+DriverName+" from .git/config")
+	}
+	cur, err := readOptional(root, attrFile)
+	if err != nil {
+		return nil, err
+	}
+	if rest, found := removeBlock(cur); found {
+		if len(bytes.TrimSpace(rest)) == 0 {
+			var p string
+			if p, err = workspace.Resolve(root, attrFile); err == nil {
+				err = workspace.Remove(p)
+			}
+		} else {
+			err = workspace.WriteFile(root, attrFile, rest)
+		}
+		if err != nil {
+			return nil, err
+		}
+		did = append(did, "removed memsys's lines from "+attrFile)
+	}
+	return did, nil
+}
+
+// removeBlock cuts memsys's block (its markers and what lies between)
+// from data.
+func removeBlock(data []byte) ([]byte, bool) {
+	var out []byte
+	in, found := false, false
+	for l := range bytes.Lines(data) {
+		t := string(bytes.TrimRight(l, "\r\n"))
+		switch {
+		case !in && t == attrBegin:
+			in, found = true, true
+		case in && t == attrEnd:
+			in = false
+		case !in:
+			out = append(out, l...)
+		}
+	}
+	return out, found
+}
+
+func readOptional(root, rel string) ([]byte, error) {
+	b, err := workspace.ReadFile(root, rel)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	return b, err
+}

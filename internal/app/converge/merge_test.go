@@ -1,0 +1,172 @@
+package converge
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+func TestRewriteIDs(t *testing.T) {
+	to := map[int]int{3: 7, 4: 12}
+	for _, c := range []struct{ in, want string }{
+		{"### evt-003 | x", "### evt-007 | x"},
+		{"**Refs**: evt-001, evt-003, evt-004", "**Refs**: evt-001, evt-007, evt-012"},
+		{"- note: see evt-3 and EVT-004.", "- note: see evt-007 and evt-012."},
+		{"- path: my-evt-003 evt-003a evt-0030 _evt-003", "- path: my-evt-003 evt-003a evt-0030 _evt-003"},
+		{"evt-", "evt-"},
+		{"evt-0003", "evt-0007"}, // a wider ID keeps its width
+	} {
+		if got := string(rewriteIDs([]byte(c.in), to, 3)); got != c.want {
+			t.Errorf("rewriteIDs(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// TestMergeEditedConflict: an ancestor event edited on one side while
+// the other appends stops the merge, names the event, and marks only
+// that event.
+func TestMergeEditedConflict(t *testing.T) {
+	anc := appended(nil, "base", 3)
+	ancLog := render(genHead, anc)
+	edit := func(b []byte) []byte {
+		return bytes.Replace(b, []byte("**Summary**: base2\n"), []byte("**Summary**: base2 rewritten\n"), 1)
+	}
+	del := func(b []byte) []byte {
+		i, j := bytes.Index(b, []byte("### evt-002")), bytes.Index(b, []byte("### evt-003"))
+		return append(append([]byte(nil), b[:i]...), b[j:]...)
+	}
+	theirs := render(genHead, appended(anc, "theirs", 2))
+	ours := render(genHead, appended(anc, "ours", 1))
+	for _, c := range []struct {
+		name  string
+		o, th []byte
+		want  string
+	}{
+		{"ours edits", edit(ancLog), theirs, "evt-002 was edited on ours: committed events are immutable"},
+		{"theirs edits", ours, edit(theirs), "evt-002 was edited on theirs: committed events are immutable"},
+		{"both edit", edit(ours), edit(theirs), "evt-002 was edited on both branches"},
+		{"ours deletes", del(ancLog), theirs, "evt-002 was deleted on ours"},
+		{"theirs deletes, ours edits", edit(ours), del(theirs), "evt-002 was deleted on theirs and edited on ours"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := Merge(Input{Path: "CHANGELOG.md", Ancestor: ancLog, Ours: c.o, Theirs: c.th, Text: gitText(t)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got.Conflicts) != 1 {
+				t.Fatalf("conflicts %v, want one", got.Conflicts)
+			}
+			line := got.Conflicts[0].String("CHANGELOG.md")
+			if !strings.HasPrefix(line, fmt.Sprintf("CHANGELOG.md:%d: %s", got.Conflicts[0].Line, c.want)) || got.Conflicts[0].Event != "evt-002" {
+				t.Fatalf("conflict %q, want %q", line, c.want)
+			}
+			// The markers enclose evt-002 only, at the line reported.
+			data := string(got.Data)
+			lines := strings.Split(data, "\n")
+			if at := got.Conflicts[0].Line; !strings.HasPrefix(lines[at-1], "<<<<<<< ours") {
+				t.Fatalf("line %d is %q, want the conflict's opening marker\n%s", at, lines[at-1], data)
+			}
+			if n := strings.Count(data, "<<<<<<<"); n != 1 {
+				t.Fatalf("%d conflict blocks, want 1", n)
+			}
+			block := data[strings.Index(data, "<<<<<<<"):strings.Index(data, ">>>>>>>")]
+			if strings.Contains(block, "### evt-001") || strings.Contains(block, "### evt-003") || !strings.Contains(block, "### evt-002") {
+				t.Fatalf("the conflict block holds more or less than evt-002:\n%s", block)
+			}
+			// Nothing else is lost: every appended event is still there.
+			for _, l := range []string{"theirs1", "theirs2", "base1", "base3"} {
+				if !strings.Contains(data, "**Summary**: "+l+"\n") {
+					t.Fatalf("%q lost\n%s", l, data)
+				}
+			}
+		})
+	}
+}
+
+// TestMergeCherryPick: theirs' event already on ours under another ID
+// (a cherry-pick, refs rewritten by the first merge) is written once.
+func TestMergeCherryPick(t *testing.T) {
+	text := gitText(t)
+	anc := appended(nil, "base", 2)
+	feature := appended(anc, "f", 2) // f1 -> base2, f2 -> f1
+	mainLog := appended(anc, "m", 1) // m1
+	// cherry-pick the feature's two events onto main
+	picked, err := Merge(Input{Path: "CHANGELOG.md", Ancestor: render(genHead, anc), Ours: render(genHead, mainLog), Theirs: render(genHead, feature), Text: text})
+	if err != nil || len(picked.Conflicts) > 0 {
+		t.Fatal(err, picked.Conflicts)
+	}
+	// the feature goes on with one more event, then merges into main
+	more := appended(feature, "g", 1)
+	got, err := Merge(Input{Path: "CHANGELOG.md", Ancestor: render(genHead, anc), Ours: picked.Data, Theirs: render(genHead, more), Text: text})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkMerged(t, got, mainLog, mainLog, more)
+	if len(got.Dropped) != 2 || got.Dropped[0].To != "evt-004" || got.Dropped[1].To != "evt-005" {
+		t.Fatalf("dropped %v, want f1 and f2 as evt-004 and evt-005", got.Dropped)
+	}
+}
+
+// TestMergeText: the changelog above the event log merges as git's line
+// merge does; a conflict there is reported, not resolved.
+func TestMergeText(t *testing.T) {
+	text := gitText(t)
+	anc := appended(nil, "base", 1)
+	head := "# Changelog\n\nintro\n\n## Unreleased\n\n- one\n\n## Event Log\n\n"
+	oh := strings.Replace(head, "intro", "intro, edited", 1)
+	th := strings.Replace(head, "- one\n", "- one\n- two\n", 1)
+	got, err := Merge(Input{Path: "CHANGELOG.md", Ancestor: render(head, anc), Ours: render(oh, appended(anc, "o", 1)), Theirs: render(th, appended(anc, "t", 1)), Text: text})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkMerged(t, got, appended(anc, "o", 1), appended(anc, "o", 1), appended(anc, "t", 1))
+	if !bytes.HasPrefix(got.Data, []byte(strings.Replace(th, "intro", "intro, edited", 1))) {
+		t.Fatalf("text above the log not merged:\n%s", got.Data)
+	}
+	got, err = Merge(Input{Path: "CHANGELOG.md", Ancestor: render(head, anc), Ours: render(oh, anc), Theirs: render(strings.Replace(head, "intro", "other", 1), anc), Text: text})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Conflicts) != 1 || !strings.Contains(got.Conflicts[0].Message, "text before the event log conflicts") {
+		t.Fatalf("conflicts %v, want the text conflict", got.Conflicts)
+	}
+}
+
+// TestMergeMalformed: a log the driver cannot read as records merges as
+// text, with a conflict that says why.
+func TestMergeMalformed(t *testing.T) {
+	anc := render(genHead, appended(nil, "base", 1))
+	bad := append(append([]byte(nil), render(genHead, appended(nil, "base", 2))...), "\n---\n\n### evt-0x2 | 2025-01-01 10:00 | a | create\n"...)
+	got, err := Merge(Input{Path: "CHANGELOG.md", Ancestor: anc, Ours: bad, Theirs: render(genHead, appended(appended(nil, "base", 1), "t", 1)), Text: gitText(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got.TextOnly || len(got.Conflicts) != 1 || !strings.Contains(got.Conflicts[0].Message, "cannot be read as event records") {
+		t.Fatalf("got %+v", got.Conflicts)
+	}
+}
+
+// TestMergeArchive: the archive takes the same merge; events only move
+// into it, so two sides that archived different amounts agree on the
+// events both moved and keep the extra ones under their own IDs.
+func TestMergeArchive(t *testing.T) {
+	const archHead = "# Changelog archive\n\n## Archive: evt-001 through evt-002 | Archived 2025-01-01\n\n"
+	all := appended(nil, "base", 5)
+	anc, ours, theirs := render(archHead, all[:2]), render(archHead, all[:4]), render(archHead, all[:3])
+	got, err := Merge(Input{Path: "changelog-archive.md", Archive: true, Ancestor: anc, Ours: ours, Theirs: theirs, Text: gitText(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Conflicts) > 0 || string(got.Data) != string(ours) {
+		t.Fatalf("conflicts %v; data\n%s", got.Conflicts, got.Data)
+	}
+	if len(got.Dropped) != 1 || got.Dropped[0] != (Move{From: "evt-003", To: "evt-003"}) {
+		t.Errorf("dropped %v, want evt-003 once", got.Dropped)
+	}
+	// the other way round the extra event of theirs follows ours'
+	got, err = Merge(Input{Path: "changelog-archive.md", Archive: true, Ancestor: anc, Ours: theirs, Theirs: ours, Text: gitText(t)})
+	if err != nil || len(got.Conflicts) > 0 || string(got.Data) != string(ours) {
+		t.Fatalf("reverse: %v %v\n%s", err, got.Conflicts, got.Data)
+	}
+}

@@ -1,0 +1,276 @@
+package converge
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"slices"
+	"strings"
+
+	"github.com/memsys/memsys/internal/app/memory"
+	"github.com/memsys/memsys/internal/io/gitx"
+	"github.com/memsys/memsys/internal/io/workspace"
+	"github.com/memsys/memsys/lint"
+	"github.com/memsys/memsys/parse"
+)
+
+// ErrIntegrity means a shared event was edited or deleted: no
+// renumbering can fix that, and nothing was written.
+var ErrIntegrity = errors.New("integrity")
+
+// RenumberResult is what renumber did or, with a dry run, would do.
+type RenumberResult struct {
+	Onto      string // the revision as given
+	Base      string // the merge base, a commit ID
+	Moves     []Move // the branch's events whose ID changes
+	Written   []string
+	Conflicts []string
+	// Resolved lists the files that held a stopped merge's conflict
+	// markers; the branch's version was read from HEAD instead.
+	Resolved []string
+}
+
+// hasMarkers reports whether data holds a line that opens a git
+// conflict.
+func hasMarkers(data []byte) bool {
+	return bytes.HasPrefix(data, []byte("<<<<<<< ")) || bytes.Contains(data, []byte("\n<<<<<<< "))
+}
+
+// Renumber makes the branch in root follow onto: the log (and the
+// archive) become onto's version with the branch's events since the
+// merge base after it, renumbered, refs and prose mentions rewritten
+// (the bytes Merge writes with onto as ours and the branch as theirs);
+// then the derived files are regenerated. During a merge of onto that
+// stopped on the log (no driver installed: a pull request brought up
+// to date by hand), the branch's version is read from HEAD, so the
+// result resolves the conflict and git add and git commit finish the
+// merge; the pull request then merges on GitHub with no conflict. All files are written under the
+// memory's lock, each atomically. With dryRun nothing is written. A
+// shared event edited on either side returns ErrIntegrity.
+func Renumber(ctx context.Context, root, onto string, dryRun bool) (RenumberResult, error) {
+	res := RenumberResult{Onto: onto}
+	if err := gitx.CheckRev(onto); err != nil {
+		return res, fmt.Errorf("--onto: %w", err)
+	}
+	g, err := gitx.Open(ctx, root)
+	if err != nil {
+		return res, err
+	}
+	return renumber(ctx, g, root, onto, dryRun)
+}
+
+func renumber(ctx context.Context, g Git, root, onto string, dryRun bool) (RenumberResult, error) {
+	res := RenumberResult{Onto: onto}
+	if !dryRun {
+		unlock, err := workspace.Lock(root)
+		if err != nil {
+			return res, err
+		}
+		defer unlock()
+	}
+	target, err := g.Resolve(onto)
+	if err != nil {
+		return res, err
+	}
+	head, err := g.Resolve("HEAD")
+	if err != nil {
+		return res, err
+	}
+	if res.Base, err = g.MergeBase(ctx, head, target); err != nil {
+		return res, err
+	}
+	prefix, err := g.Prefix(ctx)
+	if err != nil {
+		return res, err
+	}
+	text := func(a, o, t []byte) ([]byte, bool, error) {
+		return g.MergeFile(ctx, a, o, t, 0, onto, "merge base", "this branch")
+	}
+	type write struct {
+		name string
+		data []byte
+	}
+	var writes []write
+	for _, name := range append([]string{parse.LogFile}, parse.ArchiveFiles...) {
+		cur, err := workspace.ReadFile(root, name)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		} else if err != nil {
+			return res, err
+		}
+		if hasMarkers(cur) {
+			// A merge of onto stopped on this file (no driver): the
+			// branch's version is HEAD's, and the result resolves it.
+			mine, ok, err := g.ReadFile(head, prefix+name)
+			if err != nil {
+				return res, err
+			}
+			if !ok {
+				return res, fmt.Errorf("%s has conflict markers and HEAD has no such file: resolve it by hand", name)
+			}
+			cur = mine
+			res.Resolved = append(res.Resolved, name)
+		}
+		theirs, ok, err := g.ReadFile(target, prefix+name)
+		if err != nil {
+			return res, err
+		}
+		if !ok {
+			continue // onto has no such file: nothing to follow
+		}
+		anc, _, err := g.ReadFile(res.Base, prefix+name)
+		if err != nil {
+			return res, err
+		}
+		r, err := Merge(Input{Path: name, Archive: name != parse.LogFile, Ancestor: anc, Ours: theirs, Theirs: cur, Text: text, OursLabel: onto, TheirsLabel: "this branch"})
+		if err != nil {
+			return res, err
+		}
+		for _, c := range r.Conflicts {
+			res.Conflicts = append(res.Conflicts, c.String(name))
+		}
+		for _, m := range r.Renumbered {
+			if m.From != m.To {
+				res.Moves = append(res.Moves, m)
+			}
+		}
+		if string(r.Data) != string(cur) || slices.Contains(res.Resolved, name) {
+			writes = append(writes, write{name, r.Data})
+		}
+	}
+	if len(res.Conflicts) > 0 {
+		return res, ErrIntegrity
+	}
+	if dryRun || len(writes) == 0 {
+		return res, nil
+	}
+	for _, w := range writes {
+		if err := workspace.WriteFile(root, w.name, w.data); err != nil {
+			return res, err
+		}
+		res.Written = append(res.Written, w.name)
+	}
+	derived, err := memory.Regen(root)
+	if err != nil {
+		return res, err
+	}
+	res.Written = append(res.Written, derived...)
+	return res, nil
+}
+
+// RefCollision is one ID two revisions would both add.
+type RefCollision struct {
+	ID                 string
+	A, B               string // the revisions
+	SummaryA, SummaryB string
+}
+
+// Collisions reads the memory at root in every revision revs names
+// (a glob such as origin/* names every branch it matches) and lists,
+// pair by pair, the IDs both would add since their merge base with
+// other content. It also returns the revisions it read.
+func Collisions(ctx context.Context, root string, revs []string) ([]RefCollision, []string, error) {
+	for _, r := range revs {
+		if err := gitx.CheckRev(r); err != nil {
+			return nil, nil, err
+		}
+	}
+	g, err := gitx.Open(ctx, root)
+	if err != nil {
+		return nil, nil, err
+	}
+	return collisions(ctx, g, root, revs)
+}
+
+func collisions(ctx context.Context, g Git, root string, revs []string) ([]RefCollision, []string, error) {
+	var names []string
+	for _, r := range revs {
+		if strings.ContainsAny(r, "*?[") {
+			m, err := g.Refs(ctx, r)
+			if err != nil {
+				return nil, nil, err
+			}
+			if len(m) == 0 {
+				return nil, nil, fmt.Errorf("%q matches no branch: list them with git branch -a", r)
+			}
+			names = append(names, m...)
+			continue
+		}
+		names = append(names, r)
+	}
+	slices.Sort(names)
+	names = slices.Compact(names)
+	prefix, err := g.Prefix(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	commits := make([]string, len(names))
+	hist := map[string][]parse.Event{}
+	read := func(commit string) ([]parse.Event, error) {
+		if h, ok := hist[commit]; ok {
+			return h, nil
+		}
+		var logs [2]*parse.Log
+		for _, name := range append([]string{parse.LogFile}, parse.ArchiveFiles...) {
+			data, ok, err := g.ReadFile(commit, prefix+name)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				continue
+			}
+			if name == parse.LogFile {
+				logs[1] = parse.Parse(name, data, parse.HeadersOnly())
+			} else if logs[0] == nil {
+				logs[0] = parse.Parse(name, data, parse.Archive(), parse.HeadersOnly())
+			}
+		}
+		h := lint.History(logs[0], logs[1])
+		hist[commit] = h
+		return h, nil
+	}
+	for i, n := range names {
+		if commits[i], err = g.Resolve(n); err != nil {
+			return nil, nil, err
+		}
+	}
+	var out []RefCollision
+	for i := range names {
+		for j := i + 1; j < len(names); j++ {
+			if commits[i] == commits[j] {
+				continue
+			}
+			mb, err := g.MergeBase(ctx, commits[i], commits[j])
+			if err != nil {
+				return nil, nil, err
+			}
+			base, err := read(mb)
+			if err != nil {
+				return nil, nil, err
+			}
+			a, err := read(commits[i])
+			if err != nil {
+				return nil, nil, err
+			}
+			b, err := read(commits[j])
+			if err != nil {
+				return nil, nil, err
+			}
+			for _, c := range lint.Collide(base, a, b) {
+				out = append(out, RefCollision{ID: c.ID, A: names[i], B: names[j], SummaryA: summary(c.A), SummaryB: summary(c.B)})
+			}
+		}
+	}
+	return out, names, nil
+}
+
+// summary is the event's heading after its ID: time, agent and type.
+func summary(e *parse.Event) string {
+	line, _, _ := strings.Cut(e.Text, "\n")
+	if _, rest, ok := strings.Cut(line, "|"); ok {
+		return strings.TrimSpace(rest)
+	}
+	return ""
+}

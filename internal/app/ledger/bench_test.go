@@ -1,0 +1,23 @@
+package ledger
+
+import (
+	"testing"
+
+	"github.com/memsys/memsys/internal/testkit/loggen"
+	"github.com/memsys/memsys/parse"
+)
+
+// BenchmarkPlan10k plans the export of a generated 10,000-event log:
+// import's CPU work without the file system.
+func BenchmarkPlan10k(b *testing.B) {
+	src, err := Export(parse.Parse(parse.LogFile, loggen.Generate(10_000, 1)).Events)
+	if err != nil {
+		b.Fatal(err)
+	}
+	none := func(int) (string, bool) { return "", false }
+	for b.Loop() {
+		if _, err := Plan("ledger.jsonl", src, "evt-001", none, "agent"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

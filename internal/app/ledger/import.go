@@ -1,0 +1,394 @@
+package ledger
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/memsys/memsys/internal/app/memory"
+	"github.com/memsys/memsys/parse"
+)
+
+// TypeMap maps seed 000's seven event types to memsys's. memsys's own
+// types map to themselves. A mapped line keeps its original type in a
+// "ledger_type" detail. Commitments are tasks: an open one creates its
+// node, a closed one ("status": "closed") modifies it, and the status
+// detail moves the node to completed.
+var TypeMap = []struct{ Ledger, Memsys, Why string }{
+	{"fact", "modify", "a fact updates what is known about its entity"},
+	{"decision", "decision", "the same concept"},
+	{"preference", "decision", "a standing choice, superseded like a decision"},
+	{"commitment", "create", "an open loop is a task node; with status closed: modify"},
+	{"constraint", "decision", "a rule the agent must follow, shown under Active Constraints"},
+	{"procedure", "decision", "how something is done: a standing decision"},
+	{"relationship", "modify", "a connection recorded on its entity"},
+}
+
+// MaxLine is the longest ledger line import reads.
+const MaxLine = 1 << 20
+
+// Line is one ledger line planned as an event.
+type Line struct {
+	Line  int          // 1-based line number in the ledger
+	OldID string       // the line's "id"
+	NewID string       // the event ID it gets
+	Draft memory.Draft // the event, normalised as append would
+	Text  []byte       // the event as append renders it, with "\n" line ends
+}
+
+// Existing answers whether the memory already holds an event with this
+// ID (matched by number) and gives it as written; memory.KnownIn builds
+// one over the log and the archive.
+type Existing = memory.Known
+
+// Plan reads a ledger and plans one event a line, in order, numbering
+// from first (the memory's next ID, memory.NextID). agent is the agent
+// for lines that name none. The first bad line stops the plan with
+// "file:line: what is wrong: what to do".
+func Plan(file string, src []byte, first string, existing Existing, agent string) ([]Line, error) {
+	var out []Line
+	newOf := map[string]string{} // old ID → new ID
+	byNum := map[int]string{}    // new number → new ID
+	next := first
+	sc := bufio.NewScanner(bytes.NewReader(src))
+	sc.Buffer(make([]byte, 64<<10), MaxLine)
+	n := 0
+	for sc.Scan() {
+		n++
+		raw := bytes.TrimSpace(sc.Bytes())
+		if len(raw) == 0 {
+			continue
+		}
+		fail := func(format string, args ...any) error {
+			return fmt.Errorf("%s:%d: %s", file, n, fmt.Sprintf(format, args...))
+		}
+		fields, err := object(raw)
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			err = errors.New("the line ends inside the object")
+		}
+		if err != nil {
+			return nil, fail("not a JSON object (%v): write one event object per line", err)
+		}
+		l, err := planLine(fields, next, agent, newOf)
+		if err != nil {
+			return nil, fail("%v", err)
+		}
+		l.Line = n
+		if l.OldID != "" {
+			if _, dup := newOf[l.OldID]; dup {
+				return nil, fail("id %q appears twice: give every line its own id", l.OldID)
+			}
+			newOf[l.OldID] = l.NewID
+		}
+		num := idNum(l.NewID)
+		byNum[num] = l.NewID
+		known := func(k int) (string, bool) {
+			if id, ok := byNum[k]; ok {
+				return id, true
+			}
+			return existing(k)
+		}
+		if err := memory.Normalize(&l.Draft, known); err != nil {
+			return nil, fail("%v", err)
+		}
+		l.Text = memory.Render(l.NewID, l.Draft, "\n")
+		if err := memory.CheckRoundTrip(l.NewID, l.Draft, l.Text); err != nil {
+			return nil, fail("%v", err)
+		}
+		out = append(out, l)
+		next = parse.FormatID(num+1, len(first)-len("evt-"))
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s:%d: %v: lines are limited to %d bytes", file, n+1, err, MaxLine)
+	}
+	// Refs name old IDs until every line is read: a ref must be to an
+	// earlier line or to an event already in the memory.
+	return out, nil
+}
+
+// field is one key of a line's object, in the order written.
+type field struct {
+	key string
+	raw json.RawMessage
+}
+
+// object decodes one JSON object keeping its keys in order.
+func object(raw []byte) ([]field, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	t, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	if d, ok := t.(json.Delim); !ok || d != '{' {
+		return nil, fmt.Errorf("a %s, not an object", kind(t))
+	}
+	var out []field
+	seen := map[string]bool{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		k := t.(string)
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, err
+		}
+		if seen[k] {
+			return nil, fmt.Errorf("key %q twice", k)
+		}
+		seen[k] = true
+		out = append(out, field{k, v})
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, err
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("more than one value on the line")
+	}
+	if _, err := dec.Token(); err == nil {
+		return nil, fmt.Errorf("more than one value on the line")
+	}
+	return out, nil
+}
+
+func kind(t json.Token) string {
+	switch t.(type) {
+	case json.Delim:
+		return "list"
+	case string:
+		return "string"
+	case json.Number:
+		return "number"
+	case bool:
+		return "boolean"
+	}
+	return "null"
+}
+
+// planLine maps one object. newOf maps the old IDs of earlier lines.
+func planLine(fs []field, newID, agent string, newOf map[string]string) (Line, error) {
+	l := Line{NewID: newID}
+	d := &l.Draft
+	var (
+		typ, ts, entity, supersedes string
+		related                     []string
+		extra                       []memory.DraftDetail
+		haveScope, haveDetails      bool
+	)
+	str := func(f field) (string, error) {
+		var s string
+		if err := json.Unmarshal(f.raw, &s); err != nil {
+			return "", fmt.Errorf("%q must be a string", f.key)
+		}
+		return s, nil
+	}
+	list := func(f field) ([]string, error) {
+		var xs []string
+		if err := json.Unmarshal(f.raw, &xs); err != nil {
+			var s string
+			if json.Unmarshal(f.raw, &s) == nil {
+				return []string{s}, nil
+			}
+			return nil, fmt.Errorf("%q must be a list of strings", f.key)
+		}
+		return xs, nil
+	}
+	for _, f := range fs {
+		var err error
+		switch f.key {
+		case "id":
+			l.OldID, err = str(f)
+		case "ts":
+			ts, err = str(f)
+		case "type":
+			typ, err = str(f)
+		case "agent":
+			d.Agent, err = str(f)
+		case "scope":
+			d.Scope, err = str(f)
+			haveScope = true
+		case "content":
+			d.Summary, err = str(f)
+		case "details":
+			haveDetails = true
+			if err = json.Unmarshal(f.raw, &d.Details); err != nil {
+				err = fmt.Errorf("\"details\" must be a list of {\"key\", \"value\", \"children\"} objects")
+			}
+		case "related":
+			related, err = list(f)
+		case "tags":
+			d.Tags, err = list(f)
+		case "supersedes":
+			supersedes, err = str(f)
+		case "entity":
+			entity, err = str(f)
+		case "fields":
+			var xs []Field
+			if err = json.Unmarshal(f.raw, &xs); err != nil {
+				err = fmt.Errorf("\"fields\" must be a list of {\"key\", \"value\"} objects")
+			}
+			for _, x := range xs {
+				extra = append(extra, memory.DraftDetail{Key: x.Key, Value: x.Value})
+			}
+		default:
+			// priority, source, session, status and anything else: a
+			// detail under the same key, so nothing is dropped.
+			v, err2 := str(f)
+			if err2 != nil {
+				v = string(f.raw) // numbers, booleans, lists: their JSON text
+			}
+			extra = append(extra, memory.DraftDetail{Key: f.key, Value: v})
+		}
+		if err != nil {
+			return l, err
+		}
+	}
+	if l.OldID == "" {
+		return l, fmt.Errorf("no \"id\": every line needs one, so \"related\" and \"supersedes\" can name it")
+	}
+	if strings.TrimSpace(d.Summary) == "" {
+		return l, fmt.Errorf("no \"content\": every event needs a one-line summary")
+	}
+	if strings.ContainsAny(d.Summary, "\r\n") {
+		return l, fmt.Errorf("\"content\" spans several lines: keep the summary on one line")
+	}
+	// Type.
+	typ = strings.ToLower(strings.TrimSpace(typ))
+	mapped := ""
+	if slices.Contains(parse.EventTypes, typ) {
+		mapped = typ
+	}
+	for _, m := range TypeMap {
+		if m.Ledger == typ {
+			mapped = m.Memsys
+		}
+	}
+	if typ == "" {
+		return l, fmt.Errorf("no \"type\": use one of %s", strings.Join(allTypes(), ", "))
+	}
+	if mapped == "" {
+		return l, fmt.Errorf("unknown type %q: use one of %s", typ, strings.Join(allTypes(), ", "))
+	}
+	if typ == "commitment" && closed(extra) {
+		mapped = "modify"
+	}
+	d.Type = mapped
+	// Time: the wall-clock minute as written; anything finer or a zone
+	// is kept in a "ts" detail.
+	t, exact, err := minute(ts)
+	if err != nil {
+		return l, err
+	}
+	d.Time = t
+	// Scope: as given, else the entity, else "ledger".
+	if !haveScope {
+		d.Scope = entity
+		if strings.TrimSpace(d.Scope) == "" {
+			d.Scope = "ledger"
+		}
+	}
+	if strings.TrimSpace(d.Agent) == "" {
+		d.Agent = agent
+	}
+	// Refs: related and supersedes, renamed to the new IDs.
+	var refs []string
+	for _, r := range append(related, supersedes) {
+		if r = strings.TrimSpace(r); r == "" {
+			continue
+		}
+		id, ok := newOf[r]
+		if !ok {
+			if idNum(r) == 0 {
+				return l, fmt.Errorf("\"related\" or \"supersedes\" names %q, which no earlier line has: list events before the events that refer to them", r)
+			}
+			id = r // an evt-NNN already in the memory; Normalize checks it
+		}
+		if !slices.Contains(refs, id) {
+			refs = append(refs, id)
+		}
+	}
+	d.Refs = refs
+	// Details: the line's own, then what has no other place.
+	if !haveDetails {
+		d.Details = nil
+	}
+	var add []memory.DraftDetail
+	if entity != "" {
+		add = append(add, memory.DraftDetail{Key: "entity", Value: entity})
+	}
+	if mapped != typ {
+		add = append(add, memory.DraftDetail{Key: "ledger_type", Value: typ})
+	}
+	if l.OldID != newID {
+		add = append(add, memory.DraftDetail{Key: "ledger_id", Value: l.OldID})
+	}
+	if supersedes != "" {
+		s := supersedes
+		if id, ok := newOf[s]; ok {
+			s = id
+		}
+		add = append(add, memory.DraftDetail{Key: "supersedes", Value: s})
+	}
+	if !exact {
+		add = append(add, memory.DraftDetail{Key: "ts", Value: ts})
+	}
+	d.Details = append(append(d.Details, add...), extra...)
+	return l, nil
+}
+
+func closed(ds []memory.DraftDetail) bool {
+	for _, d := range ds {
+		if d.Key == "status" && strings.EqualFold(strings.TrimSpace(d.Value), "closed") {
+			return true
+		}
+	}
+	return false
+}
+
+func allTypes() []string {
+	out := slices.Clone(parse.EventTypes)
+	for _, m := range TypeMap {
+		if !slices.Contains(out, m.Ledger) {
+			out = append(out, m.Ledger)
+		}
+	}
+	return out
+}
+
+// minute reads an ISO 8601 "ts" into the log's "YYYY-MM-DD HH:MM".
+// exact is false when ts says more than that (seconds, a fraction, a
+// zone) or less (a date alone, read as 00:00), so the caller keeps the
+// original.
+func minute(ts string) (string, bool, error) {
+	ts = strings.TrimSpace(ts)
+	if ts == "" {
+		return "", false, fmt.Errorf("no \"ts\": give the time as ISO 8601, e.g. \"2026-01-28T14:03:11-05:00\"")
+	}
+	bad := fmt.Errorf("\"ts\" %q is not ISO 8601: write e.g. \"2026-01-28T14:03\" or \"2026-01-28T14:03:11-05:00\"", ts)
+	if len(ts) == 10 {
+		if t, msg := parse.ParseTime(ts); msg == "" && t.DateOnly {
+			return ts + " 00:00", false, nil
+		}
+		return "", false, bad
+	}
+	if len(ts) < 16 || ts[10] != 'T' && ts[10] != ' ' {
+		return "", false, bad
+	}
+	m := ts[:10] + " " + ts[11:16]
+	if t, msg := parse.ParseTime(m); msg != "" || t.DateOnly {
+		return "", false, bad
+	}
+	return m, len(ts) == 16, nil
+}
+
+func idNum(id string) int {
+	n, _ := parse.EventNum(id)
+	return n
+}

@@ -1,0 +1,121 @@
+package ledger
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/memsys/memsys/internal/app/memory"
+	"github.com/memsys/memsys/internal/testkit/loggen"
+	"github.com/memsys/memsys/parse"
+)
+
+func emptyMemory(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, parse.LogFile), []byte("# Changelog\n\n## Event Log\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestRoundTripGenerated: export of a generated 2,000-event log, imported
+// into an empty memory, exports to the same bytes, and the log is the
+// same events as the original (ID, time, agent, type, fields, details,
+// refs, tags).
+func TestRoundTripGenerated(t *testing.T) {
+	src := loggen.Generate(2000, 7)
+	orig := parse.Parse(parse.LogFile, src)
+	first, err := Export(orig.Events)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := emptyMemory(t)
+	r, err := Import(dir, "ledger.jsonl", first, "nobody", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Events != len(orig.Events) {
+		t.Fatalf("imported %d events, want %d", r.Events, len(orig.Events))
+	}
+	second, err := ExportRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(first, second) {
+		a, b := strings.Split(string(first), "\n"), strings.Split(string(second), "\n")
+		for i := range min(len(a), len(b)) {
+			if a[i] != b[i] {
+				t.Fatalf("line %d differs:\n%s\n%s", i+1, a[i], b[i])
+			}
+		}
+		t.Fatalf("exports differ in length: %d and %d lines", len(a), len(b))
+	}
+}
+
+// TestPlanTable: the mapping of seed 000's fields, one row a rule of
+// the table in docs/agents.md.
+func TestPlanTable(t *testing.T) {
+	known := func(n int) (string, bool) { return "", false }
+	for _, tc := range []struct {
+		name, line string
+		typ, time  string
+		details    string // key=value;... in order
+		refs       string
+	}{
+		{"fact becomes modify", `{"id":"E1","ts":"2026-01-28T14:03","type":"fact","content":"x","entity":"client_x"}`,
+			"modify", "2026-01-28 14:03", "entity=client_x;ledger_type=fact;ledger_id=E1", ""},
+		{"zone and seconds kept", `{"id":"E1","ts":"2026-01-28T14:03:11-05:00","type":"decision","content":"x"}`,
+			"decision", "2026-01-28 14:03", "ledger_id=E1;ts=2026-01-28T14:03:11-05:00", ""},
+		{"date only", `{"id":"E1","ts":"2026-01-28","type":"preference","content":"x"}`,
+			"decision", "2026-01-28 00:00", "ledger_type=preference;ledger_id=E1;ts=2026-01-28", ""},
+		{"closed commitment", `{"id":"E1","ts":"2026-01-28T10:00","type":"commitment","content":"x","status":"closed"}`,
+			"modify", "2026-01-28 10:00", "ledger_type=commitment;ledger_id=E1;status=closed", ""},
+		{"other fields in order", `{"id":"evt-001","ts":"2026-01-28T10:00","type":"fix","content":"x","priority":"P1","confidence":0.9,"flags":["a"]}`,
+			"fix", "2026-01-28 10:00", "priority=P1;confidence=0.9;flags=[\"a\"]", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ls, err := Plan("l.jsonl", []byte(tc.line), "evt-001", known, "agent")
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := ls[0].Draft
+			var ds []string
+			for _, x := range d.Details {
+				ds = append(ds, x.Key+"="+x.Value)
+			}
+			if d.Type != tc.typ || d.Time != tc.time || strings.Join(ds, ";") != tc.details || strings.Join(d.Refs, ",") != tc.refs {
+				t.Errorf("got type %q time %q details %q refs %v", d.Type, d.Time, strings.Join(ds, ";"), d.Refs)
+			}
+		})
+	}
+}
+
+// FuzzPlan: any ledger plans without panicking, and every event it
+// plans renders to text that reads back as the same event.
+func FuzzPlan(f *testing.F) {
+	f.Add([]byte(`{"id":"a","ts":"2026-01-28T14:03","type":"fact","content":"x","related":[]}`))
+	f.Add([]byte(`{"id":"a","ts":"2026-01-28T14:03:11-05:00","type":"commitment","content":"x","status":"closed","tags":["t"]}` + "\n" +
+		`{"id":"b","ts":"2026-01-29","type":"decision","content":"y","supersedes":"a","related":["a"],"details":[{"key":"k","value":"v","children":[{"key":"c","value":"d"}]}]}`))
+	f.Add([]byte("not json\n"))
+	f.Add([]byte(`{"id":"a","ts":"2026-01-28T14:03","type":"fact","content":"x","fields":[{"key":"Status","value":"ok"}]}`))
+	if src, err := Export(parse.Parse(parse.LogFile, loggen.Generate(20, 3)).Events); err == nil {
+		f.Add(src)
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		ls, err := Plan("l.jsonl", src, "evt-001", func(int) (string, bool) { return "", false }, "agent")
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "l.jsonl:") {
+				t.Fatalf("error without file and line: %v", err)
+			}
+			return
+		}
+		for _, l := range ls {
+			if err := memory.CheckRoundTrip(l.NewID, l.Draft, memory.Render(l.NewID, l.Draft, "\n")); err != nil {
+				t.Fatalf("line %d: %v", l.Line, err)
+			}
+		}
+	})
+}

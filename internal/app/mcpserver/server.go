@@ -1,0 +1,285 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/memsys/memsys/internal/app/memory"
+	"github.com/memsys/memsys/internal/app/recall"
+	"github.com/memsys/memsys/internal/io/workspace"
+	"github.com/memsys/memsys/lint"
+	"github.com/memsys/memsys/materialize"
+	"github.com/memsys/memsys/parse"
+)
+
+// Config is what the server needs from the command line.
+type Config struct {
+	Root    string        // the memory root, found as for every command
+	Agent   string        // agent for appends that name none (--agent, $MEMSYS_AGENT, ...)
+	Now     func() string // "YYYY-MM-DD HH:MM" for appends without a time
+	Version string
+}
+
+// New returns a server with memsys's tools and resources for cfg.Root.
+func New(cfg Config) *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "memsys", Version: cfg.Version}, &mcp.ServerOptions{
+		Instructions: instructions,
+		Capabilities: &mcp.ServerCapabilities{},
+	})
+	h := &handlers{cfg: cfg}
+	h.tools(s)
+	h.resources(s)
+	return s
+}
+
+// Serve runs the server on t until the client disconnects.
+func Serve(ctx context.Context, cfg Config, t mcp.Transport) error {
+	return New(cfg).Run(ctx, t)
+}
+
+const instructions = `memsys keeps this project's memory: CHANGELOG.md is the append-only event log, .memory/graph.md and .memory/context.md are derived from it.
+Boot: memsys_status, then memsys_context. Before touching something: memsys_recall with its name. One memsys_append per action (decision, create, modify, fix, test, ...). Shutdown: memsys_append (e.g. a handoff) with regen=true, or memsys_regen.`
+
+type handlers struct{ cfg Config }
+
+// toolErr turns an application error into the tool error result: the
+// CLI's one-line message, prefixed as the CLI prints it.
+func toolErr(err error) error {
+	return fmt.Errorf("memsys: %s", strings.TrimPrefix(err.Error(), "memsys: "))
+}
+
+// ContextOut is memsys_context's result.
+type ContextOut struct {
+	Horizon string `json:"horizon" jsonschema:"the last event the text reflects, empty for an empty log"`
+	Fresh   bool   `json:"fresh" jsonschema:"true when .memory/context.md on disk is this text; false when it was stale or missing and this text was regenerated in memory"`
+	Text    string `json:"text" jsonschema:"context.md"`
+}
+
+// RecallIn is memsys_recall's input.
+type RecallIn struct {
+	Entities []string `json:"entities" jsonschema:"graph node names you are about to touch; matched ignoring case, spaces, '-' and '_'"`
+	Depth    *int     `json:"depth,omitempty" jsonschema:"neighbours up to this many edges away (default 1, at most 5)"`
+	Budget   *int     `json:"budget,omitempty" jsonschema:"word budget of the pack (default 1500)"`
+}
+
+// RegenOut is memsys_regen's result.
+type RegenOut struct {
+	Written []string `json:"written" jsonschema:"derived files rewritten; empty when they were current"`
+}
+
+// GraphIn is memsys_graph's input.
+type GraphIn struct {
+	Format string   `json:"format,omitempty" jsonschema:"json (default), mermaid or md"`
+	Status []string `json:"status,omitempty" jsonschema:"only nodes with these statuses: active, blocked, completed, deprecated, planned"`
+	At     string   `json:"at,omitempty" jsonschema:"the graph as of this event ID, e.g. evt-042"`
+}
+
+// GraphOut is memsys_graph's result: Graph for json, Text otherwise.
+type GraphOut struct {
+	Format string               `json:"format"`
+	Graph  *memory.GraphJSONDoc `json:"graph,omitempty"`
+	Text   string               `json:"text,omitempty"`
+}
+
+// AppendIn is memsys_append's input: `memsys append --json`'s object
+// plus regen.
+type AppendIn struct {
+	Type    string               `json:"type" jsonschema:"event type: decision, create, modify, delete, test, fix, dependency, blocker, milestone, escalation, handoff"`
+	Scope   string               `json:"scope" jsonschema:"the area the event affects"`
+	Summary string               `json:"summary" jsonschema:"one self-contained line"`
+	Agent   string               `json:"agent,omitempty" jsonschema:"your agent name (default: the server's --agent or $MEMSYS_AGENT)"`
+	Time    string               `json:"time,omitempty" jsonschema:"YYYY-MM-DD HH:MM (default: now, UTC)"`
+	Details []memory.DraftDetail `json:"details,omitempty" jsonschema:"detail bullets: key, value, nested children"`
+	Refs    []string             `json:"refs,omitempty" jsonschema:"IDs of earlier events this one follows from"`
+	Tags    []string             `json:"tags,omitempty"`
+	Regen   bool                 `json:"regen,omitempty" jsonschema:"also regenerate graph.md and context.md under the same lock"`
+}
+
+// ShowIn is memsys_show's input.
+type ShowIn struct {
+	ID string `json:"id" jsonschema:"the event ID, e.g. evt-042"`
+	At string `json:"at,omitempty" jsonschema:"read the memory as of this event ID"`
+}
+
+// LogIn is memsys_log's input: the CLI's filters, combined with AND.
+type LogIn struct {
+	Entity string   `json:"entity,omitempty" jsonschema:"only events that touched this graph node (its full history)"`
+	Type   []string `json:"type,omitempty" jsonschema:"only events of these types"`
+	Agent  string   `json:"agent,omitempty" jsonschema:"only events by this agent"`
+	Since  string   `json:"since,omitempty" jsonschema:"only events at or after YYYY-MM-DD or YYYY-MM-DD HH:MM"`
+	Until  string   `json:"until,omitempty" jsonschema:"only events at or before this date (a date includes the whole day)"`
+	RefsTo string   `json:"refs_to,omitempty" jsonschema:"only events whose Refs name this event ID"`
+	At     string   `json:"at,omitempty" jsonschema:"read the memory as of this event ID"`
+}
+
+// LogOut is memsys_log's result.
+type LogOut struct {
+	Events []memory.EventLine `json:"events"`
+}
+
+func (h *handlers) tools(s *mcp.Server) {
+	mcp.AddTool(s, &mcp.Tool{Name: "memsys_status",
+		Description: "Boot check: tier, event counts, last event, whether graph.md and context.md are fresh, whether archival is due."},
+		h.status)
+	mcp.AddTool(s, &mcp.Tool{Name: "memsys_show",
+		Description:  "One event by ID: its text, fields, what it changed in the graph, and the events that refer to it.",
+		OutputSchema: schemaFor[memory.ShowResult]()},
+		h.show)
+	mcp.AddTool(s, &mcp.Tool{Name: "memsys_log",
+		Description: "Events oldest first, one line each, filtered by entity, type, agent, date range or refs (as memsys log)."},
+		h.log)
+	mcp.AddTool(s, &mcp.Tool{Name: "memsys_lint",
+		Description: "Check the memory against every lint rule; findings as data (rule, severity, file, line, message). Not an error when findings exist."},
+		h.lint)
+	mcp.AddTool(s, &mcp.Tool{Name: "memsys_context",
+		Description: "Read .memory/context.md, what matters now; regenerated in memory if stale. Call at boot after memsys_status."},
+		h.context)
+	mcp.AddTool(s, &mcp.Tool{Name: "memsys_recall",
+		Description: "Before touching entities: their state, provenance, neighbours, open blockers, decisions and recent events, within a word budget."},
+		h.recall)
+	mcp.AddTool(s, &mcp.Tool{Name: "memsys_graph",
+		Description: "The knowledge graph replayed from the log, as JSON, Mermaid or graph.md markdown, optionally filtered by node status."},
+		h.graph)
+	mcp.AddTool(s, &mcp.Tool{Name: "memsys_append",
+		Description: "Append one event to CHANGELOG.md (next ID, validated, under the lock); regen=true also rewrites the derived files.",
+		InputSchema: schemaFor[AppendIn]()},
+		h.append)
+	mcp.AddTool(s, &mcp.Tool{Name: "memsys_regen",
+		Description: "Rewrite .memory/graph.md and .memory/context.md from the log, under the lock. Call at shutdown."},
+		h.regen)
+}
+
+func (h *handlers) status(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, *memory.StatusReport, error) {
+	r, err := memory.Status(h.cfg.Root, memory.DefaultThreshold)
+	if err != nil {
+		return nil, nil, toolErr(err)
+	}
+	var b strings.Builder
+	r.WriteText(&b)
+	return textResult(b.String()), r, nil
+}
+
+func (h *handlers) show(ctx context.Context, _ *mcp.CallToolRequest, in ShowIn) (*mcp.CallToolResult, *memory.ShowResult, error) {
+	r, err := memory.Show(h.cfg.Root, in.At, in.ID)
+	if err != nil {
+		return nil, nil, toolErr(err)
+	}
+	return textResult(r.Text), r, nil
+}
+
+func (h *handlers) log(ctx context.Context, _ *mcp.CallToolRequest, in LogIn) (*mcp.CallToolResult, LogOut, error) {
+	evs, err := memory.Log(h.cfg.Root, memory.LogFilter{Entity: in.Entity, Types: in.Type, Agent: in.Agent,
+		Since: in.Since, Until: in.Until, RefsTo: in.RefsTo, At: in.At})
+	if err != nil {
+		return nil, LogOut{}, toolErr(err)
+	}
+	var b strings.Builder
+	for _, l := range evs {
+		b.WriteString(l.String() + "\n")
+	}
+	return textResult(b.String()), LogOut{Events: evs}, nil
+}
+
+func (h *handlers) context(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, ContextOut, error) {
+	cfg, err := workspace.LoadConfig(h.cfg.Root)
+	if err != nil {
+		return nil, ContextOut{}, toolErr(err)
+	}
+	_, x, err := memory.Replay(h.cfg.Root, lint.RenderOptions(cfg), "")
+	if err != nil {
+		return nil, ContextOut{}, toolErr(err)
+	}
+	_, text := x.Render()
+	out := ContextOut{Horizon: x.Graph().Horizon, Text: string(text)}
+	out.Fresh = workspace.Equal(h.cfg.Root, parse.ContextFile, text)
+	return textResult(out.Text), out, nil
+}
+
+func (h *handlers) recall(ctx context.Context, _ *mcp.CallToolRequest, in RecallIn) (*mcp.CallToolResult, *recall.Pack, error) {
+	q := recall.Query{Entities: in.Entities, Depth: recall.DefaultDepth, Budget: recall.DefaultBudget}
+	if in.Depth != nil {
+		q.Depth = *in.Depth
+	}
+	if in.Budget != nil {
+		q.Budget = *in.Budget
+	}
+	p, err := recall.Recall(h.cfg.Root, q)
+	if err != nil {
+		return nil, nil, toolErr(err)
+	}
+	return textResult(string(recall.Markdown(p))), p, nil
+}
+
+func (h *handlers) graph(ctx context.Context, _ *mcp.CallToolRequest, in GraphIn) (*mcp.CallToolResult, GraphOut, error) {
+	format := in.Format
+	if format == "" {
+		format = "json"
+	}
+	if !slices.Contains([]string{"json", "mermaid", "md"}, format) {
+		return nil, GraphOut{}, toolErr(fmt.Errorf("unknown format %q: use json, mermaid or md", format))
+	}
+	for _, st := range in.Status {
+		if !slices.Contains(materialize.NodeStatuses, st) {
+			return nil, GraphOut{}, toolErr(fmt.Errorf("--status %q: unknown status: use %s", st, strings.Join(materialize.NodeStatuses, ", ")))
+		}
+	}
+	_, x, err := memory.Replay(h.cfg.Root, materialize.DefaultOptions(), in.At)
+	if err != nil {
+		return nil, GraphOut{}, toolErr(err)
+	}
+	g := x.Graph()
+	if len(in.Status) > 0 {
+		g = memory.FilterGraph(g, in.Status)
+	}
+	out := GraphOut{Format: format}
+	switch format {
+	case "json":
+		doc := memory.GraphJSON(g)
+		out.Graph = &doc
+		return nil, out, nil
+	case "mermaid":
+		out.Text = string(memory.Mermaid(g))
+	default:
+		out.Text = string(materialize.RenderGraph(g))
+	}
+	return textResult(out.Text), out, nil
+}
+
+func (h *handlers) append(ctx context.Context, _ *mcp.CallToolRequest, in AppendIn) (*mcp.CallToolResult, memory.AppendResult, error) {
+	d := memory.Draft{Type: in.Type, Scope: in.Scope, Summary: in.Summary, Agent: in.Agent, Time: in.Time,
+		Details: in.Details, Refs: in.Refs, Tags: in.Tags}
+	if strings.TrimSpace(d.Agent) == "" {
+		d.Agent = h.cfg.Agent
+	}
+	if strings.TrimSpace(d.Time) == "" && h.cfg.Now != nil {
+		d.Time = h.cfg.Now()
+	}
+	res, err := memory.Append(h.cfg.Root, d, in.Regen, true)
+	if err != nil {
+		return nil, memory.AppendResult{}, toolErr(err)
+	}
+	return nil, res, nil
+}
+
+func (h *handlers) regen(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, RegenOut, error) {
+	unlock, err := workspace.Lock(h.cfg.Root)
+	if err != nil {
+		return nil, RegenOut{}, toolErr(err)
+	}
+	defer unlock()
+	done, err := memory.Regen(h.cfg.Root)
+	if err != nil {
+		return nil, RegenOut{}, toolErr(err)
+	}
+	return nil, RegenOut{Written: done}, nil
+}
+
+// textResult carries a markdown text as the tool's readable content;
+// the structured result goes beside it.
+func textResult(text string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}
+}

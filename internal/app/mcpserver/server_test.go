@@ -1,0 +1,323 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/memsys/memsys/internal/app/memory"
+)
+
+// copyExample copies examples/multi-agent into a temporary folder, so
+// tests can append to it.
+func copyExample(t *testing.T) string {
+	t.Helper()
+	src := filepath.Join("..", "..", "..", "examples", "multi-agent")
+	dst := t.TempDir()
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// connect serves root in memory and returns a Go SDK client session.
+func connect(t *testing.T, root string) *mcp.ClientSession {
+	t.Helper()
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	srv := New(Config{Root: root, Agent: "tester", Now: func() string { return "2026-05-01 12:00" }, Version: "test"})
+	ss, err := srv.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	cs, err := c.Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// call calls a tool and returns its result; a protocol error fails.
+func call(t *testing.T, cs *mcp.ClientSession, name string, args any) *mcp.CallToolResult {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return res
+}
+
+func text(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
+
+// structured decodes a result's structured content into v.
+func structured(t *testing.T, res *mcp.CallToolResult, v any) {
+	t.Helper()
+	b, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatalf("%s: %v", b, err)
+	}
+}
+
+// Tools is every tool the server offers; TestTools fails when one is
+// added without a test here.
+var Tools = []string{"memsys_append", "memsys_context", "memsys_graph", "memsys_lint", "memsys_log", "memsys_recall", "memsys_regen", "memsys_show", "memsys_status"}
+
+func TestTools(t *testing.T) {
+	cs := connect(t, copyExample(t))
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range res.Tools {
+		names = append(names, tool.Name)
+		if tool.Description == "" || strings.Contains(tool.Description, "\n") {
+			t.Errorf("%s: want a one-line description, got %q", tool.Name, tool.Description)
+		}
+		if tool.InputSchema == nil || tool.OutputSchema == nil {
+			t.Errorf("%s: want input and output schemas", tool.Name)
+		}
+	}
+	slices.Sort(names)
+	if !slices.Equal(names, Tools) {
+		t.Errorf("tools %v, want %v", names, Tools)
+	}
+}
+
+func TestCallEachTool(t *testing.T) {
+	root := copyExample(t)
+	cs := connect(t, root)
+
+	var st memory.StatusReport
+	structured(t, call(t, cs, "memsys_status", map[string]any{}), &st)
+	if st.LastEvent == nil || st.LastEvent.ID != "evt-019" || st.Stale || st.Tier != "full" {
+		t.Errorf("status: %+v", st)
+	}
+
+	var sh memory.ShowResult
+	structured(t, call(t, cs, "memsys_show", map[string]any{"id": "evt-7"}), &sh)
+	if sh.ID != "evt-007" || !strings.HasPrefix(sh.Text, "### evt-007 |") {
+		t.Errorf("show: %+v", sh)
+	}
+
+	var lg LogOut
+	structured(t, call(t, cs, "memsys_log", map[string]any{"type": []string{"decision"}}), &lg)
+	if len(lg.Events) != 2 || lg.Events[0].ID != "evt-001" {
+		t.Errorf("log --type decision: %+v", lg.Events)
+	}
+	structured(t, call(t, cs, "memsys_log", map[string]any{"entity": "stripe"}), &lg)
+	if len(lg.Events) == 0 {
+		t.Errorf("log --entity stripe: none")
+	}
+
+	var li LintOut
+	structured(t, call(t, cs, "memsys_lint", map[string]any{}), &li)
+	if li.Summary.Events != 19 || li.Summary.Errors != 0 || li.Diagnostics == nil {
+		t.Errorf("lint: %+v", li)
+	}
+
+	var ctxOut ContextOut
+	structured(t, call(t, cs, "memsys_context", map[string]any{}), &ctxOut)
+	if ctxOut.Horizon != "evt-019" || !ctxOut.Fresh || !strings.Contains(ctxOut.Text, "evt-019") {
+		t.Errorf("context: horizon %q fresh %v", ctxOut.Horizon, ctxOut.Fresh)
+	}
+
+	res := call(t, cs, "memsys_recall", map[string]any{"entities": []string{"Payments API"}, "budget": 200})
+	if res.IsError || !strings.Contains(text(res), "## payments_api") {
+		t.Errorf("recall: %s", text(res))
+	}
+
+	var g GraphOut
+	structured(t, call(t, cs, "memsys_graph", map[string]any{"status": []string{"deprecated"}}), &g)
+	if g.Graph == nil || len(g.Graph.Nodes) != 1 || g.Graph.Nodes[0].Name != "legacy_refund_script" {
+		t.Errorf("graph --status deprecated: %+v", g.Graph)
+	}
+	res = call(t, cs, "memsys_graph", map[string]any{"format": "mermaid"})
+	if !strings.HasPrefix(text(res), "flowchart LR") {
+		t.Errorf("graph mermaid: %s", text(res))
+	}
+
+	var a memory.AppendResult
+	structured(t, call(t, cs, "memsys_append", map[string]any{
+		"type": "test", "scope": "payments_api", "summary": "Refund tests pass",
+		"details": []map[string]any{{"key": "target", "value": "payments_api"}, {"key": "result", "value": "12 passed", "children": []map[string]any{{"key": "slowest", "value": "0.4 s"}}}},
+		"refs":    []string{"evt-019"},
+	}), &a)
+	if a.ID != "evt-020" || a.Agent != "tester" || a.Time != "2026-05-01 12:00" {
+		t.Errorf("append: %+v", a)
+	}
+	// The derived files are now stale; context says so and still
+	// answers with the regenerated text.
+	structured(t, call(t, cs, "memsys_context", map[string]any{}), &ctxOut)
+	if ctxOut.Horizon != "evt-020" || ctxOut.Fresh {
+		t.Errorf("context after append: horizon %q fresh %v", ctxOut.Horizon, ctxOut.Fresh)
+	}
+	structured(t, call(t, cs, "memsys_lint", map[string]any{}), &li)
+	if li.Summary.Errors != 2 || li.Diagnostics[0].Rule != "MS203" && li.Diagnostics[0].Rule != "MS202" {
+		t.Errorf("lint with stale derived files: %+v", li)
+	}
+	var r RegenOut
+	structured(t, call(t, cs, "memsys_regen", map[string]any{}), &r)
+	if !slices.Equal(r.Written, []string{".memory/graph.md", ".memory/context.md"}) {
+		t.Errorf("regen wrote %v", r.Written)
+	}
+	structured(t, call(t, cs, "memsys_regen", map[string]any{}), &r)
+	if len(r.Written) != 0 {
+		t.Errorf("second regen wrote %v", r.Written)
+	}
+}
+
+// TestMalformedCalls: every bad call is an error result (or a protocol
+// error for a call the schema rejects) with the CLI's message, and the
+// server goes on serving.
+func TestMalformedCalls(t *testing.T) {
+	root := copyExample(t)
+	before, _ := os.ReadFile(filepath.Join(root, "CHANGELOG.md"))
+	cs := connect(t, root)
+	for _, tc := range []struct {
+		tool string
+		args any
+		want string
+	}{
+		{"memsys_append", map[string]any{"type": "bogus", "scope": "x", "summary": "y"}, `memsys: unknown event type "bogus": use one of`},
+		{"memsys_append", map[string]any{"type": "fix", "scope": "x", "summary": "y", "refs": []string{"evt-999"}}, `memsys: ref "evt-999" names no event in the log or the archive`},
+		{"memsys_append", map[string]any{"type": "fix", "scope": "x", "summary": "two\nlines"}, "spans several lines"},
+		{"memsys_append", map[string]any{"type": "fix", "scope": "x", "summary": "y", "time": "yesterday"}, `is not "YYYY-MM-DD HH:MM"`},
+		{"memsys_recall", map[string]any{"entities": []string{"paymnts_api"}}, `memsys: unknown entity "paymnts_api": no such node in the graph; nearest: "payments_api"`},
+		{"memsys_recall", map[string]any{"entities": []string{}}, "recall needs at least one entity"},
+		{"memsys_recall", map[string]any{"entities": []string{"stripe"}, "depth": 9}, "--depth 9: use 0 to 5"},
+		{"memsys_graph", map[string]any{"format": "dot!"}, `unknown format "dot!"`},
+		{"memsys_graph", map[string]any{"status": []string{"done"}}, `--status "done": unknown status`},
+		{"memsys_graph", map[string]any{"at": "evt-500"}, `--at "evt-500": no such event`},
+		{"memsys_recall", map[string]any{"entities": "stripe"}, "entities"},
+		{"memsys_append", map[string]any{"type": "fix", "scope": "x", "summary": "y", "details": []map[string]any{{"key": "k"}}}, "value"},
+		{"memsys_nope", map[string]any{}, "memsys_nope"},
+		{"memsys_show", map[string]any{"id": "evt-999"}, `memsys: event "evt-999": no such event`},
+		{"memsys_show", map[string]any{"id": "seven"}, `memsys: event "seven" is not an event ID: write evt-NNN`},
+		{"memsys_show", map[string]any{}, "id"},
+		{"memsys_log", map[string]any{"since": "last week"}, `--since "last week" is not a date`},
+		{"memsys_log", map[string]any{"entity": "nothing"}, `--entity "nothing": no such node in the graph`},
+	} {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tc.tool, Arguments: tc.args})
+		msg := ""
+		switch {
+		case err != nil:
+			msg = err.Error()
+		case res.IsError:
+			msg = text(res)
+		default:
+			t.Errorf("%s %v: succeeded, want an error", tc.tool, tc.args)
+			continue
+		}
+		if !strings.Contains(msg, tc.want) {
+			t.Errorf("%s %v: error %q, want it to contain %q", tc.tool, tc.args, msg, tc.want)
+		}
+	}
+	after, _ := os.ReadFile(filepath.Join(root, "CHANGELOG.md"))
+	if string(before) != string(after) {
+		t.Error("a rejected call changed CHANGELOG.md")
+	}
+	// Still serving.
+	if res := call(t, cs, "memsys_recall", map[string]any{"entities": []string{"stripe"}}); res.IsError {
+		t.Errorf("after the bad calls: %s", text(res))
+	}
+}
+
+func TestResources(t *testing.T) {
+	root := copyExample(t)
+	cs := connect(t, root)
+	ctx := context.Background()
+	list, err := cs.ListResources(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var uris []string
+	for _, r := range list.Resources {
+		uris = append(uris, r.URI)
+	}
+	if want := []string{"memsys://AGENTS.md", "memsys://context.md", "memsys://graph.md"}; !slices.Equal(uris, want) {
+		t.Errorf("resources %v, want %v", uris, want)
+	}
+	for uri, rel := range map[string]string{"memsys://AGENTS.md": "AGENTS.md", "memsys://context.md": ".memory/context.md", "memsys://graph.md": ".memory/graph.md"} {
+		rr, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+		if err != nil {
+			t.Fatalf("%s: %v", uri, err)
+		}
+		want, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+		if err != nil || rr.Contents[0].Text != string(want) {
+			t.Errorf("%s: not the text of %s", uri, rel)
+		}
+	}
+	rr, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "memsys://event/evt-3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(rr.Contents[0].Text, "### evt-003 |") {
+		t.Errorf("event: %q", rr.Contents[0].Text)
+	}
+	for _, uri := range []string{"memsys://event/evt-404", "memsys://event/nope", "memsys://nothing"} {
+		if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri}); err == nil {
+			t.Errorf("%s: want an error", uri)
+		}
+	}
+}
+
+// TestLogChangesUnderneath: another writer appends while the server
+// runs; the next calls see the new event.
+func TestLogChangesUnderneath(t *testing.T) {
+	root := copyExample(t)
+	cs := connect(t, root)
+	call(t, cs, "memsys_recall", map[string]any{"entities": []string{"stripe"}})
+	if _, err := memory.Append(root, memory.Draft{Type: "modify", Scope: "stripe", Summary: "Pin the Stripe SDK", Agent: "other",
+		Time: "2026-05-02 09:00", Details: []memory.DraftDetail{{Key: "entity", Value: "stripe"}, {Key: "changes", Value: "pinned"}}}, true, false); err != nil {
+		t.Fatal(err)
+	}
+	var p struct {
+		Horizon  string
+		Entities []struct {
+			LastEvent struct{ ID string } `json:"last_event"`
+		}
+	}
+	structured(t, call(t, cs, "memsys_recall", map[string]any{"entities": []string{"stripe"}}), &p)
+	if p.Horizon != "evt-020" || p.Entities[0].LastEvent.ID != "evt-020" {
+		t.Errorf("recall after another append: %+v", p)
+	}
+	rr, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "memsys://event/evt-020"})
+	if err != nil || !strings.Contains(rr.Contents[0].Text, "Pin the Stripe SDK") {
+		t.Errorf("event resource after another append: %v", err)
+	}
+}

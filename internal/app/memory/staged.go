@@ -1,0 +1,94 @@
+package memory
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/memsys/memsys/internal/base/config"
+	"github.com/memsys/memsys/internal/base/udiff"
+	"github.com/memsys/memsys/internal/io/gitx"
+	"github.com/memsys/memsys/internal/io/workspace"
+	"github.com/memsys/memsys/lint"
+	"github.com/memsys/memsys/materialize"
+	"github.com/memsys/memsys/parse"
+)
+
+// CheckStaged is memsys regen --check --staged: it replays the log and
+// the archive as they are staged (the index, what `git commit` will
+// record) and compares the derived files of the tier with their staged
+// versions, returning a unified diff per file that differs. A pre-commit
+// hook that checked the working tree let `append --regen` then `git add
+// CHANGELOG.md` alone commit the new event with derived files one event
+// behind (issue 10).
+func CheckStaged(ctx context.Context, root string) (diff string, problems []parse.Problem, err error) {
+	g, err := gitx.Open(ctx, root)
+	if err != nil {
+		return "", nil, fmt.Errorf("regen --staged: %w", err)
+	}
+	prefix, err := g.Prefix(ctx)
+	if err != nil {
+		return "", nil, fmt.Errorf("regen --staged: %w", err)
+	}
+	blobs, err := g.NewBlobs(ctx, prefix)
+	if err != nil {
+		return "", nil, fmt.Errorf("regen --staged: %w", err)
+	}
+	defer blobs.Close()
+	staged := func(rel string) ([]byte, bool, error) {
+		data, ok, err := blobs.Blob(":0", rel)
+		if err != nil {
+			return nil, false, fmt.Errorf("regen --staged: read the staged %s: %w", rel, err)
+		}
+		return data, ok, nil
+	}
+	cfg := config.Default()
+	if data, ok, err := staged(config.FileName); err != nil {
+		return "", nil, err
+	} else if ok {
+		if cfg, err = config.Parse(config.FileName, data); err != nil {
+			return "", nil, err
+		}
+	}
+	opt := lint.RenderOptions(cfg)
+	x := materialize.NewReplayer(opt)
+	var logs []*parse.Log
+	for _, name := range parse.ArchiveFiles {
+		data, ok, err := staged(name)
+		if err != nil {
+			return "", nil, err
+		}
+		if ok {
+			logs = append(logs, parse.Parse(name, data, parse.Archive()))
+			break
+		}
+	}
+	data, ok, err := staged(parse.LogFile)
+	if err != nil {
+		return "", nil, err
+	}
+	if !ok {
+		return "", nil, fmt.Errorf("regen --staged: %s is not in the index: git add it", parse.LogFile)
+	}
+	logs = append(logs, parse.Parse(parse.LogFile, data))
+	for _, l := range logs {
+		problems = append(problems, l.Problems...)
+		for i := range l.Events {
+			x.Apply(&l.Events[i])
+		}
+	}
+	// The tier as configured, else as the files on disk show it.
+	tier := parse.Tier(cfg.Tier)
+	if tier == "" {
+		tier = workspace.DetectTier(root)
+	}
+	var b strings.Builder
+	for _, f := range Derive(x, tier) {
+		cur, _, err := staged(f.File)
+		if err != nil {
+			return "", nil, err
+		}
+		b.WriteString(udiff.Unified(f.File+" (staged)", f.File+" (regen of the staged log)", cur, f.Data))
+	}
+	return b.String(), problems, nil
+}

@@ -1,0 +1,114 @@
+package recall
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/memsys/memsys/materialize"
+	"github.com/memsys/memsys/parse"
+)
+
+// TestGraphFileEqualsReplay: the pack read from a fresh graph.md (only
+// the rows it can reach) is the pack from a full replay, for many
+// entities, every depth up to 3 and a small and a large budget.
+func TestGraphFileEqualsReplay(t *testing.T) {
+	fresh := memoryOf(t, 1500)
+	stale := t.TempDir()
+	src, err := os.ReadFile(filepath.Join(fresh, parse.LogFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(stale, parse.LogFile), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gsrc, err := os.ReadFile(filepath.Join(fresh, parse.GraphFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := materialize.ParseGraph(gsrc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, n := range g.Nodes {
+		if i%53 != 0 {
+			continue
+		}
+		for depth := 0; depth <= 3; depth++ {
+			for _, budget := range []int{60, DefaultBudget} {
+				q := Query{Entities: []string{n.Name}, Depth: depth, Budget: budget}
+				a, b := pack(t, fresh, q, true), pack(t, stale, q, false)
+				if a != b {
+					t.Fatalf("%q depth %d budget %d:\ngraph.md: %s\nreplay:   %s", n.Name, depth, budget, a, b)
+				}
+			}
+		}
+	}
+}
+
+func pack(t *testing.T, root string, q Query, fromFile bool) string {
+	t.Helper()
+	s, err := OpenEvents(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := s.graph(root, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.FromGraphFile != fromFile {
+		t.Fatalf("%s: read graph.md %v, want %v", root, s.FromGraphFile, fromFile)
+	}
+	p, err := Build(g, s.Event, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(p)
+	return string(b)
+}
+
+// TestEventLookup: every event is found by its ID, also unpadded, and
+// a missing one is not.
+func TestEventLookup(t *testing.T) {
+	root := memoryOf(t, 500)
+	s, err := OpenEvents(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"evt-001", "evt-1", "evt-250", "evt-500"} {
+		e, ok := s.Event(id)
+		if !ok || e.Num != eventNum(id) {
+			t.Errorf("%s: not found", id)
+		}
+	}
+	for _, id := range []string{"evt-501", "evt-0", "nope"} {
+		if _, ok := s.Event(id); ok {
+			t.Errorf("%s: found", id)
+		}
+	}
+	if last := s.lastEvent(); last != "evt-500" {
+		t.Errorf("last event %q", last)
+	}
+}
+
+func TestNearest(t *testing.T) {
+	g := &materialize.Graph{}
+	for _, n := range []string{"auth_module", "auth", "billing", "token_service"} {
+		g.Nodes = append(g.Nodes, &materialize.Node{Name: n})
+	}
+	for _, tc := range []struct {
+		name string
+		want []string
+	}{
+		{"autth", []string{"auth"}},
+		{"auth", []string{"auth", "auth_module"}},
+		{"Token Servise", []string{"token_service"}},
+		{"zzzzzz", nil},
+	} {
+		got := Nearest(g, tc.name, 3)
+		if len(got) != len(tc.want) || len(got) > 0 && got[0] != tc.want[0] {
+			t.Errorf("Nearest(%q) = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,27 @@
+package workspace
+
+import (
+	"errors"
+	"fmt"
+	"os"
+)
+
+// ReadInput reads a file the user named on the command line (import's
+// --from), which need not be inside the memory root, within the same
+// size limit as the memory files.
+func ReadInput(path string) ([]byte, error) {
+	fi, err := os.Stat(path)
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("%s: %v", path, errors.Unwrap(err))
+	case fi.IsDir():
+		return nil, fmt.Errorf("%s: is a directory, not a file", path)
+	case fi.Size() > MaxFileSize:
+		return nil, fmt.Errorf("%s: %d bytes, over the %d MiB limit: split it", path, fi.Size(), MaxFileSize>>20)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: cannot read: %v", path, errors.Unwrap(err))
+	}
+	return b, nil
+}

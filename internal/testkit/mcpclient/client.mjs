@@ -1,0 +1,144 @@
+// Drives `memsys mcp` with the official TypeScript MCP SDK client, as
+// an agent host would: list the tools, call each, read resources, send
+// malformed calls, and run an agent's whole lifecycle through MCP
+// alone. Run by client_test.go with MEMSYS_BIN (the built binary) and
+// MEMSYS_ROOT (a copy of examples/multi-agent). Exits 1 with a message
+// on the first failed check.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+
+const bin = process.env.MEMSYS_BIN;
+const root = process.env.MEMSYS_ROOT;
+if (!bin || !root) {
+  console.error("set MEMSYS_BIN and MEMSYS_ROOT");
+  process.exit(2);
+}
+
+function check(ok, what) {
+  if (!ok) {
+    console.error("FAIL: " + what);
+    process.exit(1);
+  }
+  console.log("ok: " + what);
+}
+
+function text(res) {
+  return (res.content || []).filter((c) => c.type === "text").map((c) => c.text).join("");
+}
+
+// expectError calls a tool that must fail: an error result, or a
+// JSON-RPC error for arguments the schema rejects. Either way the
+// message must contain want.
+async function expectError(client, name, args, want) {
+  let msg = "";
+  try {
+    const res = await client.callTool({ name, arguments: args });
+    check(res.isError === true, `${name} ${JSON.stringify(args)} is an error result`);
+    msg = text(res);
+  } catch (e) {
+    msg = String(e.message || e);
+  }
+  check(msg.includes(want), `${name} error ${JSON.stringify(msg)} mentions ${JSON.stringify(want)}`);
+}
+
+const client = new Client({ name: "memsys-ts-test", version: "1.0.0" });
+const transport = new StdioClientTransport({
+  command: bin,
+  args: ["-C", root, "mcp", "--agent", "ts-agent"],
+  env: { ...process.env, MEMSYS_AGENT: "" },
+  stderr: "inherit",
+});
+await client.connect(transport);
+
+// Tools: every one listed, with a one-line description and schemas.
+const expected = (process.env.MEMSYS_TOOLS || "").split(",").filter(Boolean);
+const { tools } = await client.listTools();
+const names = tools.map((t) => t.name).sort();
+check(JSON.stringify(names) === JSON.stringify([...expected].sort()), `tools are ${names.join(", ")}`);
+for (const t of tools) {
+  check(t.description && !t.description.includes("\n"), `${t.name} has a one-line description`);
+  check(t.inputSchema && t.inputSchema.type === "object" && t.outputSchema, `${t.name} has input and output schemas`);
+}
+
+// The agent's lifecycle, through MCP alone.
+// BOOT: status, then context.
+{
+  const st = await client.callTool({ name: "memsys_status", arguments: {} });
+  check(!st.isError && st.structuredContent.last_event.id === "evt-019", "boot: memsys_status sees evt-019");
+}
+const ctx = await client.callTool({ name: "memsys_context", arguments: {} });
+check(!ctx.isError && ctx.structuredContent.horizon === "evt-019" && ctx.structuredContent.fresh, "boot: memsys_context is fresh at evt-019");
+check(text(ctx).includes("## Active Mission") || text(ctx).length > 100, "boot: context text is readable");
+
+// WORK: recall what is about to be touched, then record the action.
+const rc = await client.callTool({ name: "memsys_recall", arguments: { entities: ["payments api"], budget: 300 } });
+check(!rc.isError && rc.structuredContent.entities[0].name === "payments_api", "work: memsys_recall finds payments_api by its canonical key");
+check(rc.structuredContent.words <= 300, "work: the pack keeps to its budget");
+const ap = await client.callTool({
+  name: "memsys_append",
+  arguments: {
+    type: "modify",
+    scope: "payments_api",
+    summary: "Refunds reuse the charge idempotency cache",
+    details: [{ key: "entity", value: "payments_api" }, { key: "changes", value: "shared cache", children: [{ key: "files", value: "cache.py" }] }],
+    refs: ["evt-015"],
+    tags: ["refunds"],
+  },
+});
+check(!ap.isError && ap.structuredContent.id === "evt-020" && ap.structuredContent.agent === "ts-agent", "work: memsys_append wrote evt-020 as ts-agent");
+
+// Each other tool once.
+{
+  const sh = await client.callTool({ name: "memsys_show", arguments: { id: "evt-020" } });
+  check(!sh.isError && sh.structuredContent.summary === "Refunds reuse the charge idempotency cache", "memsys_show reads the new event back");
+}
+{
+  const lg = await client.callTool({ name: "memsys_log", arguments: { type: ["modify"], agent: "ts-agent" } });
+  check(!lg.isError && lg.structuredContent.events.length === 1, "memsys_log filters by type and agent");
+}
+{
+  const li = await client.callTool({ name: "memsys_lint", arguments: {} });
+  check(!li.isError && li.structuredContent.diagnostics.some((d) => d.rule === "MS203"), "memsys_lint reports the stale context.md as data");
+}
+const gr = await client.callTool({ name: "memsys_graph", arguments: { format: "mermaid" } });
+check(!gr.isError && text(gr).startsWith("flowchart LR"), "memsys_graph draws Mermaid");
+const gj = await client.callTool({ name: "memsys_graph", arguments: { status: ["deprecated"] } });
+check(!gj.isError && gj.structuredContent.graph.nodes.length === 1, "memsys_graph filters by status");
+
+// Resources.
+const { resources } = await client.listResources();
+check(resources.some((r) => r.uri === "memsys://context.md"), "resources list context.md");
+const ev = await client.readResource({ uri: "memsys://event/evt-020" });
+check(ev.contents[0].text.startsWith("### evt-020 |"), "memsys://event/evt-020 reads the new event");
+const agents = await client.readResource({ uri: "memsys://AGENTS.md" });
+check(agents.contents[0].text.includes("Memory System Protocol"), "memsys://AGENTS.md reads AGENTS.md");
+let missing = false;
+try {
+  await client.readResource({ uri: "memsys://event/evt-999" });
+} catch (e) {
+  missing = true;
+}
+check(missing, "memsys://event/evt-999 is an error");
+
+// Malformed calls: error results with the CLI's messages; the server lives on.
+await expectError(client, "memsys_append", { type: "bogus", scope: "x", summary: "y" }, 'unknown event type "bogus"');
+await expectError(client, "memsys_append", { type: "fix", scope: "x", summary: "y", refs: ["evt-999"] }, 'ref "evt-999" names no event');
+await expectError(client, "memsys_append", { type: 42 }, "type");
+await expectError(client, "memsys_recall", { entities: ["paymnts_api"] }, 'nearest: "payments_api"');
+await expectError(client, "memsys_recall", { entities: "stripe" }, "entities");
+await expectError(client, "memsys_graph", { format: "png" }, 'unknown format "png"');
+await expectError(client, "memsys_nonexistent", {}, "memsys_nonexistent");
+
+// SHUTDOWN: a handoff, then regen.
+const ho = await client.callTool({
+  name: "memsys_append",
+  arguments: { type: "handoff", scope: "build refund endpoint", summary: "Refund endpoint ready for review", details: [{ key: "from_agent", value: "ts-agent" }, { key: "to_agent", value: "reviewer" }] },
+});
+check(!ho.isError && ho.structuredContent.id === "evt-021", "shutdown: memsys_append wrote the handoff evt-021");
+const rg = await client.callTool({ name: "memsys_regen", arguments: {} });
+check(!rg.isError && rg.structuredContent.written.includes(".memory/context.md"), "shutdown: memsys_regen rewrote context.md");
+const after = await client.callTool({ name: "memsys_context", arguments: {} });
+check(after.structuredContent.fresh && after.structuredContent.horizon === "evt-021", "after shutdown context.md is fresh at evt-021");
+
+await client.close();
+console.log("PASS");

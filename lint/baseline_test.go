@@ -1,0 +1,60 @@
+package lint
+
+import (
+	"testing"
+
+	"github.com/memsys/memsys/internal/base/diag"
+)
+
+func TestBaseline(t *testing.T) {
+	at := func(line int, rule, evt, msg string) diag.Diagnostic {
+		return diag.Diagnostic{Rule: rule, Severity: diag.Error, Range: diag.Range{File: "CHANGELOG.md", Line: line}, Event: evt, Message: msg}
+	}
+	old := diag.Diagnostics{
+		at(40, "MS104", "evt-008", "evt-008 refers to itself (line 40)"),
+		at(12, "MS111", "evt-002", `timestamp "2025-01-02" has no time of day`),
+		at(30, "MS111", "evt-005", `timestamp "2025-01-05" has no time of day`),
+		at(50, "MS301", "evt-009", "evt-009 was edited"),
+	}
+	b, err := ReadBaseline(NewBaseline(old).Marshal())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Findings) != 3 {
+		t.Fatalf("baseline holds %d findings, want 3 (no MS3xx)", len(b.Findings))
+	}
+	// Ten lines were added above: the same findings, shifted; evt-005's
+	// timestamp was fixed; a new finding appeared.
+	now := diag.Diagnostics{
+		at(50, "MS104", "evt-008", "evt-008 refers to itself (line 50)"),
+		at(22, "MS111", "evt-002", `timestamp "2025-01-02" has no time of day`),
+		at(90, "MS104", "evt-012", "evt-012 refers to itself (line 90)"),
+	}
+	kept, suppressed, stale := b.Apply(now)
+	if suppressed != 2 || len(kept) != 1 || kept[0].Event != "evt-012" {
+		t.Errorf("kept %v, suppressed %d", kept, suppressed)
+	}
+	if len(stale) != 1 || stale[0].Rule != "MS208" || stale[0].Event != "evt-005" {
+		t.Errorf("stale %v", stale)
+	}
+	if _, err := ReadBaseline([]byte(`{"version": 2}`)); err == nil {
+		t.Error("version 2 read without error")
+	}
+}
+
+func TestMarkBaseline(t *testing.T) {
+	ds := diag.Diagnostics{
+		{Rule: "MS104", Severity: diag.Error, Event: "evt-008"},
+		{Rule: "MS104", Severity: diag.Error, Event: "evt-014"},
+		{Rule: "MS301", Severity: diag.Error, Event: "evt-008"},
+		{Rule: "MS204", Severity: diag.Error},
+	}
+	MarkBaseline(ds, func(e string) bool { return e == "evt-008" })
+	got := []bool{ds[0].Baseline, ds[1].Baseline, ds[2].Baseline, ds[3].Baseline}
+	if !got[0] || got[1] || got[2] || got[3] {
+		t.Errorf("baseline marks %v", got)
+	}
+	if e, _ := ds.Count(); e != 3 || ds.Notes() != 1 {
+		t.Errorf("count %d errors, %d notes", e, ds.Notes())
+	}
+}

@@ -1,0 +1,291 @@
+package materialize
+
+import (
+	"html"
+	"strconv"
+	"strings"
+)
+
+// ReadLoose reads a hand-kept graph.md: the first table under a heading
+// that names nodes and the first under one that names edges, with the
+// columns found by their header (Node or Name, Type, Status,
+// Attributes; From, To, Relation). It is lenient where
+// ParseGraph is exact: hand-kept files have no Meta counts
+// to trust, extra columns, backticks and "key: value, ..." attributes.
+// Rows it cannot read are returned as problems, one line each.
+func ReadLoose(src []byte) (*Graph, []string) {
+	g := &Graph{}
+	var problems []string
+	section := ""
+	var cols map[string]int
+	for i, line := range strings.Split(strings.ReplaceAll(string(src), "\r\n", "\n"), "\n") {
+		ln := i + 1
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "#") {
+			h := strings.ToLower(strings.TrimLeft(t, "# "))
+			switch {
+			case strings.Contains(h, "node") || strings.Contains(h, "entit"):
+				section = "nodes"
+			case strings.Contains(h, "edge") || strings.Contains(h, "relation"):
+				section = "edges"
+			default:
+				section = ""
+			}
+			cols = nil
+			continue
+		}
+		if section == "" || !strings.HasPrefix(t, "|") {
+			if t == "" {
+				cols = nil
+			}
+			continue
+		}
+		cells := splitCells(t)
+		if isRuleRow(cells) {
+			continue
+		}
+		if cols == nil {
+			cols = map[string]int{}
+			for j, c := range cells {
+				cols[headerKey(c)] = j
+			}
+			continue
+		}
+		cell := func(names ...string) string {
+			for _, n := range names {
+				if j, ok := cols[n]; ok && j < len(cells) {
+					return cleanCell(cells[j])
+				}
+			}
+			return ""
+		}
+		switch section {
+		case "nodes":
+			name := cell("node", "name", "entity", "id")
+			if name == "" {
+				problems = append(problems, "graph.md:"+strconv.Itoa(ln)+": node row has no name: skipped")
+				continue
+			}
+			g.Nodes = append(g.Nodes, &Node{Name: name, Type: strings.ToLower(cell("type")),
+				Status: cell("status"), Attrs: readAttrs(cell("attributes", "attrs", "properties"))})
+		case "edges":
+			from, to, rel := cell("from", "source"), cell("to", "target"), cell("relation", "type", "rel")
+			if from == "" || to == "" || rel == "" {
+				problems = append(problems, "graph.md:"+strconv.Itoa(ln)+": edge row lacks from, to or relation: skipped")
+				continue
+			}
+			g.Edges = append(g.Edges, &Edge{From: from, To: to, Relation: strings.ToLower(rel),
+				Attrs: readAttrs(cell("attributes", "attrs"))})
+		}
+	}
+	return g, problems
+}
+
+// headerKey reduces a header cell to a column name: "Created (evt)" →
+// "created", "Node" → "node".
+func headerKey(c string) string {
+	c = strings.ToLower(cleanCell(c))
+	if i := strings.IndexAny(c, " ("); i > 0 {
+		c = c[:i]
+	}
+	return c
+}
+
+func splitCells(row string) []string {
+	row = strings.TrimPrefix(strings.TrimSuffix(row, "|"), "|")
+	// A "\|" inside a cell is text, not a column break.
+	row = strings.ReplaceAll(row, `\|`, "\x00")
+	cells := strings.Split(row, "|")
+	for i := range cells {
+		cells[i] = strings.ReplaceAll(cells[i], "\x00", "|")
+	}
+	return cells
+}
+
+func isRuleRow(cells []string) bool {
+	for _, c := range cells {
+		c = strings.TrimSpace(c)
+		if strings.Trim(c, ":-") != "" || c == "" {
+			return false
+		}
+	}
+	return true
+}
+
+// cleanCell unescapes what memsys and markdown writers escape (HTML
+// character references, backticks, bold) and trims the cell.
+func cleanCell(c string) string {
+	c = html.UnescapeString(strings.TrimSpace(c))
+	c = strings.Trim(c, "`")
+	if strings.HasPrefix(c, "**") && strings.HasSuffix(c, "**") && len(c) > 4 {
+		c = c[2 : len(c)-2]
+	}
+	c = strings.TrimSpace(c)
+	if c == "—" || c == "-" {
+		return ""
+	}
+	return c
+}
+
+// readAttrs reads "k=v; k=v" (memsys's form), or "k: v, k: v" as hand
+// writers put it. Text without a key becomes the attribute "note".
+func readAttrs(cell string) []Attr {
+	if cell == "" {
+		return nil
+	}
+	parts := strings.Split(cell, ";")
+	if len(parts) == 1 && strings.Contains(cell, ",") {
+		commaParts := strings.Split(cell, ",")
+		keyed := true
+		for _, p := range commaParts {
+			if !strings.ContainsAny(p, "=:") {
+				keyed = false
+			}
+		}
+		if keyed {
+			parts = commaParts
+		}
+	}
+	var out []Attr
+	var notes []string
+	for _, p := range parts {
+		p = strings.TrimSpace(p)
+		if p == "" {
+			continue
+		}
+		k, v, ok := strings.Cut(p, "=")
+		if !ok || !IsKey(k) {
+			k, v, ok = strings.Cut(p, ":")
+		}
+		if !ok || !IsKey(k) {
+			notes = append(notes, p)
+			continue
+		}
+		out = append(out, Attr{Key: strings.TrimSpace(k), Value: strings.TrimSpace(v)})
+	}
+	if len(notes) > 0 {
+		out = append(out, Attr{Key: "note", Value: strings.Join(notes, "; ")})
+	}
+	return out
+}
+
+// IsKey reports whether k can be a detail key that the parser reads
+// back as written: letters, digits, spaces, '_' and '-', at most 40.
+func IsKey(k string) bool {
+	k = strings.TrimSpace(k)
+	if k == "" || len(k) > 40 {
+		return false
+	}
+	for _, r := range k {
+		if !(r == '_' || r == '-' || r == ' ' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
+// Missing lists what of the hand-kept graph g lacks: nodes (by name),
+// their type, status and attributes, and edges. memsys adopt checks its plan
+// with it; lint names such rows when graph.md drifts.
+//
+// With rowsOnly it lists only nodes and edges g lacks altogether, not
+// a type, status or attribute that differs: what a graph.md that is
+// merely behind the log (and so older in state) cannot be blamed for.
+func Missing(hand, g *Graph, rowsOnly bool) []string {
+	var out []string
+	for _, h := range hand.Nodes {
+		if NameProblem(h.Name) != "" {
+			continue
+		}
+		n := g.Node(h.Name)
+		if n == nil {
+			out = append(out, "node "+h.Name)
+			continue
+		}
+		if rowsOnly {
+			continue
+		}
+		if h.Type != "" && contains(NodeTypes, h.Type) && n.Type != h.Type {
+			out = append(out, "node "+h.Name+" type "+h.Type+" (replay: "+n.Type+")")
+		}
+		if s, ok := Status(h.Status); ok && n.Status != s {
+			out = append(out, "node "+h.Name+" status "+s+" (replay: "+n.Status+")")
+		}
+		for _, a := range h.Attrs {
+			if v, ok := n.Attr(a.Key); IsKey(a.Key) && (!ok || v != a.Value) {
+				out = append(out, "node "+h.Name+" attribute "+a.Key+"="+a.Value)
+			}
+		}
+	}
+	for _, e := range hand.Edges {
+		if contains(EdgeRelations, e.Relation) && NameProblem(e.From) == "" &&
+			NameProblem(e.To) == "" && !HasEdge(g, e) {
+			out = append(out, "edge "+e.Label())
+		}
+	}
+	return out
+}
+
+// HasEdge reports whether g has an edge with e's ends (by canonical name)
+// and relation.
+func HasEdge(g *Graph, e *Edge) bool {
+	f, t := Canon(e.From), Canon(e.To)
+	for _, x := range g.Edges {
+		if x.Relation == e.Relation && Canon(x.From) == f && Canon(x.To) == t {
+			return true
+		}
+	}
+	return false
+}
+
+// ReadConstraints returns the items of context.md's "Active
+// Constraints" section, without the " — evt-NNN" a derived item ends
+// with; "(none)" and "… and N more" are not items.
+func ReadConstraints(src []byte) []string {
+	items := readConstraintItems(src)
+	for i, item := range items {
+		if j := strings.LastIndex(item, " — evt-"); j > 0 {
+			items[i] = item[:j]
+		}
+	}
+	return items
+}
+
+// readConstraintItems returns the Active Constraints items as written.
+func readConstraintItems(src []byte) []string {
+	var out []string
+	in := false
+	for _, line := range strings.Split(strings.ReplaceAll(string(src), "\r\n", "\n"), "\n") {
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "#") {
+			in = strings.EqualFold(strings.TrimSpace(strings.TrimLeft(t, "#")), "active constraints")
+			continue
+		}
+		if !in || !(strings.HasPrefix(t, "- ") || strings.HasPrefix(t, "* ")) {
+			continue
+		}
+		item := html.UnescapeString(strings.TrimSpace(t[2:]))
+		if item == "" || item == "(none)" || strings.HasPrefix(item, "… and ") {
+			continue
+		}
+		out = append(out, item)
+	}
+	return out
+}
+
+// HandConstraints lists the items of context.md's Active Constraints
+// in src that look written by hand (no " — evt-NNN" ending, which every
+// derived item has) and that want, the context.md regen writes, lacks.
+func HandConstraints(src, want []byte) []string {
+	have := map[string]bool{}
+	for _, c := range ReadConstraints(want) {
+		have[c] = true
+	}
+	var out []string
+	for _, c := range readConstraintItems(src) {
+		if !strings.Contains(c, " — evt-") && !have[c] {
+			out = append(out, "constraint "+strconv.Quote(c))
+		}
+	}
+	return out
+}

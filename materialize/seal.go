@@ -1,0 +1,116 @@
+package materialize
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"hash"
+	"strconv"
+	"strings"
+
+	"github.com/memsys/memsys/parse"
+)
+
+// A derived file ends with a seal: a comment holding a digest of the
+// events it was made from and of its own content,
+//
+//	<!-- memsys digest: 0123...cdef -->
+//
+// so `memsys status` can tell, without replaying anything, that a file
+// is exactly what regen would write now: it hashes the events as it
+// reads their headings and the file's content, and compares. A hand
+// edit, an event edited in place, or a change of the context options
+// all break the seal, exactly when lint's drift rules (MS204, MS205)
+// find the file differs from what regen writes. That is issue 10's
+// "one freshness verdict": status and lint agree in every case
+// (TestStatusAndLintAgreeOnFreshness).
+
+// sealPrefix starts the seal line.
+const sealPrefix = "<!-- memsys digest: "
+
+// A SourceHasher digests a history as regen reads it: the text of each
+// event (line endings already LF), in order, and the options that
+// shape context.md. Feed it the archive's events, then the log's.
+type SourceHasher struct{ h hash.Hash }
+
+// NewSourceHasher starts a digest for options opt.
+func NewSourceHasher(opt Options) *SourceHasher {
+	opt = opt.withDefaults()
+	s := &SourceHasher{h: sha256.New()}
+	s.h.Write([]byte("memsys-source-v1 " + strconv.Itoa(opt.ContextWords) + " " + strconv.Itoa(opt.WindowHours) + " " + strconv.Itoa(opt.WindowEvents) + "\n"))
+	return s
+}
+
+// Add digests the next event. Headers-only events carry the same Text
+// as fully parsed ones, so status can hash what regen replays. Blank
+// lines and trailing blanks are left out: the parser ignores them, so
+// the derived files do not depend on them (TestRegenLineEndings).
+func (s *SourceHasher) Add(e *parse.Event) {
+	text := e.Text
+	for text != "" {
+		line := text
+		if i := strings.IndexByte(text, '\n'); i >= 0 {
+			line, text = text[:i], text[i+1:]
+		} else {
+			text = ""
+		}
+		if line = strings.TrimRight(line, " \t"); line != "" {
+			s.h.Write([]byte(line))
+			s.h.Write([]byte{'\n'})
+		}
+	}
+	s.h.Write([]byte{0})
+}
+
+// Sum returns the digest of the events so far.
+func (s *SourceHasher) Sum() []byte { return s.h.Sum(nil) }
+
+// Seal returns file with its seal line appended, for the events whose
+// digest is source.
+func Seal(file, source []byte) []byte {
+	out := make([]byte, 0, len(file)+len(sealPrefix)+40)
+	out = append(out, file...)
+	out = append(out, sealPrefix...)
+	out = append(out, sealOf(file, source)...)
+	return append(out, " -->\n"...)
+}
+
+func sealOf(body, source []byte) string {
+	h := sha256.New()
+	h.Write(source)
+	h.Write(body)
+	return hex.EncodeToString(h.Sum(nil)[:16])
+}
+
+// Sealed reports whether file (as read, CRLF allowed) carries a seal
+// that matches its content and the events whose digest is source: the
+// file is what regen writes from those events. A file without a seal
+// (kept by hand, or written by an older memsys) is not.
+func Sealed(file, source []byte) bool {
+	file = bytes.ReplaceAll(file, []byte("\r\n"), []byte("\n"))
+	i := bytes.LastIndex(file, []byte("\n"+sealPrefix))
+	if i < 0 {
+		return false
+	}
+	body, line := file[:i+1], file[i+1:]
+	want := sealPrefix + sealOf(body, source) + " -->\n"
+	return string(line) == want || string(line) == want[:len(want)-1]
+}
+
+// SourceDigest is the SourceHasher's digest of events.
+func SourceDigest(events []parse.Event, opt Options) []byte {
+	s := NewSourceHasher(opt)
+	for i := range events {
+		s.Add(&events[i])
+	}
+	return s.Sum()
+}
+
+// Unseal returns file without its seal line: the rendered content, as
+// RenderGraph and RenderContext write it.
+func Unseal(file []byte) []byte {
+	if i := bytes.LastIndex(file, []byte("\n"+sealPrefix)); i >= 0 {
+		return file[:i+1]
+	}
+	return file
+}
