@@ -9,7 +9,7 @@ set -eu
 cd "$(dirname "$0")/.."
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
-go test -run '^$' -bench '^Benchmark(Ops|Commands|Paired)$' -benchtime 3x -timeout 60m "$@" ./bench >"$out" 2>&1 || {
+go test -run '^$' -bench '^Benchmark(Ops|Commands|Paired|Cost)$' -benchtime 3x -timeout 60m "$@" ./bench >"$out" 2>&1 || {
 	cat "$out" >&2
 	exit 1
 }
@@ -53,3 +53,13 @@ awk '/^BenchmarkPaired\/events=/ {
 	}
 	printf "- %s events: parse+replay %.3f× goldmark; lint %.2f× parse+replay\n", n, r, l
 }' "$out"
+echo
+echo 'Issue 15 (BenchmarkCost: processes, median CPU time over the iterations; ratios in the same run):'
+echo
+awk '/^BenchmarkCost\/events=/ {
+	split($1, parts, "/"); n = parts[2]; sub(/^events=/, "", n); sub(/-[0-9]+$/, "", n)
+	out = ""
+	for (i = 3; i < NF; i++) if ($(i + 1) ~ /-x-/) out = out sprintf(" %s %.3g;", $(i + 1), $i)
+	printf "- %s events:%s\n", n, out
+}
+/append 100k \/ append 1k/ { sub(/^.*append 100k/, "append 100k"); print "- " $0 " (CPU time)" }' "$out"

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
+	"sync"
 
 	"github.com/memsys/memsys/internal/base/diag"
 	"github.com/memsys/memsys/internal/base/udiff"
@@ -227,11 +228,11 @@ func longestIncreasing(a []int) []bool {
 	return in
 }
 
-var idInHeading = regexp.MustCompile(`(?i)^(#+\s*)evt-\d+`)
+var idInHeading = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)^(#+\s*)evt-\d+`) })
 
 // stripID removes the ID from an event's first line, so a renumbered
 // event compares equal to its original.
-func stripID(text string) string { return idInHeading.ReplaceAllString(text, "$1") }
+func stripID(text string) string { return idInHeading().ReplaceAllString(text, "$1") }
 
 // blankIDs replaces every event ID token of text with "evt-#".
 func blankIDs(text string) string {

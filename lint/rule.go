@@ -3,7 +3,6 @@ package lint
 import (
 	"cmp"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -65,16 +64,41 @@ func register(r *Rule) {
 	registry[r.ID] = r
 }
 
-var (
-	idPattern   = regexp.MustCompile(`^MS[1-9][0-9]{2}$`)
-	namePattern = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
-)
+// isRuleID reports whether id reads MSnnn with a first digit from 1.
+// The checks at registration are plain byte tests, not regular
+// expressions: they run at package init, which every command pays.
+func isRuleID(id string) bool {
+	if len(id) != 5 || id[:2] != "MS" || id[2] < '1' || id[2] > '9' {
+		return false
+	}
+	return isDigit(id[3]) && isDigit(id[4])
+}
+
+// isKebab reports whether name is lower-case kebab-case: a letter
+// first, then letters and digits in dash-separated words.
+func isKebab(name string) bool {
+	if name == "" || name[0] < 'a' || name[0] > 'z' {
+		return false
+	}
+	for i := 1; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case c >= 'a' && c <= 'z', isDigit(c):
+		case c == '-' && name[i-1] != '-' && i < len(name)-1:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 func (r *Rule) check() error {
 	switch {
-	case !idPattern.MatchString(r.ID):
+	case !isRuleID(r.ID):
 		return fmt.Errorf("lint: rule ID %q is not MSnnn", r.ID)
-	case !namePattern.MatchString(r.Name):
+	case !isKebab(r.Name):
 		return fmt.Errorf("lint: rule %s name %q is not kebab-case", r.ID, r.Name)
 	case r.Title == "" || len(r.Title) > 60 || strings.HasSuffix(r.Title, ".") ||
 		strings.ToLower(r.Title[:1]) != r.Title[:1]:

@@ -35,3 +35,9 @@ func (a *Async) Wait() *Replayer {
 	a.w.Wait()
 	return a.x
 }
+
+// ResumeAsync is NewAsync for a Replayer that has already replayed the
+// first part of a history (one restored from a checkpoint).
+func ResumeAsync(x *Replayer) *Async {
+	return &Async{x: x, w: pipe.Start(asyncBatch, func(e *parse.Event) { x.Apply(e) })}
+}

@@ -87,7 +87,7 @@ func FuzzFastPath(f *testing.F) {
 			if !ok {
 				continue
 			}
-			doc := blockParser.Parse(text.NewReader(norm[starts[i]:end]))
+			doc := blockParser().Parse(text.NewReader(norm[starts[i]:end]))
 			slow := goldmarkBlocks(doc, norm, starts[i])
 			if !reflect.DeepEqual(fast, slow) {
 				t.Fatalf("chunk %q:\nfast     %+v\ngoldmark %+v", norm[starts[i]:end], fast, slow)

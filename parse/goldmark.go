@@ -2,6 +2,7 @@ package parse
 
 import (
 	"bytes"
+	"sync"
 
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
@@ -12,15 +13,19 @@ import (
 // end inside a fenced code or HTML block.
 
 // blockParser is shared: goldmark parsers are safe for concurrent use
-// once initialised. Only block parsers run. Inline parsing would turn
+// once initialised. It is built on first use, not at package init, so
+// commands that never reach goldmark (--version, status, append) do
+// not pay for its tables. Only block parsers run. Inline parsing would turn
 // "**Scope**" into emphasis nodes we would have to flatten again, and
 // link reference definitions would swallow lines such as "[x]: y";
 // fields are read from each block's raw lines instead.
-var blockParser = parser.NewParser(
-	parser.WithBlockParsers(parser.DefaultBlockParsers()...),
-	parser.WithInlineParsers(),
-	parser.WithParagraphTransformers(),
-)
+var blockParser = sync.OnceValue(func() parser.Parser {
+	return parser.NewParser(
+		parser.WithBlockParsers(parser.DefaultBlockParsers()...),
+		parser.WithInlineParsers(),
+		parser.WithParagraphTransformers(),
+	)
+})
 
 // hidesEvents reports whether text holds a line that would be an event
 // heading outside a code block.

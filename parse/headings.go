@@ -23,7 +23,7 @@ type Heading struct {
 func Headings(src []byte) []Heading {
 	norm, _, _ := normalize(src)
 	idx := diag.NewLineIndex(norm)
-	doc := blockParser.Parse(text.NewReader(norm))
+	doc := blockParser().Parse(text.NewReader(norm))
 	var out []Heading
 	for _, b := range goldmarkBlocks(doc, norm, 0) {
 		if b.kind != bHeading {

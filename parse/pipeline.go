@@ -148,7 +148,7 @@ func (p *state) blocksAt(starts []int, i int, out []block) ([]block, int) {
 		if j < len(starts) {
 			end = starts[j]
 		}
-		doc = blockParser.Parse(text.NewReader(p.src[starts[i]:end]))
+		doc = blockParser().Parse(text.NewReader(p.src[starts[i]:end]))
 		if j >= len(starts) || !endsOpen(doc, p.src[starts[i]:end]) {
 			break
 		}

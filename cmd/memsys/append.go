@@ -64,7 +64,10 @@ func runAppend(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	res, err := memory.Append(root, d, cmd.Bool("regen"))
+	res, err := memory.Append(root, d, cmd.Bool("regen"), format == "json")
+	if res.Recovered != "" {
+		fmt.Fprintln(cmd.Root().ErrWriter, "memsys: "+res.Recovered)
+	}
 	if err != nil {
 		return cannotRun{err}
 	}

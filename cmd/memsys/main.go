@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/memsys/memsys/internal/base/buildinfo"
+	"github.com/memsys/memsys/internal/io/workspace"
 )
 
 // Exit codes, the same for every command.
@@ -44,7 +45,26 @@ func Main() int {
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	app := newApp(stdout, stderr)
+	var stopProfile func() error
+	app.Before = func(ctx context.Context, cmd *cli.Command) (context.Context, error) {
+		if cmd.Bool("no-cache") {
+			workspace.DisableCache()
+		}
+		if p := cmd.String("cpuprofile"); p != "" {
+			stop, err := workspace.CPUProfile(p)
+			if err != nil {
+				return ctx, cannotRun{err}
+			}
+			stopProfile = stop
+		}
+		return ctx, nil
+	}
 	err := app.Run(ctx, args)
+	if stopProfile != nil {
+		if perr := stopProfile(); perr != nil && err == nil {
+			err = cannotRun{perr}
+		}
+	}
 	return exitCode(err, stderr)
 }
 
@@ -84,6 +104,15 @@ func newApp(stdout, stderr io.Writer) *cli.Command {
 			&cli.StringFlag{
 				Name:  "C",
 				Usage: "run as if memsys was started in `DIR` (the memory root)",
+			},
+			&cli.BoolFlag{
+				Name:  "no-cache",
+				Usage: "do not read or write the history cache (also MEMSYS_NO_CACHE=1); results are the same, only slower",
+			},
+			&cli.StringFlag{
+				Name:    "cpuprofile",
+				Usage:   "write a CPU profile of this run to `FILE` (for reports of slowness: go tool pprof memsys FILE)",
+				Sources: cli.EnvVars("MEMSYS_CPUPROFILE"),
 			},
 		},
 		// memsys prints its own one-line errors and picks exit codes;

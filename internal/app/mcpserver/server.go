@@ -247,7 +247,7 @@ func (h *handlers) append(ctx context.Context, _ *mcp.CallToolRequest, in Append
 	if strings.TrimSpace(d.Time) == "" && h.cfg.Now != nil {
 		d.Time = h.cfg.Now()
 	}
-	res, err := memory.Append(h.cfg.Root, d, in.Regen)
+	res, err := memory.Append(h.cfg.Root, d, in.Regen, true)
 	if err != nil {
 		return nil, memory.AppendResult{}, toolErr(err)
 	}

@@ -303,7 +303,7 @@ func TestLogChangesUnderneath(t *testing.T) {
 	cs := connect(t, root)
 	call(t, cs, "memsys_recall", map[string]any{"entities": []string{"stripe"}})
 	if _, err := memory.Append(root, memory.Draft{Type: "modify", Scope: "stripe", Summary: "Pin the Stripe SDK", Agent: "other",
-		Time: "2026-05-02 09:00", Details: []memory.DraftDetail{{Key: "entity", Value: "stripe"}, {Key: "changes", Value: "pinned"}}}, true); err != nil {
+		Time: "2026-05-02 09:00", Details: []memory.DraftDetail{{Key: "entity", Value: "stripe"}, {Key: "changes", Value: "pinned"}}}, true, false); err != nil {
 		t.Fatal(err)
 	}
 	var p struct {

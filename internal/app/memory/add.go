@@ -3,10 +3,8 @@ package memory
 import (
 	"errors"
 	"io/fs"
-	"strings"
 
 	"github.com/memsys/memsys/internal/io/workspace"
-	"github.com/memsys/memsys/parse"
 )
 
 // AppendResult is what memsys append reports (its JSON form).
@@ -18,27 +16,32 @@ type AppendResult struct {
 	Agent       string   `json:"agent"`
 	Type        string   `json:"type"`
 	Regenerated []string `json:"regenerated"`
+	// Recovered says, in one line, that taking the lock removed the
+	// partial event of an interrupted append ("" otherwise).
+	Recovered string `json:"-"`
 }
 
 // Append adds the event d at the end of root's log and, with regen,
-// rewrites the derived files in the same critical section.
+// rewrites the derived files in the same critical section. countLine
+// asks for AppendResult.Line, which costs a pass over the whole log
+// (only --format json prints it).
 //
-// Concurrency: the whole read-highest-ID, render, write sequence runs
-// under workspace.Lock, an exclusive flock on a lock file beside the log
-// (not on CHANGELOG.md itself, which the atomic rename replaces), so 32
-// agents appending at once get 32 consecutive IDs, and no other append
-// slips in between the event and the regenerated horizon. The write is
-// the full new file through workspace.WriteFile (temp file, fsync,
-// rename): a crash leaves the old log or the new one, never half an
-// event. The log is read headers-only (parse.HeadersOnly), which is what
-// keeps an append to a 100k-event log a small fraction of a full lint.
-func Append(root string, d Draft, regen bool) (AppendResult, error) {
-	unlock, err := workspace.Lock(root)
+// Concurrency: the whole read-last-ID, render, write sequence runs
+// under workspace.Lock, an exclusive flock on a lock file beside the
+// log, so 32 agents appending at once get 32 consecutive IDs, and no
+// other append slips in between the event and the regenerated horizon.
+// Only the end of the log is read (PlanAppend), and the event is added
+// with one O_APPEND write and an fsync (workspace.File.Append), whose
+// journal lets the next writer undo a write cut short: the cost of an
+// append does not grow with the log (docs/lifecycle.md).
+func Append(root string, d Draft, regen, countLine bool) (AppendResult, error) {
+	unlock, recovered, err := workspace.LockRecover(root)
 	if err != nil {
 		return AppendResult{}, err
 	}
 	defer unlock()
-	res, err := appendLocked(root, d)
+	res, err := appendLocked(root, d, countLine)
+	res.Recovered = recovered
 	if err != nil || !regen {
 		return res, err
 	}
@@ -48,37 +51,33 @@ func Append(root string, d Draft, regen bool) (AppendResult, error) {
 
 // appendLocked validates d against the log and archive and appends it.
 // The caller holds the lock.
-func appendLocked(root string, d Draft) (AppendResult, error) {
-	// workspace.ReadFile applies the size limit and refuses symlinks
-	// that leave the root.
-	src, err := workspace.ReadFile(root, workspace.LogName)
+func appendLocked(root string, d Draft, countLine bool) (AppendResult, error) {
+	log, err := workspace.OpenLog(root, workspace.LogName)
 	if err != nil {
 		return AppendResult{}, err
 	}
-	log := parse.Parse(workspace.LogName, src, parse.HeadersOnly())
-	var arch *parse.Log
-	if name, asrc, err := ReadArchive(root); err != nil {
-		return AppendResult{}, err
-	} else if name != "" {
-		arch = parse.Parse(name, asrc, parse.Archive(), parse.HeadersOnly())
+	defer log.Close()
+	var arch LogFile
+	archName := ""
+	for _, n := range workspace.ArchiveNames {
+		f, err := workspace.Open(root, n)
+		if err == nil {
+			arch, archName = f, n
+			defer f.Close()
+			break
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return AppendResult{}, err
+		}
 	}
-	if err := Normalize(&d, KnownIn(log, arch)); err != nil {
-		return AppendResult{}, err
-	}
-	id := NextID(log, arch)
-	text := Render(id, d, Newline(src))
-	if err := CheckRoundTrip(id, d, text); err != nil {
-		return AppendResult{}, err
-	}
-	out, err := AppendEvent(workspace.LogName, src, log, text)
+	p, err := PlanAppend(workspace.LogName, log, archName, arch, &d, countLine)
 	if err != nil {
 		return AppendResult{}, err
 	}
-	if err := workspace.WriteFile(root, workspace.LogName, out); err != nil {
+	if err := log.Append(root, p.Data); err != nil {
 		return AppendResult{}, err
 	}
-	line := strings.Count(string(out[:len(out)-len(text)]), "\n") + 1
-	return AppendResult{ID: id, File: workspace.LogName, Line: line, Time: d.Time, Agent: d.Agent, Type: d.Type, Regenerated: []string{}}, nil
+	return AppendResult{ID: p.ID, File: workspace.LogName, Line: p.Line, Time: d.Time, Agent: d.Agent, Type: d.Type, Regenerated: []string{}}, nil
 }
 
 // ReadArchive reads the first archive file that exists; name is ""

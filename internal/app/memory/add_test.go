@@ -20,18 +20,20 @@ func TestAppendWritesNextIDAndRegenerates(t *testing.T) {
 	}
 	d := Draft{Agent: "a", Time: "2026-01-02 10:00", Type: "create", Scope: "s", Summary: "x",
 		Details: []DraftDetail{{Key: "entity", Value: "svc"}}}
-	res, err := Append(root, d, false)
+	res, err := Append(root, d, false, false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.ID != "evt-004" || res.File != parse.LogFile || len(res.Regenerated) != 0 {
 		t.Errorf("first append = %+v", res)
 	}
-	res, err = Append(root, d, true)
+	res, err = Append(root, d, true, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.ID != "evt-005" || !slices.Equal(res.Regenerated, []string{parse.ContextFile}) {
+	log, _ := os.ReadFile(filepath.Join(root, parse.LogFile))
+	line := strings.Count(string(log[:strings.Index(string(log), "### evt-005")]), "\n") + 1
+	if res.ID != "evt-005" || res.Line != line || !slices.Equal(res.Regenerated, []string{parse.ContextFile}) {
 		t.Errorf("second append = %+v", res)
 	}
 	ctx, err := os.ReadFile(filepath.Join(root, parse.ContextFile))
@@ -48,7 +50,7 @@ func TestAppendRefusesUnknownRef(t *testing.T) {
 	}
 	for _, ref := range []string{"evt-+1", "evt-9"} {
 		d := Draft{Agent: "a", Time: "2026-01-02 10:00", Type: "test", Scope: "s", Summary: "x", Refs: []string{ref}}
-		if _, err := Append(root, d, false); err == nil {
+		if _, err := Append(root, d, false, false); err == nil {
 			t.Errorf("ref %q appended", ref)
 		}
 	}

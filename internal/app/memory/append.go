@@ -26,6 +26,22 @@ func Newline(src []byte) string {
 // no Event Log section or another section follows it, since an event
 // appended at the end of the file would then land outside the log.
 func AppendEvent(file string, src []byte, log *parse.Log, event []byte) ([]byte, error) {
+	lead, err := AppendLead(file, src, log)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]byte, 0, len(src)+len(lead)+len(event))
+	out = append(out, src...)
+	out = append(out, lead...)
+	return append(out, event...), nil
+}
+
+// AppendLead returns what goes between the end of src and a new event
+// (a line ending if src lacks one, the separator, a blank line): the
+// part of AppendEvent that depends on the log. It reads only the last
+// two events of the Event Log and the text after them, so src may be
+// the whole log or its tail (see ReadTail).
+func AppendLead(file string, src []byte, log *parse.Log) ([]byte, error) {
 	if !log.HasEventLog {
 		return nil, fmt.Errorf("%s: no \"## Event Log\" section: add one (memsys init writes it) before appending", file)
 	}
@@ -48,9 +64,11 @@ func AppendEvent(file string, src []byte, log *parse.Log, event []byte) ([]byte,
 		return nil, fmt.Errorf("%s:%d: section %q follows the Event Log: move it above \"## Event Log\" so events can be appended at the end", file, line, h)
 	}
 	nl := Newline(src)
-	out := make([]byte, 0, len(src)+len(event)+16)
-	out = append(out, src...)
-	if len(out) > 0 && out[len(out)-1] != '\n' {
+	// out is the file's last bytes followed by the lead, so that blank
+	// sees what the file ends with; the lead is what comes after them.
+	keep := src[max(len(src)-3, 0):] // blank looks at most at "\n\r\n"
+	out := append(make([]byte, 0, len(keep)+16), keep...)
+	if len(src) > 0 && src[len(src)-1] != '\n' {
 		out = append(out, nl...)
 	}
 	switch {
@@ -64,7 +82,7 @@ func AppendEvent(file string, src []byte, log *parse.Log, event []byte) ([]byte,
 		// blank-line separated log
 	}
 	out = blank(out, nl)
-	return append(out, event...), nil
+	return out[len(keep):], nil
 }
 
 // blank makes b end with an empty line (b already ends with a newline

@@ -33,7 +33,7 @@ func TestCommandsOnAFolder(t *testing.T) {
 		{Agent: "b", Time: "2026-01-02 11:00", Type: "test", Scope: "auth", Summary: "auth tested", Refs: []string{"evt-1"},
 			Details: []DraftDetail{{Key: "target", Value: "auth"}, {Key: "result", Value: "pass"}}},
 	} {
-		if _, err := Append(root, d, false); err != nil {
+		if _, err := Append(root, d, false, false); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -66,13 +66,35 @@ func Lint(ctx context.Context, root string, o LintOptions) (*LintReport, error) 
 	defer closeGit()
 	in := LintInput(root)
 	in.Git, in.Revisions = git, revs
-	ds, events, s, err := lintOnce(l, root, in, o.Fix)
-	if err != nil {
-		return nil, err
+	// A plain lint goes through the result cache (lintcache.go); the
+	// baseline is applied after it either way.
+	cached := git == nil && revs == nil && !o.Fix && workspace.CacheEnabled()
+	var name string
+	var rec *lintRecorder
+	var ds diag.Diagnostics
+	var events int
+	hit := false
+	if cached {
+		name = lintCacheName(root, o.Overrides)
+		ds, events, hit = lintFromCache(root, name, in)
+		if !hit {
+			rec = &lintRecorder{reads: map[string]lintRead{}}
+			in = rec.wrap(in)
+		}
 	}
-	if o.Fix {
-		if ds, err = fixDerived(root, l, s, ds, in, o.Notes); err != nil {
+	if !hit {
+		var s *lint.Session
+		var mem *workspace.Memory
+		if ds, events, s, mem, err = lintOnce(l, root, in, o.Fix); err != nil {
 			return nil, err
+		}
+		if cached {
+			lintToCache(root, name, mem, rec, ds, events)
+		}
+		if o.Fix {
+			if ds, err = fixDerived(root, l, s, ds, in, o.Notes); err != nil {
+				return nil, err
+			}
 		}
 	}
 	r := &LintReport{Events: events}
@@ -117,7 +139,7 @@ func applyBaseline(root string, l *lint.Linter, ds diag.Diagnostics, write bool,
 
 // lintOnce runs one Session over root. A missing log is a finding
 // (MS101), not a failure to run.
-func lintOnce(l *lint.Linter, root string, in lint.Input, derive bool) (diag.Diagnostics, int, *lint.Session, error) {
+func lintOnce(l *lint.Linter, root string, in lint.Input, derive bool) (diag.Diagnostics, int, *lint.Session, *workspace.Memory, error) {
 	in.Derive = derive
 	// The replay learns beforehand which events later ones supersede,
 	// predicted from the bytes; if that was wrong, Finish replays again
@@ -131,14 +153,14 @@ func lintOnce(l *lint.Linter, root string, in lint.Input, derive bool) (diag.Dia
 	if !errors.Is(workspace.Lstat(root, workspace.LogName), fs.ErrNotExist) {
 		var err error
 		if mem, err = workspace.StreamWith(root, func(m *workspace.Memory) { s.Expect(m.Supersessions()) }, s.Event); err != nil {
-			return nil, 0, nil, err
+			return nil, 0, nil, nil, err
 		}
 	}
 	ds := s.Finish(mem.Log, mem.Archive)
 	if err := s.Err(); err != nil {
-		return nil, 0, nil, fmt.Errorf("lint: %w", err)
+		return nil, 0, nil, nil, fmt.Errorf("lint: %w", err)
 	}
-	return ds, s.Events(), s, nil
+	return ds, s.Events(), s, mem, nil
 }
 
 // LintInput is the lint.Input of the memory at root: its files, read
@@ -192,6 +214,6 @@ func fixDerived(root string, l *lint.Linter, s *lint.Session, ds diag.Diagnostic
 		}
 		note("lint --fix: rewrote " + f + " as regen writes it")
 	}
-	again, _, _, err := lintOnce(l, root, in, false)
+	again, _, _, _, err := lintOnce(l, root, in, false)
 	return again, err
 }

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
@@ -342,7 +343,7 @@ func touchedBy(evs []parse.Event, name string) (map[int]bool, error) {
 
 // edgeEnds splits materialize's "from -relation-> to" edge label.
 func edgeEnds(s string) (from, to string) {
-	loc := edgeArrowRE.FindStringIndex(s)
+	loc := edgeArrowRE().FindStringIndex(s)
 	if loc == nil {
 		return "", ""
 	}
@@ -351,4 +352,4 @@ func edgeEnds(s string) (from, to string) {
 
 // edgeArrowRE matches the " -relation-> " arrow; relations are
 // lower-case snake words, so a dash inside a node name does not match.
-var edgeArrowRE = regexp.MustCompile(` -[a-z_]+-> `)
+var edgeArrowRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(` -[a-z_]+-> `) })

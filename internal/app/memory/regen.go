@@ -30,8 +30,17 @@ func ErrNoSuchEvent(what, id string) error {
 // it, without keeping the events, up to and including the first event
 // with the number of the ID atID ("": all of it; IDs match by number, so
 // evt-7 finds evt-007). Like LoadHistory it refuses a history cut short
-// by an over-long line.
+// by an over-long line. The whole history goes through the history
+// cache (cache.go) unless --no-cache or MEMSYS_NO_CACHE turned it off.
 func Replay(root string, opt materialize.Options, atID string) (*workspace.Memory, *materialize.Replayer, error) {
+	if atID == "" && workspace.CacheEnabled() {
+		return replayCached(root, opt)
+	}
+	return replayStream(root, opt, atID)
+}
+
+// replayStream is Replay without the history cache.
+func replayStream(root string, opt materialize.Options, atID string) (*workspace.Memory, *materialize.Replayer, error) {
 	at := -1
 	if atID != "" {
 		n, ok := parse.ArgNum(atID)
@@ -154,6 +163,11 @@ func Regenerate(root string, o RegenOptions) (*RegenResult, error) {
 	cfg, err := workspace.LoadConfig(root)
 	if err != nil {
 		return nil, err
+	}
+	if o.Stdout == "" && o.At == "" {
+		if r, ok := regenerateCurrent(root, cfg); ok {
+			return r, nil
+		}
 	}
 	mem, x, err := Replay(root, lint.RenderOptions(cfg), o.At)
 	if err != nil {

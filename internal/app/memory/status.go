@@ -3,8 +3,6 @@ package memory
 import (
 	"fmt"
 	"io"
-	"regexp"
-	"strings"
 
 	"github.com/memsys/memsys/internal/base/config"
 	"github.com/memsys/memsys/internal/io/workspace"
@@ -140,24 +138,24 @@ func ReadStatus(root string) (*StatusReport, error) {
 	}
 	// The events are hashed as they pass (their text is there even in
 	// a headers-only parse), for the seal check of each derived file.
-	src := materialize.NewSourceHasher(lint.RenderOptions(cfg))
-	var lastEvent *parse.Event
-	inLog, inArchive := 0, 0
-	mem, err := workspace.Stream(root, func(e *parse.Event) {
-		src.Add(e)
-		lastEvent = e
-		if e.Range.File == workspace.LogName {
-			if e.InLog {
-				inLog++
+	mem, lastEvent, inLog, inArchive, src, ok := statusCached(root, cfg)
+	if !ok {
+		src = materialize.NewSourceHasher(lint.RenderOptions(cfg))
+		if mem, err = workspace.Stream(root, func(e *parse.Event) {
+			src.Add(e)
+			lastEvent = e
+			if e.Range.File == workspace.LogName {
+				if e.InLog {
+					inLog++
+				}
+			} else {
+				inArchive++
 			}
-		} else {
-			inArchive++
+		}, parse.HeadersOnly()); err != nil {
+			return nil, err
 		}
-	}, parse.HeadersOnly())
-	if err != nil {
-		return nil, err
 	}
-	if lastEvent != nil {
+	if lastEvent != nil && lastEvent.Text != "" {
 		// The parser reads each event apart from the others, so its
 		// text alone gives the same fields.
 		if body := parse.Parse(lastEvent.Range.File, []byte(lastEvent.Text)).Events; len(body) == 1 {
@@ -177,8 +175,8 @@ func ReadStatus(root string) (*StatusReport, error) {
 		r.LastEvent, last = &l, l.ID
 	}
 	digest := src.Sum()
-	r.Graph = derivedStatus(root, parse.GraphFile, last, mem.Tier.HasGraph(), digest)
-	r.Context = derivedStatus(root, parse.ContextFile, last, mem.Tier.HasContext(), digest)
+	r.Graph = derivedStatus(root, parse.GraphFile, last, mem.Tier.HasGraph(), digest, false)
+	r.Context = derivedStatus(root, parse.ContextFile, last, mem.Tier.HasContext(), digest, true)
 	r.root = root
 	r.Stale = r.Graph.Expected && r.Graph.State != "fresh" || r.Context.Expected && r.Context.State != "fresh"
 	if n, ok := freshLoops(root, r.Context); ok {
@@ -205,10 +203,6 @@ func freshLoops(root string, c DerivedStatus) (int, bool) {
 	return materialize.CountItems(src, materialize.SecLoops)
 }
 
-// commentRE matches HTML comments, which an agent reading context.md
-// as rendered markdown never sees, so they do not count as words.
-var commentRE = regexp.MustCompile(`(?s)<!--.*?-->`)
-
 // derivedStatus applies the seed's Staleness Check (materialize.Fresh,
 // as lint's MS202 and MS203 do) to one derived file. Size is reported in
 // words (whitespace-separated) and in tokens estimated as words × 4 / 3
@@ -219,7 +213,11 @@ var commentRE = regexp.MustCompile(`(?s)<!--.*?-->`)
 // A file whose horizon is right is fresh only when its seal matches
 // (materialize.Sealed): it is then exactly what regen writes, which is
 // what lint's drift rules check, so status and lint never disagree.
-func derivedStatus(root, rel, last string, expected bool, source []byte) DerivedStatus {
+//
+// Only context.md's size is printed, so only it is counted (words):
+// graph.md is megabytes at 100k events. Words is the old regular
+// expression and strings.Fields count without either (fuzzed).
+func derivedStatus(root, rel, last string, expected bool, source []byte, words bool) DerivedStatus {
 	d := DerivedStatus{File: rel, Expected: expected}
 	src, err := workspace.ReadFile(root, rel)
 	if err != nil {
@@ -236,8 +234,10 @@ func derivedStatus(root, rel, last string, expected bool, source []byte) Derived
 	default:
 		d.State = "fresh"
 	}
-	d.Words = len(strings.Fields(commentRE.ReplaceAllString(string(src), " ")))
-	d.Tokens = (d.Words*4 + 2) / 3
+	if words {
+		d.Words = Words(src)
+		d.Tokens = (d.Words*4 + 2) / 3
+	}
 	return d
 }
 
@@ -309,3 +309,39 @@ func or(s, def string) string {
 	}
 	return s
 }
+
+// statusCached gathers what ReadStatus reports from the history cache:
+// the counts, last event and source digest of the checkpoint of the
+// last replay (regen, append --regen), plus the events appended since,
+// read headers-only. On a 100k-event log that is a hash of the log
+// instead of a parse of it. ok is false without a usable checkpoint.
+func statusCached(root string, cfg config.Config) (mem *workspace.Memory, last *parse.Event, inLog, inArchive int, src *materialize.SourceHasher, ok bool) {
+	if !workspace.CacheEnabled() {
+		return nil, nil, 0, 0, nil, false
+	}
+	mem, cp, _, suffix, ok := loadCheckpoint(root, lint.RenderOptions(cfg))
+	if !ok {
+		return nil, nil, 0, 0, nil, false
+	}
+	src, err := materialize.UnmarshalSourceHasher(cp.Source)
+	if err != nil {
+		return nil, nil, 0, 0, nil, false
+	}
+	last, inLog, inArchive = cp.Last, cp.LogEvents, cp.ArchiveEvents
+	log, n := resumeLog(cp, suffix, func(e *parse.Event) {
+		src.Add(e)
+		last = e
+		if e.InLog {
+			inLog++
+		}
+	}, parse.HeadersOnly())
+	if workspace.CheckCount(n) != nil {
+		return nil, nil, 0, 0, nil, false
+	}
+	mem.Log, mem.Archive = &log, cp.Archive
+	statusHits++
+	return mem, last, inLog, inArchive, src, true
+}
+
+// statusHits counts statuses answered through the cache, for the tests.
+var statusHits int

@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -69,7 +70,9 @@ type Memory struct {
 	// with Log.Events.
 	Events []parse.Event
 	Tier   Tier
-	// LogBytes and ArchiveBytes are the files as read.
+	// LogBytes and ArchiveBytes are the files as read. LogBytes is nil
+	// after a replay resumed from the history cache, which reads only
+	// the bytes appended since.
 	LogBytes, ArchiveBytes []byte
 }
 
@@ -123,23 +126,30 @@ func FindRoot(dir string, explicit bool) (string, error) {
 }
 
 // hasEventLog is a cheap check for the section heading; Load does the
-// real parse.
+// real parse. It streams the file and stops at the first match, which
+// sits near the top of any log, so finding the root costs the same for
+// 10 events as for a million: it never reads a whole log. A line
+// longer than MaxLineLength ends the search, as it ends the parser.
 func hasEventLog(path string) bool {
-	fi, err := os.Stat(path)
-	if err != nil || fi.Size() > MaxFileSize {
-		return false
-	}
-	b, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return false
 	}
-	for l := range bytes.Lines(b) {
-		l = bytes.TrimSpace(bytes.TrimLeft(l, "#"))
-		if (bytes.EqualFold(l, []byte("event log")) || bytes.EqualFold(l, []byte("events"))) && len(l) > 0 {
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 4096), MaxLineLength)
+	for sc.Scan() {
+		if isEventLogHeading(sc.Bytes()) {
 			return true
 		}
 	}
 	return false
+}
+
+// isEventLogHeading reports whether line names the event log section.
+func isEventLogHeading(line []byte) bool {
+	l := bytes.TrimSpace(bytes.TrimLeft(line, "#"))
+	return len(l) > 0 && (bytes.EqualFold(l, []byte("event log")) || bytes.EqualFold(l, []byte("events")))
 }
 
 // Load reads and parses the log and the archive of root. Errors are one
@@ -157,7 +167,7 @@ func Load(root string) (*Memory, error) {
 	if m.Archive != nil {
 		n += len(m.Archive.Events)
 	}
-	if err := checkCount(n); err != nil {
+	if err := CheckCount(n); err != nil {
 		return nil, err
 	}
 	if m.Archive == nil || len(m.Archive.Events) == 0 {
@@ -196,6 +206,15 @@ func StreamWith(root string, before func(*Memory), each func(*parse.Event), opts
 	if before != nil {
 		before(m)
 	}
+	if err := m.Stream(each, opts...); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// Stream parses the bytes of a Memory from Read as the function Stream
+// does, setting Log and Archive.
+func (m *Memory) Stream(each func(*parse.Event), opts ...parse.Option) error {
 	n := 0
 	count := func(e *parse.Event) {
 		n++
@@ -205,10 +224,19 @@ func StreamWith(root string, before func(*Memory), each func(*parse.Event), opts
 		m.Archive = parse.Stream(m.ArchivePath, m.ArchiveBytes, count, append(opts, parse.Archive())...)
 	}
 	m.Log = parse.Stream(LogName, m.LogBytes, count, opts...)
-	if err := checkCount(n); err != nil {
-		return nil, err
-	}
-	return m, nil
+	return CheckCount(n)
+}
+
+// Read reads the log and the archive of root like Load, without
+// parsing them: Log and Archive are nil. The history cache reads the
+// bytes first to decide how much of them to parse.
+func Read(root string) (*Memory, error) { return read(root) }
+
+// ReadArchive is Read without the log: LogBytes stays nil. The history
+// cache reads the log itself, only past what it has seen.
+func ReadArchive(root string) (*Memory, error) {
+	m := &Memory{Root: root, Tier: DetectTier(root)}
+	return m, m.readArchive()
 }
 
 // Supersessions predicts the Supersedes fields of the history from the
@@ -230,21 +258,26 @@ func read(root string) (*Memory, error) {
 		return nil, err
 	}
 	m.LogBytes = src
+	return m, m.readArchive()
+}
+
+func (m *Memory) readArchive() error {
 	for _, name := range ArchiveNames {
-		if _, err := os.Lstat(filepath.Join(root, name)); err != nil {
+		if _, err := os.Lstat(filepath.Join(m.Root, name)); err != nil {
 			continue
 		}
-		asrc, err := ReadFile(root, name)
+		asrc, err := ReadFile(m.Root, name)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		m.ArchiveBytes, m.ArchivePath = asrc, name
 		break
 	}
-	return m, nil
+	return nil
 }
 
-func checkCount(n int) error {
+// CheckCount refuses a history of n events over MaxEvents.
+func CheckCount(n int) error {
 	if n > MaxEvents {
 		return fmt.Errorf("%s: %d events, over the limit of %d: archive older events (memsys archive) or split the log", LogName, n, MaxEvents)
 	}
@@ -273,31 +306,41 @@ func (m *Memory) Incomplete() error {
 // ReadFile reads rel inside root within the limits: a regular file (or
 // a symlink that stays inside root), at most MaxFileSize bytes.
 func ReadFile(root, rel string) ([]byte, error) {
-	p, err := Resolve(root, rel)
+	p, err := checked(root, rel)
 	if err != nil {
 		return nil, err
-	}
-	fi, err := os.Stat(p)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		if rel == LogName {
-			return nil, fmt.Errorf("%s: no such file in %s: run memsys init to create the memory, or pass -C DIR%w", rel, root, silent{fs.ErrNotExist})
-		}
-		return nil, fmt.Errorf("%s: no such file%w", rel, silent{fs.ErrNotExist})
-	case err != nil:
-		return nil, fmt.Errorf("%s: %v", rel, errors.Unwrap(err))
-	case fi.IsDir():
-		return nil, fmt.Errorf("%s: is a directory, not a file: move it away and run memsys init", rel)
-	case !fi.Mode().IsRegular():
-		return nil, fmt.Errorf("%s: not a regular file", rel)
-	case fi.Size() > MaxFileSize:
-		return nil, fmt.Errorf("%s: %d bytes, over the %d MiB limit: archive older events (memsys archive)", rel, fi.Size(), MaxFileSize>>20)
 	}
 	b, err := os.ReadFile(p)
 	if err != nil {
 		return nil, fmt.Errorf("%s: cannot read: %v: check its permissions", rel, errors.Unwrap(err))
 	}
 	return b, nil
+}
+
+// checked resolves rel inside root and checks it is a regular file
+// within the size limit; the errors are ReadFile's.
+func checked(root, rel string) (string, error) {
+	p, err := Resolve(root, rel)
+	if err != nil {
+		return "", err
+	}
+	fi, err := os.Stat(p)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if rel == LogName {
+			return "", fmt.Errorf("%s: no such file in %s: run memsys init to create the memory, or pass -C DIR%w", rel, root, silent{fs.ErrNotExist})
+		}
+		return "", fmt.Errorf("%s: no such file%w", rel, silent{fs.ErrNotExist})
+	case err != nil:
+		return "", fmt.Errorf("%s: %v", rel, errors.Unwrap(err))
+	case fi.IsDir():
+		return "", fmt.Errorf("%s: is a directory, not a file: move it away and run memsys init", rel)
+	case !fi.Mode().IsRegular():
+		return "", fmt.Errorf("%s: not a regular file", rel)
+	case fi.Size() > MaxFileSize:
+		return "", fmt.Errorf("%s: %d bytes, over the %d MiB limit: archive older events (memsys archive)", rel, fi.Size(), MaxFileSize>>20)
+	}
+	return p, nil
 }
 
 // Resolve returns the path of rel inside root, refusing any path whose

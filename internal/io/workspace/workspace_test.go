@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -247,5 +248,119 @@ func TestLimitsRefused(t *testing.T) {
 	f.Close()
 	if _, err := Load(root); err == nil || !strings.Contains(err.Error(), "MiB limit") {
 		t.Errorf("oversized log: %v", err)
+	}
+}
+
+// TestHasEventLogReadsTheHead checks that the root search stops at the
+// heading: a log far over MaxFileSize (a sparse file, nothing on disk)
+// whose heading is at the top is found without reading the rest, and
+// Load's size limit then gives the one clear error.
+func TestHasEventLogReadsTheHead(t *testing.T) {
+	p := filepath.Join(t.TempDir(), LogName)
+	write(t, p, "# Changelog\n\n## Event Log\n\n")
+	if err := os.Truncate(p, 4*MaxFileSize); err != nil {
+		t.Fatal(err)
+	}
+	if !hasEventLog(p) {
+		t.Error("heading at the top of a huge file not found")
+	}
+	cases := []struct {
+		line string
+		want bool
+	}{
+		{"## Event Log", true}, {"## event log  ", true}, {"# Events", true},
+		{"Events", true}, {"## Event Logs", false}, {"##", false}, {"", false},
+		{"### evt-001 | x", false},
+	}
+	for _, c := range cases {
+		if got := isEventLogHeading([]byte(c.line)); got != c.want {
+			t.Errorf("isEventLogHeading(%q) = %v, want %v", c.line, got, c.want)
+		}
+	}
+}
+
+// TestCPUProfile checks that the profile is a gzip-compressed pprof
+// file once stopped, and that an uncreatable path is one clear error.
+func TestCPUProfile(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "cpu.out")
+	stop, err := CPUProfile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+		t.Errorf("profile does not start with gzip's magic: % x", b[:min(len(b), 8)])
+	}
+	if _, err := CPUProfile(filepath.Join(p, "x")); err == nil || !strings.Contains(err.Error(), "cannot create") {
+		t.Errorf("profile under a file: %v", err)
+	}
+}
+
+// TestAppendJournal checks the append journal: a write cut short
+// (as a kill at a page boundary or a power loss may leave it) is
+// removed by the next writer to take the lock, a whole one and an untouched log are
+// left alone, and a journal that no longer describes the log (the log
+// was rewritten since) changes nothing.
+func TestAppendJournal(t *testing.T) {
+	const old = "# Changelog\n\n## Event Log\n\n### evt-001 | x\n"
+	const event = "\n---\n\n### evt-002 | 2026-01-01 10:00 | a | fix\n\n**Scope**: s\n**Summary**: y\n"
+	anchor := old[len(old)-20:]
+	journal := fmt.Sprintf("%s%d\n%d\n%d\n%s%s", journalMagic, len(old), len(anchor), len(event), anchor, event)
+	cases := []struct {
+		name, log, journal, want, note string
+	}{
+		{"cut short", old + event[:20], journal, old, "removed the partial event (20 of"},
+		{"one byte written", old + event[:1], journal, old, "removed the partial event (1 of"},
+		{"nothing written", old, journal, old, ""},
+		{"all written", old + event, journal, old + event, ""},
+		{"rewritten since", "# Changelog\n\n## Event Log\n\n### evt-001 | y\n" + event[:5], journal, "# Changelog\n\n## Event Log\n\n### evt-001 | y\n" + event[:5], ""},
+		{"journal cut while written", old + event[:20], journal[:len(journal)-3], old + event[:20], ""},
+		{"no journal", old + event[:20], "", old + event[:20], ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			root := t.TempDir()
+			write(t, filepath.Join(root, LogName), c.log)
+			write(t, filepath.Join(root, LockName), c.journal)
+			unlock, note, err := LockRecover(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer unlock()
+			f, err := OpenLog(root, LogName)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			if got, _ := os.ReadFile(filepath.Join(root, LogName)); string(got) != c.want {
+				t.Errorf("log after LockRecover:\n%q\nwant\n%q", got, c.want)
+			}
+			if c.note == "" && note != "" || !strings.Contains(note, c.note) {
+				t.Errorf("note %q, want %q", note, c.note)
+			}
+			if j, _ := os.ReadFile(filepath.Join(root, LockName)); len(j) != 0 {
+				t.Errorf("journal left: %q", j)
+			}
+			if f.Size() != int64(len(c.want)) {
+				t.Errorf("Size() = %d, want %d", f.Size(), len(c.want))
+			}
+			// An append after recovery lands at the end, and clears
+			// its journal.
+			if err := f.Append(root, []byte("tail\n")); err != nil {
+				t.Fatal(err)
+			}
+			if got, _ := os.ReadFile(filepath.Join(root, LogName)); string(got) != c.want+"tail\n" {
+				t.Errorf("after Append: %q", got)
+			}
+			if j, _ := os.ReadFile(filepath.Join(root, LockName)); len(j) != 0 {
+				t.Errorf("journal left after Append: %q", j)
+			}
+		})
 	}
 }

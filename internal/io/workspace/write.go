@@ -97,15 +97,25 @@ const LockName = ".memsys.lock"
 // memsys command that writes (append, archive, regen, lint --fix, init)
 // holds it, so concurrent agents serialise. It is an advisory flock(2)
 // lock: released by the kernel when the process dies, so a killed
-// memsys never leaves the memory locked.
+// memsys never leaves the memory locked. Once it holds the lock, it
+// undoes an append an earlier run left half-written (see File.Append),
+// before the caller reads anything.
 func Lock(root string) (unlock func(), err error) {
+	unlock, _, err = LockRecover(root)
+	return unlock, err
+}
+
+// LockRecover is Lock that also says, in one line, when it removed the
+// partial event of an interrupted append ("" otherwise), for append to
+// report.
+func LockRecover(root string) (unlock func(), recovered string, err error) {
 	p, err := Resolve(root, LockName)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
-		return nil, fmt.Errorf("%s: cannot open lock file: %v", LockName, errors.Unwrap(err))
+		return nil, "", fmt.Errorf("%s: cannot open lock file: %v", LockName, errors.Unwrap(err))
 	}
 	for {
 		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
@@ -115,12 +125,17 @@ func Lock(root string) (unlock func(), err error) {
 	}
 	if err != nil {
 		f.Close()
-		return nil, fmt.Errorf("%s: cannot lock: %v", LockName, err)
+		return nil, "", fmt.Errorf("%s: cannot lock: %v", LockName, err)
 	}
-	return func() {
+	unlock = func() {
 		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
 		f.Close()
-	}, nil
+	}
+	if recovered, err = recoverAppend(root, f); err != nil {
+		unlock()
+		return nil, "", err
+	}
+	return unlock, recovered, nil
 }
 
 // Equal reports whether the file rel inside root holds exactly data, so

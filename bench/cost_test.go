@@ -1,0 +1,134 @@
+package bench
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// costStep is one process BenchmarkCost times in every iteration.
+type costStep struct {
+	name string
+	args func(dir string, i int) []string
+}
+
+// costSteps run in this order in every iteration, on one repository:
+// the floors (git status, grep), start-up, then memsys cold and warm,
+// and an append followed by the warm check it leaves behind. The
+// untimed "regen" at the end makes the derived files current again and
+// refreshes the history cache's checkpoint, so every iteration starts
+// from the same state.
+var costSteps = []costStep{
+	{"git-status", func(d string, _ int) []string { return []string{"git", "-C", d, "status"} }},
+	{"grep", func(d string, _ int) []string {
+		return []string{"grep", "-c", "^### evt-", filepath.Join(d, "CHANGELOG.md")}
+	}},
+	{"version", func(string, int) []string { return []string{memsysBin, "--version"} }},
+	{"help", func(string, int) []string { return []string{memsysBin, "--help"} }},
+	{"lint", func(d string, _ int) []string { return []string{memsysBin, "-C", d, "lint"} }},
+	// lint-warm lints again with nothing changed: the result cache.
+	{"lint-warm", func(d string, _ int) []string { return []string{memsysBin, "-C", d, "lint"} }},
+	{"regen-check-cold", func(d string, _ int) []string {
+		return []string{memsysBin, "-C", d, "--no-cache", "regen", "--check"}
+	}},
+	{"regen-check-warm", func(d string, _ int) []string { return []string{memsysBin, "-C", d, "regen", "--check"} }},
+	{"status", func(d string, _ int) []string { return []string{memsysBin, "-C", d, "status"} }},
+	{"status-cold", func(d string, _ int) []string { return []string{memsysBin, "-C", d, "--no-cache", "status"} }},
+	{"append", func(d string, i int) []string {
+		return []string{memsysBin, "-C", d, "append", "--type", "test", "--scope", "bench",
+			"--summary", "cost iteration " + strconv.Itoa(i), "--agent", "bench",
+			"--detail", "target=bench", "--detail", "result=pass", "--time", "2099-01-01 00:00"}
+	}},
+	{"regen-check-after-append", func(d string, _ int) []string {
+		return []string{memsysBin, "-C", d, "regen", "--check"}
+	}},
+	{"regen", func(d string, _ int) []string { return []string{memsysBin, "-C", d, "regen"} }},
+}
+
+// costRepo is a fresh repository holding the n-event log, regenerated
+// (which also writes the history cache's checkpoint) and committed.
+func costRepo(b *testing.B, n int) string {
+	src, _ := logOf(b, n)
+	d := b.TempDir()
+	if err := os.WriteFile(filepath.Join(d, "CHANGELOG.md"), src, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(d, ".memory"), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"git", "-C", d, "init", "-q"},
+		{memsysBin, "-C", d, "regen"},
+		{"git", "-C", d, "add", "-A"},
+		{"git", "-C", d, "-c", "user.name=bench", "-c", "user.email=bench@example.com", "commit", "-q", "-m", "bench log"},
+	} {
+		if out, err := exec.Command(args[0], args[1:]...).CombinedOutput(); err != nil {
+			b.Fatalf("%v: %v\n%s", args, err, out)
+		}
+	}
+	return d
+}
+
+// BenchmarkCost measures issue 15's targets as ratios of median CPU
+// times (user + system), every process of every step run once per
+// iteration in the same order, so a burst of load on the host hits the
+// steps of an iteration alike (as BenchmarkPaired does in process). It reports, at each size, each
+// step's median against git status and grep -c, and the ratios the
+// issue names; at the end (1k and 100k both measured) how flat append
+// is.
+func BenchmarkCost(b *testing.B) {
+	buildMemsys(b)
+	med := map[int]map[string]float64{}
+	for _, n := range []int{1000, 100000} {
+		b.Run("events="+strconv.Itoa(n), func(b *testing.B) {
+			dir := costRepo(b, n)
+			times, cpus := map[string][]float64{}, map[string][]float64{}
+			b.ResetTimer()
+			for i := range b.N {
+				for _, s := range costSteps {
+					args := s.args(dir, i)
+					cmd := exec.Command(args[0], args[1:]...)
+					start := time.Now()
+					out, err := cmd.CombinedOutput()
+					d := float64(time.Since(start))
+					if ee, ok := err.(*exec.ExitError); err != nil && (!ok || ee.ExitCode() != 1) {
+						b.Fatalf("%s: %v: %s", s.name, err, out)
+					}
+					times[s.name] = append(times[s.name], d)
+					ps := cmd.ProcessState
+					cpus[s.name] = append(cpus[s.name], float64(ps.UserTime()+ps.SystemTime()))
+				}
+			}
+			b.StopTimer()
+			// The ratios use CPU time (user + system of the process and
+			// its children): on a shared host wall time mostly measures
+			// the wait for a core. Wall medians are reported beside.
+			m, wall := map[string]float64{}, map[string]float64{}
+			for name := range times {
+				m[name], wall[name] = median(cpus[name]), median(times[name])
+			}
+			med[n] = m
+			for _, s := range costSteps {
+				b.ReportMetric(m[s.name]/1e6, s.name+"-cpu-ms")
+				b.ReportMetric(wall[s.name]/1e6, s.name+"-wall-ms")
+			}
+			for _, name := range []string{"version", "help", "lint", "lint-warm", "regen-check-cold", "regen-check-warm", "status", "append", "regen"} {
+				b.ReportMetric(m[name]/m["git-status"], name+"-x-git-status")
+			}
+			b.ReportMetric(m["append"]/m["lint"], "append-x-lint")
+			b.ReportMetric(m["status"]/m["lint"], "status-x-lint")
+			b.ReportMetric(m["status-cold"]/m["lint"], "status-cold-x-lint")
+			b.ReportMetric(m["regen-check-warm"]/m["grep"], "check-warm-x-grep")
+			b.ReportMetric(m["regen-check-after-append"]/m["grep"], "check-appended-x-grep")
+			b.ReportMetric(m["lint"]/m["grep"], "lint-x-grep")
+			b.ReportMetric(m["lint-warm"]/m["grep"], "lint-warm-x-grep")
+		})
+	}
+	if a, c := med[1000], med[100000]; a != nil && c != nil {
+		b.Logf("append 100k / append 1k: %.2f", c["append"]/a["append"])
+		b.ReportMetric(c["append"]/a["append"], "append-100k-x-1k")
+	}
+}

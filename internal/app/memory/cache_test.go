@@ -1,0 +1,295 @@
+package memory
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/memsys/memsys/internal/io/workspace"
+	"github.com/memsys/memsys/internal/testkit/loggen"
+	"github.com/memsys/memsys/lint"
+	"github.com/memsys/memsys/parse"
+)
+
+// replayResult is everything a replay hands its callers: the derived
+// files and what the parser found.
+type replayResult struct {
+	graph, context []byte
+	log, archive   *parse.Log
+	err            string
+	status         string // Status's JSON, or its error
+	lint           string // Lint's findings as JSON, or its error
+	check          string // regen --check's diff and warnings, or its error
+}
+
+func replayOnce(t testing.TB, root string, cached bool) replayResult {
+	t.Helper()
+	if cached {
+		os.Setenv(workspace.EnvNoCache, "")
+	} else {
+		os.Setenv(workspace.EnvNoCache, "1")
+	}
+	defer os.Unsetenv(workspace.EnvNoCache)
+	cfg, err := workspace.LoadConfig(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem, x, err := Replay(root, lint.RenderOptions(cfg), "")
+	if err != nil {
+		return replayResult{err: err.Error()}
+	}
+	g, c := x.Files()
+	status := ""
+	if r, err := Status(root, 50); err != nil {
+		status = "error: " + err.Error()
+	} else {
+		b, _ := json.Marshal(r)
+		status = string(b)
+	}
+	check := ""
+	if r, err := Regenerate(root, RegenOptions{Check: true}); err != nil {
+		check = "error: " + err.Error()
+	} else {
+		b, _ := json.Marshal(r.Problems)
+		check = r.Diff + string(b)
+	}
+	lintOut := ""
+	if r, err := Lint(context.Background(), root, LintOptions{}); err != nil {
+		lintOut = "error: " + err.Error()
+	} else {
+		b, _ := json.Marshal(r)
+		lintOut = string(b)
+	}
+	strip := func(l *parse.Log) *parse.Log {
+		if l == nil {
+			return nil
+		}
+		c := *l
+		c.Events = nil
+		if len(c.Problems) == 0 {
+			c.Problems = nil
+		}
+		return &c
+	}
+	return replayResult{graph: g, context: c, log: strip(mem.Log), archive: strip(mem.Archive), status: status, lint: lintOut, check: check}
+}
+
+// newCachedRoot makes a memory root inside a fake repository, so its
+// cache lives in root/.git/memsys-cache.
+func newCachedRoot(t testing.TB, files map[string][]byte) string {
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(root, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+func sameReplay(t testing.TB, what string, cold, cached replayResult) {
+	t.Helper()
+	switch {
+	case cold.err != cached.err:
+		t.Fatalf("%s: cold error %q, cached %q", what, cold.err, cached.err)
+	case !bytes.Equal(cold.graph, cached.graph):
+		t.Fatalf("%s: graph.md differs cached\n%s\ncold\n%s", what, cached.graph, cold.graph)
+	case !bytes.Equal(cold.context, cached.context):
+		t.Fatalf("%s: context.md differs cached\n%s\ncold\n%s", what, cached.context, cold.context)
+	case !reflect.DeepEqual(cold.log, cached.log):
+		t.Fatalf("%s: log differs cached\n%+v\ncold\n%+v", what, cached.log, cold.log)
+	case !reflect.DeepEqual(cold.archive, cached.archive):
+		t.Fatalf("%s: archive differs cached\n%+v\ncold\n%+v", what, cached.archive, cold.archive)
+	case cold.check != cached.check:
+		t.Fatalf("%s: regen --check differs cached\n%s\ncold\n%s", what, cached.check, cold.check)
+	case cold.lint != cached.lint:
+		t.Fatalf("%s: lint differs cached\n%s\ncold\n%s", what, cached.lint, cold.lint)
+	case cold.status != cached.status:
+		t.Fatalf("%s: status differs cached\n%s\ncold\n%s", what, cached.status, cold.status)
+	}
+}
+
+// checkCacheSteps replays root cold and through the cache (the first
+// cached run writes the checkpoint, the second resumes from it), then
+// after each edit, and compares everything each time.
+func checkCacheSteps(t testing.TB, root string, edits ...func(src []byte) []byte) {
+	t.Helper()
+	sameReplay(t, "first run", replayOnce(t, root, false), replayOnce(t, root, true))
+	sameReplay(t, "unchanged", replayOnce(t, root, false), replayOnce(t, root, true))
+	p := filepath.Join(root, parse.LogFile)
+	for i, edit := range edits {
+		src, _ := os.ReadFile(p)
+		if err := os.WriteFile(p, edit(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		sameReplay(t, "edit "+string(rune('a'+i)), replayOnce(t, root, false), replayOnce(t, root, true))
+	}
+}
+
+func appendText(text string) func([]byte) []byte {
+	return func(src []byte) []byte { return append(src, text...) }
+}
+
+const newEvent = "\n---\n\n### evt-%s | 2099-01-01 00:00 | a | create\n\n**Scope**: s\n**Summary**: appended\n\n**Details**:\n- entity: appended_thing\n\n**Refs**: none\n**Tags**: none\n"
+
+// TestReplayCachedEqualsCold runs every log of the test corpus (the
+// testscripts and the examples) through the cache and cold, unchanged
+// and after appending events, editing an early byte, appending a
+// broken event and rewriting the file: byte-identical derived files and
+// identical problems every time.
+func TestReplayCachedEqualsCold(t *testing.T) {
+	var corpora []map[string][]byte
+	scripts, _ := filepath.Glob("../../../testscripts/*.txtar")
+	for _, s := range scripts {
+		a, err := txtar.ParseFile(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files := map[string][]byte{}
+		for _, f := range a.Files {
+			switch f.Name {
+			case parse.LogFile, "changelog-archive.md", "CHANGELOG-archive.md":
+				files[f.Name] = f.Data
+			}
+		}
+		if files[parse.LogFile] != nil {
+			corpora = append(corpora, files)
+		}
+	}
+	examples, _ := filepath.Glob("../../../examples/*/" + parse.LogFile)
+	for _, e := range examples {
+		b, _ := os.ReadFile(e)
+		corpora = append(corpora, map[string][]byte{parse.LogFile: b})
+	}
+	corpora = append(corpora, map[string][]byte{parse.LogFile: loggen.Generate(300, 1)})
+	if len(corpora) < 50 {
+		t.Fatalf("only %d logs in the corpus", len(corpora))
+	}
+	before, statusBefore, lintBefore, currentBefore := resumes, statusHits, lintHits, currentHits
+	for i, files := range corpora {
+		root := newCachedRoot(t, files)
+		checkCacheSteps(t, root,
+			appendText(strings.ReplaceAll(newEvent, "%s", "9001")),
+			appendText(strings.ReplaceAll(newEvent, "%s", "9002")+"\n---\n\n"+strings.ReplaceAll(newEvent, "%s", "9003")[5:]),
+			func(src []byte) []byte {
+				if i := bytes.Index(src, []byte("evt-")); i >= 0 {
+					src[i+4] = '7'
+				}
+				return src
+			},
+			appendText("\n### evt-9004 | broken\n```\n### evt-9005 | 2099-01-01 00:00 | a | fix\n"),
+			func([]byte) []byte { return files[parse.LogFile] },
+			appendText("\n"),
+			// Files beside the log change, the log does not: lint's
+			// cache must see them (MS201-MS207 read them).
+			func(src []byte) []byte {
+				os.MkdirAll(filepath.Join(root, parse.MemoryDir), 0o755)
+				os.WriteFile(filepath.Join(root, parse.GraphFile), []byte("# Knowledge Graph\n"), 0o644)
+				return src
+			},
+			func(src []byte) []byte {
+				os.WriteFile(filepath.Join(root, "AGENTS.md"), []byte("# Agents\n\n## Memory System Protocol\n"), 0o644)
+				return src
+			},
+			func(src []byte) []byte {
+				os.WriteFile(filepath.Join(root, ".memsys.json"), []byte(`{"tier": "full"}`), 0o644)
+				return src
+			},
+			func(src []byte) []byte {
+				os.Remove(filepath.Join(root, "AGENTS.md"))
+				return src
+			},
+			// Derived files current: regen --check is answered from
+			// the checkpoint's hashes, then an edit of graph.md alone.
+			func(src []byte) []byte {
+				os.Unsetenv(workspace.EnvNoCache)
+				Regenerate(root, RegenOptions{})
+				return src
+			},
+			func(src []byte) []byte {
+				if b, err := os.ReadFile(filepath.Join(root, parse.GraphFile)); err == nil {
+					os.WriteFile(filepath.Join(root, parse.GraphFile), append(b, '\n'), 0o644)
+				}
+				return src
+			},
+		)
+		if t.Failed() {
+			t.Fatalf("corpus log %d", i)
+		}
+	}
+	// Most of the 8 cached runs per log resume: the cache was used,
+	// and the comparisons above were of resumed replays.
+	if got := resumes - before; got < 3*len(corpora) {
+		t.Errorf("%d resumed replays over %d logs: the cache was hardly used", got, len(corpora))
+	}
+	if got := statusHits - statusBefore; got < 3*len(corpora) {
+		t.Errorf("%d statuses through the cache over %d logs: the cache was hardly used", got, len(corpora))
+	}
+	if got := currentHits - currentBefore; got < len(corpora) {
+		t.Errorf("%d regen --check answered from the checkpoint over %d logs", got, len(corpora))
+	}
+	// Lint resumes nothing: only the unchanged run of each log hits.
+	if got := lintHits - lintBefore; got < len(corpora) {
+		t.Errorf("%d lints from the cache over %d logs: the cache was hardly used", got, len(corpora))
+	}
+	t.Logf("%d logs, %d resumed replays, %d cached statuses, %d cached lints", len(corpora), resumes-before, statusHits-statusBefore, lintHits-lintBefore)
+}
+
+// FuzzReplayCache edits one byte of a log between two runs (or appends
+// text, or truncates): the cached replay after the edit must equal a
+// cold one.
+func FuzzReplayCache(f *testing.F) {
+	f.Add(loggen.Generate(30, 1), uint32(100), byte('x'), "")
+	f.Add(loggen.Generate(30, 2), uint32(9000), byte('\n'), strings.ReplaceAll(newEvent, "%s", "031"))
+	f.Add(genLog(5, "\n---\n\n"), uint32(1), byte('`'), "\n```\n")
+	f.Fuzz(checkEdit)
+}
+
+// checkEdit writes src, replays it through the cache, edits it (one
+// byte set or the file cut at at, then tail appended) and compares the
+// cached replay of the edited log with a cold one.
+func checkEdit(t *testing.T, src []byte, at uint32, b byte, tail string) {
+	{
+		root := newCachedRoot(t, map[string][]byte{parse.LogFile: src})
+		replayOnce(t, root, true) // writes the checkpoint
+		edited := append([]byte(nil), src...)
+		if len(edited) > 0 {
+			i := int(at % uint32(len(edited)))
+			if at%3 == 0 {
+				edited = edited[:i]
+			} else {
+				edited[i] = b
+			}
+		}
+		edited = append(edited, tail...)
+		if err := os.WriteFile(filepath.Join(root, parse.LogFile), edited, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		sameReplay(t, "after the edit", replayOnce(t, root, false), replayOnce(t, root, true))
+	}
+}
+
+// TestReplayCacheEdits is FuzzReplayCache's property over deterministic
+// random edits of generated logs.
+func TestReplayCacheEdits(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	tails := []string{"", "\n", strings.ReplaceAll(newEvent, "%s", "041"), "\n```\n", "\n## Notes\n", "x", strings.ReplaceAll(newEvent, "%s", "041")[1:]}
+	n := 150
+	if testing.Short() {
+		n = 30
+	}
+	for i := 0; i < n; i++ {
+		src := loggen.Generate(40, int64(i%5))
+		checkEdit(t, src, r.Uint32(), "x\n-`#<\r7 "[r.IntN(9)], tails[r.IntN(len(tails))])
+	}
+}

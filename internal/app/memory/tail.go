@@ -1,0 +1,312 @@
+package memory
+
+import (
+	"bytes"
+	"errors"
+	"io"
+
+	"github.com/memsys/memsys/parse"
+)
+
+// A LogFile is a log or an archive as append reads it: its size and
+// reads at offsets, so append can read the end of a 30 MB log without
+// the rest. The caller opens it (workspace.File); memory never touches
+// the file system.
+type LogFile interface {
+	io.ReaderAt
+	Size() int64
+}
+
+// A Tail is the end of a log, parsed alone (headers only).
+type Tail struct {
+	// Src holds the bytes read; when the read stopped short of the
+	// start of the file, they follow a made-up "## Event Log" heading
+	// (Pre bytes) so that the parser counts their events as in the log.
+	Src  []byte
+	Pre  int
+	Base int64 // offset in the file of Src[Pre]
+	Log  *parse.Log
+}
+
+// Whole reports whether the tail is the whole file.
+func (t *Tail) Whole() bool { return t.Base == 0 && t.Pre == 0 }
+
+// tailPrefix stands for everything before a tail cut: the cut is made
+// only before an event heading inside the Event Log (parse.TailCut), so
+// the events after it belong to the log.
+const tailPrefix = "## Event Log\n\n"
+
+// Sizes of the window ReadTail reads: it starts small and grows until
+// it holds two whole events after a safe cut, and gives up (the caller
+// reads the whole file) past the largest.
+// They are variables so the tests can make a small log take the tail
+// path.
+var (
+	tailFirst int64 = 16 << 10
+	tailMax   int64 = 4 << 20
+)
+
+// ReadTail reads the end of f: from a cut that parse.TailCut shows the
+// rest parses alone from, holding at least the last two events (what
+// AppendLead needs to pick the separator), or the whole file when it is
+// small. ok is false when no such cut lies in the last few megabytes
+// (an event with a fence or comment spanning far, say); the caller
+// then reads the whole file. The cost is the size of the last events,
+// not of the log.
+func ReadTail(file string, f LogFile) (t *Tail, ok bool, err error) {
+	size := f.Size()
+	for w := tailFirst; ; w *= 4 {
+		off := max(size-w, 0)
+		buf := make([]byte, size-off)
+		if _, err := f.ReadAt(buf, off); err != nil && !errors.Is(err, io.EOF) {
+			return nil, false, err
+		}
+		if off == 0 {
+			return &Tail{Src: buf, Log: parse.Parse(file, buf, parse.HeadersOnly())}, true, nil
+		}
+		// Start at a line boundary: the first byte may be mid-line.
+		if nl := bytes.IndexByte(buf, '\n'); nl >= 0 {
+			lb := nl + 1
+			if cut := parse.TailCut(buf[lb:]); cut >= 0 {
+				body := buf[lb+cut:]
+				src := make([]byte, 0, len(tailPrefix)+len(body))
+				src = append(append(src, tailPrefix...), body...)
+				log := parse.Parse(file, src, parse.HeadersOnly())
+				if inLogCount(log) >= 2 {
+					return &Tail{Src: src, Pre: len(tailPrefix), Base: off + int64(lb+cut), Log: log}, true, nil
+				}
+			}
+		}
+		if w >= tailMax {
+			return nil, false, nil
+		}
+	}
+}
+
+func inLogCount(l *parse.Log) int {
+	n := 0
+	for i := range l.Events {
+		if l.Events[i].InLog {
+			n++
+		}
+	}
+	return n
+}
+
+// FindHeading searches f backwards, from offset end, for the heading
+// of event num written the usual way ("### evt-NNN " at the start of a
+// line after a blank line) and returns the ID as written there. It is
+// how append checks a ref to an event older than the tail without
+// parsing the history: the cost grows with how far back the event is,
+// and a ref to a recent event, the common case, costs a few reads.
+// A heading found is checked with parse.CutsAt from there to end, so a
+// line inside a fence or comment does not count. Headings in other
+// forms, or that fail the check, are not found; the caller then parses
+// the whole log (the exact answer, at the old cost).
+func FindHeading(f LogFile, end int64, num int) (string, bool, error) {
+	id, at, ok, err := findHeading(f, end, num)
+	if err != nil || !ok {
+		return "", false, err
+	}
+	rest := make([]byte, end-at)
+	if _, err := f.ReadAt(rest, at); err != nil && !errors.Is(err, io.EOF) {
+		return "", false, err
+	}
+	if !parse.CutsAt(rest) {
+		return "", false, nil
+	}
+	return id, true, nil
+}
+
+func findHeading(f LogFile, end int64, num int) (string, int64, bool, error) {
+	const chunk = 1 << 20
+	const overlap = 64 // longer than any "\n\n### evt-NNNNNNNNN " match
+	needle := []byte("\n### evt-")
+	for hi := end; hi > 0; {
+		lo := max(hi-chunk, 0)
+		buf := make([]byte, hi-lo)
+		if _, err := f.ReadAt(buf, lo); err != nil && !errors.Is(err, io.EOF) {
+			return "", 0, false, err
+		}
+		for i := len(buf); i > 0; {
+			j := bytes.LastIndex(buf[:i], needle)
+			if j < 0 {
+				break
+			}
+			i = j
+			// A blank line before: the previous line is empty.
+			if j == 0 || buf[j-1] != '\n' && !(buf[j-1] == '\r' && j >= 2 && buf[j-2] == '\n') {
+				continue
+			}
+			d := j + len(needle)
+			k := d
+			for k < len(buf) && buf[k] >= '0' && buf[k] <= '9' {
+				k++
+			}
+			if k == d || k >= len(buf) || (buf[k] != ' ' && buf[k] != '|' && buf[k] != '\r' && buf[k] != '\n') {
+				continue
+			}
+			id := string(buf[j+len("\n### ") : k])
+			if n, ok := parse.EventNum(id); ok && n == num {
+				return id, lo + int64(j) + 1, true, nil
+			}
+		}
+		if lo == 0 {
+			break
+		}
+		hi = lo + overlap
+	}
+	return "", 0, false, nil
+}
+
+// A Planned append: the bytes to add at the end of the log (separator
+// and event) and what append reports.
+type Planned struct {
+	ID   string
+	Data []byte
+	// Line is the 1-based line of the event's heading, counted only
+	// when asked (it means reading the whole log), else 0.
+	Line int
+}
+
+// PlanAppend checks d against the log and the archive (arch may be
+// nil) and returns what to append, without writing. It reads the end
+// of the log (ReadTail): the last events give the next ID and the
+// separator, the text after them shows no section follows, and refs
+// are looked up in the tail, then by FindHeading. Whenever that is not
+// enough to be sure (no safe cut, no event in the log, a ref not found
+// that way, any error to report) it reads and parses both files whole,
+// as append always did, so the answer and every error message are the
+// same; only the cost differs. countLine asks for Planned.Line.
+func PlanAppend(file string, log LogFile, archName string, arch LogFile, d *Draft, countLine bool) (Planned, error) {
+	t, ok, err := ReadTail(file, log)
+	if err != nil {
+		return Planned{}, err
+	}
+	if ok && !t.Whole() && inLogCount(t.Log) > 0 {
+		if p, done, err := planTail(file, log, arch, t, *d, countLine); err != nil || done {
+			if done {
+				*d = p.draft
+			}
+			return p.Planned, err
+		}
+	}
+	var src []byte
+	if ok && t.Whole() {
+		src = t.Src // a small log: read once
+	}
+	return planWhole(file, log, src, archName, arch, d, countLine)
+}
+
+type tailPlan struct {
+	Planned
+	draft Draft
+}
+
+// planTail plans from the tail alone; done is false when it cannot be
+// sure and the whole files must be read.
+func planTail(file string, log, arch LogFile, t *Tail, d Draft, countLine bool) (tailPlan, bool, error) {
+	missing := false
+	known := func(num int) (string, bool) {
+		for i := len(t.Log.Events) - 1; i >= 0; i-- {
+			if t.Log.Events[i].Num == num {
+				return t.Log.Events[i].ID, true
+			}
+		}
+		for _, f := range []LogFile{log, arch} {
+			if f == nil {
+				continue
+			}
+			if id, ok, err := FindHeading(f, f.Size(), num); err == nil && ok {
+				return id, true
+			}
+		}
+		missing = true
+		return "", false
+	}
+	if err := Normalize(&d, known); err != nil {
+		if missing {
+			return tailPlan{}, false, nil // let the whole read decide
+		}
+		return tailPlan{}, true, err
+	}
+	lead, err := AppendLead(file, t.Src, t.Log)
+	if err != nil {
+		return tailPlan{}, false, nil // the whole read words it with the right line
+	}
+	id := NextID(t.Log)
+	text := Render(id, d, Newline(t.Src[t.Pre:]))
+	if err := CheckRoundTrip(id, d, text); err != nil {
+		return tailPlan{}, true, err
+	}
+	p := tailPlan{Planned: Planned{ID: id, Data: append(lead, text...)}, draft: d}
+	if countLine {
+		n, err := countLines(log, log.Size())
+		if err != nil {
+			return tailPlan{}, true, err
+		}
+		p.Line = n + bytes.Count(lead, []byte("\n")) + 1
+	}
+	return p, true, nil
+}
+
+// planWhole is append as it always was: both files read and parsed
+// (headers only) in full. src is the log when already read, else nil.
+func planWhole(file string, log LogFile, src []byte, archName string, arch LogFile, d *Draft, countLine bool) (Planned, error) {
+	if src == nil {
+		var err error
+		if src, err = readAll(log); err != nil {
+			return Planned{}, err
+		}
+	}
+	l := parse.Parse(file, src, parse.HeadersOnly())
+	var a *parse.Log
+	if arch != nil {
+		asrc, err := readAll(arch)
+		if err != nil {
+			return Planned{}, err
+		}
+		a = parse.Parse(archName, asrc, parse.Archive(), parse.HeadersOnly())
+	}
+	if err := Normalize(d, KnownIn(l, a)); err != nil {
+		return Planned{}, err
+	}
+	id := NextID(l, a)
+	text := Render(id, *d, Newline(src))
+	if err := CheckRoundTrip(id, *d, text); err != nil {
+		return Planned{}, err
+	}
+	lead, err := AppendLead(file, src, l)
+	if err != nil {
+		return Planned{}, err
+	}
+	p := Planned{ID: id, Data: append(lead, text...)}
+	if countLine {
+		p.Line = bytes.Count(src, []byte("\n")) + bytes.Count(lead, []byte("\n")) + 1
+	}
+	return p, nil
+}
+
+func readAll(f LogFile) ([]byte, error) {
+	b := make([]byte, f.Size())
+	if _, err := f.ReadAt(b, 0); err != nil && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	return b, nil
+}
+
+// countLines counts the line feeds in the first n bytes of f, a
+// megabyte at a time.
+func countLines(f LogFile, n int64) (int, error) {
+	buf := make([]byte, 1<<20)
+	lines := 0
+	for off := int64(0); off < n; {
+		k := min(int64(len(buf)), n-off)
+		if _, err := f.ReadAt(buf[:k], off); err != nil && !errors.Is(err, io.EOF) {
+			return 0, err
+		}
+		lines += bytes.Count(buf[:k], []byte("\n"))
+		off += k
+	}
+	return lines, nil
+}

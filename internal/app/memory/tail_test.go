@@ -1,0 +1,161 @@
+package memory
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/memsys/memsys/parse"
+)
+
+// smallTail makes logs of a few hundred bytes take the tail path.
+func smallTail(t testing.TB) {
+	first, most := tailFirst, tailMax
+	tailFirst, tailMax = 64, 4096
+	t.Cleanup(func() { tailFirst, tailMax = first, most })
+}
+
+// planBoth plans d on src through PlanAppend and through the whole-file
+// path and returns both results (an error as its text).
+func planBoth(t testing.TB, src, arch []byte, d Draft, countLine bool) (tail, whole string) {
+	show := func(p Planned, err error) string {
+		if err != nil {
+			return "error: " + err.Error()
+		}
+		return fmt.Sprintf("%s line %d\n%s", p.ID, p.Line, p.Data)
+	}
+	var af LogFile
+	if arch != nil {
+		af = bytes.NewReader(arch)
+	}
+	d1, d2 := d, d
+	tail = show(PlanAppend("CHANGELOG.md", bytes.NewReader(src), "changelog-archive.md", af, &d1, countLine))
+	whole = show(planWhole("CHANGELOG.md", bytes.NewReader(src), nil, "changelog-archive.md", af, &d2, countLine))
+	return tail, whole
+}
+
+// TestPlanAppendTail checks that append planned from the log's tail
+// writes exactly what the whole-file plan writes and fails with the
+// same message, on logs whose tails are easy and hard to cut.
+func TestPlanAppendTail(t *testing.T) {
+	smallTail(t)
+	draft := func(refs ...string) Draft {
+		return Draft{Type: "fix", Scope: "s", Summary: "x", Agent: "a", Time: "2026-03-01 10:00", Refs: refs}
+	}
+	fenced := strings.Replace(event(9, "fix"), "**Refs**", "```\n### evt-999 | in code\n\n---\n```\n\n**Refs**", 1)
+	arch := []byte("# Archive\n\n## Archive: evt-001 through evt-001\n\n" + event(1, "create"))
+	cases := []struct {
+		name string
+		src  string
+		arch []byte
+		d    Draft
+	}{
+		{"rule separated", string(genLog(12, "\n---\n\n")), nil, draft()},
+		{"blank separated", string(genLog(12, "\n")), nil, draft()},
+		{"ends with a rule", string(genLog(12, "\n---\n\n")) + "\n---\n", nil, draft()},
+		{"no final newline", strings.TrimSuffix(string(genLog(12, "\n---\n\n")), "\n"), nil, draft()},
+		{"ref in the tail", string(genLog(12, "\n---\n\n")), nil, draft("evt-12", "evt-011")},
+		{"ref far back", string(genLog(30, "\n---\n\n")), nil, draft("evt-2")},
+		{"ref in the archive", string(genLog(12, "\n---\n\n")), arch, draft("evt-1")},
+		{"ref to nothing", string(genLog(12, "\n---\n\n")), nil, draft("evt-99")},
+		{"bad type", string(genLog(12, "\n---\n\n")), nil, Draft{Type: "launch", Scope: "s", Summary: "x", Agent: "a", Time: "2026-03-01 10:00"}},
+		{"section after the log", string(genLog(12, "\n---\n\n")) + "\n## Notes\n\nfree text\n", nil, draft()},
+		{"fence in the last event", string(genLog(12, "\n---\n\n")) + "\n---\n\n" + fenced, nil, draft()},
+		{"comment around old events", head + "<!--\n\n" + strings.TrimPrefix(string(genLog(12, "\n---\n\n")), head) + "-->\n\n" + event(13, "fix"), nil, draft()},
+		{"CRLF", strings.ReplaceAll(string(genLog(12, "\n---\n\n")), "\n", "\r\n"), nil, draft("evt-3")},
+		{"four-digit IDs", strings.ReplaceAll(string(genLog(12, "\n---\n\n")), "evt-0", "evt-00"), nil, draft("evt-3")},
+		{"no event log", "# Changelog\n\n" + strings.Repeat("text\n\n", 40), nil, draft()},
+	}
+	for _, c := range cases {
+		for _, countLine := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/line=%v", c.name, countLine), func(t *testing.T) {
+				tail, whole := planBoth(t, []byte(c.src), c.arch, c.d, countLine)
+				if tail != whole {
+					t.Errorf("tail plan:\n%s\nwhole-file plan:\n%s", tail, whole)
+				}
+			})
+		}
+	}
+	// The tail path is taken where it should be: a plain log is not
+	// read whole.
+	tl, ok, err := ReadTail("CHANGELOG.md", bytes.NewReader(genLog(30, "\n---\n\n")))
+	if err != nil || !ok || tl.Whole() {
+		t.Fatalf("ReadTail on a plain log: ok=%v whole=%v err=%v", ok, tl != nil && tl.Whole(), err)
+	}
+}
+
+// FuzzPlanAppend checks PlanAppend against the whole-file plan on any
+// log whose parse is clean (ascending IDs, all in the log, no problem):
+// the tail may only make append faster, never change what it writes.
+func FuzzPlanAppend(f *testing.F) {
+	f.Add(string(genLog(12, "\n---\n\n")), "evt-3")
+	f.Add(string(genLog(12, "\n")), "evt-12")
+	f.Add(string(genLog(12, "\n---\n\n"))+"```\n### evt-013 | x\n```\n", "")
+	f.Add(head+"<!--\n\n"+event(1, "fix")+"-->\n\n"+event(2, "fix")+"\n"+event(3, "fix"), "evt-1")
+	f.Fuzz(func(t *testing.T, src, ref string) {
+		smallTail(t)
+		checkPlan(t, src, ref)
+	})
+}
+
+// checkPlan compares the tail and whole-file plans of one append to
+// src, if src is a log whose parse is clean.
+func checkPlan(t *testing.T, src, ref string) {
+	t.Helper()
+	{
+		if strings.ContainsRune(src, '\r') {
+			return // a mixed-ending log may get the other ending; lint reports mixed endings
+		}
+		l := parse.Parse("CHANGELOG.md", []byte(src), parse.HeadersOnly())
+		if len(l.Problems) > 0 {
+			return
+		}
+		for i, e := range l.Events {
+			if !e.InLog || e.Num <= 0 || i > 0 && e.Num <= l.Events[i-1].Num {
+				return
+			}
+		}
+		var refs []string
+		if ref != "" {
+			refs = []string{ref}
+		}
+		d := Draft{Type: "fix", Scope: "s", Summary: "x", Agent: "a", Time: "2026-03-01 10:00", Refs: refs}
+		tail, whole := planBoth(t, []byte(src), nil, d, true)
+		if tail != whole {
+			t.Fatalf("log %q\nref %q\ntail plan:\n%s\nwhole-file plan:\n%s", src, ref, tail, whole)
+		}
+	}
+}
+
+// TestPlanAppendMutations runs checkPlan over deterministic random
+// edits of clean logs (bytes changed, cut, copied elsewhere), the
+// fuzz target's property without the fuzzing engine.
+func TestPlanAppendMutations(t *testing.T) {
+	smallTail(t)
+	r := rand.New(rand.NewPCG(1, 2))
+	fenced := strings.Replace(event(9, "fix"), "**Refs**", "```\n### evt-999 | in code\n```\n\n<!-- a\n\n### evt-998 | x\n-->\n\n**Refs**", 1)
+	bases := []string{string(genLog(12, "\n---\n\n")), string(genLog(12, "\n")), string(genLog(8, "\n---\n\n")) + "\n---\n\n" + fenced}
+	refs := []string{"", "evt-3", "evt-011", "evt-9", "evt-42"}
+	n := 3000
+	if testing.Short() {
+		n = 300
+	}
+	for i := 0; i < n; i++ {
+		b := []byte(bases[i%len(bases)])
+		for range 1 + r.IntN(4) {
+			p := r.IntN(len(b))
+			switch r.IntN(3) {
+			case 0:
+				b[p] = "#`~<>-!\n x"[r.IntN(10)]
+			case 1:
+				b = append(b[:p], b[min(p+r.IntN(50), len(b)):]...)
+			case 2:
+				q := r.IntN(len(b))
+				b = append(b[:p], append([]byte(string(b[q:min(q+60, len(b))])), b[p:]...)...)
+			}
+		}
+		checkPlan(t, string(b), refs[r.IntN(len(refs))])
+	}
+}

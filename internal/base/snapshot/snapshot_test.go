@@ -1,0 +1,112 @@
+package snapshot
+
+import (
+	"reflect"
+	"testing"
+)
+
+type node struct {
+	name  string
+	attrs []string
+	n     int
+}
+
+type key struct{ a, b string }
+
+type state struct {
+	nodes   []*node
+	index   map[string]*node
+	byNode  map[*node]int
+	keys    map[key]*node
+	empty   []int
+	none    []int
+	emptyM  map[string]bool
+	f       float64
+	ok      bool
+	arr     [2]uint8
+	Public  string
+	nothing *node
+	raw     []byte
+}
+
+func sample() *state {
+	a := &node{name: "a", attrs: []string{"x", ""}, n: -3}
+	b := &node{name: "b"}
+	return &state{
+		nodes:  []*node{a, b},
+		index:  map[string]*node{"a": a, "B": b},
+		byNode: map[*node]int{a: 1, b: 2},
+		keys:   map[key]*node{{"a", "b"}: a},
+		empty:  []int{},
+		emptyM: map[string]bool{},
+		f:      1.5, ok: true, arr: [2]uint8{7, 9}, Public: "p", raw: []byte("bytes\x00\xff"),
+	}
+}
+
+func TestRoundTrip(t *testing.T) {
+	in := sample()
+	data, err := Encode(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out state
+	if err := Decode(data, &out); err != nil {
+		t.Fatal(err)
+	}
+	// Maps keyed by pointers compare by address; they are checked
+	// below, through the decoded nodes.
+	byIn, byOut := in.byNode, out.byNode
+	in.byNode, out.byNode = nil, nil
+	if !reflect.DeepEqual(in, &out) {
+		t.Fatalf("round trip changed the value:\n%+v\n%+v", in, &out)
+	}
+	out.byNode = byOut
+	if len(byIn) != len(byOut) || byOut[out.nodes[0]] != 1 || byOut[out.nodes[1]] != 2 {
+		t.Errorf("pointer-keyed map: %v", byOut)
+	}
+	// Sharing survives: the node in the list, the index and the map
+	// keys is one node.
+	if out.nodes[0] != out.index["a"] || out.keys[key{"a", "b"}] != out.nodes[0] {
+		t.Error("shared pointers decoded as copies")
+	}
+	if _, ok := out.byNode[out.nodes[1]]; !ok {
+		t.Error("pointer map keys do not match the decoded nodes")
+	}
+	if out.empty == nil || out.none != nil || out.emptyM == nil {
+		t.Error("nil and empty are not kept apart")
+	}
+}
+
+func TestRefusals(t *testing.T) {
+	if _, err := Encode(&struct{ f func() }{}); err == nil {
+		t.Error("a func field encoded")
+	}
+	if _, err := Encode(&struct{ i any }{i: 1}); err == nil {
+		t.Error("an interface field encoded")
+	}
+	data, _ := Encode(sample())
+	for _, cut := range []int{0, 1, len(data) / 2, len(data) - 1} {
+		var s state
+		if err := Decode(data[:cut], &s); err == nil {
+			t.Errorf("data cut at %d of %d decoded", cut, len(data))
+		}
+	}
+	var s state
+	if err := Decode(append(data, 0), &s); err == nil {
+		t.Error("trailing bytes accepted")
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	data, _ := Encode(sample())
+	f.Add(data)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var s state
+		if Decode(b, &s) == nil {
+			// Whatever decodes encodes again.
+			if _, err := Encode(&s); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+}

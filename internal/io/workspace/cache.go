@@ -1,0 +1,247 @@
+package workspace
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// The history cache keeps what memsys computed from a log, keyed by
+// the hash of the bytes it was computed from, so that the next run
+// verifies the bytes and does only the rest (internal/app/memory's
+// Replay). This file is where the cache touches the disk: where it
+// lives, how an entry is written (atomically, with a checksum), read
+// (a corrupt or foreign entry is no entry) and bounded.
+
+// EnvNoCache turns the cache off when set to anything but "" or "0",
+// as the global --no-cache flag does.
+const EnvNoCache = "MEMSYS_NO_CACHE"
+
+// cacheOff is set by DisableCache (the --no-cache flag).
+var cacheOff bool
+
+// DisableCache turns the history cache off for this process: nothing is
+// read from it or written to it.
+func DisableCache() { cacheOff = true }
+
+// CacheEnabled reports whether the history cache is on: not disabled by
+// --no-cache or MEMSYS_NO_CACHE.
+func CacheEnabled() bool {
+	if cacheOff {
+		return false
+	}
+	v := os.Getenv(EnvNoCache)
+	return v == "" || v == "0"
+}
+
+// Bounds of the cache folder: entries beyond cacheMaxEntries (the
+// oldest first) are removed on every write, and no entry larger than
+// cacheMaxEntry is written.
+const (
+	cacheMaxEntries = 8
+	cacheMaxEntry   = 256 << 20
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// cacheDirName is the cache's folder inside the git directory.
+const cacheDirName = "memsys-cache"
+
+// CacheDir returns the cache folder of the memory at root: inside the
+// repository's git directory (a worktree has its own), where git never
+// looks and `git clean` never reaches; outside a repository, a folder
+// of the user's cache directory named by the root's path. "" if there
+// is none.
+func CacheDir(root string) string {
+	for d := root; ; {
+		g := filepath.Join(d, ".git")
+		if fi, err := os.Stat(g); err == nil {
+			if fi.IsDir() {
+				return filepath.Join(g, cacheDirName)
+			}
+			// A worktree or submodule: ".git" is a file naming the
+			// git directory.
+			if b, err := os.ReadFile(g); err == nil {
+				if dir, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:"); ok {
+					dir = strings.TrimSpace(dir)
+					if !filepath.IsAbs(dir) {
+						dir = filepath.Join(d, dir)
+					}
+					return filepath.Join(dir, cacheDirName)
+				}
+			}
+			break
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			break
+		}
+		d = parent
+	}
+	uc, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(root))
+	return filepath.Join(uc, "memsys", hex.EncodeToString(sum[:8]))
+}
+
+// BuildID identifies the running memsys binary (its path, size and
+// modification time), so that cache entries written by one build are
+// never read by another, whose replay may differ.
+var BuildID = sync.OnceValue(func() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	fi, err := os.Stat(exe)
+	if err != nil {
+		return ""
+	}
+	return exe + "\x00" + strconv.FormatInt(fi.Size(), 10) + "\x00" + strconv.FormatInt(fi.ModTime().UnixNano(), 10)
+})
+
+// CacheGet returns the entry name of root's cache, if the cache is on
+// and the entry is there and whole (its checksum matches).
+func CacheGet(root, name string) ([]byte, bool) {
+	if !CacheEnabled() {
+		return nil, false
+	}
+	dir := CacheDir(root)
+	if dir == "" {
+		return nil, false
+	}
+	b, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil || len(b) < 4 {
+		return nil, false
+	}
+	// The checksum guards against a damaged file, not a forged one
+	// (whoever can write the git directory can write the log): CRC-32C
+	// runs at memory speed.
+	data, sum := b[:len(b)-4], b[len(b)-4:]
+	if binary.LittleEndian.Uint32(sum) != crc32.Checksum(data, castagnoli) {
+		return nil, false // corrupt: ignored, and replaced by the next Put
+	}
+	return data, true
+}
+
+// CachePut stores data as the entry name of root's cache: a temporary
+// file in the cache folder, renamed over the entry, so a concurrent
+// reader sees the old entry or the new one; runs writing the same entry
+// at once each write a whole one. Errors are ignored: the cache only
+// ever makes memsys faster.
+func CachePut(root, name string, data []byte) {
+	if !CacheEnabled() || len(data) > cacheMaxEntry {
+		return
+	}
+	dir := CacheDir(root)
+	if dir == "" || os.MkdirAll(dir, 0o755) != nil {
+		return
+	}
+	f, err := os.CreateTemp(dir, tmpPrefix+name+"-*")
+	if err != nil {
+		return
+	}
+	_, err = f.Write(binary.LittleEndian.AppendUint32(data[:len(data):len(data)], crc32.Checksum(data, castagnoli)))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil || os.Rename(f.Name(), filepath.Join(dir, name)) != nil {
+		os.Remove(f.Name())
+		return
+	}
+	pruneCache(dir)
+}
+
+// pruneCache removes the oldest entries beyond cacheMaxEntries, and
+// temporary files a killed run left.
+func pruneCache(dir string) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	type entry struct {
+		name string
+		mod  int64
+	}
+	var es []entry
+	for _, e := range ents {
+		fi, err := e.Info()
+		if err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		if strings.HasPrefix(e.Name(), tmpPrefix) {
+			if len(ents) > cacheMaxEntries {
+				os.Remove(filepath.Join(dir, e.Name()))
+			}
+			continue
+		}
+		es = append(es, entry{e.Name(), fi.ModTime().UnixNano()})
+	}
+	if len(es) <= cacheMaxEntries {
+		return
+	}
+	slices.SortFunc(es, func(a, b entry) int {
+		if a.mod != b.mod {
+			return int(min(max(b.mod-a.mod, -1), 1))
+		}
+		return strings.Compare(a.name, b.name)
+	})
+	for _, e := range es[cacheMaxEntries:] {
+		os.Remove(filepath.Join(dir, e.name))
+	}
+}
+
+// ReadAfter returns the bytes of rel inside root after its first n
+// bytes, if those hash to sum (SHA-256); ok is false if they do not or
+// the file is shorter. The prefix is hashed a megabyte at a time and
+// never held whole, and both parts come from one open file: the
+// history cache checks a 30 MB log this way and reads only what was
+// appended since.
+func ReadAfter(root, rel string, n int64, sum [32]byte) (rest []byte, ok bool, err error) {
+	f, err := Open(root, rel)
+	if err != nil {
+		return nil, false, err
+	}
+	defer f.Close()
+	if f.Size() < n {
+		return nil, false, nil
+	}
+	h := sha256.New()
+	if _, err := io.Copy(h, io.NewSectionReader(f.f, 0, n)); err != nil {
+		return nil, false, fmt.Errorf("%s: cannot read: %v", rel, err)
+	}
+	if [32]byte(h.Sum(nil)) != sum {
+		return nil, false, nil
+	}
+	rest = make([]byte, f.Size()-n)
+	if _, err := f.ReadAt(rest, n); err != nil && !errors.Is(err, io.EOF) {
+		return nil, false, fmt.Errorf("%s: cannot read: %v", rel, err)
+	}
+	return rest, true, nil
+}
+
+// HashFile returns the SHA-256 of rel inside root, read a megabyte at
+// a time rather than held whole, with ReadFile's checks.
+func HashFile(root, rel string) ([32]byte, error) {
+	f, err := Open(root, rel)
+	if err != nil {
+		return [32]byte{}, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.CopyBuffer(h, io.NewSectionReader(f.f, 0, f.Size()), make([]byte, 1<<20)); err != nil {
+		return [32]byte{}, fmt.Errorf("%s: cannot read: %v", rel, err)
+	}
+	return [32]byte(h.Sum(nil)), nil
+}

@@ -1,0 +1,86 @@
+package materialize
+
+import (
+	"crypto/sha256"
+	"encoding"
+	"fmt"
+
+	"github.com/memsys/memsys/internal/base/snapshot"
+)
+
+// replayState is everything a Replayer carries from one event to the
+// next: the graph and its indexes, and the context digest. The history
+// cache stores it after a replay and resumes from it when the log has
+// only grown, so replaying the rest gives exactly the files a replay
+// from the first event would.
+type replayState struct {
+	R   *replayer
+	D   *digest
+	Src []byte // the SourceHasher's state (MarshalBinary of its SHA-256)
+}
+
+// MarshalBinary encodes the Replayer's state for the history cache. It
+// is the one place the replay state is serialized: internal/base/snapshot
+// walks every field of the replayer and the digest, unexported ones
+// included, so state added to them later is carried without being
+// listed here; a field added to Replayer itself must be added to
+// replayState (TestCheckpointCoversReplayer fails until it is).
+// It fails, and the cache stays off, for a type the codec cannot encode.
+//
+// A Replayer that has seen or expects a Supersedes field is not saved:
+// its state depends on events after the checkpoint (a later event can
+// undo an earlier one), so no checkpoint of it could be resumed.
+func (x *Replayer) MarshalBinary() ([]byte, error) {
+	if len(x.seen) > 0 || len(x.s.edges) > 0 {
+		return nil, fmt.Errorf("replay checkpoint: a history with Supersedes fields is not cached")
+	}
+	src, err := x.src.MarshalBinary()
+	if err != nil {
+		return nil, err
+	}
+	return snapshot.Encode(&replayState{x.r, x.d, src})
+}
+
+// MarshalBinary encodes the digest so far, for the history cache: what
+// status needs to check the seals without replaying.
+func (s *SourceHasher) MarshalBinary() ([]byte, error) {
+	m, ok := s.h.(encoding.BinaryMarshaler)
+	if !ok {
+		return nil, fmt.Errorf("source digest: %T cannot be saved", s.h)
+	}
+	return m.MarshalBinary()
+}
+
+// UnmarshalSourceHasher restores a SourceHasher from MarshalBinary's
+// bytes.
+func UnmarshalSourceHasher(data []byte) (*SourceHasher, error) {
+	h := sha256.New()
+	if err := h.(encoding.BinaryUnmarshaler).UnmarshalBinary(data); err != nil {
+		return nil, fmt.Errorf("source digest: %w", err)
+	}
+	return &SourceHasher{h: h}, nil
+}
+
+// UnmarshalReplayer restores a Replayer from MarshalBinary's bytes. The
+// caller keys the bytes by the options and the memsys build, so they
+// always come from the same code and the same options.
+func UnmarshalReplayer(data []byte) (*Replayer, error) {
+	var s replayState
+	if err := snapshot.Decode(data, &s); err != nil {
+		return nil, err
+	}
+	if s.R == nil || s.D == nil || s.R.g == nil {
+		return nil, fmt.Errorf("replay checkpoint: incomplete state")
+	}
+	src, err := UnmarshalSourceHasher(s.Src)
+	if err != nil {
+		return nil, err
+	}
+	// Only a history without Supersedes fields is saved (MarshalBinary),
+	// so the resumed Replayer expects none.
+	return &Replayer{r: s.R, d: s.D, src: src, s: newSupersession(nil)}, nil
+}
+
+// SourceState is the state of the digest of the events replayed so far
+// (SourceHasher.MarshalBinary), for the history cache.
+func (x *Replayer) SourceState() ([]byte, error) { return x.src.MarshalBinary() }

@@ -1,0 +1,103 @@
+package parse
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+func TestTailCut(t *testing.T) {
+	ev := func(n string) string {
+		return "### evt-" + n + " | 2025-02-03 10:00 | a | fix\n\n**Scope**: s\n**Summary**: x\n\n"
+	}
+	cases := []struct {
+		name string
+		src  string
+		want int // index of the line that is the cut, -1 for none
+	}{
+		{"blank line then heading", "x\n\n" + ev("001"), 2},
+		{"first line has no blank before it", ev("001"), -1},
+		{"second heading after blank", ev("001") + ev("002"), 5},
+		{"a fence is refused even when closed", "\n" + ev("001") + "```\n### evt-9 | in code\n```\n", -1},
+		{"the cut after the last block", "\n" + ev("001") + "```\n### evt-9 | in code\n```\n\n" + ev("002"), 10},
+		{"cut inside a fence opened above", "```\n\n" + ev("003") + "```\n", -1},
+		{"a fence never closed hides what follows", "\n### evt-002 | x\n```\n\n" + ev("003"), 4},
+		{"closing fence left over", "x\n\n" + ev("001") + "```\n", -1},
+		{"inside a comment opened above", "\n" + ev("001") + "-->\n", -1},
+		{"a comment is refused even when closed", "\n" + ev("001") + "<!--\n### evt-9\n-->\n", -1},
+		{"text inside a comment looks like a comment", "\n" + ev("001") + "<!-- a\n\n" + ev("002") + "-->\n", -1},
+		{"one-line comment", "\n" + ev("001") + "<!-- note -->\n", -1},
+		{"a later cut when the first is unclear", "\n" + ev("001") + "a --> b\n\n" + ev("002"), 8},
+		{"not an event heading", "\n## Notes\n\ntext\n", -1},
+		{"four-space indent is not a heading", "\n    ### evt-001 | x\n", -1},
+		{"heading after a paragraph line", "para\n### evt-001 | x\n", -1},
+		{"CRLF", "\r\n### evt-001 | x\r\n\r\n**Scope**: s\r\n", 1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := TailCut([]byte(c.src))
+			want := -1
+			if c.want >= 0 {
+				want = 0
+				for range c.want {
+					want += strings.IndexByte(c.src[want:], '\n') + 1
+				}
+			}
+			if got != want {
+				t.Errorf("TailCut = %d, want %d (line %d)", got, want, c.want)
+			}
+		})
+	}
+}
+
+// FuzzTailCut checks TailCut's promise: from any line of a file, the
+// cut it offers parses alone to the same headings as the whole file
+// has from there, unless the whole file hides them in a block
+// that is never closed (which lint reports).
+func FuzzTailCut(f *testing.F) {
+	for _, s := range seeds() {
+		f.Add(s, uint16(0))
+		f.Add(s, uint16(len(s)/2))
+	}
+	f.Fuzz(func(t *testing.T, src string, at uint16) {
+		if strings.ContainsAny(src, "\r\x00") || strings.HasPrefix(src, "\ufeff") {
+			return // offsets of normalised input differ; CRLF is covered by the table
+		}
+		b := []byte(src)
+		start := int(at) % (len(b) + 1)
+		if i := bytes.LastIndexByte(b[:start], '\n'); i >= 0 {
+			start = i + 1
+		} else {
+			start = 0
+		}
+		cut := TailCut(b[start:])
+		if cut < 0 {
+			return
+		}
+		whole := Parse("f", b, HeadersOnly())
+		for _, p := range whole.Problems {
+			if p.Kind == KindUnclosed {
+				return
+			}
+		}
+		// The promise is about block structure: which lines are
+		// headings. (Whether the events after the cut are in the Event
+		// Log depends on sections above it, which the caller cannot see
+		// either; lint reports events outside the log.)
+		from := start + cut
+		firstLine := bytes.Count(b[:from], []byte("\n")) + 1
+		var want []string
+		for _, h := range Headings(b) {
+			if h.Line >= firstLine {
+				want = append(want, h.Text)
+			}
+		}
+		var got []string
+		for _, h := range Headings(b[from:]) {
+			got = append(got, h.Text)
+		}
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Fatalf("cut at %d: tail has headings\n%q\nwhole file has\n%q", from, got, want)
+		}
+	})
+}
