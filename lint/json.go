@@ -18,7 +18,8 @@ import (
 // empty, never null.
 type JSONPrinter struct{}
 
-type jsonDiagnostic struct {
+// JSONDiagnostic is one finding in the JSON format (docs/lint.md).
+type JSONDiagnostic struct {
 	Rule     string `json:"rule"`
 	Severity string `json:"severity"`
 	File     string `json:"file"`
@@ -33,15 +34,18 @@ type jsonDiagnostic struct {
 	State string `json:"state,omitempty"`
 }
 
-type jsonSummary struct {
+// JSONSummary counts a JSON report's findings and events.
+type JSONSummary struct {
 	Errors   int `json:"errors"`
 	Warnings int `json:"warnings"`
 	Events   int `json:"events"`
 }
 
-type jsonReport struct {
-	Diagnostics []jsonDiagnostic `json:"diagnostics"`
-	Summary     jsonSummary      `json:"summary"`
+// JSONReport is the JSON format's document: what JSONPrinter writes and
+// what the MCP tool memsys_lint returns as its structured result.
+type JSONReport struct {
+	Diagnostics []JSONDiagnostic `json:"diagnostics"`
+	Summary     JSONSummary      `json:"summary"`
 }
 
 func state(d diag.Diagnostic) string {
@@ -51,11 +55,11 @@ func state(d diag.Diagnostic) string {
 	return ""
 }
 
-// Print implements Printer.
-func (JSONPrinter) Print(w io.Writer, r *Result) error {
-	out := jsonReport{Diagnostics: make([]jsonDiagnostic, 0, len(r.Diagnostics))}
+// NewJSONReport builds the JSON document of r.
+func NewJSONReport(r *Result) JSONReport {
+	out := JSONReport{Diagnostics: make([]JSONDiagnostic, 0, len(r.Diagnostics))}
 	for _, d := range r.Diagnostics {
-		out.Diagnostics = append(out.Diagnostics, jsonDiagnostic{
+		out.Diagnostics = append(out.Diagnostics, JSONDiagnostic{
 			Rule: d.Rule, Severity: d.Severity.String(),
 			File: d.Range.File, Line: d.Range.Line, Column: d.Range.Col, EndLine: d.Range.EndLine,
 			Event: d.Event, Message: d.Message, Detail: d.Detail, State: state(d),
@@ -63,6 +67,12 @@ func (JSONPrinter) Print(w io.Writer, r *Result) error {
 	}
 	out.Summary.Errors, out.Summary.Warnings = r.Diagnostics.Count()
 	out.Summary.Events = r.Events
+	return out
+}
+
+// Print implements Printer.
+func (JSONPrinter) Print(w io.Writer, r *Result) error {
+	out := NewJSONReport(r)
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)

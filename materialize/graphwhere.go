@@ -68,26 +68,8 @@ func ParseGraphWhere(src []byte, keepNode func(key string) bool, keepEdge func(f
 		default:
 			continue
 		}
-		s := string(line)
-		if s == nodesHeader || s == edgesHeader || isRule(s) {
-			continue
-		}
-		cells, err := splitRow(s)
-		if err != nil {
-			return nil, fmt.Errorf("line %d: %v", ln, err)
-		}
-		if section == "Nodes" {
-			n, err := nodeFromCells(cells)
-			if err != nil {
-				return nil, fmt.Errorf("line %d: %v", ln, err)
-			}
-			g.Nodes = append(g.Nodes, n)
-		} else {
-			e, err := edgeFromCells(cells)
-			if err != nil {
-				return nil, fmt.Errorf("line %d: %v", ln, err)
-			}
-			g.Edges = append(g.Edges, e)
+		if err := g.addRow(section, string(line), ln); err != nil {
+			return nil, err
 		}
 	}
 	for _, s := range []string{"Nodes", "Edges", "Meta"} {

@@ -100,25 +100,8 @@ func ParseGraph(src []byte) (*Graph, error) {
 			if !strings.HasPrefix(line, "|") {
 				continue
 			}
-			if line == nodesHeader || line == edgesHeader || isRule(line) {
-				continue
-			}
-			cells, err := splitRow(line)
-			if err != nil {
-				return nil, fmt.Errorf("line %d: %v", ln, err)
-			}
-			if section == "Nodes" {
-				n, err := nodeFromCells(cells)
-				if err != nil {
-					return nil, fmt.Errorf("line %d: %v", ln, err)
-				}
-				g.Nodes = append(g.Nodes, n)
-			} else {
-				e, err := edgeFromCells(cells)
-				if err != nil {
-					return nil, fmt.Errorf("line %d: %v", ln, err)
-				}
-				g.Edges = append(g.Edges, e)
+			if err := g.addRow(section, line, ln); err != nil {
+				return nil, err
 			}
 		case "Meta":
 			k, v, ok := metaItem(line)
@@ -225,4 +208,32 @@ func metaItem(line string) (k, v string, ok bool) {
 	}
 	k, v, ok = strings.Cut(rest, "**:")
 	return k, strings.TrimSpace(v), ok
+}
+
+// addRow adds the table row line (line number ln) of the Nodes or Edges
+// section to g; the header and the delimiter row add nothing. Both
+// graph.md readers (ParseGraph and ParseGraphWhere) use it, so they read
+// a row alike.
+func (g *Graph) addRow(section, line string, ln int) error {
+	if line == nodesHeader || line == edgesHeader || isRule(line) {
+		return nil
+	}
+	cells, err := splitRow(line)
+	if err != nil {
+		return fmt.Errorf("line %d: %v", ln, err)
+	}
+	if section == "Nodes" {
+		n, err := nodeFromCells(cells)
+		if err != nil {
+			return fmt.Errorf("line %d: %v", ln, err)
+		}
+		g.Nodes = append(g.Nodes, n)
+		return nil
+	}
+	e, err := edgeFromCells(cells)
+	if err != nil {
+		return fmt.Errorf("line %d: %v", ln, err)
+	}
+	g.Edges = append(g.Edges, e)
+	return nil
 }

@@ -3,7 +3,6 @@ package mcpserver
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -17,29 +16,8 @@ type LintIn struct {
 	Fix bool `json:"fix,omitempty" jsonschema:"rewrite stale or drifted derived files first, as memsys lint --fix (never CHANGELOG.md)"`
 }
 
-// LintFinding is one finding, with the fields of memsys lint --format
-// json (docs/lint.md).
-type LintFinding struct {
-	Rule     string `json:"rule"`
-	Severity string `json:"severity"`
-	File     string `json:"file"`
-	Line     int    `json:"line"`
-	Column   int    `json:"column"`
-	EndLine  int    `json:"endLine"`
-	Event    string `json:"event"`
-	Message  string `json:"message"`
-	Detail   string `json:"detail"`
-}
-
-// LintOut is memsys_lint's result: lint's JSON report.
-type LintOut struct {
-	Diagnostics []LintFinding `json:"diagnostics"`
-	Summary     struct {
-		Errors   int `json:"errors"`
-		Warnings int `json:"warnings"`
-		Events   int `json:"events"`
-	} `json:"summary"`
-}
+// LintOut is memsys_lint's result: lint's JSON report (docs/lint.md).
+type LintOut = lint.JSONReport
 
 func (h *handlers) lint(ctx context.Context, _ *mcp.CallToolRequest, in LintIn) (*mcp.CallToolResult, *LintOut, error) {
 	r, err := memory.Lint(ctx, h.cfg.Root, memory.LintOptions{Fix: in.Fix})
@@ -50,16 +28,10 @@ func (h *handlers) lint(ctx context.Context, _ *mcp.CallToolRequest, in LintIn) 
 	res.Diagnostics.Sort()
 	// The structured result is exactly lint's JSON printer's; the text
 	// is its text printer's.
-	var js, txt bytes.Buffer
-	if err := (lint.JSONPrinter{}).Print(&js, res); err != nil {
-		return nil, nil, toolErr(err)
-	}
-	out := &LintOut{}
-	if err := json.Unmarshal(js.Bytes(), out); err != nil {
-		return nil, nil, toolErr(err)
-	}
+	out := lint.NewJSONReport(res)
+	var txt bytes.Buffer
 	if p, err := lint.NewPrinter("text", lint.PrinterOptions{}); err == nil {
 		p.Print(&txt, res)
 	}
-	return textResult(txt.String()), out, nil
+	return textResult(txt.String()), &out, nil
 }
