@@ -339,6 +339,27 @@ func (r *replayer) claim(n *Node, typ string) {
 	}
 }
 
+// upsert returns the node name of type typ for a dependency, milestone
+// or handoff event: added with status when new; when it exists, touched
+// and claimed for typ, its status set to status if always, else only
+// woken from planned. The event's own status detail wins over both.
+func (r *replayer) upsert(name, typ, status string, always bool) *Node {
+	n := r.find(name)
+	if n == nil {
+		n = r.add(name, typ, status)
+	} else {
+		r.touch(n)
+		r.claim(n, typ)
+		if always || n.Status == "planned" {
+			n.Status = status
+		}
+	}
+	if s := r.status(); s != "" {
+		n.Status = s
+	}
+	return n
+}
+
 func (r *replayer) set(n *Node, key, value string) {
 	if value != "" {
 		setAttr(&n.Attrs, key, value)
@@ -631,19 +652,7 @@ func (r *replayer) dependency() {
 		r.note("dependency without entity: no node")
 		return
 	}
-	dep := r.find(name)
-	if dep == nil {
-		dep = r.add(name, "dependency", "active")
-	} else {
-		r.touch(dep)
-		r.claim(dep, "dependency")
-		if dep.Status == "planned" {
-			dep.Status = "active"
-		}
-	}
-	if s := r.status(); s != "" {
-		dep.Status = s
-	}
+	dep := r.upsert(name, "dependency", "active", false)
 	r.set(dep, "version", r.detail("version"))
 	var users []string
 	if c := r.detail("component", "used_by", "dependent"); c != "" {
@@ -772,17 +781,7 @@ func (r *replayer) milestone() {
 		name = cleanName(cleanText(r.ev.Summary))
 		r.note("milestone without name: named after the Summary")
 	}
-	n := r.find(name)
-	if n == nil {
-		n = r.add(name, "milestone", "completed")
-	} else {
-		r.touch(n)
-		r.claim(n, "milestone")
-		n.Status = "completed"
-	}
-	if s := r.status(); s != "" {
-		n.Status = s
-	}
+	n := r.upsert(name, "milestone", "completed", true)
 	r.set(n, "criteria_met", r.detail("criteria_met", "criteria"))
 }
 
@@ -792,19 +791,7 @@ func (r *replayer) handoff() {
 		r.note("handoff without task or Scope: no node")
 		return
 	}
-	n := r.find(name)
-	if n == nil {
-		n = r.add(name, "task", "active")
-	} else {
-		r.touch(n)
-		r.claim(n, "task")
-		if n.Status == "planned" {
-			n.Status = "active"
-		}
-	}
-	if s := r.status(); s != "" {
-		n.Status = s
-	}
+	n := r.upsert(name, "task", "active", false)
 	to := cleanName(r.detail("to_agent", "to"))
 	if to == "" {
 		r.note("handoff without to_agent: assignee unchanged")

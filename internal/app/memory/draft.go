@@ -279,36 +279,13 @@ func Normalize(d *Draft, known Known) error {
 		return fmt.Errorf("--time %q has no time of day: write \"YYYY-MM-DD HH:MM\"", d.Time)
 	}
 	d.Time = t.String()
-	refs := make([]string, 0, len(d.Refs))
-	for _, r := range SplitList(d.Refs) {
-		num, ok := parse.EventNum(r)
-		if !ok {
-			return fmt.Errorf("ref %q is not an event ID: write evt-NNN", r)
-		}
-		id, ok := known(num)
-		if !ok {
-			return fmt.Errorf("ref %q names no event in the log or the archive: refer to an existing event", r)
-		}
-		if !slices.Contains(refs, id) {
-			refs = append(refs, id)
-		}
+	var err error
+	if d.Refs, err = knownIDs("ref", d.Refs, known, "refer to an existing event"); err != nil {
+		return err
 	}
-	d.Refs = refs
-	sup := make([]string, 0, len(d.Supersedes))
-	for _, r := range SplitList(d.Supersedes) {
-		num, ok := parse.EventNum(r)
-		if !ok {
-			return fmt.Errorf("supersedes %q is not an event ID: write evt-NNN", r)
-		}
-		id, ok := known(num)
-		if !ok {
-			return fmt.Errorf("supersedes %q names no event in the log or the archive: name the earlier event this one corrects", r)
-		}
-		if !slices.Contains(sup, id) {
-			sup = append(sup, id)
-		}
+	if d.Supersedes, err = knownIDs("supersedes", d.Supersedes, known, "name the earlier event this one corrects"); err != nil {
+		return err
 	}
-	d.Supersedes = sup
 	d.Tags = SplitList(d.Tags)
 	for _, tag := range d.Tags {
 		if strings.ContainsAny(tag, "\n\r") {
@@ -512,4 +489,25 @@ func KnownIn(logs ...*parse.Log) Known {
 		}
 		return "", false
 	}
+}
+
+// knownIDs resolves a list of event IDs (a field's values, what names
+// the field in errors) to the IDs of existing events, in order, each
+// once; hint says what to do about an ID that names no event.
+func knownIDs(what string, vals []string, known Known, hint string) ([]string, error) {
+	ids := make([]string, 0, len(vals))
+	for _, r := range SplitList(vals) {
+		num, ok := parse.EventNum(r)
+		if !ok {
+			return nil, fmt.Errorf("%s %q is not an event ID: write evt-NNN", what, r)
+		}
+		id, ok := known(num)
+		if !ok {
+			return nil, fmt.Errorf("%s %q names no event in the log or the archive: %s", what, r, hint)
+		}
+		if !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+	}
+	return ids, nil
 }
