@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -10,15 +11,7 @@ import (
 const head = "# Changelog\n\n## Event Log\n\n"
 
 func ev(n int, summary string) string {
-	return "### evt-" + pad(n) + " | 2026-01-01 10:00 | a | create\n\n**Scope**: s\n**Summary**: " + summary + "\n\n---\n\n"
-}
-
-func pad(n int) string {
-	s := "00" + string(rune('0'+n%10))
-	if n >= 10 {
-		s = "0" + string(rune('0'+n/10)) + string(rune('0'+n%10))
-	}
-	return s
+	return "### " + parse.FormatID(n, 3) + " | 2026-01-01 10:00 | a | create\n\n**Scope**: s\n**Summary**: " + summary + "\n\n---\n\n"
 }
 
 func sideOf(log string, archive string) side {
@@ -57,7 +50,7 @@ func TestCompare(t *testing.T) {
 			ds := compare(base, c.head, "main (abc1234)")
 			var got []string
 			for _, d := range ds {
-				got = append(got, d.Rule+" "+itoa(d.Range.Line)+" "+d.Event)
+				got = append(got, d.Rule+" "+strconv.Itoa(d.Range.Line)+" "+d.Event)
 				if !strings.Contains(d.Message, "main (abc1234)") {
 					t.Errorf("message does not name the base: %s", d.Message)
 				}
@@ -73,13 +66,6 @@ func TestCompare(t *testing.T) {
 	if ds := compare(side{}, base, "x"); len(ds) != 0 {
 		t.Errorf("a new log is fine: %v", ds)
 	}
-}
-
-func itoa(n int) string {
-	if n < 10 {
-		return string(rune('0' + n))
-	}
-	return itoa(n/10) + string(rune('0'+n%10))
 }
 
 func TestCompareMerge(t *testing.T) {
@@ -121,7 +107,7 @@ func TestLargeCut(t *testing.T) {
 	var b strings.Builder
 	b.WriteString(head)
 	for i := 1; i <= 20000; i++ {
-		b.WriteString(strings.Replace(ev(1, "event "+itoa(i)), "evt-001", "evt-"+pad5(i), 1))
+		b.WriteString(strings.Replace(ev(1, "event "+strconv.Itoa(i)), "evt-001", parse.FormatID(i, 5), 1))
 	}
 	full := b.String()
 	cut := full[:strings.Index(full, "### evt-10001 ")]
@@ -129,14 +115,6 @@ func TestLargeCut(t *testing.T) {
 	if len(ds) != 10000 {
 		t.Fatalf("%d findings, want 10000", len(ds))
 	}
-}
-
-func pad5(n int) string {
-	s := itoa(n)
-	for len(s) < 5 {
-		s = "0" + s
-	}
-	return s
 }
 
 func TestLongestIncreasing(t *testing.T) {

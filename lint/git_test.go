@@ -2,6 +2,7 @@ package lint
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -67,7 +68,7 @@ func TestHistoryRulesThroughThePass(t *testing.T) {
 			var got []string
 			for _, d := range l.Check(in) {
 				if strings.HasPrefix(d.Rule, "MS3") {
-					got = append(got, d.Rule+" "+d.Severity.String()+" "+itoa(d.Range.Line))
+					got = append(got, d.Rule+" "+d.Severity.String()+" "+strconv.Itoa(d.Range.Line))
 				}
 			}
 			if g := strings.Join(got, ","); g != c.want {

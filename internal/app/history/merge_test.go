@@ -3,20 +3,14 @@ package history
 import (
 	"strings"
 	"testing"
+
+	"github.com/memsys/memsys/parse"
 )
 
 const head = "# Changelog\n\n## Event Log\n\n"
 
 func ev(n int, summary string) string {
-	return "### evt-" + pad(n) + " | 2026-01-01 10:00 | a | create\n\n**Scope**: s\n**Summary**: " + summary + "\n\n---\n\n"
-}
-
-func pad(n int) string {
-	s := "00" + string(rune('0'+n%10))
-	if n >= 10 {
-		s = "0" + string(rune('0'+n/10)) + string(rune('0'+n%10))
-	}
-	return s
+	return "### " + parse.FormatID(n, 3) + " | 2026-01-01 10:00 | a | create\n\n**Scope**: s\n**Summary**: " + summary + "\n\n---\n\n"
 }
 
 func TestPureAppend(t *testing.T) {
