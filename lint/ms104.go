@@ -31,8 +31,9 @@ func visitRefTarget(p *Pass) Visitor {
 		id, ref string
 		n       int
 	}
-	var later []pending
+	var st struct{ later []pending }
 	return Visitor{
+		State: &st,
 		Event: func(e *parse.Event) {
 			for _, ref := range e.Refs {
 				n, ok := parse.EventNum(ref)
@@ -43,12 +44,12 @@ func visitRefTarget(p *Pass) Visitor {
 					p.Reportf(fieldRange(e, "refs", "ref", "references"), e.ID, "%s refers to itself: remove %s from its refs", e.ID, ref)
 				case seen && int(f.pos) < p.shared.pos:
 				default:
-					later = append(later, pending{fieldRange(e, "refs", "ref", "references"), e.ID, ref, n})
+					st.later = append(st.later, pending{fieldRange(e, "refs", "ref", "references"), e.ID, ref, n})
 				}
 			}
 		},
 		End: func() {
-			for _, r := range later {
+			for _, r := range st.later {
 				if _, exists := p.shared.first.get(r.n); exists {
 					p.Reportf(r.at, r.id, "%s refers to %s, which comes later in the log: refs point to earlier events", r.id, r.ref)
 				} else {

@@ -27,7 +27,7 @@ func init() {
 }
 
 func visitEventType(p *Pass) Visitor {
-	return Visitor{Event: func(e *parse.Event) {
+	return Visitor{State: stateless, Event: func(e *parse.Event) {
 		if e.Type == "" || parse.IsEventType(e.Type) {
 			return // an empty type is MS102's
 		}

@@ -25,7 +25,7 @@ func init() {
 }
 
 func visitScopeSummary(p *Pass) Visitor {
-	return Visitor{Event: func(e *parse.Event) {
+	return Visitor{State: stateless, Event: func(e *parse.Event) {
 		if strings.TrimSpace(e.Scope) == "" {
 			p.Reportf(headerRange(e), e.ID, "%s has no **Scope**: add \"**Scope**: area affected\"", e.ID)
 		}

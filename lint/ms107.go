@@ -22,7 +22,7 @@ func init() {
 }
 
 func visitDuplicateID(p *Pass) Visitor {
-	return Visitor{Event: func(e *parse.Event) {
+	return Visitor{State: stateless, Event: func(e *parse.Event) {
 		if e.Num == 0 {
 			return
 		}

@@ -24,20 +24,20 @@ func init() {
 }
 
 func visitIDGap(p *Pass) Visitor {
-	maxNum := 0
-	return Visitor{Event: func(e *parse.Event) {
+	var st struct{ maxNum int }
+	return Visitor{State: &st, Event: func(e *parse.Event) {
 		if e.Num == 0 {
 			return
 		}
-		if maxNum > 0 && e.Num > maxNum+1 {
-			missing := parse.FormatID(maxNum+1, 3)
-			if e.Num > maxNum+2 {
+		if st.maxNum > 0 && e.Num > st.maxNum+1 {
+			missing := parse.FormatID(st.maxNum+1, 3)
+			if e.Num > st.maxNum+2 {
 				missing += " to " + parse.FormatID(e.Num-1, 3) + " are"
 			} else {
 				missing += " is"
 			}
-			p.Reportf(headerRange(e), e.ID, "%s follows %s: %s missing; restore them or renumber %s", e.ID, parse.FormatID(maxNum, 3), missing, e.ID)
+			p.Reportf(headerRange(e), e.ID, "%s follows %s: %s missing; restore them or renumber %s", e.ID, parse.FormatID(st.maxNum, 3), missing, e.ID)
 		}
-		maxNum = max(maxNum, e.Num)
+		st.maxNum = max(st.maxNum, e.Num)
 	}}
 }

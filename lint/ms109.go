@@ -22,20 +22,24 @@ func init() {
 }
 
 func visitIDOrder(p *Pass) Visitor {
-	maxNum, maxID, maxAt := 0, "", diag.Range{}
-	return Visitor{Event: func(e *parse.Event) {
+	var st struct {
+		maxNum int
+		maxID  string
+		maxAt  diag.Range
+	}
+	return Visitor{State: &st, Event: func(e *parse.Event) {
 		if e.Num == 0 {
 			return
 		}
-		if e.Num < maxNum {
+		if e.Num < st.maxNum {
 			p.Report(diag.Diagnostic{
 				Range: headerRange(e), Event: e.ID,
-				Message: e.ID + " comes after " + maxID + ": IDs must increase in file order",
-				Related: []diag.Range{maxAt},
+				Message: e.ID + " comes after " + st.maxID + ": IDs must increase in file order",
+				Related: []diag.Range{st.maxAt},
 			})
 		}
-		if e.Num > maxNum {
-			maxNum, maxID, maxAt = e.Num, e.ID, headerRange(e)
+		if e.Num > st.maxNum {
+			st.maxNum, st.maxID, st.maxAt = e.Num, e.ID, headerRange(e)
 		}
 	}}
 }

@@ -29,22 +29,24 @@ func visitTimeOrder(p *Pass) Visitor {
 		time parse.Time
 		at   diag.Range
 	}
-	var prev latest
-	have := false
-	return Visitor{Event: func(e *parse.Event) {
+	var st struct {
+		prev latest
+		have bool
+	}
+	return Visitor{State: &st, Event: func(e *parse.Event) {
 		if e.Time.IsZero() {
 			return
 		}
-		if have && earlier(e.Time, prev.time) {
+		if st.have && earlier(e.Time, st.prev.time) {
 			p.Report(diag.Diagnostic{
 				Range: headerRange(e), Event: e.ID,
-				Message: e.ID + " at " + e.Time.String() + " is earlier than " + prev.id + " at " +
-					prev.time.String() + ": check the clock or the date",
-				Related: []diag.Range{prev.at},
+				Message: e.ID + " at " + e.Time.String() + " is earlier than " + st.prev.id + " at " +
+					st.prev.time.String() + ": check the clock or the date",
+				Related: []diag.Range{st.prev.at},
 			})
 		}
-		if !have || !earlier(e.Time, prev.time) {
-			prev, have = latest{e.ID, e.Time, headerRange(e)}, true
+		if !st.have || !earlier(e.Time, st.prev.time) {
+			st.prev, st.have = latest{e.ID, e.Time, headerRange(e)}, true
 		}
 	}}
 }

@@ -49,9 +49,11 @@ func init() {
 }
 
 func visitDetailKeys(p *Pass) Visitor {
-	var missing []string
-	return Visitor{Event: func(e *parse.Event) {
-		missing = missing[:0]
+	// missing is scratch, emptied for each event; it is State only so
+	// that every closure variable is.
+	var st struct{ missing []string }
+	return Visitor{State: &st, Event: func(e *parse.Event) {
+		st.missing = st.missing[:0]
 		if slices.Contains(e.Tags, "adopted") {
 			// memsys adopt records a hand-kept row as it was: it has no
 			// path or purpose to give that the team did not write.
@@ -62,19 +64,19 @@ func visitDetailKeys(p *Pass) Visitor {
 				continue
 			}
 			if !hasAny(e, k) {
-				missing = append(missing, strings.ReplaceAll(k, "|", " or "))
+				st.missing = append(st.missing, strings.ReplaceAll(k, "|", " or "))
 			}
 		}
-		if len(missing) == 0 {
+		if len(st.missing) == 0 {
 			return
 		}
 		noun := "detail"
-		if len(missing) > 1 {
+		if len(st.missing) > 1 {
 			noun = "details"
 		}
-		first, _, _ := strings.Cut(missing[0], " or ")
+		first, _, _ := strings.Cut(st.missing[0], " or ")
 		p.Reportf(fieldRange(e, "details"), e.ID, "%s (%s) has no %s %s: add \"- %s: ...\" under **Details**",
-			e.ID, e.Type, strings.Join(missing, ", "), noun, first)
+			e.ID, e.Type, strings.Join(st.missing, ", "), noun, first)
 	}}
 }
 

@@ -28,18 +28,20 @@ func init() {
 
 func visitUnknownField(p *Pass) Visitor {
 	// A log uses a handful of spellings of its keys: remember each.
-	known := map[string]bool{}
+	// known memoises the verdict per key as written; a pure cache, kept
+	// in State like every closure variable.
+	st := struct{ known map[string]bool }{known: map[string]bool{}}
 	isKnown := func(key string) bool {
-		k, ok := known[key]
+		k, ok := st.known[key]
 		if !ok {
 			for _, want := range knownFields {
 				k = k || parse.KeyIs(key, want)
 			}
-			known[key] = k
+			st.known[key] = k
 		}
 		return k
 	}
-	return Visitor{Event: func(e *parse.Event) {
+	return Visitor{State: &st, Event: func(e *parse.Event) {
 		for _, f := range e.Fields {
 			if isKnown(f.Key) {
 				continue

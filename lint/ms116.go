@@ -35,18 +35,21 @@ type entitySeen struct {
 }
 
 func visitEntityNameVariants(p *Pass) Visitor {
-	first := map[string]entitySeen{} // folded name -> first spelling
-	reported := map[string]bool{}    // spellings already reported
-	// settled holds spellings that are the first of their folded name:
-	// an entity named again the same way costs one lookup, no folding.
-	settled := map[string]bool{}
-	return Visitor{Event: func(e *parse.Event) {
+	st := struct {
+		first    map[string]entitySeen // folded name -> first spelling
+		reported map[string]bool       // spellings already reported
+		// settled holds spellings that are the first of their folded
+		// name: an entity named again the same way costs one lookup,
+		// no folding.
+		settled map[string]bool
+	}{map[string]entitySeen{}, map[string]bool{}, map[string]bool{}}
+	return Visitor{State: &st, Event: func(e *parse.Event) {
 		for _, d := range e.Details {
 			if !isEntityKey(d.Key) {
 				continue
 			}
 			name := strings.TrimSpace(d.Value)
-			if name == "" || settled[name] {
+			if name == "" || st.settled[name] {
 				continue
 			}
 			at := lineRange(e.Range.File, d.Line)
@@ -54,13 +57,13 @@ func visitEntityNameVariants(p *Pass) Visitor {
 				at = headerRange(e)
 			}
 			f := foldEntity(name)
-			s, ok := first[f]
+			s, ok := st.first[f]
 			switch {
 			case !ok:
-				first[f] = entitySeen{name, at}
-				settled[name] = true
-			case s.name != name && !reported[name]:
-				reported[name] = true
+				st.first[f] = entitySeen{name, at}
+				st.settled[name] = true
+			case s.name != name && !st.reported[name]:
+				st.reported[name] = true
 				p.Report(diag.Diagnostic{
 					Range: at, Event: e.ID,
 					Message: "entity \"" + name + "\" differs from \"" + s.name + "\" (" + where(s.at, at.File) +

@@ -21,7 +21,7 @@ func init() {
 		Content:  true,
 		Severity: diag.Error,
 		Visit: func(p *Pass) Visitor {
-			return Visitor{Event: func(e *parse.Event) {
+			return Visitor{State: stateless, Event: func(e *parse.Event) {
 				for _, d := range e.Details {
 					if d.Norm() != "priority" {
 						continue

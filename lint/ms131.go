@@ -22,7 +22,7 @@ func init() {
 		Good:     "### evt-021 | ... | create\n**Scope**: documentation accuracy (see README, docs)\n**Details**:\n- entity: docs",
 		Severity: diag.Warning,
 		Visit: func(p *Pass) Visitor {
-			return Visitor{Event: func(e *parse.Event) {
+			return Visitor{State: stateless, Event: func(e *parse.Event) {
 				key, why, ok := materialize.Unnamed(e)
 				if ok {
 					return

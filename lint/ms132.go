@@ -30,7 +30,7 @@ var notes = []string{"note", "notes"}
 
 func visitDetailNames(p *Pass) Visitor {
 	rel := materialize.RelationKeys()
-	return Visitor{Event: func(e *parse.Event) {
+	return Visitor{State: stateless, Event: func(e *parse.Event) {
 		known, typed := materialize.DetailKeys[e.Type]
 		if !typed {
 			return

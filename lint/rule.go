@@ -40,7 +40,7 @@ type Rule struct {
 	// Visit makes the rule look at the history one event at a time. It
 	// is called once per memory and returns the functions that see each
 	// event in order (archive first) and then the end of the history;
-	// state lives in their closure, so the events need not be kept.
+	// state lives in the Visitor's State, so the events need not be kept.
 	Visit func(*Pass) Visitor
 }
 
@@ -48,7 +48,18 @@ type Rule struct {
 type Visitor struct {
 	Event func(e *parse.Event) // each event, in history order; e is not retained
 	End   func()               // after the last event; may be nil
+	// State points to a struct holding everything Event and End keep
+	// from one event to the next (stateless for a rule that keeps
+	// nothing). The functions read and write it through the pointer, so
+	// Session.Checkpoint can save it and Linter.Resume restore it into a
+	// fresh Visitor: the lint cache resumes after an append without
+	// seeing the history again. A Visitor without State cannot be
+	// checkpointed (TestVisitorsDeclareState).
+	State any
 }
+
+// stateless is the State of a Visitor that keeps nothing across events.
+var stateless = &struct{}{}
 
 var registry = map[string]*Rule{}
 

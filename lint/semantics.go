@@ -86,8 +86,9 @@ func visitTargets(p *Pass, ids func(*parse.Event) []string, at func(*parse.Event
 		id    string
 		n     int
 	}
-	var later []pending
+	var st struct{ later []pending }
 	return Visitor{
+		State: &st,
 		Event: func(e *parse.Event) {
 			for _, id := range ids(e) {
 				n := evtNum(id)
@@ -98,12 +99,12 @@ func visitTargets(p *Pass, ids func(*parse.Event) []string, at func(*parse.Event
 					report(at(e), e.ID, id, targetSelf)
 				case seen && int(f.pos) < p.shared.pos:
 				default:
-					later = append(later, pending{at(e), e.ID, id, n})
+					st.later = append(st.later, pending{at(e), e.ID, id, n})
 				}
 			}
 		},
 		End: func() {
-			for _, r := range later {
+			for _, r := range st.later {
 				if _, exists := p.shared.first.get(r.n); exists {
 					report(r.at, r.event, r.id, targetLater)
 				} else {

@@ -25,7 +25,8 @@ type Session struct {
 	replay   *materialize.Replayer // nil when no drift rule compares
 	// work runs the visitors and the replay on a second goroutine, so
 	// they overlap with the parser that feeds Event.
-	work *pipe.Worker[*parse.Event]
+	work    *pipe.Worker[*parse.Event]
+	drained bool // work has seen every event (drain)
 }
 
 type visiting struct {
@@ -110,7 +111,7 @@ func (s *Session) visit(e *parse.Event) {
 // and archive as parsed (either may be nil), and returns every finding,
 // sorted as the printers print them.
 func (s *Session) Finish(log, archive *parse.Log) diag.Diagnostics {
-	s.work.Wait()
+	s.drain()
 	s.in.Log, s.in.Archive = log, archive
 	if s.replay != nil {
 		if !s.replay.Exact() && s.in.Restream != nil {
@@ -146,6 +147,15 @@ func (s *Session) Finish(log, archive *parse.Log) diag.Diagnostics {
 	s.noteSuperseded()
 	s.ds.Sort()
 	return s.ds
+}
+
+// drain waits until the rules have seen every event passed to Event;
+// Checkpoint and Finish both need it, in either order.
+func (s *Session) drain() {
+	if !s.drained {
+		s.work.Wait()
+		s.drained = true
+	}
 }
 
 // Err is the error that kept a rule from judging the memory (see
