@@ -168,4 +168,3 @@ func byRule(ds diag.Diagnostics, id string) diag.Diagnostics {
 	}
 	return out
 }
-

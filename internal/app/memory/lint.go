@@ -66,30 +66,18 @@ func Lint(ctx context.Context, root string, o LintOptions) (*LintReport, error) 
 	defer closeGit()
 	in := LintInput(root)
 	in.Git, in.Revisions = git, revs
-	// A plain lint goes through the result cache (lintcache.go); the
-	// baseline is applied after it either way.
-	cached := git == nil && revs == nil && !o.Fix && workspace.CacheEnabled()
-	var name string
-	var rec *lintRecorder
+	// A plain lint goes through the cache (lintcache.go); the baseline
+	// is applied after it either way.
 	var ds diag.Diagnostics
 	var events int
-	hit := false
-	if cached {
-		name = lintCacheName(root, o.Overrides)
-		ds, events, hit = lintFromCache(root, name, in)
-		if !hit {
-			rec = &lintRecorder{reads: map[string]lintRead{}}
-			in = rec.wrap(in)
-		}
-	}
-	if !hit {
-		var s *lint.Session
-		var mem *workspace.Memory
-		if ds, events, s, mem, err = lintOnce(l, root, in, o.Fix); err != nil {
+	if git == nil && revs == nil && !o.Fix && workspace.CacheEnabled() {
+		if ds, events, err = lintCached(l, root, lintCacheName(root, o.Overrides), in); err != nil {
 			return nil, err
 		}
-		if cached {
-			lintToCache(root, name, mem, rec, ds, events)
+	} else {
+		var s *lint.Session
+		if ds, events, s, _, err = lintOnce(l, root, in, o.Fix, nil); err != nil {
+			return nil, err
 		}
 		if o.Fix {
 			if ds, err = fixDerived(root, l, s, ds, in, o.Notes); err != nil {
@@ -138,22 +126,38 @@ func applyBaseline(root string, l *lint.Linter, ds diag.Diagnostics, write bool,
 }
 
 // lintOnce runs one Session over root. A missing log is a finding
-// (MS101), not a failure to run.
-func lintOnce(l *lint.Linter, root string, in lint.Input, derive bool) (diag.Diagnostics, int, *lint.Session, *workspace.Memory, error) {
+// (MS101), not a failure to run. When the log was read, beforeFinish
+// (if not nil) sees the Session after the last event, with the log's
+// last event and the number of events: the lint cache checkpoints it
+// there.
+func lintOnce(l *lint.Linter, root string, in lint.Input, derive bool, beforeFinish func(*lint.Session, *workspace.Memory, lastEvent, int)) (diag.Diagnostics, int, *lint.Session, *workspace.Memory, error) {
 	in.Derive = derive
 	// The replay learns beforehand which events later ones supersede,
 	// predicted from the bytes; if that was wrong, Finish replays again
 	// from a second stream.
-	in.Restream = func(each func(*parse.Event)) error {
-		_, err := workspace.Stream(root, each)
-		return err
-	}
+	in.Restream = restream(root)
 	s := l.Start(in)
 	mem := &workspace.Memory{Root: root, Tier: workspace.DetectTier(root)}
 	if !errors.Is(workspace.Lstat(root, workspace.LogName), fs.ErrNotExist) {
+		var last lastEvent
+		n := 0
+		each := s.Event
+		if beforeFinish != nil {
+			each = func(e *parse.Event) {
+				s.Event(e)
+				n++
+				last.ev = e
+				if e.InLog && e.Range.File == workspace.LogName {
+					last.set(e)
+				}
+			}
+		}
 		var err error
-		if mem, err = workspace.StreamWith(root, func(m *workspace.Memory) { s.Expect(m.Supersessions()) }, s.Event); err != nil {
+		if mem, err = workspace.StreamWith(root, func(m *workspace.Memory) { s.Expect(m.Supersessions()) }, each); err != nil {
 			return nil, 0, nil, nil, err
+		}
+		if beforeFinish != nil {
+			beforeFinish(s, mem, last, n)
 		}
 	}
 	ds := s.Finish(mem.Log, mem.Archive)
@@ -214,6 +218,6 @@ func fixDerived(root string, l *lint.Linter, s *lint.Session, ds diag.Diagnostic
 		}
 		note("lint --fix: rewrote " + f + " as regen writes it")
 	}
-	again, _, _, _, err := lintOnce(l, root, in, false)
+	again, _, _, _, err := lintOnce(l, root, in, false, nil)
 	return again, err
 }

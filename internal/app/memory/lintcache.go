@@ -2,38 +2,89 @@ package memory
 
 import (
 	"crypto/sha256"
+	"encoding"
 	"encoding/hex"
 	"fmt"
+	"hash"
 	"sort"
+	"strings"
 
 	"github.com/memsys/memsys/internal/base/config"
 	"github.com/memsys/memsys/internal/base/diag"
 	"github.com/memsys/memsys/internal/base/snapshot"
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/lint"
+	"github.com/memsys/memsys/parse"
 )
 
-// The lint result cache. Lint's rules keep their own state across
-// events, which no checkpoint holds yet, so lint cannot resume after an
-// append; but a lint of a memory where nothing changed (the common
-// case for a hook run twice, or an agent checking before and after a
-// read) can be answered from the last run. The entry records every
-// input the run read (the log and archive, each file the rules read or
-// looked for, the tier) by content hash, with the findings; the next
-// run re-reads and re-hashes those inputs, and any difference is a cold
-// run. Runs with git revisions (--base, --staged) or --fix are never
-// cached.
+// The lint cache: two entries per memory root and rule settings.
+//
+// The checkpoint (lintCheckpoint, the heavy entry) holds a lint Session
+// stopped after the last event of the log (lint.Session.Checkpoint:
+// every visiting rule's State, the index of IDs, the findings so far,
+// the drift rules' replay), the parse of the log without its events,
+// and the length, line count and SHA-256 of the log's bytes up to the
+// end of that event. A lint after an append verifies that prefix, parses
+// only the bytes after it (resumeLog, as the replay cache does), feeds
+// their events to the resumed Session and finishes it: the rules that
+// look at the memory as a whole run as in a cold lint, on the files as
+// they are now.
+//
+// The result (lintManifest, the small entry) records the findings with
+// every input the run read: the log (as the checkpoint's prefix plus
+// the hash of the bytes after it), the archive, each file a rule read
+// or looked for, the tier. A lint where none of them changed is
+// answered from it without resuming anything.
+//
+// Write policy: a checkpoint of a long log is megabytes, so it is not
+// rewritten after every append; a resumed lint writes only the small
+// result, and the bytes since the checkpoint are parsed again by each
+// lint until they exceed lintSuffixBound, when the resumed Session is
+// checkpointed again after its last event.
+//
+// A history with a Supersedes field is never checkpointed (a later
+// event can undo an earlier one's effects on the replay: see
+// replayCached), nor is a suffix with one resumed: such lints are cold,
+// with the result cache still answering an unchanged memory. Runs with
+// git revisions (--base, --staged) or --fix are never cached. Either
+// entry, damaged or not matching, means a cold run, which rewrites
+// both: the cache decides what to parse, never what is found
+// (TestLintCachedEqualsCold, FuzzLintCache).
 
-// lintManifest is one lint cache entry.
+// lintManifest is the lint result entry.
 type lintManifest struct {
-	Version  int
-	Tier     string
-	Log      [32]byte
-	Archive  string   // its name, "" if none
-	ArchSum  [32]byte // its bytes
-	Reads    []lintRead
-	Findings diag.Diagnostics
-	Events   int
+	Version int
+	Tier    string
+	// The log: its first PrefixLen bytes hash to PrefixSum (the
+	// checkpoint's prefix, or the whole log), the rest to SuffixSum.
+	PrefixLen int
+	PrefixSum [32]byte
+	SuffixSum [32]byte
+	Archive   string   // its name, "" if none
+	ArchSum   [32]byte // its bytes
+	Reads     []lintRead
+	Findings  diag.Diagnostics
+	Events    int
+}
+
+// lintCheckpoint is the heavy lint entry: a Session after the log's
+// last event.
+type lintCheckpoint struct {
+	Version     int
+	Tier        string
+	PrefixLen   int      // log bytes covered: up to the end of the last event
+	PrefixLines int      // its last line
+	PrefixSum   [32]byte // SHA-256 of those bytes
+	// PrefixHash is the SHA-256 state after them, so that a later
+	// checkpoint's prefix is hashed from the bytes after this one.
+	PrefixHash []byte
+	Events     int        // events in the history up to there
+	Log        parse.Log  // the log's parse up to there, without events
+	Archive    *parse.Log // the archive's, without events
+	// Reads is what the Session read before the checkpoint (the probes
+	// deciding whether it replays); they must read the same to resume.
+	Reads   []lintRead
+	Session []byte
 }
 
 // lintRead is one file a rule read or looked for: its content hash, or
@@ -46,10 +97,16 @@ type lintRead struct {
 	Err    string
 }
 
-const lintManifestVersion = 1
+const lintManifestVersion = 2
 
-// lintCacheName names the lint entry of root under the given overrides
-// and configuration file bytes.
+// lintSuffixBound is how many bytes after a checkpoint a lint parses
+// before it writes a new checkpoint: about 800 events, a few
+// milliseconds of parsing, against tens of milliseconds to write the
+// checkpoint of a 100,000-event log.
+var lintSuffixBound = 256 << 10
+
+// lintCacheName names the lint entries of root under the given
+// overrides and configuration file bytes.
 func lintCacheName(root string, overrides []config.RuleSetting) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "%d\x00%s\x00%s\x00%v\x00", lintManifestVersion, workspace.BuildID(), root, overrides)
@@ -59,6 +116,15 @@ func lintCacheName(root string, overrides []config.RuleSetting) string {
 		fmt.Fprintf(h, "\x00%v", err)
 	}
 	return "lint-" + hex.EncodeToString(h.Sum(nil)[:16])
+}
+
+// lintCheckpointName names the checkpoint beside the result entry name,
+// for the archive of mem.
+func lintCheckpointName(name string, mem *workspace.Memory) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00", name, mem.ArchivePath)
+	h.Write(mem.ArchiveBytes)
+	return "lintcp-" + hex.EncodeToString(h.Sum(nil)[:16])
 }
 
 // lintRecorder wraps a lint.Input so that every file read or looked for
@@ -86,31 +152,37 @@ func (r *lintRecorder) wrap(in lint.Input) lint.Input {
 	return in
 }
 
-// lintFromCache returns the findings of the last lint of root if none
-// of its inputs changed since.
-func lintFromCache(root, name string, in lint.Input) (diag.Diagnostics, int, bool) {
-	data, ok := workspace.CacheGet(root, name)
-	if !ok {
-		return nil, 0, false
+// list returns the reads so far with extra, sorted, without repeats.
+func (r *lintRecorder) list(extra ...lintRead) []lintRead {
+	all := map[string]lintRead{}
+	for _, x := range extra {
+		k := "r\x00" + x.Rel
+		if x.Probe {
+			k = "e\x00" + x.Rel
+		}
+		all[k] = x
 	}
-	var m lintManifest
-	if snapshot.Decode(data, &m) != nil || m.Version != lintManifestVersion {
-		return nil, 0, false
+	for k, x := range r.reads {
+		all[k] = x
 	}
-	if string(workspace.DetectTier(root)) != m.Tier {
-		return nil, 0, false
+	keys := make([]string, 0, len(all))
+	for k := range all {
+		keys = append(keys, k)
 	}
-	if sum, err := workspace.HashFile(root, workspace.LogName); err != nil || sum != m.Log {
-		return nil, 0, false
+	sort.Strings(keys)
+	out := make([]lintRead, 0, len(keys))
+	for _, k := range keys {
+		out = append(out, all[k])
 	}
-	mem, err := workspace.ReadArchive(root)
-	if err != nil || mem.ArchivePath != m.Archive || sha256.Sum256(mem.ArchiveBytes) != m.ArchSum {
-		return nil, 0, false
-	}
-	for _, r := range m.Reads {
+	return out
+}
+
+// readsSame reports whether every read reads the same through in.
+func readsSame(in lint.Input, reads []lintRead) bool {
+	for _, r := range reads {
 		if r.Probe {
 			if in.Exists(r.Rel) != r.Exists {
-				return nil, 0, false
+				return false
 			}
 			continue
 		}
@@ -120,35 +192,231 @@ func lintFromCache(root, name string, in lint.Input) (diag.Diagnostics, int, boo
 			e = err.Error()
 		}
 		if e != r.Err || sha256.Sum256(b) != r.Sum {
+			return false
+		}
+	}
+	return true
+}
+
+// lintHits counts lints answered from the result entry, lintResumes
+// those resumed from a checkpoint, and lintSaves the checkpoints
+// written, for the tests.
+var lintHits, lintResumes, lintSaves int
+
+// lintCached is a plain lint of root through the cache: the last
+// findings when no input changed, else a Session resumed from the
+// checkpoint when the log only grew after it, else a cold lint. It
+// stores what the next run needs. name is lintCacheName's.
+func lintCached(l *lint.Linter, root, name string, in lint.Input) (diag.Diagnostics, int, error) {
+	arch, err := workspace.ReadArchive(root)
+	if err != nil {
+		return lintCold(l, root, name, in)
+	}
+	var suffix []byte
+	var m lintManifest
+	mOK, prefixOK := false, false
+	if data, ok := workspace.CacheGet(root, name); ok && snapshot.Decode(data, &m) == nil && m.Version == lintManifestVersion &&
+		m.Tier == string(arch.Tier) && m.Archive == arch.ArchivePath && m.ArchSum == sha256.Sum256(arch.ArchiveBytes) {
+		mOK = true
+		suffix, prefixOK, _ = workspace.ReadAfter(root, workspace.LogName, int64(m.PrefixLen), m.PrefixSum)
+		if prefixOK && sha256.Sum256(suffix) == m.SuffixSum && readsSame(in, m.Reads) {
+			lintHits++
+			return m.Findings, m.Events, nil
+		}
+	}
+	cpName := lintCheckpointName(name, arch)
+	var cp lintCheckpoint
+	if data, ok := workspace.CacheGet(root, cpName); ok && snapshot.Decode(data, &cp) == nil && cp.Version == lintManifestVersion && cp.Tier == string(arch.Tier) {
+		if !mOK || !prefixOK || m.PrefixLen != cp.PrefixLen || m.PrefixSum != cp.PrefixSum {
+			suffix, prefixOK, _ = workspace.ReadAfter(root, workspace.LogName, int64(cp.PrefixLen), cp.PrefixSum)
+		}
+		if prefixOK && resumable(suffix) && len(parse.ScanSupersedes(workspace.LogName, suffix)) == 0 && readsSame(in, cp.Reads) {
+			if ds, n, ok := lintResume(l, root, name, cpName, in, arch, &cp, suffix); ok {
+				return ds, n, nil
+			}
+		}
+	}
+	return lintCold(l, root, name, in)
+}
+
+// lintCold lints root from the first event and stores the result and,
+// when the log allows one, the checkpoint after its last event.
+func lintCold(l *lint.Linter, root, name string, in lint.Input) (diag.Diagnostics, int, error) {
+	rec := &lintRecorder{reads: map[string]lintRead{}}
+	var cp *lintCheckpoint
+	ds, events, _, mem, err := lintOnce(l, root, rec.wrap(in), false, func(s *lint.Session, mem *workspace.Memory, last lastEvent, n int) {
+		if mem.Log == nil || !checkpointable(mem.Log, mem.Archive, last) {
+			return
+		}
+		h := sha256.New()
+		h.Write(mem.LogBytes[:last.EndOffset])
+		cp = checkpointOf(s, rec, h, mem, last, n)
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	if mem == nil || mem.LogBytes == nil {
+		return ds, events, nil
+	}
+	m := lintManifest{Version: lintManifestVersion, Tier: string(mem.Tier), PrefixLen: len(mem.LogBytes), PrefixSum: sha256.Sum256(mem.LogBytes),
+		SuffixSum: sha256.Sum256(nil), Archive: mem.ArchivePath, ArchSum: sha256.Sum256(mem.ArchiveBytes),
+		Reads: rec.list(), Findings: ds, Events: events}
+	if cp != nil {
+		m.PrefixLen, m.PrefixSum, m.SuffixSum = cp.PrefixLen, cp.PrefixSum, sha256.Sum256(mem.LogBytes[cp.PrefixLen:])
+		putLint(root, lintCheckpointName(name, mem), cp)
+	}
+	putLint(root, name, &m)
+	return ds, events, nil
+}
+
+// lintResume lints root from the checkpoint cp, whose prefix the log
+// starts with; suffix is the rest. ok is false when the checkpoint
+// cannot serve (a cold run follows).
+func lintResume(l *lint.Linter, root, name, cpName string, in lint.Input, arch *workspace.Memory, cp *lintCheckpoint, suffix []byte) (diag.Diagnostics, int, bool) {
+	rec := &lintRecorder{reads: map[string]lintRead{}}
+	rin := rec.wrap(in)
+	rin.Restream = restream(root)
+	s, err := l.Resume(rin, cp.Session)
+	if err != nil {
+		return nil, 0, false
+	}
+	last := lastEvent{Offset: cp.PrefixLen, EndOffset: cp.PrefixLen, EndLine: cp.PrefixLines, clean: true}
+	dl := cp.PrefixLines - lineCount(tailPre)
+	log, n := resumeLog(&replayCheckpoint{Log: cp.Log, Events: cp.Events, PrefixLen: cp.PrefixLen, PrefixLines: cp.PrefixLines}, suffix, func(e *parse.Event) {
+		shiftLines(e, dl)
+		s.Event(e)
+		last.ev = e
+		if e.InLog {
+			last.set(e)
+		}
+	})
+	for _, p := range log.Problems {
+		if p.Kind == parse.KindLineLength && p.Range.Offset >= cp.PrefixLen {
+			// The parser stopped in the suffix: let a cold run say so.
+			s.Finish(&log, cp.Archive)
 			return nil, 0, false
 		}
 	}
-	lintHits++
-	return m.Findings, m.Events, true
+	if workspace.CheckCount(n) != nil {
+		s.Finish(&log, cp.Archive)
+		return nil, 0, false
+	}
+	next := cp
+	if len(suffix) > lintSuffixBound && checkpointable(&log, cp.Archive, last) {
+		if h, err := resumeHash(cp.PrefixHash); err == nil {
+			h.Write(suffix[:last.EndOffset-cp.PrefixLen])
+			mem := &workspace.Memory{Tier: arch.Tier, Log: &log, Archive: cp.Archive}
+			if c := checkpointOf(s, rec, h, mem, last, n, cp.Reads...); c != nil {
+				next = c
+				putLint(root, cpName, c)
+			}
+		}
+	}
+	ds := s.Finish(&log, cp.Archive)
+	if s.Err() != nil {
+		return nil, 0, false
+	}
+	lintResumes++
+	m := lintManifest{Version: lintManifestVersion, Tier: string(arch.Tier), PrefixLen: next.PrefixLen, PrefixSum: next.PrefixSum,
+		SuffixSum: sha256.Sum256(suffix[next.PrefixLen-cp.PrefixLen:]), Archive: arch.ArchivePath, ArchSum: sha256.Sum256(arch.ArchiveBytes),
+		Reads: rec.list(cp.Reads...), Findings: ds, Events: s.Events()}
+	putLint(root, name, &m)
+	return ds, s.Events(), true
 }
 
-// lintHits counts lints answered from the cache, for the tests.
-var lintHits int
+// shiftLines moves the lines of e's fields and details by dl: resumeLog
+// moves the event's Range to its place in the whole log, and the rules
+// also report at the line of a field or a detail (the replay reads
+// neither, which is why resumeLog leaves them).
+func shiftLines(e *parse.Event, dl int) {
+	for i := range e.Fields {
+		if e.Fields[i].Line > 0 {
+			e.Fields[i].Line += dl
+		}
+	}
+	var details func([]parse.Detail)
+	details = func(ds []parse.Detail) {
+		for i := range ds {
+			if ds[i].Line > 0 {
+				ds[i].Line += dl
+			}
+			details(ds[i].Children)
+		}
+	}
+	details(e.Details)
+}
 
-// lintToCache stores the findings of a cold lint of mem with what it
-// read.
-func lintToCache(root, name string, mem *workspace.Memory, rec *lintRecorder, ds diag.Diagnostics, events int) {
-	if mem == nil || mem.LogBytes == nil {
-		return
+// lineCount is the number of line feeds in s.
+func lineCount(s string) int { return strings.Count(s, "\n") }
+
+// checkpointable reports whether a Session that has seen every event
+// of log (and archive) may be checkpointed after last, the log's last
+// event: it is the last event of the history, clean (see
+// lastEvent.set), and no problem of the log may depend on what follows
+// it, as save requires for the replay cache.
+func checkpointable(log, archive *parse.Log, last lastEvent) bool {
+	if !last.clean || last.ev == nil || !last.ev.InLog || last.ev.Range.File != workspace.LogName {
+		return false
 	}
-	m := lintManifest{Version: lintManifestVersion, Tier: string(mem.Tier), Log: sha256.Sum256(mem.LogBytes),
-		Archive: mem.ArchivePath, ArchSum: sha256.Sum256(mem.ArchiveBytes), Findings: ds, Events: events}
-	keys := make([]string, 0, len(rec.reads))
-	for k := range rec.reads {
-		keys = append(keys, k)
+	for _, l := range []*parse.Log{log, archive} {
+		if l == nil {
+			continue
+		}
+		for _, p := range l.Problems {
+			if p.Kind == parse.KindUnclosed || p.Kind == parse.KindLineLength || l == log && p.Range.Offset >= last.EndOffset {
+				return false
+			}
+		}
 	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		m.Reads = append(m.Reads, rec.reads[k])
-	}
-	data, err := snapshot.Encode(&m)
+	return true
+}
+
+// checkpointOf is the checkpoint of s after last, n events, h holding
+// the SHA-256 of the log up to last's end; nil when the Session cannot
+// be checkpointed (Session.Checkpoint says why; the next lint is cold).
+// rec's reads so far, with extra, are what the Session has read.
+func checkpointOf(s *lint.Session, rec *lintRecorder, h hash.Hash, mem *workspace.Memory, last lastEvent, n int, extra ...lintRead) *lintCheckpoint {
+	state, err := s.Checkpoint()
 	if err != nil {
-		return
+		return nil
 	}
-	workspace.CachePut(root, name, data)
+	mid, err := h.(encoding.BinaryMarshaler).MarshalBinary()
+	if err != nil {
+		return nil
+	}
+	cp := &lintCheckpoint{Version: lintManifestVersion, Tier: string(mem.Tier), PrefixLen: last.EndOffset, PrefixLines: last.EndLine,
+		PrefixSum: [32]byte(h.Sum(nil)), PrefixHash: mid, Events: n, Log: *mem.Log, Archive: mem.Archive,
+		Reads: rec.list(extra...), Session: state}
+	cp.Log.Events = nil
+	cp.Log.Problems = append([]parse.Problem(nil), cp.Log.Problems...)
+	if cp.Archive != nil {
+		a := *cp.Archive
+		a.Events = nil
+		cp.Archive = &a
+	}
+	lintSaves++
+	return cp
+}
+
+// resumeHash restores a SHA-256 state saved by checkpointOf.
+func resumeHash(state []byte) (hash.Hash, error) {
+	h := sha256.New()
+	return h, h.(encoding.BinaryUnmarshaler).UnmarshalBinary(state)
+}
+
+// putLint stores a lint entry; an entry the codec refuses is not
+// written (the next run is cold).
+func putLint(root, name string, v any) {
+	if data, err := snapshot.Encode(v); err == nil {
+		workspace.CachePut(root, name, data)
+	}
+}
+
+// restream is Input.Restream for root: the history streamed again from
+// the files.
+func restream(root string) func(func(*parse.Event)) error {
+	return func(each func(*parse.Event)) error {
+		_, err := workspace.Stream(root, each)
+		return err
+	}
 }
