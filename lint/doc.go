@@ -16,10 +16,12 @@
 // The history reaches the rules as a stream (a Session fed by
 // parse.Stream; Check feeds one from a slice), so lint never holds every
 // parsed event. A rule that looks at events is a Visit: it sees each
-// event once, in order, and keeps in its closure only what it needs
-// across events (the highest ID so far, refs to events not seen yet, the
-// spellings of entity names); its Visitor.End reports what only the end
-// of the history decides. A rule about the memory as a whole (files,
+// event once, in order, and keeps only what it needs across events (the
+// highest ID so far, refs to events not seen yet, the spellings of
+// entity names) in the struct its Visitor.State points to, so that a
+// Session can be checkpointed after the last event and resumed after an
+// append (Session.Checkpoint, Linter.Resume); its Visitor.End reports
+// what only the end of the history decides. A rule about the memory as a whole (files,
 // configuration, the last event) is a Run, called after the stream.
 // Visitors must be linear in the number of events: maps, never nested
 // loops, so lint of a 100k-event log costs about what parsing and

@@ -353,7 +353,8 @@ func lineCount(s string) int { return strings.Count(s, "\n") }
 // of log (and archive) may be checkpointed after last, the log's last
 // event: it is the last event of the history, clean (see
 // lastEvent.set), and no problem of the log may depend on what follows
-// it, as save requires for the replay cache.
+// it, as save requires for the replay cache, nor may one change what
+// the parser reports after it.
 func checkpointable(log, archive *parse.Log, last lastEvent) bool {
 	if !last.clean || last.ev == nil || !last.ev.InLog || last.ev.Range.File != workspace.LogName {
 		return false
@@ -363,7 +364,10 @@ func checkpointable(log, archive *parse.Log, last lastEvent) bool {
 			continue
 		}
 		for _, p := range l.Problems {
-			if p.Kind == parse.KindUnclosed || p.Kind == parse.KindLineLength || l == log && p.Range.Offset >= last.EndOffset {
+			// The parser reports only the first encoding error of a
+			// file: after one in the prefix, a resumed parse of the
+			// suffix would report its own (FuzzLintCache found it).
+			if p.Kind == parse.KindUnclosed || p.Kind == parse.KindLineLength || l == log && (p.Range.Offset >= last.EndOffset || p.Kind == parse.KindEncoding) {
 				return false
 			}
 		}
