@@ -23,8 +23,7 @@ type sessionState struct {
 	Count     int
 	LogEvents int
 	Last      string
-	Replayed  bool   // the Session replayed (drift rules, Derive)
-	Replay    []byte // materialize.Replayer.MarshalBinary
+	Replayed  bool // the Session replayed (drift rules, Derive); its state is the tail
 }
 
 // Checkpoint drains the Session and encodes its state after the events
@@ -55,19 +54,23 @@ func (s *Session) Checkpoint() ([]byte, error) {
 		st.Rules = append(st.Rules, v.p.Rule.ID)
 		st.States = append(st.States, b)
 	}
+	var replay []byte
 	if s.replay != nil {
 		b, err := s.replay.MarshalBinary()
 		if err != nil {
 			return nil, err
 		}
-		st.Replayed, st.Replay = true, b
+		st.Replayed, replay = true, b
 	}
-	return snapshot.Encode(&st)
+	// The replay state, most of the bytes, is the tail: Resume decodes
+	// it where it lies instead of copying it out of a field first.
+	return snapshot.EncodeTail(&st, replay)
 }
 
 // Resume starts a Session over in that continues from a Checkpoint of
 // a Session of the same Linter (the same build, configuration and rule
-// settings: the caller keys the bytes by them). Its visitors are made
+// settings: the caller keys the bytes by them). data must not change
+// afterwards: the restored state shares its memory. Its visitors are made
 // afresh by each rule's Visit and each State is restored in place, so
 // their functions see it. Pass the events after the checkpoint to
 // Event, then call Finish with the whole logs as parsed. It fails when
@@ -75,7 +78,8 @@ func (s *Session) Checkpoint() ([]byte, error) {
 // set of rules, a replay where none is needed now or the reverse).
 func (l *Linter) Resume(in Input, data []byte) (*Session, error) {
 	var st sessionState
-	if err := snapshot.Decode(data, &st); err != nil {
+	replay, err := snapshot.DecodeTail(data, &st)
+	if err != nil {
 		return nil, fmt.Errorf("lint checkpoint: %w", err)
 	}
 	s := l.Start(in)
@@ -101,7 +105,7 @@ func (l *Linter) Resume(in Input, data []byte) (*Session, error) {
 		return fail(errors.New("the replay differs"))
 	}
 	if st.Replayed {
-		x, err := materialize.UnmarshalReplayer(st.Replay)
+		x, err := materialize.UnmarshalReplayer(replay)
 		if err != nil {
 			return fail(err)
 		}

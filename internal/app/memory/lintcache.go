@@ -83,8 +83,10 @@ type lintCheckpoint struct {
 	Archive    *parse.Log // the archive's, without events
 	// Reads is what the Session read before the checkpoint (the probes
 	// deciding whether it replays); they must read the same to resume.
-	Reads   []lintRead
-	Session []byte
+	Reads []lintRead
+	// The Session's state (lint.Session.Checkpoint) follows as the
+	// entry's tail (snapshot.EncodeTail), decoded where it lies.
+	session []byte
 }
 
 // lintRead is one file a rule read or looked for: its content hash, or
@@ -226,7 +228,7 @@ func lintCached(l *lint.Linter, root, name string, in lint.Input) (diag.Diagnost
 	}
 	cpName := lintCheckpointName(name, arch)
 	var cp lintCheckpoint
-	if data, ok := workspace.CacheGet(root, cpName); ok && snapshot.Decode(data, &cp) == nil && cp.Version == lintManifestVersion && cp.Tier == string(arch.Tier) {
+	if data, ok := workspace.CacheGet(root, cpName); ok && decodeCheckpoint(data, &cp) == nil && cp.Version == lintManifestVersion && cp.Tier == string(arch.Tier) {
 		if !mOK || !prefixOK || m.PrefixLen != cp.PrefixLen || m.PrefixSum != cp.PrefixSum {
 			suffix, prefixOK, _ = workspace.ReadAfter(root, workspace.LogName, int64(cp.PrefixLen), cp.PrefixSum)
 		}
@@ -263,7 +265,7 @@ func lintCold(l *lint.Linter, root, name string, in lint.Input) (diag.Diagnostic
 		Reads: rec.list(), Findings: ds, Events: events}
 	if cp != nil {
 		m.PrefixLen, m.PrefixSum, m.SuffixSum = cp.PrefixLen, cp.PrefixSum, sha256.Sum256(mem.LogBytes[cp.PrefixLen:])
-		putLint(root, lintCheckpointName(name, mem), cp)
+		putCheckpoint(root, lintCheckpointName(name, mem), cp)
 	}
 	putLint(root, name, &m)
 	return ds, events, nil
@@ -276,7 +278,7 @@ func lintResume(l *lint.Linter, root, name, cpName string, in lint.Input, arch *
 	rec := &lintRecorder{reads: map[string]lintRead{}}
 	rin := rec.wrap(in)
 	rin.Restream = restream(root)
-	s, err := l.Resume(rin, cp.Session)
+	s, err := l.Resume(rin, cp.session)
 	if err != nil {
 		return nil, 0, false
 	}
@@ -308,7 +310,7 @@ func lintResume(l *lint.Linter, root, name, cpName string, in lint.Input, arch *
 			mem := &workspace.Memory{Tier: arch.Tier, Log: &log, Archive: cp.Archive}
 			if c := checkpointOf(s, rec, h, mem, last, n, cp.Reads...); c != nil {
 				next = c
-				putLint(root, cpName, c)
+				putCheckpoint(root, cpName, c)
 			}
 		}
 	}
@@ -390,7 +392,7 @@ func checkpointOf(s *lint.Session, rec *lintRecorder, h hash.Hash, mem *workspac
 	}
 	cp := &lintCheckpoint{Version: lintManifestVersion, Tier: string(mem.Tier), PrefixLen: last.EndOffset, PrefixLines: last.EndLine,
 		PrefixSum: [32]byte(h.Sum(nil)), PrefixHash: mid, Events: n, Log: *mem.Log, Archive: mem.Archive,
-		Reads: rec.list(extra...), Session: state}
+		Reads: rec.list(extra...), session: state}
 	cp.Log.Events = nil
 	cp.Log.Problems = append([]parse.Problem(nil), cp.Log.Problems...)
 	if cp.Archive != nil {
@@ -400,6 +402,23 @@ func checkpointOf(s *lint.Session, rec *lintRecorder, h hash.Hash, mem *workspac
 	}
 	lintSaves++
 	return cp
+}
+
+// putCheckpoint stores a checkpoint entry, its Session state as the
+// tail.
+func putCheckpoint(root, name string, cp *lintCheckpoint) {
+	head := *cp
+	head.session = nil // the codec walks unexported fields too
+	if data, err := snapshot.EncodeTail(&head, cp.session); err == nil {
+		workspace.CachePut(root, name, data)
+	}
+}
+
+// decodeCheckpoint reads a checkpoint entry that putCheckpoint wrote.
+func decodeCheckpoint(data []byte, cp *lintCheckpoint) error {
+	tail, err := snapshot.DecodeTail(data, cp)
+	cp.session = tail
+	return err
 }
 
 // resumeHash restores a SHA-256 state saved by checkpointOf.

@@ -110,3 +110,26 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// TestTail: the tail comes back as written, the head decodes, and a
+// cut or damaged length is an error, never a panic.
+func TestTail(t *testing.T) {
+	type head struct {
+		A int
+		B string
+	}
+	data, err := EncodeTail(&head{7, "x"}, []byte("tail bytes"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var h head
+	tail, err := DecodeTail(data, &h)
+	if err != nil || h != (head{7, "x"}) || string(tail) != "tail bytes" {
+		t.Fatalf("got %+v %q %v", h, tail, err)
+	}
+	for _, bad := range [][]byte{nil, {0xff}, data[:2], append([]byte{0x7f}, data[1:]...)} {
+		if _, err := DecodeTail(bad, &h); err == nil {
+			t.Errorf("%x: no error", bad)
+		}
+	}
+}
