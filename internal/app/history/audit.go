@@ -30,12 +30,19 @@ type Options struct {
 	// Linter gives the history rules their severities: a rule switched
 	// off is not reported. nil means the default severities.
 	Linter *lint.Linter
+	// full compares every pair of versions through lint's history
+	// rules, without the prefix check that settles an append without
+	// parsing: the reference the tests compare the fast path with.
+	full bool
 }
 
 // Result is what an audit found.
 type Result struct {
 	Commits  int // commits that touched the log or the archive
 	Findings []Finding
+	// blobs counts the objects read from git, trees included, for the
+	// tests that check a warm audit reads only new commits.
+	blobs int
 }
 
 type commit struct {
@@ -78,22 +85,56 @@ func Run(ctx context.Context, g *gitx.Git, opt Options) (*Result, error) {
 		}
 		rng = since + "..HEAD"
 	}
-	// The batch process starts while git log runs.
-	b, err := g.NewBatch(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer b.Close()
 	pairs, merges, err := walk(ctx, g, prefix, rng, res)
 	if err != nil || len(pairs) == 0 {
 		return res, err
 	}
-	if len(merges) > 0 {
-		if pairs, err = mergePairs(b, prefix, pairs, merges); err != nil {
+	// Commits are immutable: what an earlier audit concluded about a
+	// commit, under the same build and rules, still holds. Only the
+	// others are read.
+	cache := loadCommitCache(g.Dir, cacheName(prefix, opt.Linter))
+	var todo []pair
+	var todoMerges []commit
+	for _, pr := range pairs {
+		if _, ok := cache.commits[pr.c.id]; !ok {
+			todo = append(todo, pr)
+		}
+	}
+	for _, c := range merges {
+		if _, ok := cache.commits[c.id]; !ok {
+			todoMerges = append(todoMerges, c)
+		}
+	}
+	found := map[string][]Finding{}
+	if len(todo) > 0 {
+		b, err := g.NewBatch(ctx)
+		if err != nil {
+			return nil, err
+		}
+		defer b.Close()
+		if len(todoMerges) > 0 {
+			if todo, err = mergePairs(b, prefix, todo, todoMerges, res); err != nil {
+				return nil, err
+			}
+		}
+		if err := compareAll(b, opt, todo, res, found); err != nil {
 			return nil, err
 		}
 	}
-	return res, compareAll(b, opt.Linter, pairs, res)
+	// The findings in walk order: one pair per commit in pairs.
+	for _, pr := range pairs {
+		if fs, ok := cache.commits[pr.c.id]; ok {
+			for _, f := range fs {
+				res.Findings = append(res.Findings, Finding{Commit: pr.c.id, Parent: f.Parent, Author: pr.c.author, Date: pr.c.date, Diagnostic: f.D})
+			}
+			continue
+		}
+		res.Findings = append(res.Findings, found[pr.c.id]...)
+	}
+	if len(todo) > 0 {
+		cache.store(g.Dir, pairs, found)
+	}
+	return res, nil
 }
 
 // pair is one comparison of the walk: a commit against one parent, with
@@ -164,7 +205,7 @@ func walk(ctx context.Context, g *gitx.Git, prefix, rng string, res *Result) (pa
 // mergePairs replaces each merge of pairs by one pair per parent whose
 // files differ: the tree of the memory root at the merge and at each
 // parent gives the blobs of the log and the archive.
-func mergePairs(b *gitx.Batch, prefix string, pairs []pair, merges []commit) ([]pair, error) {
+func mergePairs(b *gitx.Batch, prefix string, pairs []pair, merges []commit, res *Result) ([]pair, error) {
 	var order []string
 	seen := map[string]bool{}
 	for _, c := range merges {
@@ -187,6 +228,7 @@ func mergePairs(b *gitx.Batch, prefix string, pairs []pair, merges []commit) ([]
 		if err != nil {
 			return nil, err
 		}
+		res.blobs++
 		var fs files
 		if ok {
 			entries, err := gitx.ParseTree(data, hashLen)
@@ -215,17 +257,21 @@ func mergePairs(b *gitx.Batch, prefix string, pairs []pair, merges []commit) ([]
 
 // blobCache reads every blob the comparisons need, each once, in the
 // order the walk uses them, through one pipelined cat-file; a blob is
-// dropped after its last use.
+// dropped after its last use, and its buffer read into again, unless
+// the blob was parsed (parse's results share their bytes).
 type blobCache struct {
-	blobs []string
-	uses  map[string]int
-	have  map[string][]byte
-	pipe  *gitx.Pipe
-	next  int
+	blobs  []string
+	uses   map[string]int
+	have   map[string][]byte
+	pinned map[string]bool
+	free   [][]byte
+	pipe   *gitx.Pipe
+	next   int
+	read   int
 }
 
 func newBlobCache(b *gitx.Batch, pairs []pair) *blobCache {
-	c := &blobCache{uses: map[string]int{}, have: map[string][]byte{}}
+	c := &blobCache{uses: map[string]int{}, have: map[string][]byte{}, pinned: map[string]bool{}}
 	for _, pr := range pairs {
 		for _, oid := range needed(pr.bf, pr.hf) {
 			if oid == "" {
@@ -252,15 +298,28 @@ func (c *blobCache) get(oid string) ([]byte, error) {
 		if c.next == len(c.blobs) {
 			return nil, fmt.Errorf("git cat-file: blob %s was not read", oid)
 		}
-		data, ok, err := c.pipe.Next()
+		var buf []byte
+		if n := len(c.free); n > 0 {
+			buf, c.free = c.free[n-1], c.free[:n-1]
+		}
+		data, ok, err := c.pipe.NextInto(buf)
 		if err != nil {
 			return nil, err
 		}
 		if !ok {
 			return nil, fmt.Errorf("git cat-file: blob %s is missing", c.blobs[c.next])
 		}
+		c.read++
 		c.have[c.blobs[c.next]] = data
 		c.next++
+	}
+}
+
+// pin keeps oid's buffer from being reused: it was parsed, and the
+// findings may hold strings over its bytes.
+func (c *blobCache) pin(oid string) {
+	if oid != "" {
+		c.pinned[oid] = true
 	}
 }
 
@@ -269,12 +328,16 @@ func (c *blobCache) release(oid string) {
 		return
 	}
 	if c.uses[oid]--; c.uses[oid] == 0 {
+		if data := c.have[oid]; !c.pinned[oid] && cap(data) > 0 {
+			c.free = append(c.free, data[:0])
+		}
 		delete(c.have, oid)
 	}
 }
 
-// compareAll judges every pair through lint's history rules.
-func compareAll(b *gitx.Batch, l *lint.Linter, pairs []pair, res *Result) error {
+// compareAll judges every pair through lint's history rules, adding
+// the findings of each commit to found.
+func compareAll(b *gitx.Batch, opt Options, pairs []pair, res *Result, found map[string][]Finding) error {
 	cache := newBlobCache(b, pairs)
 	for _, pr := range pairs {
 		need := needed(pr.bf, pr.hf)
@@ -285,28 +348,33 @@ func compareAll(b *gitx.Batch, l *lint.Linter, pairs []pair, res *Result) error 
 				return err
 			}
 		}
-		ds, err := comparePair(l, pr, data)
+		ds, parsed, err := comparePair(opt, pr, data)
 		if err != nil {
 			return err
 		}
 		for _, d := range ds {
-			res.Findings = append(res.Findings, Finding{Commit: pr.c.id, Parent: pr.parent, Author: pr.c.author, Date: pr.c.date, Diagnostic: d})
+			found[pr.c.id] = append(found[pr.c.id], Finding{Commit: pr.c.id, Parent: pr.parent, Author: pr.c.author, Date: pr.c.date, Diagnostic: d})
 		}
 		for _, oid := range need {
+			if parsed {
+				cache.pin(oid)
+			}
 			cache.release(oid)
 		}
 	}
+	res.blobs += cache.read
 	return nil
 }
 
 // comparePair compares one pair whose files are data (base log, base
 // archive, head log, head archive; nil where a file takes no part).
-func comparePair(l *lint.Linter, pr pair, data [4][]byte) (diag.Diagnostics, error) {
+// parsed is false when the prefix check settled it without a parse.
+func comparePair(opt Options, pr pair, data [4][]byte) (_ diag.Diagnostics, parsed bool, _ error) {
 	bf, hf := pr.bf, pr.hf
-	logSame := bf.log == hf.log || PureAppend(data[0], data[2])
-	archiveSame := bf.archive == hf.archive || PureAppend(data[1], data[3])
+	logSame := bf.log == hf.log || !opt.full && PureAppend(data[0], data[2])
+	archiveSame := bf.archive == hf.archive || !opt.full && PureAppend(data[1], data[3])
 	if logSame && archiveSame {
-		return nil, nil
+		return nil, false, nil
 	}
 	// A file whose blob did not change holds the same events on both
 	// sides and takes no part: it is left out (nil) of both. An archive
@@ -323,7 +391,7 @@ func comparePair(l *lint.Linter, pr pair, data [4][]byte) (diag.Diagnostics, err
 		"base": {log: data[0], archiveName: bf.archiveName, archive: data[1]},
 		"head": {log: data[2], archiveName: hf.archiveName, archive: data[3]},
 	}
-	ds, err := l.CheckHistory(lint.Input{Git: git, Revisions: &lint.Revisions{
+	ds, err := opt.Linter.CheckHistory(lint.Input{Git: git, Revisions: &lint.Revisions{
 		Base: "base", Head: "head", Label: fmt.Sprintf("%.12s", pr.parent),
 		Merge: len(pr.c.parents) > 1, OnlyCommitted: true,
 	}})
@@ -333,7 +401,7 @@ func comparePair(l *lint.Linter, pr pair, data [4][]byte) (diag.Diagnostics, err
 			ds[i].Range.EndLine += shift
 		}
 	}
-	return ds, err
+	return ds, true, err
 }
 
 // versions is the lint.Git of one compared pair: the files the walk

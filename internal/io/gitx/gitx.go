@@ -369,7 +369,13 @@ func (b *Batch) Pipeline(specs []string) *Pipe {
 }
 
 // Next returns the next object, ok false when it does not exist.
-func (p *Pipe) Next() ([]byte, bool, error) {
+func (p *Pipe) Next() ([]byte, bool, error) { return p.NextInto(nil) }
+
+// NextInto is Next reading into buf, grown only when the object is
+// larger than its capacity: a walk over thousands of versions of a
+// file reuses a few buffers instead of allocating (and zeroing) a new
+// one per version. The result aliases buf.
+func (p *Pipe) NextInto(buf []byte) ([]byte, bool, error) {
 	if p.n == 0 {
 		return nil, false, io.EOF
 	}
@@ -385,7 +391,11 @@ func (p *Pipe) Next() ([]byte, bool, error) {
 	if err != nil || !ok {
 		return nil, ok, err
 	}
-	data := make([]byte, size+1)
+	data := buf[:0]
+	if int64(cap(data)) < size+1 {
+		data = make([]byte, size+1, size+1+size/4)
+	}
+	data = data[:size+1] // the content and its trailing LF
 	if _, err := io.ReadFull(p.b.out, data); err != nil {
 		return nil, false, p.b.fail(err)
 	}
