@@ -145,3 +145,33 @@ func id(event string) string {
 	head, _, _ := strings.Cut(strings.TrimPrefix(event, "### "), " |")
 	return head
 }
+
+// Versions builds a repository whose main branch commits each of logs
+// in turn as CHANGELOG.md, and returns its folder: the histories a
+// table test spells out by hand.
+func Versions(tb testing.TB, logs ...string) string {
+	tb.Helper()
+	dir, err := os.MkdirTemp("", "memsys-histgen-")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { os.RemoveAll(dir) })
+	var s bytes.Buffer
+	for i, log := range logs {
+		fmt.Fprintf(&s, "commit refs/heads/main\nmark :%d\ncommitter Ada <ada@example.com> %d +0000\ndata 9\nversion %d\n", i+1, 1735689600+i*60, i%10)
+		if i > 0 {
+			fmt.Fprintf(&s, "from :%d\n", i)
+		}
+		fmt.Fprintf(&s, "M 100644 inline CHANGELOG.md\ndata %d\n%s\n", len(log), log)
+	}
+	g := &gitx.Git{Dir: dir, Env: []string{"GIT_CONFIG_NOSYSTEM=1", "HOME=" + dir}}
+	for _, step := range []struct {
+		in   []byte
+		args []string
+	}{{nil, []string{"init", "-q", "-b", "main"}}, {s.Bytes(), []string{"fast-import", "--quiet"}}} {
+		if out, err := g.RunInput(context.Background(), bytes.NewReader(step.in), step.args...); err != nil {
+			tb.Fatalf("git %v: %v\n%s", step.args, err, out)
+		}
+	}
+	return dir
+}
