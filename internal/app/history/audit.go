@@ -11,6 +11,7 @@ import (
 	"github.com/memsys/memsys/internal/io/gitx"
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/lint"
+	"github.com/memsys/memsys/parse"
 )
 
 // Finding is one change to a committed event, in one commit.
@@ -43,6 +44,9 @@ type Result struct {
 	// blobs counts the objects read from git, trees included, for the
 	// tests that check a warm audit reads only new commits.
 	blobs int
+	// parses counts the versions parsed: pairs compared through the
+	// rules and versions whose end was checked (closedEnd).
+	parses int
 }
 
 type commit struct {
@@ -339,6 +343,7 @@ func (c *blobCache) release(oid string) {
 // the findings of each commit to found.
 func compareAll(b *gitx.Batch, opt Options, pairs []pair, res *Result, found map[string][]Finding) error {
 	cache := newBlobCache(b, pairs)
+	ends := ends{closed: map[string]bool{}, parses: &res.parses}
 	for _, pr := range pairs {
 		need := needed(pr.bf, pr.hf)
 		var data [4][]byte
@@ -348,9 +353,12 @@ func compareAll(b *gitx.Batch, opt Options, pairs []pair, res *Result, found map
 				return err
 			}
 		}
-		ds, parsed, err := comparePair(opt, pr, data)
+		ds, parsed, err := comparePair(opt, &ends, pr, data)
 		if err != nil {
 			return err
+		}
+		if parsed {
+			res.parses++
 		}
 		for _, d := range ds {
 			found[pr.c.id] = append(found[pr.c.id], Finding{Commit: pr.c.id, Parent: pr.parent, Author: pr.c.author, Date: pr.c.date, Diagnostic: d})
@@ -366,14 +374,107 @@ func compareAll(b *gitx.Batch, opt Options, pairs []pair, res *Result, found map
 	return nil
 }
 
+// ends remembers, per blob, whether bytes appended after it can change
+// none of its events (closedEnd): found by a parse for the first
+// version of a run of appends, then carried from each version to the
+// next without one.
+type ends struct {
+	closed map[string]bool
+	parses *int
+}
+
+// appended reports whether next is old with events appended that leave
+// old's events as they were: old has a closed end and next starts with
+// its bytes (PureAppend). It records whether next's end is closed too.
+func (e *ends) appended(oid, nextOID, name string, old, next []byte) bool {
+	if !PureAppend(old, next) {
+		return false
+	}
+	if e.closed == nil {
+		e.closed = map[string]bool{}
+	}
+	closed, ok := e.closed[oid]
+	if !ok {
+		closed = closedEnd(name, old)
+		e.closed[oid] = closed
+		*e.parses++
+	}
+	if closed && addedClean(old, next) {
+		e.closed[nextOID] = true
+	}
+	return closed
+}
+
+// closedEnd parses data (the log or, by name, an archive) and reports
+// whether text appended after it, starting with a heading, leaves its
+// events as they are: no block is left open (a fence or an HTML
+// comment would take the appended lines in), no line is too long to
+// read on, and the last event ends its line, holds no block that
+// could stay open (parse.CutsAt, as the replay cache checks) and is
+// followed by nothing but blank lines and separators.
+func closedEnd(name string, data []byte) bool {
+	var opts []parse.Option
+	if name != workspace.LogName {
+		opts = append(opts, parse.Archive())
+	}
+	log := parse.Parse(name, data, opts...)
+	for _, p := range log.Problems {
+		if p.Kind == parse.KindUnclosed || p.Kind == parse.KindLineLength {
+			return false
+		}
+	}
+	if len(log.Events) == 0 {
+		return false
+	}
+	last := log.Events[len(log.Events)-1]
+	if !strings.HasSuffix(last.Text, "\n") || !parse.CutsAt([]byte(last.Text)) || last.Range.EndOffset > len(data) {
+		return false
+	}
+	return onlySeparators(data[last.Range.EndOffset:])
+}
+
+// addedClean reports whether what next adds to old (PureAppend holds)
+// leaves next with a closed end as well: it ends its last line, and
+// from its first heading, an event heading, no line could open or
+// close a block (parse.CutsAt).
+func addedClean(old, next []byte) bool {
+	rest := next[len(old):]
+	if len(rest) == 0 {
+		return true
+	}
+	if rest[len(rest)-1] != '\n' {
+		return false
+	}
+	for pos := 0; pos < len(rest); {
+		end := bytes.IndexByte(rest[pos:], '\n') + pos + 1
+		if t := bytes.TrimSpace(rest[pos:end]); len(t) != 0 && !bytes.Equal(t, []byte("---")) {
+			return parse.CutsAt(rest[pos:])
+		}
+		pos = end
+	}
+	return true
+}
+
+// onlySeparators reports whether b holds nothing but blank lines and
+// "---" separators.
+func onlySeparators(b []byte) bool {
+	for _, line := range bytes.Split(b, []byte{'\n'}) {
+		if t := bytes.TrimSpace(line); len(t) != 0 && !bytes.Equal(t, []byte("---")) {
+			return false
+		}
+	}
+	return true
+}
+
 // comparePair compares one pair whose files are data (base log, base
 // archive, head log, head archive; nil where a file takes no part).
 // parsed is false when the prefix check settled it without a parse.
-func comparePair(opt Options, pr pair, data [4][]byte) (_ diag.Diagnostics, parsed bool, _ error) {
+func comparePair(opt Options, e *ends, pr pair, data [4][]byte) (_ diag.Diagnostics, parsed bool, _ error) {
 	bf, hf := pr.bf, pr.hf
-	logSame := bf.log == hf.log || !opt.full && PureAppend(data[0], data[2])
-	archiveSame := bf.archive == hf.archive || !opt.full && PureAppend(data[1], data[3])
-	if logSame && archiveSame {
+	logSame := bf.log == hf.log || !opt.full && e.appended(bf.log, hf.log, workspace.LogName, data[0], data[2])
+	archiveAppended := !opt.full && bf.archive != hf.archive && bf.archiveName == hf.archiveName &&
+		e.appended(bf.archive, hf.archive, bf.archiveName, data[1], data[3])
+	if logSame && (bf.archive == hf.archive || archiveAppended) {
 		return nil, false, nil
 	}
 	// A file whose blob did not change holds the same events on both
@@ -383,7 +484,7 @@ func comparePair(opt Options, pr pair, data [4][]byte) (_ diag.Diagnostics, pars
 	// log it came from. Positions are shifted back to the whole file
 	// below.
 	shift := 0
-	if len(data[1]) > 0 && bf.archiveName == hf.archiveName && PureAppend(data[1], data[3]) {
+	if len(data[1]) > 0 && archiveAppended {
 		shift = bytes.Count(data[1], []byte{'\n'})
 		data[1], data[3] = nil, data[3][len(data[1]):]
 	}
