@@ -70,7 +70,7 @@ func Run(ctx context.Context, g *gitx.Git, opt Options) (*Result, error) {
 		}
 		opt.Linter = l
 	}
-	ok, err := g.HasHead()
+	head, ok, err := g.Head()
 	if err != nil {
 		return nil, err
 	}
@@ -81,22 +81,28 @@ func Run(ctx context.Context, g *gitx.Git, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	rng := "HEAD"
+	// The walk names HEAD by its ID, so what it lists is what the cache
+	// records under that ID even if HEAD moves meanwhile.
+	rng, since := head, ""
 	if opt.Since != "" {
-		since, err := g.ResolveContext(ctx, opt.Since)
-		if err != nil {
+		if since, err = g.ResolveContext(ctx, opt.Since); err != nil {
 			return nil, err
 		}
-		rng = since + "..HEAD"
+		rng = since + ".." + head
+	}
+	// Commits are immutable: what an earlier audit concluded about a
+	// commit, under the same build and rules, still holds. Only the
+	// others are read; and the audit of the same range ending at the
+	// same commit is the same audit, unless the clone has become
+	// shallow since (a cut history is an error, never a silent pass).
+	cache := loadCommitCache(g.Dir, cacheName(prefix, opt.Linter))
+	if cache.head == head && cache.since == since && !g.Shallow(ctx) {
+		return cache.result(), nil
 	}
 	pairs, merges, err := walk(ctx, g, prefix, rng, res)
 	if err != nil || len(pairs) == 0 {
 		return res, err
 	}
-	// Commits are immutable: what an earlier audit concluded about a
-	// commit, under the same build and rules, still holds. Only the
-	// others are read.
-	cache := loadCommitCache(g.Dir, cacheName(prefix, opt.Linter))
 	var todo []pair
 	var todoMerges []commit
 	for _, pr := range pairs {
@@ -129,14 +135,14 @@ func Run(ctx context.Context, g *gitx.Git, opt Options) (*Result, error) {
 	for _, pr := range pairs {
 		if fs, ok := cache.commits[pr.c.id]; ok {
 			for _, f := range fs {
-				res.Findings = append(res.Findings, Finding{Commit: pr.c.id, Parent: f.Parent, Author: pr.c.author, Date: pr.c.date, Diagnostic: f.D})
+				res.Findings = append(res.Findings, f.finding(pr.c.id))
 			}
 			continue
 		}
 		res.Findings = append(res.Findings, found[pr.c.id]...)
 	}
-	if len(todo) > 0 {
-		cache.store(g.Dir, pairs, found)
+	if len(todo) > 0 || cache.head != head || cache.since != since {
+		cache.store(g.Dir, head, since, res.Commits, pairs, found)
 	}
 	return res, nil
 }

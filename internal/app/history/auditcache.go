@@ -29,11 +29,14 @@ const commitCacheVersion = 1
 // while the entry stays under it.
 const maxCachedCommits = 200000
 
-// cachedFinding is one finding of a commit, less what the walk gives
-// again (the commit, its author and date).
+// cachedFinding is one finding of a commit, less the commit's ID.
 type cachedFinding struct {
-	Parent string
-	D      diag.Diagnostic
+	Parent, Author, Date string
+	D                    diag.Diagnostic
+}
+
+func (f cachedFinding) finding(commit string) Finding {
+	return Finding{Commit: commit, Parent: f.Parent, Author: f.Author, Date: f.Date, Diagnostic: f.D}
 }
 
 // commitEntry is the encoded form of a cache entry: gob, because a
@@ -42,12 +45,31 @@ type commitEntry struct {
 	Version int
 	IDs     []string
 	Finds   [][]cachedFinding
+	// The last audit: its range (Since.., HEAD's ID) and what it
+	// reported, the findings being those of the first Walked IDs.
+	Head, Since     string
+	Commits, Walked int
 }
 
 // commitCache is the commit cache as one audit uses it.
 type commitCache struct {
 	name    string
 	commits map[string][]cachedFinding
+	// The last audit, as recorded in the entry.
+	head, since string
+	count       int
+	walked      []string
+}
+
+// result is the last audit's result, rebuilt from the entry.
+func (c *commitCache) result() *Result {
+	res := &Result{Commits: c.count}
+	for _, id := range c.walked {
+		for _, f := range c.commits[id] {
+			res.Findings = append(res.Findings, f.finding(id))
+		}
+	}
+	return res
 }
 
 // cacheName names the entry of an audit of the memory at prefix under
@@ -69,22 +91,23 @@ func loadCommitCache(root, name string) *commitCache {
 		return c
 	}
 	var e commitEntry
-	if gob.NewDecoder(bytes.NewReader(data)).Decode(&e) != nil || e.Version != commitCacheVersion || len(e.IDs) != len(e.Finds) {
+	if gob.NewDecoder(bytes.NewReader(data)).Decode(&e) != nil || e.Version != commitCacheVersion || len(e.IDs) != len(e.Finds) || e.Walked > len(e.IDs) {
 		return c
 	}
 	for i, id := range e.IDs {
 		c.commits[id] = e.Finds[i]
 	}
+	c.head, c.since, c.count, c.walked = e.Head, e.Since, e.Commits, e.IDs[:e.Walked]
 	return c
 }
 
 // store writes the entry: every commit of pairs (from the cache or
 // found now, in walk order), then earlier ones while under the bound.
-func (c *commitCache) store(root string, pairs []pair, found map[string][]Finding) {
+func (c *commitCache) store(root, head, since string, commits int, pairs []pair, found map[string][]Finding) {
 	if !workspace.CacheEnabled() {
 		return
 	}
-	e := commitEntry{Version: commitCacheVersion}
+	e := commitEntry{Version: commitCacheVersion, Head: head, Since: since, Commits: commits}
 	seen := map[string]bool{}
 	for _, pr := range pairs {
 		id := pr.c.id
@@ -96,11 +119,12 @@ func (c *commitCache) store(root string, pairs []pair, found map[string][]Findin
 		if !ok {
 			fs = []cachedFinding{}
 			for _, f := range found[id] {
-				fs = append(fs, cachedFinding{Parent: f.Parent, D: f.Diagnostic})
+				fs = append(fs, cachedFinding{Parent: f.Parent, Author: f.Author, Date: f.Date, D: f.Diagnostic})
 			}
 		}
 		e.IDs, e.Finds = append(e.IDs, id), append(e.Finds, fs)
 	}
+	e.Walked = len(e.IDs)
 	if len(c.commits)+len(e.IDs) <= maxCachedCommits {
 		for id, fs := range c.commits {
 			if !seen[id] {

@@ -170,6 +170,15 @@ func TestAuditCacheNewCommits(t *testing.T) {
 		t.Errorf("%d findings after the new commit, %d before: want one more", len(cold.Findings), len(first.Findings))
 	}
 
+	// Another range, then the whole history again: each as a cold
+	// audit of it reports.
+	for _, since := range []string{"HEAD~40", "", "HEAD~40"} {
+		opt := Options{Since: since}
+		if got, want := report(t, audit(t, dir, opt, true)), report(t, audit(t, dir, opt, false)); got != want {
+			t.Errorf("--since %q: cached report:\n%s\ncold report:\n%s", since, got, want)
+		}
+	}
+
 	// A damaged entry is no entry: everything is read again.
 	ents, _ := filepath.Glob(filepath.Join(dir, ".git", "memsys-cache", "audit-*"))
 	if len(ents) != 1 {
