@@ -2,6 +2,7 @@ package bench
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"os/exec"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memsys/memsys/internal/io/gitx"
 	"github.com/memsys/memsys/internal/testkit/histgen"
 )
 
@@ -55,7 +57,7 @@ func auditRepo(b *testing.B) string {
 func BenchmarkAudit(b *testing.B) {
 	buildMemsys(b)
 	dir := auditRepo(b)
-	out, err := exec.Command("git", "-C", dir, "log", "--format=%H", "--", "CHANGELOG.md").Output()
+	out, err := (&gitx.Git{Dir: dir}).Run(context.Background(), "log", "--format=%H", "--", "CHANGELOG.md")
 	if err != nil {
 		b.Fatal(err)
 	}
