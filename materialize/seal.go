@@ -31,7 +31,10 @@ const sealPrefix = "<!-- memsys digest: "
 // A SourceHasher digests a history as regen reads it: the text of each
 // event (line endings already LF), in order, and the options that
 // shape context.md. Feed it the archive's events, then the log's.
-type SourceHasher struct{ h hash.Hash }
+type SourceHasher struct {
+	h   hash.Hash
+	buf []byte // one event's normalised text, reused: h.Write through the interface made every line escape to the heap
+}
 
 // NewSourceHasher starts a digest for options opt.
 func NewSourceHasher(opt Options) *SourceHasher {
@@ -46,6 +49,7 @@ func NewSourceHasher(opt Options) *SourceHasher {
 // lines and trailing blanks are left out: the parser ignores them, so
 // the derived files do not depend on them (TestRegenLineEndings).
 func (s *SourceHasher) Add(e *parse.Event) {
+	buf := s.buf[:0]
 	text := e.Text
 	for text != "" {
 		line := text
@@ -55,11 +59,11 @@ func (s *SourceHasher) Add(e *parse.Event) {
 			text = ""
 		}
 		if line = strings.TrimRight(line, " \t"); line != "" {
-			s.h.Write([]byte(line))
-			s.h.Write([]byte{'\n'})
+			buf = append(append(buf, line...), '\n')
 		}
 	}
-	s.h.Write([]byte{0})
+	s.buf = append(buf, 0)
+	s.h.Write(s.buf)
 }
 
 // Sum returns the digest of the events so far.

@@ -154,6 +154,7 @@ func lcRoot(cmd *cli.Command) (string, error) {
 	if err != nil {
 		return "", cannotRun{err}
 	}
+	workspace.TuneGC(root)
 	return root, nil
 }
 
