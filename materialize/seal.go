@@ -32,8 +32,10 @@ const sealPrefix = "<!-- memsys digest: "
 // event (line endings already LF), in order, and the options that
 // shape context.md. Feed it the archive's events, then the log's.
 type SourceHasher struct {
-	h   hash.Hash
-	buf []byte // one event's normalised text, reused: h.Write through the interface made every line escape to the heap
+	h hash.Hash
+	// buf gathers one event's digested bytes, so the hash is written
+	// once per event rather than twice per line.
+	buf []byte
 }
 
 // NewSourceHasher starts a digest for options opt.
@@ -49,7 +51,7 @@ func NewSourceHasher(opt Options) *SourceHasher {
 // lines and trailing blanks are left out: the parser ignores them, so
 // the derived files do not depend on them (TestRegenLineEndings).
 func (s *SourceHasher) Add(e *parse.Event) {
-	buf := s.buf[:0]
+	b := s.buf[:0]
 	text := e.Text
 	for text != "" {
 		line := text
@@ -59,10 +61,10 @@ func (s *SourceHasher) Add(e *parse.Event) {
 			text = ""
 		}
 		if line = strings.TrimRight(line, " \t"); line != "" {
-			buf = append(append(buf, line...), '\n')
+			b = append(append(b, line...), '\n')
 		}
 	}
-	s.buf = append(buf, 0)
+	s.buf = append(b, 0)
 	s.h.Write(s.buf)
 }
 
