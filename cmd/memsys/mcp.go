@@ -6,6 +6,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/memsys/memsys/internal/io/companion"
+	"github.com/memsys/memsys/internal/io/workspace"
 )
 
 // mcpProgram is internal/app/mcpserver.Program, spelled here because
@@ -39,7 +40,11 @@ func runMCP(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return usageErr("mcp: the MCP server program %v: install it with go install github.com/memsys/memsys/cmd/%s@latest", err, mcpProgram)
 	}
-	code, err := companion.Exec(prog, []string{"-C", root, "--agent", lcAgent(cmd.String("agent"))})
+	args := []string{"-C", root, "--agent", lcAgent(cmd.String("agent"))}
+	if !workspace.CacheEnabled() {
+		args = append(args, "--no-cache") // --no-cache is this process's state; the server must get it too
+	}
+	code, err := companion.Exec(prog, args)
 	if err != nil {
 		return cannotRun{err}
 	}

@@ -19,30 +19,34 @@ import (
 // command ~7 ms, more than git status takes.
 const Program = "memsys-mcp"
 
-// Main is memsys-mcp: `memsys-mcp [-C DIR] [--agent NAME]` serves the
+// Main is memsys-mcp: `memsys-mcp [-C DIR] [--agent NAME] [--no-cache]` serves the
 // memory on stdin and stdout until stdin ends. `memsys mcp` starts it
 // with the root it found and the agent it picked. args exclude the
 // program name. It returns the exit code: 0, or 2 when it cannot run
 // (one line on stderr).
 func Main(ctx context.Context, args []string, stderr io.Writer) int {
 	fs := flag.NewFlagSet(Program, flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(io.Discard) // a bad flag gets one line, below; -h the usage
 	dir := fs.String("C", "", "serve the memory rooted at `DIR` (default: found from the working directory, as memsys does)")
 	agent := fs.String("agent", "", "agent `NAME` for appends that name none (default $MEMSYS_AGENT, else $USER, else \"agent\")")
+	noCache := fs.Bool("no-cache", false, "do not read or write the history cache (also MEMSYS_NO_CACHE=1); results are the same, only slower")
 	version := fs.Bool("version", false, "print the version and exit")
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: %s [-C DIR] [--agent NAME]\nserve a memsys memory to an agent host over the Model Context Protocol (stdio)\n", Program)
-		fs.PrintDefaults()
-	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintf(stderr, "usage: %s [-C DIR] [--agent NAME] [--no-cache]\nserve a memsys memory to an agent host over the Model Context Protocol (stdio)\n", Program)
+			fs.SetOutput(stderr)
+			fs.PrintDefaults()
 			return 0
 		}
+		fmt.Fprintf(stderr, "%s: %v: see %s -h\n", Program, err, Program)
 		return 2
 	}
 	if *version {
 		fmt.Fprintf(os.Stdout, "%s version %s\n", Program, buildinfo.Version())
 		return 0
+	}
+	if *noCache {
+		workspace.DisableCache()
 	}
 	fail := func(err error) int {
 		fmt.Fprintf(stderr, "%s: %v\n", Program, err)
