@@ -3,6 +3,7 @@ package memory
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"strconv"
 
@@ -69,7 +70,8 @@ type replayCheckpoint struct {
 	// own, in a heavy one): the head's events after it are replayed
 	// from there.
 	Heavy workspace.Mark
-	// Replayer is the replay state, in the heavy checkpoint only.
+	// Replayer is the replay state, in the heavy checkpoint only, where
+	// it follows the encoding of the rest (loadHeavy).
 	Replayer []byte
 }
 
@@ -261,8 +263,18 @@ func loadHeavy(root string, c *checkpointed) *replayCheckpoint {
 	if !ok {
 		return nil
 	}
+	// The entry is the checkpoint without its state, then the state
+	// (see save): decoded once, in place, not copied out first.
+	k, n := binary.Uvarint(data)
+	if n <= 0 || k > uint64(len(data)-n) {
+		return nil
+	}
 	cp := &replayCheckpoint{}
-	if snapshot.Decode(data, cp) != nil || cp.Version != checkpointVersion || cp.Replayer == nil ||
+	if snapshot.Decode(data[n:n+int(k)], cp) != nil || cp.Version != checkpointVersion {
+		return nil
+	}
+	cp.Replayer = data[n+int(k):]
+	if len(cp.Replayer) == 0 ||
 		int64(cp.PrefixLen) != c.head.Heavy.Len || cp.PrefixSum != c.head.Heavy.Sum {
 		return nil
 	}
@@ -356,13 +368,17 @@ func save(root, name string, mem *workspace.Memory, r *rendered, last lastEvent,
 		if err != nil {
 			return
 		}
-		cp.Heavy, cp.Replayer = sum, state
-		data, err := snapshot.Encode(&cp)
-		if err != nil || !workspace.CachePut(root, name, data) {
+		cp.Heavy = sum
+		meta, err := snapshot.Encode(&cp)
+		if err != nil {
+			return
+		}
+		data := binary.AppendUvarint(make([]byte, 0, binary.MaxVarintLen64+len(meta)+len(state)), uint64(len(meta)))
+		data = append(append(data, meta...), state...)
+		if !workspace.CachePut(root, name, data) {
 			return
 		}
 		heavyWrites++
-		cp.Replayer = nil
 	} else {
 		cp.Heavy = *keep
 	}
