@@ -87,9 +87,10 @@ const headSuffix = ".head"
 func heavyBound(prefix int) int { return max(1<<20, prefix/20) }
 
 // resumes counts replays resumed from a checkpoint, for the tests to
-// see that the cache was used; heavyWrites counts heavy checkpoints
-// written.
-var resumes, heavyWrites int
+// see that the cache was used; pastHead those resumed from a heavy
+// checkpoint its head had moved past; heavyWrites counts heavy
+// checkpoints written.
+var resumes, pastHead, heavyWrites int
 
 // tailPre stands for the log before a resumed suffix: the suffix
 // starts after an event of the Event Log (see resumable).
@@ -167,6 +168,9 @@ func replayCached(root string, opt materialize.Options, c *checkpointed) (*works
 				return nil, nil, err
 			} else if ok && x.Exact() && len(x.Seen()) == 0 {
 				r := &rendered{x: x}
+				if c.head.Heavy.Len < int64(c.head.PrefixLen) {
+					pastHead++
+				}
 				if last.EndOffset > c.head.PrefixLen {
 					saveResumed(root, c, r, last, n)
 				}
