@@ -113,3 +113,31 @@ func TestCheckpointRefusesSupersession(t *testing.T) {
 		t.Fatal("a resumed replay expects Supersedes fields")
 	}
 }
+
+// BenchmarkCheckpointDecode is the history cache's cost after an
+// append: restoring the replay state of a long history, against
+// rendering its files (both once per regen --check).
+func BenchmarkCheckpointDecode(b *testing.B) {
+	evs := parse.Parse("CHANGELOG.md", loggen.Generate(20000, 1)).Events
+	x := NewReplayer(DefaultOptions())
+	for i := range evs {
+		x.Apply(&evs[i])
+	}
+	data, err := x.MarshalBinary()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("decode", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			if _, err := UnmarshalReplayer(data); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("render", func(b *testing.B) {
+		for b.Loop() {
+			x.Files()
+		}
+	})
+}
