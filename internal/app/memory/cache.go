@@ -156,11 +156,10 @@ func (r *rendered) derive(tier parse.Tier) []Derived {
 // replayCached is Replay of the whole history through the cache. c is
 // the checkpoint loadCheckpoint found, nil for none.
 //
-// A history with a Supersedes field is never cached: a later event can
-// undo an earlier one's effects, so a replay state saved after a prefix
-// is not a state the rest of the history can resume from. Such a
-// history replays cold (replayStream) every time; so does one whose
-// suffix after a checkpoint holds a Supersedes field.
+// A Supersedes field can undo an earlier event's effects, so a replay
+// state saved after a prefix can be resumed only by a suffix without
+// one (materialize.Replayer.MarshalBinary): a suffix with a Supersedes
+// field is a cold run, which checkpoints the whole history again.
 func replayCached(root string, opt materialize.Options, c *checkpointed) (*workspace.Memory, *rendered, error) {
 	if c != nil && len(parse.ScanSupersedes(workspace.LogName, c.rest)) == 0 && resumable(c.rest) {
 		if heavy := loadHeavy(root, c); heavy != nil {
@@ -182,12 +181,9 @@ func replayCached(root string, opt materialize.Options, c *checkpointed) (*works
 	if err != nil {
 		return nil, nil, err
 	}
-	if len(mem.Supersessions()) > 0 {
-		mem, x, err := replayStream(root, opt, "")
-		return mem, &rendered{x: x}, err
-	}
 	name := cacheName(root, opt, mem)
 	a := materialize.NewAsync(opt)
+	a.Expect(mem.Supersessions())
 	var last lastEvent
 	n := 0
 	err = mem.Stream(func(e *parse.Event) {
@@ -210,8 +206,9 @@ func replayCached(root string, opt materialize.Options, c *checkpointed) (*works
 	if err := mem.Incomplete(); err != nil {
 		return nil, nil, err
 	}
-	if !x.Exact() || len(x.Seen()) > 0 {
-		// The bytes hid a Supersedes field the events have.
+	if !x.Exact() {
+		// The bytes hid a Supersedes field the events have, or
+		// showed one they do not.
 		mem, x, err := replayStream(root, opt, "")
 		return mem, &rendered{x: x}, err
 	}

@@ -144,10 +144,11 @@ func appendText(text string) func([]byte) []byte {
 const newEvent = "\n---\n\n### evt-%s | 2099-01-01 00:00 | a | create\n\n**Scope**: s\n**Summary**: appended\n\n**Details**:\n- entity: appended_thing\n\n**Refs**: none\n**Tags**: none\n"
 
 // TestReplayCachedEqualsCold runs every log of the test corpus (the
-// testscripts and the examples) through the cache and cold, unchanged
-// and after appending events, editing an early byte, appending a
-// broken event and rewriting the file: byte-identical derived files and
-// identical problems every time.
+// testscripts, the examples and materialize's semantics cases) through
+// the cache and cold, unchanged and after appending events (one with a
+// Supersedes field), editing an early byte, appending a broken event
+// and rewriting the file: byte-identical derived files and identical
+// problems every time.
 func TestReplayCachedEqualsCold(t *testing.T) {
 	var corpora []map[string][]byte
 	scripts, _ := filepath.Glob("../../../testscripts/*.txtar")
@@ -172,16 +173,27 @@ func TestReplayCachedEqualsCold(t *testing.T) {
 		b, _ := os.ReadFile(e)
 		corpora = append(corpora, map[string][]byte{parse.LogFile: b})
 	}
+	// The semantics cases, for the histories with Supersedes fields.
+	cases, _ := filepath.Glob("../../../materialize/testdata/semantics/*.md")
+	for _, c := range cases {
+		b, _ := os.ReadFile(c)
+		corpora = append(corpora, map[string][]byte{parse.LogFile: b})
+	}
 	corpora = append(corpora, map[string][]byte{parse.LogFile: loggen.Generate(300, 1)})
 	if len(corpora) < 50 {
 		t.Fatalf("only %d logs in the corpus", len(corpora))
 	}
 	before, statusBefore, lintBefore, currentBefore, pastBefore := resumes, statusHits, lintHits, currentHits, pastHead
+	superseding, supersededResumes := 0, 0
 	for i, files := range corpora {
 		root := newCachedRoot(t, files)
+		r0 := resumes
 		checkCacheSteps(t, root,
 			appendText(strings.ReplaceAll(newEvent, "%s", "9001")),
 			appendText(strings.ReplaceAll(newEvent, "%s", "9002")+"\n---\n\n"+strings.ReplaceAll(newEvent, "%s", "9003")[5:]),
+			// A Supersedes field after the checkpoint: a cold run.
+			appendText(strings.ReplaceAll(newEvent, "%s", "9006")+"**Supersedes**: evt-9001\n"),
+			appendText(strings.ReplaceAll(newEvent, "%s", "9007")),
 			func(src []byte) []byte {
 				if i := bytes.Index(src, []byte("evt-")); i >= 0 {
 					src[i+4] = '7'
@@ -227,6 +239,17 @@ func TestReplayCachedEqualsCold(t *testing.T) {
 		if t.Failed() {
 			t.Fatalf("corpus log %d", i)
 		}
+		if bytes.Contains(files[parse.LogFile], []byte("**Supersedes**")) {
+			superseding++
+			if resumes > r0 {
+				supersededResumes++
+			}
+		}
+	}
+	// A history with Supersedes fields resumes once they are all in
+	// the checkpoint's prefix.
+	if superseding > 0 && supersededResumes == 0 {
+		t.Errorf("none of the %d logs with Supersedes fields resumed", superseding)
 	}
 	// Most of the 8 cached runs per log resume: the cache was used,
 	// and the comparisons above were of resumed replays.
@@ -249,7 +272,7 @@ func TestReplayCachedEqualsCold(t *testing.T) {
 	if got := lintHits - lintBefore; got < len(corpora) {
 		t.Errorf("%d lints from the cache over %d logs: the cache was hardly used", got, len(corpora))
 	}
-	t.Logf("%d logs, %d resumed replays (%d past a head), %d cached statuses, %d cached lints", len(corpora), resumes-before, pastHead-pastBefore, statusHits-statusBefore, lintHits-lintBefore)
+	t.Logf("%d logs (%d with Supersedes, %d of them resumed), %d resumed replays (%d past a head), %d cached statuses, %d cached lints", len(corpora), superseding, supersededResumes, resumes-before, pastHead-pastBefore, statusHits-statusBefore, lintHits-lintBefore)
 }
 
 // FuzzReplayCache edits one byte of a log between two runs (or appends
