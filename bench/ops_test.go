@@ -132,12 +132,13 @@ var ops = []op{
 	}},
 }
 
-// regen streams the log through a Replayer, as the command does.
+// regen streams the log through a Replayer and renders the files, each
+// sealed with the digest of the events, as the command does.
 func regen(src []byte) (graph, context []byte) {
 	a := materialize.NewAsync(materialize.DefaultOptions())
 	a.Expect(parse.ScanSupersedes("CHANGELOG.md", src))
 	parse.Stream("CHANGELOG.md", src, a.Add)
-	return a.Wait().Render()
+	return a.Wait().Files()
 }
 
 // sink keeps results alive so the compiler cannot drop the work.

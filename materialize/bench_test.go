@@ -62,3 +62,27 @@ func med(xs []float64) float64 {
 	slices.Sort(s)
 	return s[len(s)/2]
 }
+
+// BenchmarkReplay measures the replay goroutine's share of regen alone:
+// the events are parsed once, before the timer, and each iteration
+// applies them to a new Replayer and renders the sealed files. In
+// regen the parser and the replay run side by side, so on an idle
+// machine regen's wall time is the larger of the two; this is the
+// number to profile when the replay is that one.
+func BenchmarkReplay(b *testing.B) {
+	n := 100_000
+	if v, err := strconv.Atoi(os.Getenv("MEMSYS_BENCH_EVENTS")); err == nil && v > 0 {
+		n = v
+	}
+	src := loggen.Generate(n, 1)
+	log := parse.Parse("CHANGELOG.md", src)
+	b.SetBytes(int64(len(src)))
+	b.ResetTimer()
+	for range b.N {
+		x := NewReplayer(DefaultOptions())
+		for i := range log.Events {
+			x.Apply(&log.Events[i])
+		}
+		x.Files()
+	}
+}

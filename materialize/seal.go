@@ -31,7 +31,12 @@ const sealPrefix = "<!-- memsys digest: "
 // A SourceHasher digests a history as regen reads it: the text of each
 // event (line endings already LF), in order, and the options that
 // shape context.md. Feed it the archive's events, then the log's.
-type SourceHasher struct{ h hash.Hash }
+type SourceHasher struct {
+	h hash.Hash
+	// buf gathers one event's digested bytes, so the hash is written
+	// once per event rather than twice per line.
+	buf []byte
+}
 
 // NewSourceHasher starts a digest for options opt.
 func NewSourceHasher(opt Options) *SourceHasher {
@@ -46,6 +51,7 @@ func NewSourceHasher(opt Options) *SourceHasher {
 // lines and trailing blanks are left out: the parser ignores them, so
 // the derived files do not depend on them (TestRegenLineEndings).
 func (s *SourceHasher) Add(e *parse.Event) {
+	b := s.buf[:0]
 	text := e.Text
 	for text != "" {
 		line := text
@@ -55,11 +61,11 @@ func (s *SourceHasher) Add(e *parse.Event) {
 			text = ""
 		}
 		if line = strings.TrimRight(line, " \t"); line != "" {
-			s.h.Write([]byte(line))
-			s.h.Write([]byte{'\n'})
+			b = append(append(b, line...), '\n')
 		}
 	}
-	s.h.Write([]byte{0})
+	s.buf = append(b, 0)
+	s.h.Write(s.buf)
 }
 
 // Sum returns the digest of the events so far.

@@ -8,7 +8,6 @@ import (
 	"github.com/memsys/memsys/internal/base/config"
 	"github.com/memsys/memsys/internal/base/udiff"
 	"github.com/memsys/memsys/internal/io/gitx"
-	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/lint"
 	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
@@ -77,10 +76,9 @@ func CheckStaged(ctx context.Context, root string) (diff string, problems []pars
 			x.Apply(&l.Events[i])
 		}
 	}
-	// The tier as configured, else as the files on disk show it.
-	tier := parse.Tier(cfg.Tier)
-	if tier == "" {
-		tier = workspace.DetectTier(root)
+	tier, err := stagedTier(cfg, staged)
+	if err != nil {
+		return "", nil, err
 	}
 	var b strings.Builder
 	for _, f := range Derive(x, tier) {
@@ -91,4 +89,34 @@ func CheckStaged(ctx context.Context, root string) (diff string, problems []pars
 		b.WriteString(udiff.Unified(f.File+" (staged)", f.File+" (regen of the staged log)", cur, f.Data))
 	}
 	return b.String(), problems, nil
+}
+
+// stagedTier is the tier as configured, else as the staged files show
+// it: what the commit will record, not the working tree, where a file
+// not yet added (a TODO.md, a new graph.md) would change the files the
+// check compares. The index holds files, not folders: .memory counts
+// as present when a derived file in it is staged.
+func stagedTier(cfg config.Config, staged func(string) ([]byte, bool, error)) (parse.Tier, error) {
+	if cfg.Tier != "" {
+		return parse.Tier(cfg.Tier), nil
+	}
+	var firstErr error
+	has := func(rel string) bool {
+		_, ok, err := staged(rel)
+		if err != nil && firstErr == nil {
+			firstErr = err
+		}
+		return ok
+	}
+	agents, _, err := staged(parse.AgentsFile)
+	if err != nil {
+		return "", err
+	}
+	tier := parse.DetectTier(func(rel string) bool {
+		if rel == parse.MemoryDir {
+			return has(parse.ContextFile) || has(parse.GraphFile)
+		}
+		return has(rel)
+	}, agents)
+	return tier, firstErr
 }
