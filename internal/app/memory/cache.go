@@ -40,7 +40,7 @@ import (
 // state and replays the bytes after it, the head's events included.
 
 // checkpointVersion changes whenever replayCheckpoint does.
-const checkpointVersion = 5
+const checkpointVersion = 6
 
 // replayCheckpoint is one cache entry: a head, or a heavy checkpoint
 // (Replayer set).
@@ -61,6 +61,9 @@ type replayCheckpoint struct {
 	// files on disk hash the same, regen has nothing to do
 	// (regenerateCurrent) and need not decode the state at all.
 	GraphSum, ContextSum [32]byte
+	// HasGraph and HasContext tell which sums are set: a replay sums
+	// only the files its tier writes, to render no other.
+	HasGraph, HasContext bool
 	// Source is the state of the digest of the events (the seal's
 	// source, materialize.SourceHasher) after them, for status.
 	Source  []byte
@@ -123,35 +126,54 @@ type checkpointed struct {
 // suffix is the log after the head's prefix.
 func (c *checkpointed) suffix() []byte { return c.rest[c.head.PrefixLen-int(c.head.Heavy.Len):] }
 
-// rendered holds the files of a replay once rendered, so that the
-// cache's sums and regen's output come from one render.
+// rendered holds the files of a replay, each rendered once and only
+// when needed, so that the cache's sums and regen's output come from
+// one render, and a tier that writes one file renders only that one.
 type rendered struct {
 	x          *materialize.Replayer
-	graph, ctx []byte
-	done       bool
+	graph, ctx []byte // nil until rendered
 }
 
-// files renders x's files, once.
+// files renders both files.
 func (r *rendered) files() (graph, context []byte) {
-	if !r.done {
+	if r.graph == nil && r.ctx == nil {
 		r.graph, r.ctx = r.x.Files()
-		r.done = true
 	}
-	return r.graph, r.ctx
+	return r.graphFile(), r.contextFile()
+}
+
+func (r *rendered) graphFile() []byte {
+	if r.graph == nil {
+		r.graph = r.x.GraphFile()
+	}
+	return r.graph
+}
+
+func (r *rendered) contextFile() []byte {
+	if r.ctx == nil {
+		r.ctx = r.x.ContextFile()
+	}
+	return r.ctx
 }
 
 // derive is Derive from the rendered files.
 func (r *rendered) derive(tier parse.Tier) []Derived {
-	if tier == parse.MVP {
-		return nil
+	switch tier {
+	case parse.Full:
+		g, c := r.files()
+		return []Derived{{parse.GraphFile, g}, {parse.ContextFile, c}}
+	case parse.Core:
+		return []Derived{{parse.ContextFile, r.contextFile()}}
 	}
-	g, c := r.files()
-	files := []Derived{{parse.ContextFile, c}}
-	if tier == parse.Full {
-		files = append([]Derived{{parse.GraphFile, g}}, files...)
-	}
-	return files
+	return nil
 }
+
+// tierFunc tells replayCached which files its caller will use, once it
+// has read the memory: the cache sums those and renders no other.
+type tierFunc func(*workspace.Memory) parse.Tier
+
+// allFiles is the tierFunc of a caller that uses both files.
+func allFiles(*workspace.Memory) parse.Tier { return parse.Full }
 
 // replayCached is Replay of the whole history through the cache. c is
 // the checkpoint loadCheckpoint found, nil for none.
@@ -160,7 +182,7 @@ func (r *rendered) derive(tier parse.Tier) []Derived {
 // state saved after a prefix can be resumed only by a suffix without
 // one (materialize.Replayer.MarshalBinary): a suffix with a Supersedes
 // field is a cold run, which checkpoints the whole history again.
-func replayCached(root string, opt materialize.Options, c *checkpointed) (*workspace.Memory, *rendered, error) {
+func replayCached(root string, opt materialize.Options, c *checkpointed, tier tierFunc) (*workspace.Memory, *rendered, error) {
 	if c != nil && len(parse.ScanSupersedes(workspace.LogName, c.rest)) == 0 && resumable(c.rest) {
 		if heavy := loadHeavy(root, c); heavy != nil {
 			if x, last, n, ok, err := resume(c.mem, heavy, c.rest); err != nil {
@@ -170,8 +192,11 @@ func replayCached(root string, opt materialize.Options, c *checkpointed) (*works
 				if c.head.Heavy.Len < int64(c.head.PrefixLen) {
 					pastHead++
 				}
-				if last.EndOffset > c.head.PrefixLen {
-					saveResumed(root, c, r, last, n)
+				// A new head when events came, or when the tier now
+				// uses a file whose sum the head lacks.
+				t := tier(c.mem)
+				if last.EndOffset > c.head.PrefixLen || t == parse.Full && !c.head.HasGraph || t != parse.MVP && !c.head.HasContext {
+					saveResumed(root, c, r, t, last, n)
 				}
 				return c.mem, r, nil
 			}
@@ -215,7 +240,7 @@ func replayCached(root string, opt materialize.Options, c *checkpointed) (*works
 	r := &rendered{x: x}
 	if saveable(mem, last) {
 		if p, err := workspace.HashPrefix(mem.LogBytes[:last.EndOffset]); err == nil {
-			save(root, name, mem, r, last, n, p, nil)
+			save(root, name, mem, r, tier(mem), last, n, p, nil)
 		}
 	}
 	return mem, r, nil
@@ -326,7 +351,7 @@ func saveable(mem *workspace.Memory, last lastEvent) bool {
 // replayed new events: a new head, whose prefix hash continues the old
 // head's over the new bytes, and the heavy state only if the log has
 // grown past the heavy checkpoint by more than heavyBound.
-func saveResumed(root string, c *checkpointed, r *rendered, last lastEvent, n int) {
+func saveResumed(root string, c *checkpointed, r *rendered, tier parse.Tier, last lastEvent, n int) {
 	if !saveable(c.mem, last) {
 		return
 	}
@@ -339,19 +364,19 @@ func saveResumed(root string, c *checkpointed, r *rendered, last lastEvent, n in
 	if int64(last.EndOffset)-heavy.Len > int64(heavyBound(int(heavy.Len))) {
 		keep = nil
 	}
-	save(root, c.name, c.mem, r, last, n, p, keep)
+	save(root, c.name, c.mem, r, tier, last, n, p, keep)
 }
 
 // save stores the checkpoint of a replay that saw every event and may
 // leave one (saveable), whose log prefix up to its last event hashes to
-// prefix. keep is the heavy checkpoint the head is to extend, nil to
-// write the replay state as a new one.
-func save(root, name string, mem *workspace.Memory, r *rendered, last lastEvent, n int, prefix workspace.PrefixHash, keep *workspace.Mark) {
+// prefix, with the sums of the files of tier. keep is the heavy
+// checkpoint the head is to extend, nil to write the replay state as a
+// new one.
+func save(root, name string, mem *workspace.Memory, r *rendered, tier parse.Tier, last lastEvent, n int, prefix workspace.PrefixHash, keep *workspace.Mark) {
 	sum, err := prefix.Sum()
 	if err != nil || sum.Len != int64(last.EndOffset) {
 		return
 	}
-	g, c := r.files()
 	source, err := r.x.SourceState()
 	if err != nil {
 		return
@@ -360,8 +385,13 @@ func save(root, name string, mem *workspace.Memory, r *rendered, last lastEvent,
 		Version: checkpointVersion, PrefixLen: last.EndOffset, PrefixLines: last.EndLine,
 		PrefixSum: sum.Sum, Prefix: prefix, Events: n,
 		LogEvents: last.logN, ArchiveEvents: last.archN, Last: briefEvent(last.ev),
-		GraphSum: sha256.Sum256(g), ContextSum: sha256.Sum256(c), Source: source,
-		Log: *mem.Log, Archive: mem.Archive,
+		Source: source, Log: *mem.Log, Archive: mem.Archive,
+	}
+	if tier == parse.Full || r.graph != nil {
+		cp.GraphSum, cp.HasGraph = sha256.Sum256(r.graphFile()), true
+	}
+	if tier != parse.MVP || r.ctx != nil {
+		cp.ContextSum, cp.HasContext = sha256.Sum256(r.contextFile()), true
 	}
 	cp.Log.Events = nil
 	if keep == nil {
@@ -514,9 +544,15 @@ func regenerateCurrent(root string, cfg config.Config, c *checkpointed) (*RegenR
 	want := map[string][32]byte{}
 	switch TierOf(cfg, c.mem) {
 	case parse.Full:
+		if !cp.HasGraph || !cp.HasContext {
+			return nil, false
+		}
 		want[parse.GraphFile] = cp.GraphSum
 		want[parse.ContextFile] = cp.ContextSum
 	case parse.Core:
+		if !cp.HasContext {
+			return nil, false
+		}
 		want[parse.ContextFile] = cp.ContextSum
 	}
 	for f, sum := range want {

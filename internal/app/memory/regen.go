@@ -35,7 +35,7 @@ func ErrNoSuchEvent(what, id string) error {
 func Replay(root string, opt materialize.Options, atID string) (*workspace.Memory, *materialize.Replayer, error) {
 	if atID == "" && workspace.CacheEnabled() {
 		c, _ := loadCheckpoint(root, opt)
-		mem, r, err := replayCached(root, opt, c)
+		mem, r, err := replayCached(root, opt, c, allFiles)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -173,7 +173,11 @@ func Regenerate(root string, o RegenOptions) (*RegenResult, error) {
 				return r, nil
 			}
 		}
-		mem, x, err = replayCached(root, opt, c)
+		tier := allFiles
+		if o.Stdout == "" {
+			tier = func(m *workspace.Memory) parse.Tier { return TierOf(cfg, m) }
+		}
+		mem, x, err = replayCached(root, opt, c, tier)
 	} else {
 		var xr *materialize.Replayer
 		mem, xr, err = replayStream(root, opt, o.At)
@@ -190,10 +194,9 @@ func Regenerate(root string, o RegenOptions) (*RegenResult, error) {
 	}
 	switch {
 	case o.Stdout != "":
-		g, c := x.files()
-		r.Output = g
+		r.Output = x.graphFile()
 		if o.Stdout == "context" {
-			r.Output = c
+			r.Output = x.contextFile()
 		}
 	case o.Check:
 		r.Diff, err = diffDerived(root, x.derive(TierOf(cfg, mem)))
@@ -230,7 +233,7 @@ func Regen(root string) ([]string, error) {
 	x := &rendered{}
 	if workspace.CacheEnabled() {
 		c, _ := loadCheckpoint(root, opt)
-		mem, x, err = replayCached(root, opt, c)
+		mem, x, err = replayCached(root, opt, c, func(m *workspace.Memory) parse.Tier { return TierOf(cfg, m) })
 	} else {
 		mem, x.x, err = replayStream(root, opt, "")
 	}
