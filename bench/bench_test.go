@@ -32,7 +32,9 @@ func TestMain(m *testing.M) {
 	if name := os.Getenv(envPeakOp); name != "" {
 		os.Exit(peakChild(name, os.Getenv(envPeakLog)))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	removeAuditRepo()
+	os.Exit(code)
 }
 
 // peakChild runs one op once on one log file and exits: the parent

@@ -11,6 +11,7 @@ import (
 	"github.com/memsys/memsys/internal/io/gitx"
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/lint"
+	"github.com/memsys/memsys/parse"
 )
 
 // Finding is one change to a committed event, in one commit.
@@ -30,12 +31,22 @@ type Options struct {
 	// Linter gives the history rules their severities: a rule switched
 	// off is not reported. nil means the default severities.
 	Linter *lint.Linter
+	// full compares every pair of versions through lint's history
+	// rules, without the prefix check that settles an append without
+	// parsing: the reference the tests compare the fast path with.
+	full bool
 }
 
 // Result is what an audit found.
 type Result struct {
 	Commits  int // commits that touched the log or the archive
 	Findings []Finding
+	// blobs counts the objects read from git, trees included, for the
+	// tests that check a warm audit reads only new commits.
+	blobs int
+	// parses counts the versions parsed: pairs compared through the
+	// rules and versions whose end was checked (closedEnd).
+	parses int
 }
 
 type commit struct {
@@ -59,7 +70,7 @@ func Run(ctx context.Context, g *gitx.Git, opt Options) (*Result, error) {
 		}
 		opt.Linter = l
 	}
-	ok, err := g.HasHead()
+	head, ok, err := g.Head()
 	if err != nil {
 		return nil, err
 	}
@@ -70,30 +81,70 @@ func Run(ctx context.Context, g *gitx.Git, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	rng := "HEAD"
+	// The walk names HEAD by its ID, so what it lists is what the cache
+	// records under that ID even if HEAD moves meanwhile.
+	rng, since := head, ""
 	if opt.Since != "" {
-		since, err := g.ResolveContext(ctx, opt.Since)
-		if err != nil {
+		if since, err = g.ResolveContext(ctx, opt.Since); err != nil {
 			return nil, err
 		}
-		rng = since + "..HEAD"
+		rng = since + ".." + head
 	}
-	// The batch process starts while git log runs.
-	b, err := g.NewBatch(ctx)
-	if err != nil {
-		return nil, err
+	// Commits are immutable: what an earlier audit concluded about a
+	// commit, under the same build and rules, still holds. Only the
+	// others are read; and the audit of the same range ending at the
+	// same commit is the same audit, unless the clone has become
+	// shallow since (a cut history is an error, never a silent pass).
+	cache := loadCommitCache(g.Dir, cacheName(prefix, opt.Linter))
+	if cache.head == head && cache.since == since && !g.Shallow(ctx) {
+		return cache.result(), nil
 	}
-	defer b.Close()
 	pairs, merges, err := walk(ctx, g, prefix, rng, res)
 	if err != nil || len(pairs) == 0 {
 		return res, err
 	}
-	if len(merges) > 0 {
-		if pairs, err = mergePairs(b, prefix, pairs, merges); err != nil {
+	var todo []pair
+	var todoMerges []commit
+	for _, pr := range pairs {
+		if _, ok := cache.commits[pr.c.id]; !ok {
+			todo = append(todo, pr)
+		}
+	}
+	for _, c := range merges {
+		if _, ok := cache.commits[c.id]; !ok {
+			todoMerges = append(todoMerges, c)
+		}
+	}
+	found := map[string][]Finding{}
+	if len(todo) > 0 {
+		b, err := g.NewBatch(ctx)
+		if err != nil {
+			return nil, err
+		}
+		defer b.Close()
+		if len(todoMerges) > 0 {
+			if todo, err = mergePairs(b, prefix, todo, todoMerges, res); err != nil {
+				return nil, err
+			}
+		}
+		if err := compareAll(b, opt, todo, res, found); err != nil {
 			return nil, err
 		}
 	}
-	return res, compareAll(b, opt.Linter, pairs, res)
+	// The findings in walk order: one pair per commit in pairs.
+	for _, pr := range pairs {
+		if fs, ok := cache.commits[pr.c.id]; ok {
+			for _, f := range fs {
+				res.Findings = append(res.Findings, f.finding(pr.c.id))
+			}
+			continue
+		}
+		res.Findings = append(res.Findings, found[pr.c.id]...)
+	}
+	if len(todo) > 0 || cache.head != head || cache.since != since {
+		cache.store(g.Dir, head, since, res.Commits, pairs, found)
+	}
+	return res, nil
 }
 
 // pair is one comparison of the walk: a commit against one parent, with
@@ -164,7 +215,7 @@ func walk(ctx context.Context, g *gitx.Git, prefix, rng string, res *Result) (pa
 // mergePairs replaces each merge of pairs by one pair per parent whose
 // files differ: the tree of the memory root at the merge and at each
 // parent gives the blobs of the log and the archive.
-func mergePairs(b *gitx.Batch, prefix string, pairs []pair, merges []commit) ([]pair, error) {
+func mergePairs(b *gitx.Batch, prefix string, pairs []pair, merges []commit, res *Result) ([]pair, error) {
 	var order []string
 	seen := map[string]bool{}
 	for _, c := range merges {
@@ -187,6 +238,7 @@ func mergePairs(b *gitx.Batch, prefix string, pairs []pair, merges []commit) ([]
 		if err != nil {
 			return nil, err
 		}
+		res.blobs++
 		var fs files
 		if ok {
 			entries, err := gitx.ParseTree(data, hashLen)
@@ -215,17 +267,21 @@ func mergePairs(b *gitx.Batch, prefix string, pairs []pair, merges []commit) ([]
 
 // blobCache reads every blob the comparisons need, each once, in the
 // order the walk uses them, through one pipelined cat-file; a blob is
-// dropped after its last use.
+// dropped after its last use, and its buffer read into again, unless
+// the blob was parsed (parse's results share their bytes).
 type blobCache struct {
-	blobs []string
-	uses  map[string]int
-	have  map[string][]byte
-	pipe  *gitx.Pipe
-	next  int
+	blobs  []string
+	uses   map[string]int
+	have   map[string][]byte
+	pinned map[string]bool
+	free   [][]byte
+	pipe   *gitx.Pipe
+	next   int
+	read   int
 }
 
 func newBlobCache(b *gitx.Batch, pairs []pair) *blobCache {
-	c := &blobCache{uses: map[string]int{}, have: map[string][]byte{}}
+	c := &blobCache{uses: map[string]int{}, have: map[string][]byte{}, pinned: map[string]bool{}}
 	for _, pr := range pairs {
 		for _, oid := range needed(pr.bf, pr.hf) {
 			if oid == "" {
@@ -252,15 +308,28 @@ func (c *blobCache) get(oid string) ([]byte, error) {
 		if c.next == len(c.blobs) {
 			return nil, fmt.Errorf("git cat-file: blob %s was not read", oid)
 		}
-		data, ok, err := c.pipe.Next()
+		var buf []byte
+		if n := len(c.free); n > 0 {
+			buf, c.free = c.free[n-1], c.free[:n-1]
+		}
+		data, ok, err := c.pipe.NextInto(buf)
 		if err != nil {
 			return nil, err
 		}
 		if !ok {
 			return nil, fmt.Errorf("git cat-file: blob %s is missing", c.blobs[c.next])
 		}
+		c.read++
 		c.have[c.blobs[c.next]] = data
 		c.next++
+	}
+}
+
+// pin keeps oid's buffer from being reused: it was parsed, and the
+// findings may hold strings over its bytes.
+func (c *blobCache) pin(oid string) {
+	if oid != "" {
+		c.pinned[oid] = true
 	}
 }
 
@@ -269,13 +338,18 @@ func (c *blobCache) release(oid string) {
 		return
 	}
 	if c.uses[oid]--; c.uses[oid] == 0 {
+		if data := c.have[oid]; !c.pinned[oid] && cap(data) > 0 {
+			c.free = append(c.free, data[:0])
+		}
 		delete(c.have, oid)
 	}
 }
 
-// compareAll judges every pair through lint's history rules.
-func compareAll(b *gitx.Batch, l *lint.Linter, pairs []pair, res *Result) error {
+// compareAll judges every pair through lint's history rules, adding
+// the findings of each commit to found.
+func compareAll(b *gitx.Batch, opt Options, pairs []pair, res *Result, found map[string][]Finding) error {
 	cache := newBlobCache(b, pairs)
+	ends := ends{closed: map[string]bool{}, parses: &res.parses}
 	for _, pr := range pairs {
 		need := needed(pr.bf, pr.hf)
 		var data [4][]byte
@@ -285,28 +359,129 @@ func compareAll(b *gitx.Batch, l *lint.Linter, pairs []pair, res *Result) error 
 				return err
 			}
 		}
-		ds, err := comparePair(l, pr, data)
+		ds, parsed, err := comparePair(opt, &ends, pr, data)
 		if err != nil {
 			return err
 		}
+		if parsed {
+			res.parses++
+		}
 		for _, d := range ds {
-			res.Findings = append(res.Findings, Finding{Commit: pr.c.id, Parent: pr.parent, Author: pr.c.author, Date: pr.c.date, Diagnostic: d})
+			found[pr.c.id] = append(found[pr.c.id], Finding{Commit: pr.c.id, Parent: pr.parent, Author: pr.c.author, Date: pr.c.date, Diagnostic: d})
 		}
 		for _, oid := range need {
+			if parsed {
+				cache.pin(oid)
+			}
 			cache.release(oid)
 		}
 	}
+	res.blobs += cache.read
 	return nil
+}
+
+// ends remembers, per blob, whether bytes appended after it can change
+// none of its events (closedEnd): found by a parse for the first
+// version of a run of appends, then carried from each version to the
+// next without one.
+type ends struct {
+	closed map[string]bool
+	parses *int
+}
+
+// appended reports whether next is old with events appended that leave
+// old's events as they were: old has a closed end and next starts with
+// its bytes (PureAppend). It records whether next's end is closed too.
+func (e *ends) appended(oid, nextOID, name string, old, next []byte) bool {
+	if !PureAppend(old, next) {
+		return false
+	}
+	if e.closed == nil {
+		e.closed = map[string]bool{}
+	}
+	closed, ok := e.closed[oid]
+	if !ok {
+		closed = closedEnd(name, old)
+		e.closed[oid] = closed
+		*e.parses++
+	}
+	if closed && addedClean(old, next) {
+		e.closed[nextOID] = true
+	}
+	return closed
+}
+
+// closedEnd parses data (the log or, by name, an archive) and reports
+// whether text appended after it, starting with a heading, leaves its
+// events as they are: no block is left open (a fence or an HTML
+// comment would take the appended lines in), no line is too long to
+// read on, and the last event ends its line, holds no block that
+// could stay open (parse.CutsAt, as the replay cache checks) and is
+// followed by nothing but blank lines and separators.
+func closedEnd(name string, data []byte) bool {
+	var opts []parse.Option
+	if name != workspace.LogName {
+		opts = append(opts, parse.Archive())
+	}
+	log := parse.Parse(name, data, opts...)
+	for _, p := range log.Problems {
+		if p.Kind == parse.KindUnclosed || p.Kind == parse.KindLineLength {
+			return false
+		}
+	}
+	if len(log.Events) == 0 {
+		return false
+	}
+	last := log.Events[len(log.Events)-1]
+	if !strings.HasSuffix(last.Text, "\n") || !parse.CutsAt([]byte(last.Text)) || last.Range.EndOffset > len(data) {
+		return false
+	}
+	return onlySeparators(data[last.Range.EndOffset:])
+}
+
+// addedClean reports whether what next adds to old (PureAppend holds)
+// leaves next with a closed end as well: it ends its last line, and
+// from its first heading, an event heading, no line could open or
+// close a block (parse.CutsAt).
+func addedClean(old, next []byte) bool {
+	rest := next[len(old):]
+	if len(rest) == 0 {
+		return true
+	}
+	if rest[len(rest)-1] != '\n' {
+		return false
+	}
+	for pos := 0; pos < len(rest); {
+		end := bytes.IndexByte(rest[pos:], '\n') + pos + 1
+		if t := bytes.TrimSpace(rest[pos:end]); len(t) != 0 && !bytes.Equal(t, []byte("---")) {
+			return parse.CutsAt(rest[pos:])
+		}
+		pos = end
+	}
+	return true
+}
+
+// onlySeparators reports whether b holds nothing but blank lines and
+// "---" separators.
+func onlySeparators(b []byte) bool {
+	for _, line := range bytes.Split(b, []byte{'\n'}) {
+		if t := bytes.TrimSpace(line); len(t) != 0 && !bytes.Equal(t, []byte("---")) {
+			return false
+		}
+	}
+	return true
 }
 
 // comparePair compares one pair whose files are data (base log, base
 // archive, head log, head archive; nil where a file takes no part).
-func comparePair(l *lint.Linter, pr pair, data [4][]byte) (diag.Diagnostics, error) {
+// parsed is false when the prefix check settled it without a parse.
+func comparePair(opt Options, e *ends, pr pair, data [4][]byte) (_ diag.Diagnostics, parsed bool, _ error) {
 	bf, hf := pr.bf, pr.hf
-	logSame := bf.log == hf.log || PureAppend(data[0], data[2])
-	archiveSame := bf.archive == hf.archive || PureAppend(data[1], data[3])
-	if logSame && archiveSame {
-		return nil, nil
+	logSame := bf.log == hf.log || !opt.full && e.appended(bf.log, hf.log, workspace.LogName, data[0], data[2])
+	archiveAppended := !opt.full && bf.archive != hf.archive && bf.archiveName == hf.archiveName &&
+		e.appended(bf.archive, hf.archive, bf.archiveName, data[1], data[3])
+	if logSame && (bf.archive == hf.archive || archiveAppended) {
+		return nil, false, nil
 	}
 	// A file whose blob did not change holds the same events on both
 	// sides and takes no part: it is left out (nil) of both. An archive
@@ -315,7 +490,7 @@ func comparePair(l *lint.Linter, pr pair, data [4][]byte) (diag.Diagnostics, err
 	// log it came from. Positions are shifted back to the whole file
 	// below.
 	shift := 0
-	if len(data[1]) > 0 && bf.archiveName == hf.archiveName && PureAppend(data[1], data[3]) {
+	if len(data[1]) > 0 && archiveAppended {
 		shift = bytes.Count(data[1], []byte{'\n'})
 		data[1], data[3] = nil, data[3][len(data[1]):]
 	}
@@ -323,7 +498,7 @@ func comparePair(l *lint.Linter, pr pair, data [4][]byte) (diag.Diagnostics, err
 		"base": {log: data[0], archiveName: bf.archiveName, archive: data[1]},
 		"head": {log: data[2], archiveName: hf.archiveName, archive: data[3]},
 	}
-	ds, err := l.CheckHistory(lint.Input{Git: git, Revisions: &lint.Revisions{
+	ds, err := opt.Linter.CheckHistory(lint.Input{Git: git, Revisions: &lint.Revisions{
 		Base: "base", Head: "head", Label: fmt.Sprintf("%.12s", pr.parent),
 		Merge: len(pr.c.parents) > 1, OnlyCommitted: true,
 	}})
@@ -333,7 +508,7 @@ func comparePair(l *lint.Linter, pr pair, data [4][]byte) (diag.Diagnostics, err
 			ds[i].Range.EndLine += shift
 		}
 	}
-	return ds, err
+	return ds, true, err
 }
 
 // versions is the lint.Git of one compared pair: the files the walk

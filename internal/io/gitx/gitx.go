@@ -202,15 +202,22 @@ func (g *Git) readObject(spec string) ([]byte, bool, error) {
 // HasHead reports whether HEAD names a commit (false in a new
 // repository before its first commit).
 func (g *Git) HasHead() (bool, error) {
-	_, err := g.Run(context.Background(), "rev-parse", "--verify", "--quiet", "HEAD^{commit}")
+	_, ok, err := g.Head()
+	return ok, err
+}
+
+// Head returns the commit ID HEAD names; ok is false in a new
+// repository before its first commit.
+func (g *Git) Head() (id string, ok bool, err error) {
+	out, err := g.Run(context.Background(), "rev-parse", "--verify", "--quiet", "HEAD^{commit}")
 	if err != nil {
 		var ge *Error
 		if errors.As(err, &ge) && ge.Stderr == "" {
-			return false, nil
+			return "", false, nil
 		}
-		return false, err
+		return "", false, err
 	}
-	return true, nil
+	return strings.TrimSpace(string(out)), true, nil
 }
 
 // Batch streams objects through one long-running
@@ -243,6 +250,15 @@ func (g *Git) NewBatch(ctx context.Context) (*Batch, error) {
 	}
 	if err := c.Start(); err != nil {
 		return nil, fmt.Errorf("start git cat-file: %w", err)
+	}
+	if f, ok := r.(*os.File); ok {
+		// audit streams hundreds of megabytes through this pipe. A
+		// larger pipe (Linux) lets git write ahead in bigger blocks, and
+		// a blocking read (Fd sets it) sleeps in the kernel instead of
+		// parking in the runtime's poller: together about a sixth less
+		// CPU per megabyte than the default 64 KB non-blocking pipe.
+		growPipe(f)
+		f.Fd()
 	}
 	b.in, b.inc, b.outc, b.out = bufio.NewWriter(w), w, r, bufio.NewReaderSize(r, 1<<16)
 	return b, nil
@@ -369,7 +385,13 @@ func (b *Batch) Pipeline(specs []string) *Pipe {
 }
 
 // Next returns the next object, ok false when it does not exist.
-func (p *Pipe) Next() ([]byte, bool, error) {
+func (p *Pipe) Next() ([]byte, bool, error) { return p.NextInto(nil) }
+
+// NextInto is Next reading into buf, grown only when the object is
+// larger than its capacity: a walk over thousands of versions of a
+// file reuses a few buffers instead of allocating (and zeroing) a new
+// one per version. The result aliases buf.
+func (p *Pipe) NextInto(buf []byte) ([]byte, bool, error) {
 	if p.n == 0 {
 		return nil, false, io.EOF
 	}
@@ -385,7 +407,11 @@ func (p *Pipe) Next() ([]byte, bool, error) {
 	if err != nil || !ok {
 		return nil, ok, err
 	}
-	data := make([]byte, size+1)
+	data := buf[:0]
+	if int64(cap(data)) < size+1 {
+		data = make([]byte, size+1, size+1+size/4)
+	}
+	data = data[:size+1] // the content and its trailing LF
 	if _, err := io.ReadFull(p.b.out, data); err != nil {
 		return nil, false, p.b.fail(err)
 	}

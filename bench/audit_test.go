@@ -1,0 +1,126 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/memsys/memsys/internal/io/gitx"
+	"github.com/memsys/memsys/internal/testkit/histgen"
+)
+
+// auditHistory is the generated 5,000-commit history BenchmarkAudit
+// audits: one event per commit, archived every 500 commits down to the
+// last 20, so the log holds 20-520 events (sum of all versions about
+// 300 MB). It is built once per process (git fast-import) and kept
+// across iterations and runs of the benchmark.
+var auditHistory = struct {
+	once sync.Once
+	dir  string
+	err  error
+}{}
+
+// removeAuditRepo removes the history when the benchmarks are done.
+func removeAuditRepo() {
+	if auditHistory.dir != "" {
+		os.RemoveAll(auditHistory.dir)
+	}
+}
+
+func auditRepo(b *testing.B) string {
+	auditHistory.once.Do(func() {
+		dir, err := os.MkdirTemp("", "memsys-bench-audit-")
+		if err == nil {
+			err = histgen.History{Commits: 5000, ArchiveEvery: 500, Keep: 20}.Write(dir)
+		}
+		auditHistory.dir, auditHistory.err = dir, err
+	})
+	if auditHistory.err != nil {
+		b.Fatal(auditHistory.err)
+	}
+	return auditHistory.dir
+}
+
+// BenchmarkAudit measures issue 15's audit targets on a 5,000-commit
+// history as ratios of median CPU times (user + system, children
+// included), every process run once per iteration in the same order:
+// `git log --oneline -- CHANGELOG.md`; `git cat-file --batch` fed
+// every "commit:CHANGELOG.md" (reading every version of the log: the
+// I/O floor), alone and with `wc -c` reading its output; `memsys
+// audit` with the cache off (cold); and `memsys audit` again over the
+// cache an untimed audit wrote (warm).
+func BenchmarkAudit(b *testing.B) {
+	buildMemsys(b)
+	dir := auditRepo(b)
+	out, err := (&gitx.Git{Dir: dir}).Run(context.Background(), "log", "--format=%H", "--", "CHANGELOG.md")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var specs bytes.Buffer
+	for _, id := range strings.Fields(string(out)) {
+		specs.WriteString(id + ":CHANGELOG.md\n")
+	}
+	specFile := b.TempDir() + "/specs"
+	if err := os.WriteFile(specFile, specs.Bytes(), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	// The untimed audit that writes the cache the warm steps read.
+	if out, err := exec.Command(memsysBin, "-C", dir, "audit").CombinedOutput(); err != nil {
+		b.Fatalf("audit: %v\n%s", err, out)
+	}
+	type step struct {
+		name  string
+		args  []string
+		env   []string
+		stdin []byte
+	}
+	steps := []step{
+		{name: "git-log", args: []string{"git", "-C", dir, "log", "--oneline", "--", "CHANGELOG.md"}},
+		{name: "catfile", args: []string{"git", "-C", dir, "cat-file", "--batch"}, stdin: specs.Bytes()},
+		// The floor again with its reader counted (audit's own process
+		// reads the same bytes from the same kind of pipe).
+		{name: "catfile-read", args: []string{"sh", "-c", `git -C "$1" cat-file --batch < "$2" | wc -c`, "sh", dir, specFile}},
+		{name: "audit-cold", args: []string{memsysBin, "-C", dir, "audit"}, env: []string{"MEMSYS_NO_CACHE=1"}},
+		{name: "audit-warm", args: []string{memsysBin, "-C", dir, "audit"}},
+	}
+	cpus, walls := map[string][]float64{}, map[string][]float64{}
+	b.ResetTimer()
+	for range b.N {
+		for _, s := range steps {
+			cmd := exec.Command(s.args[0], s.args[1:]...)
+			cmd.Env = append(os.Environ(), s.env...)
+			cmd.Stdin = bytes.NewReader(s.stdin)
+			var sink countWriter
+			cmd.Stdout = &sink
+			start := time.Now()
+			if err := cmd.Run(); err != nil {
+				b.Fatalf("%s: %v", s.name, err)
+			}
+			walls[s.name] = append(walls[s.name], float64(time.Since(start)))
+			ps := cmd.ProcessState
+			cpus[s.name] = append(cpus[s.name], float64(ps.UserTime()+ps.SystemTime()))
+		}
+	}
+	b.StopTimer()
+	m := map[string]float64{}
+	for _, s := range steps {
+		m[s.name] = median(cpus[s.name])
+		b.ReportMetric(m[s.name]/1e6, s.name+"-cpu-ms")
+		b.ReportMetric(median(walls[s.name])/1e6, s.name+"-wall-ms")
+	}
+	b.ReportMetric(m["audit-cold"]/m["catfile"], "audit-cold-x-catfile")
+	b.ReportMetric(m["audit-cold"]/m["catfile-read"], "audit-cold-x-catfile-read")
+	b.ReportMetric(m["audit-warm"]/m["git-log"], "audit-warm-x-gitlog")
+	b.ReportMetric(m["audit-cold"]/m["git-log"], "audit-cold-x-gitlog")
+}
+
+// countWriter discards what it is given: cat-file's 300 MB are not
+// kept, as audit does not keep them.
+type countWriter struct{ n int }
+
+func (w *countWriter) Write(p []byte) (int, error) { w.n += len(p); return len(p), nil }

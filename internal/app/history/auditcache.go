@@ -1,0 +1,140 @@
+package history
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/gob"
+	"encoding/hex"
+	"fmt"
+
+	"github.com/memsys/memsys/internal/base/diag"
+	"github.com/memsys/memsys/internal/io/workspace"
+	"github.com/memsys/memsys/lint"
+)
+
+// The commit cache of audit. A commit never changes, and what audit
+// concludes about it depends only on its own files, its parents' files
+// and the rules: so, under the same build and rules, the findings of a
+// commit audited once are the findings of every later audit. The cache
+// holds them per commit ID; a second audit lists the commits (git log)
+// and reads only those it does not hold. A rebase or force-push makes
+// new commit IDs: the old ones are simply not asked for again, and
+// drop out when the entry is rewritten.
+
+// commitCacheVersion changes whenever what an entry holds changes.
+const commitCacheVersion = 1
+
+// maxCachedCommits bounds an entry: commits of earlier audits that this
+// walk did not list (a --since range, a rewritten branch) are kept only
+// while the entry stays under it.
+const maxCachedCommits = 200000
+
+// cachedFinding is one finding of a commit, less the commit's ID.
+type cachedFinding struct {
+	Parent, Author, Date string
+	D                    diag.Diagnostic
+}
+
+func (f cachedFinding) finding(commit string) Finding {
+	return Finding{Commit: commit, Parent: f.Parent, Author: f.Author, Date: f.Date, Diagnostic: f.D}
+}
+
+// commitEntry is the encoded form of a cache entry: gob, because a
+// finding's diff may hold any bytes and must come back exactly.
+type commitEntry struct {
+	Version int
+	IDs     []string
+	Finds   [][]cachedFinding
+	// The last audit: its range (Since.., HEAD's ID) and what it
+	// reported, the findings being those of the first Walked IDs.
+	Head, Since     string
+	Commits, Walked int
+}
+
+// commitCache is the commit cache as one audit uses it.
+type commitCache struct {
+	name    string
+	commits map[string][]cachedFinding
+	// The last audit, as recorded in the entry.
+	head, since string
+	count       int
+	walked      []string
+}
+
+// result is the last audit's result, rebuilt from the entry.
+func (c *commitCache) result() *Result {
+	res := &Result{Commits: c.count}
+	for _, id := range c.walked {
+		for _, f := range c.commits[id] {
+			res.Findings = append(res.Findings, f.finding(id))
+		}
+	}
+	return res
+}
+
+// cacheName names the entry of an audit of the memory at prefix under
+// l's rules: the build and the configuration (severities, tier and
+// every setting) decide the findings; the range does not, since a
+// commit's findings come from it and its parents alone.
+func cacheName(prefix string, l *lint.Linter) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%d\x00%s\x00%s\x00%#v", commitCacheVersion, workspace.BuildID(), prefix, l.Config())
+	return "audit-" + hex.EncodeToString(h.Sum(nil)[:16])
+}
+
+// loadCommitCache reads entry name of root's cache; a missing, corrupt
+// or foreign entry is an empty cache.
+func loadCommitCache(root, name string) *commitCache {
+	c := &commitCache{name: name, commits: map[string][]cachedFinding{}}
+	data, ok := workspace.CacheGet(root, name)
+	if !ok {
+		return c
+	}
+	var e commitEntry
+	if gob.NewDecoder(bytes.NewReader(data)).Decode(&e) != nil || e.Version != commitCacheVersion || len(e.IDs) != len(e.Finds) || e.Walked > len(e.IDs) {
+		return c
+	}
+	for i, id := range e.IDs {
+		c.commits[id] = e.Finds[i]
+	}
+	c.head, c.since, c.count, c.walked = e.Head, e.Since, e.Commits, e.IDs[:e.Walked]
+	return c
+}
+
+// store writes the entry: every commit of pairs (from the cache or
+// found now, in walk order), then earlier ones while under the bound.
+func (c *commitCache) store(root, head, since string, commits int, pairs []pair, found map[string][]Finding) {
+	if !workspace.CacheEnabled() {
+		return
+	}
+	e := commitEntry{Version: commitCacheVersion, Head: head, Since: since, Commits: commits}
+	seen := map[string]bool{}
+	for _, pr := range pairs {
+		id := pr.c.id
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		fs, ok := c.commits[id]
+		if !ok {
+			fs = []cachedFinding{}
+			for _, f := range found[id] {
+				fs = append(fs, cachedFinding{Parent: f.Parent, Author: f.Author, Date: f.Date, D: f.Diagnostic})
+			}
+		}
+		e.IDs, e.Finds = append(e.IDs, id), append(e.Finds, fs)
+	}
+	e.Walked = len(e.IDs)
+	if len(c.commits)+len(e.IDs) <= maxCachedCommits {
+		for id, fs := range c.commits {
+			if !seen[id] {
+				e.IDs, e.Finds = append(e.IDs, id), append(e.Finds, fs)
+			}
+		}
+	}
+	var b bytes.Buffer
+	if gob.NewEncoder(&b).Encode(e) != nil {
+		return
+	}
+	workspace.CachePut(root, c.name, b.Bytes())
+}

@@ -1,0 +1,207 @@
+package history
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/memsys/memsys/internal/io/gitx"
+	"github.com/memsys/memsys/internal/io/workspace"
+	"github.com/memsys/memsys/internal/testkit/histgen"
+	"github.com/memsys/memsys/lint"
+)
+
+// report prints res in every format memsys audit has, as the command
+// does, for byte-for-byte comparisons.
+func report(t *testing.T, res *Result) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := res.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	if err := res.WriteJSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"github", "sarif"} {
+		p, err := lint.NewPrinter(f, lint.PrinterOptions{Version: "test"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Print(&b, res.Lint()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return b.String()
+}
+
+// audit runs an audit of dir, with the cache on or off.
+func audit(t *testing.T, dir string, opt Options, cache bool) *Result {
+	t.Helper()
+	if cache {
+		t.Setenv(workspace.EnvNoCache, "")
+	} else {
+		t.Setenv(workspace.EnvNoCache, "1")
+	}
+	res, err := Run(context.Background(), &gitx.Git{Dir: dir}, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// TestAuditFastEqualsFull runs, over generated histories with every
+// kind of change, the reference audit (every pair parsed and compared,
+// no cache), the fast path without the cache, the fast path writing the
+// cache and the fast path reading it, and compares their reports in
+// every format byte for byte.
+func TestAuditFastEqualsFull(t *testing.T) {
+	for _, h := range []histgen.History{
+		{Commits: 120, ArchiveEvery: 40, Keep: 10},
+		{Commits: 120, ArchiveEvery: 40, Keep: 10, Edit: 70},
+		{Commits: 90, ArchiveEvery: 40, Keep: 10, Edit: 80, CRLF: true},
+		{Commits: 90, Delete: 30, Reorder: 60},
+		{Commits: 90, Delete: 30, Reorder: 60, CRLF: true},
+		{Commits: 90, EditLast: 45},
+		{Commits: 90, ArchiveEvery: 30, Keep: 5, EditLast: 31, MergeEvery: 7},
+		{Commits: 100, ArchiveEvery: 40, Keep: 10, Edit: 40, Delete: 55, MergeEvery: 5, CRLF: true},
+	} {
+		t.Run(fmt.Sprintf("%+v", h), func(t *testing.T) {
+			dir := h.Build(t)
+			full := audit(t, dir, Options{full: true}, false)
+			want := report(t, full)
+			changes := h.Edit > 0 || h.Delete > 0 || h.Reorder > 0 || h.EditLast > 0
+			if changes != (len(full.Findings) > 0) {
+				t.Errorf("%d findings from the full audit of %+v", len(full.Findings), h)
+			}
+			cold := audit(t, dir, Options{}, false)
+			first := audit(t, dir, Options{}, true)
+			warm := audit(t, dir, Options{}, true)
+			for name, res := range map[string]*Result{"cold": cold, "first cached": first, "warm": warm} {
+				if got := report(t, res); got != want {
+					t.Errorf("%s report differs from the full audit's:\n%s\nwant:\n%s", name, got, want)
+				}
+			}
+			// The prefix check settles the appends: a parse only for the
+			// first version of each run of appends and each change.
+			if cold.parses > h.Commits/5 {
+				t.Errorf("the fast audit parsed %d versions of %d commits", cold.parses, h.Commits)
+			}
+			if warm.blobs != 0 || first.blobs == 0 {
+				t.Errorf("blobs read: first cached run %d, warm run %d (want > 0, 0)", first.blobs, warm.blobs)
+			}
+		})
+	}
+}
+
+// TestAuditPrefixVersions compares the fast path with the full audit
+// on hand-made pairs of versions where a prefix check could go wrong.
+func TestAuditPrefixVersions(t *testing.T) {
+	base := head + ev(1, "one")
+	for name, next := range map[string]string{
+		"append":                 base + ev(2, "two"),
+		"last line edited":       strings.TrimSuffix(base, "---\n\n") + "--- \n\n" + ev(2, "two"),
+		"last event grew":        base + "**Tags**: late\n\n" + ev(2, "two"),
+		"crlf":                   strings.ReplaceAll(base+ev(2, "two"), "\n", "\r\n"),
+		"cut":                    base[:len(base)-10],
+		"setext":                 strings.TrimSuffix(base, "\n---\n\n") + "\n---\n\n" + ev(2, "two"),
+		"open fence continued":   strings.TrimSuffix(base, "---\n\n") + "```\ncode\n\n" + ev(2, "two"),
+		"open comment continued": strings.TrimSuffix(base, "---\n\n") + "<!-- note\n\n" + ev(2, "two"),
+	} {
+		t.Run(name, func(t *testing.T) {
+			old := base
+			switch name {
+			case "setext":
+				old = strings.TrimSuffix(base, "\n---\n\n")
+			case "open fence continued":
+				old = strings.TrimSuffix(base, "---\n\n") + "```\ncode\n"
+			case "open comment continued":
+				old = strings.TrimSuffix(base, "---\n\n") + "<!-- note\n"
+			}
+			dir := histgen.Versions(t, old, next)
+			want := report(t, audit(t, dir, Options{full: true}, false))
+			if got := report(t, audit(t, dir, Options{}, false)); got != want {
+				t.Errorf("fast audit:\n%s\nfull audit:\n%s", got, want)
+			}
+		})
+	}
+}
+
+// TestAuditCacheNewCommits audits, commits one more version, and audits
+// again: the second audit reads only the new commit's two blobs, and
+// reports as a cold audit does. A corrupt entry is ignored, and
+// MEMSYS_NO_CACHE reads everything.
+func TestAuditCacheNewCommits(t *testing.T) {
+	dir := histgen.History{Commits: 60, ArchiveEvery: 25, Keep: 5, Edit: 30}.Build(t)
+	g := &gitx.Git{Dir: dir, Env: []string{"GIT_CONFIG_NOSYSTEM=1", "HOME=" + dir, "GIT_AUTHOR_NAME=Cy", "GIT_AUTHOR_EMAIL=cy@example.com", "GIT_COMMITTER_NAME=Cy", "GIT_COMMITTER_EMAIL=cy@example.com", "GIT_AUTHOR_DATE=2025-03-01T00:00:00Z", "GIT_COMMITTER_DATE=2025-03-01T00:00:00Z"}}
+	git := func(args ...string) {
+		t.Helper()
+		if out, err := g.Run(context.Background(), args...); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	first := audit(t, dir, Options{}, true)
+	if first.blobs == 0 {
+		t.Fatal("the first audit read no blob")
+	}
+	git("checkout", "-q", "main")
+	log, err := os.ReadFile(filepath.Join(dir, "CHANGELOG.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One appended event and one rewritten: the new commit has a finding.
+	next := strings.Replace(string(log), "**Summary**: change 50 ", "**Summary**: changed 50 ", 1) + "\n---\n\n" + histgen.Event(61)
+	if err := os.WriteFile(filepath.Join(dir, "CHANGELOG.md"), []byte(next), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git("commit", "-q", "-am", "commit 61")
+	warm := audit(t, dir, Options{}, true)
+	if warm.blobs != 2 {
+		t.Errorf("the audit after one new commit read %d blobs, want 2 (its log and its parent's)", warm.blobs)
+	}
+	cold := audit(t, dir, Options{}, false)
+	if got, want := report(t, warm), report(t, cold); got != want {
+		t.Errorf("cached report:\n%s\ncold report:\n%s", got, want)
+	}
+	if len(cold.Findings) != len(first.Findings)+1 {
+		t.Errorf("%d findings after the new commit, %d before: want one more", len(cold.Findings), len(first.Findings))
+	}
+
+	// Another range, then the whole history again: each as a cold
+	// audit of it reports.
+	for _, since := range []string{"HEAD~40", "", "HEAD~40"} {
+		opt := Options{Since: since}
+		if got, want := report(t, audit(t, dir, opt, true)), report(t, audit(t, dir, opt, false)); got != want {
+			t.Errorf("--since %q: cached report:\n%s\ncold report:\n%s", since, got, want)
+		}
+	}
+
+	// A damaged entry is no entry: everything is read again.
+	ents, _ := filepath.Glob(filepath.Join(dir, ".git", "memsys-cache", "audit-*"))
+	if len(ents) != 1 {
+		t.Fatalf("cache entries %v, want one audit entry", ents)
+	}
+	data, err := os.ReadFile(ents[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	data[len(data)/2] ^= 0xff
+	if err := os.WriteFile(ents[0], data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	again := audit(t, dir, Options{}, true)
+	if again.blobs != cold.blobs || report(t, again) != report(t, cold) {
+		t.Errorf("after corrupting the entry: %d blobs (cold: %d), same report: %v", again.blobs, cold.blobs, report(t, again) == report(t, cold))
+	}
+
+	// With the cache off nothing is read from it.
+	if off := audit(t, dir, Options{}, false); off.blobs != cold.blobs {
+		t.Errorf("MEMSYS_NO_CACHE: %d blobs read, want %d", off.blobs, cold.blobs)
+	}
+	if warm := audit(t, dir, Options{}, true); warm.blobs != 0 {
+		t.Errorf("after rewriting the entry, a warm audit read %d blobs", warm.blobs)
+	}
+}
