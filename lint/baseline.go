@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/memsys/memsys/internal/base/diag"
 )
@@ -49,15 +50,16 @@ type Baseline struct {
 }
 
 // numbers are the positions a message may quote ("line 12", ":12:3"),
-// which change when lines are added above the finding.
-var numbers = regexp.MustCompile(`(\bline |:)\d+(:\d+)?`)
+// which change when lines are added above the finding. Compiled on first
+// use, not at package init, which every command pays.
+var numbers = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(\bline |:)\d+(:\d+)?`) })
 
 // Fingerprint identifies a finding across runs: its rule, file, event
 // and message with line numbers taken out, so it survives the lines
 // shifting above it (an event appended, a paragraph added to the
 // changelog above the log) but not a change to what it says.
 func Fingerprint(d diag.Diagnostic) string {
-	msg := numbers.ReplaceAllString(d.Message, "${1}N")
+	msg := numbers().ReplaceAllString(d.Message, "${1}N")
 	h := sha256.Sum256([]byte(d.Rule + "\x00" + d.Range.File + "\x00" + d.Event + "\x00" + msg))
 	return hex.EncodeToString(h[:8])
 }

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/urfave/cli/v3"
 
@@ -124,16 +123,8 @@ func lcDraft(cmd *cli.Command) (memory.Draft, error) {
 	return d, nil
 }
 
-// lcAgent picks the agent name: the flag, then $MEMSYS_AGENT, then
-// $USER, then "agent", so an event always has one.
-func lcAgent(flag string) string {
-	for _, v := range []string{flag, os.Getenv("MEMSYS_AGENT"), os.Getenv("USER")} {
-		if v = strings.TrimSpace(v); v != "" {
-			return v
-		}
-	}
-	return "agent"
-}
+// lcAgent picks the agent name (memory.DefaultAgent).
+func lcAgent(flag string) string { return memory.DefaultAgent(flag) }
 
 // lcTime returns the event time: the flag as written (a "T" between
 // date and time is accepted), else the current minute in UTC. The log
@@ -146,7 +137,7 @@ func lcTime(flag string) string {
 		}
 		return flag
 	}
-	return time.Now().UTC().Format("2006-01-02 15:04")
+	return memory.Now()
 }
 
 // lcRoot resolves the memory root from -C or the working directory.
@@ -163,6 +154,7 @@ func lcRoot(cmd *cli.Command) (string, error) {
 	if err != nil {
 		return "", cannotRun{err}
 	}
+	workspace.TuneGC(root)
 	return root, nil
 }
 

@@ -1,11 +1,14 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"os"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/memsys/memsys/internal/app/mcpserver"
 )
 
 var update = flag.Bool("u", false, "update testscript golden files in place")
@@ -13,6 +16,9 @@ var update = flag.Bool("u", false, "update testscript golden files in place")
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"memsys": func() { os.Exit(Main()) },
+		// memsys mcp finds memsys-mcp beside itself, as go install
+		// leaves them (testscript puts both in one folder on PATH).
+		"memsys-mcp": func() { os.Exit(mcpserver.Main(context.Background(), os.Args[1:], os.Stderr)) },
 	})
 }
 

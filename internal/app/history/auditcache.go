@@ -1,13 +1,13 @@
 package history
 
 import (
-	"bytes"
 	"crypto/sha256"
-	"encoding/gob"
 	"encoding/hex"
 	"fmt"
+	"slices"
 
 	"github.com/memsys/memsys/internal/base/diag"
+	"github.com/memsys/memsys/internal/base/snapshot"
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/lint"
 )
@@ -39,8 +39,10 @@ func (f cachedFinding) finding(commit string) Finding {
 	return Finding{Commit: commit, Parent: f.Parent, Author: f.Author, Date: f.Date, Diagnostic: f.D}
 }
 
-// commitEntry is the encoded form of a cache entry: gob, because a
-// finding's diff may hold any bytes and must come back exactly.
+// commitEntry is the encoded form of a cache entry (the snapshot codec,
+// like the replay and lint caches: strings come back byte for byte, so
+// a finding's diff holding any bytes does too; and memsys links no
+// encoding/gob, whose init every command would pay).
 type commitEntry struct {
 	Version int
 	IDs     []string
@@ -91,7 +93,7 @@ func loadCommitCache(root, name string) *commitCache {
 		return c
 	}
 	var e commitEntry
-	if gob.NewDecoder(bytes.NewReader(data)).Decode(&e) != nil || e.Version != commitCacheVersion || len(e.IDs) != len(e.Finds) || e.Walked > len(e.IDs) {
+	if snapshot.Decode(data, &e) != nil || e.Version != commitCacheVersion || len(e.IDs) != len(e.Finds) || e.Walked > len(e.IDs) {
 		return c
 	}
 	for i, id := range e.IDs {
@@ -126,15 +128,21 @@ func (c *commitCache) store(root, head, since string, commits int, pairs []pair,
 	}
 	e.Walked = len(e.IDs)
 	if len(c.commits)+len(e.IDs) <= maxCachedCommits {
-		for id, fs := range c.commits {
+		// Sorted, so that an entry's bytes do not depend on map order.
+		rest := make([]string, 0, len(c.commits))
+		for id := range c.commits {
 			if !seen[id] {
-				e.IDs, e.Finds = append(e.IDs, id), append(e.Finds, fs)
+				rest = append(rest, id)
 			}
 		}
+		slices.Sort(rest)
+		for _, id := range rest {
+			e.IDs, e.Finds = append(e.IDs, id), append(e.Finds, c.commits[id])
+		}
 	}
-	var b bytes.Buffer
-	if gob.NewEncoder(&b).Encode(e) != nil {
+	data, err := snapshot.Encode(&e)
+	if err != nil {
 		return
 	}
-	workspace.CachePut(root, c.name, b.Bytes())
+	workspace.CachePut(root, c.name, data)
 }

@@ -51,7 +51,9 @@ const (
 	cacheMaxEntry   = 256 << 20
 )
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+// castagnoli is built on first use: making the table at package init
+// cost every command, cache or not, its start-up time.
+var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
 // cacheDirName is the cache's folder inside the git directory.
 const cacheDirName = "memsys-cache"
@@ -128,7 +130,7 @@ func CacheGet(root, name string) ([]byte, bool) {
 	// (whoever can write the git directory can write the log): CRC-32C
 	// runs at memory speed.
 	data, sum := b[:len(b)-4], b[len(b)-4:]
-	if binary.LittleEndian.Uint32(sum) != crc32.Checksum(data, castagnoli) {
+	if binary.LittleEndian.Uint32(sum) != crc32.Checksum(data, castagnoli()) {
 		return nil, false // corrupt: ignored, and replaced by the next Put
 	}
 	return data, true
@@ -152,7 +154,7 @@ func CachePut(root, name string, data []byte) (ok bool) {
 	if err != nil {
 		return false
 	}
-	_, err = f.Write(binary.LittleEndian.AppendUint32(data[:len(data):len(data)], crc32.Checksum(data, castagnoli)))
+	_, err = f.Write(binary.LittleEndian.AppendUint32(data[:len(data):len(data)], crc32.Checksum(data, castagnoli())))
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}

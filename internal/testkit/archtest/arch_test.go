@@ -5,7 +5,9 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -81,7 +83,7 @@ func selector(call *ast.CallExpr) string {
 
 func TestCommandIsThin(t *testing.T) {
 	for _, s := range sources(t) {
-		if !strings.HasPrefix(s.path, "cmd/memsys/") || s.test() {
+		if !(strings.HasPrefix(s.path, "cmd/memsys/") || strings.HasPrefix(s.path, "cmd/memsys-mcp/")) || s.test() {
 			continue
 		}
 		for _, imp := range s.file.Imports {
@@ -164,6 +166,45 @@ func TestOneEventNumberParser(t *testing.T) {
 			})
 			if prefix && number {
 				t.Errorf("%s:%d: %s parses event numbers itself: use parse.EventNum", s.path, s.line(fn.Pos()), fn.Name.Name)
+			}
+		}
+	}
+}
+
+// startupHeavy are packages no memsys command may link: their package
+// initialisation (and the MCP SDK's that pulls them in) cost every
+// command ~7 ms of start-up at 1k events, more than git status takes.
+// The MCP server lives in cmd/memsys-mcp for that reason.
+var startupHeavy = []string{
+	"github.com/modelcontextprotocol/go-sdk/",
+	"github.com/memsys/memsys/internal/app/mcpserver",
+	"net/http",
+	"encoding/gob",
+	"golang.org/x/oauth2",
+	"github.com/google/jsonschema-go/",
+}
+
+// TestMemsysDoesNotLinkMCP runs `go list -deps ./cmd/memsys`: the
+// linked packages, test files excluded, exactly as go install builds it.
+func TestMemsysDoesNotLinkMCP(t *testing.T) {
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("go not on PATH")
+	}
+	cmd := exec.Command(gobin, "list", "-deps", "./cmd/memsys")
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list -deps ./cmd/memsys: %v", err)
+	}
+	deps := strings.Fields(string(out))
+	if !slices.Contains(deps, "github.com/memsys/memsys/parse") {
+		t.Fatalf("go list -deps ./cmd/memsys lists no parse package: %q", deps)
+	}
+	for _, d := range deps {
+		for _, h := range startupHeavy {
+			if d == strings.TrimSuffix(h, "/") || strings.HasPrefix(d, h) {
+				t.Errorf("cmd/memsys links %s: every command would pay its init at start-up; keep it in cmd/memsys-mcp (find the importer with go list -deps -f '{{.ImportPath}}: {{.Imports}}' ./cmd/memsys)", d)
 			}
 		}
 	}

@@ -28,7 +28,8 @@ var (
 	buildErr  error
 )
 
-// memsysBin builds the memsys binary once for the package's tests.
+// memsysBin builds memsys and memsys-mcp once for the package's tests
+// and returns memsys's path.
 func memsysBin(t *testing.T) string {
 	t.Helper()
 	buildOnce.Do(func() {
@@ -37,10 +38,15 @@ func memsysBin(t *testing.T) string {
 			buildErr = err
 			return
 		}
+		// Both programs into one folder, as go install .../cmd/...
+		// leaves them: memsys mcp finds memsys-mcp beside itself.
 		binPath = filepath.Join(dir, "memsys")
-		out, err := exec.Command("go", "build", "-o", binPath, "../../../cmd/memsys").CombinedOutput()
-		if err != nil {
-			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+		for _, pkg := range []string{"memsys", "memsys-mcp"} {
+			out, err := exec.Command("go", "build", "-o", filepath.Join(dir, pkg), "../../../cmd/"+pkg).CombinedOutput()
+			if err != nil {
+				buildErr = fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
+				return
+			}
 		}
 	})
 	if buildErr != nil {

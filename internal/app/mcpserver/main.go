@@ -1,0 +1,75 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/memsys/memsys/internal/app/memory"
+	"github.com/memsys/memsys/internal/base/buildinfo"
+	"github.com/memsys/memsys/internal/io/workspace"
+)
+
+// Program is the name of the MCP server's own binary. It is apart from
+// memsys so that no memsys command links or initialises the MCP SDK
+// (net/http, encoding/gob, oauth2 ...): that start-up cost every
+// command ~7 ms, more than git status takes.
+const Program = "memsys-mcp"
+
+// Main is memsys-mcp: `memsys-mcp [-C DIR] [--agent NAME] [--no-cache]` serves the
+// memory on stdin and stdout until stdin ends. `memsys mcp` starts it
+// with the root it found and the agent it picked. args exclude the
+// program name. It returns the exit code: 0, or 2 when it cannot run
+// (one line on stderr).
+func Main(ctx context.Context, args []string, stderr io.Writer) int {
+	fs := flag.NewFlagSet(Program, flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // a bad flag gets one line, below; -h the usage
+	dir := fs.String("C", "", "serve the memory rooted at `DIR` (default: found from the working directory, as memsys does)")
+	agent := fs.String("agent", "", "agent `NAME` for appends that name none (default $MEMSYS_AGENT, else $USER, else \"agent\")")
+	noCache := fs.Bool("no-cache", false, "do not read or write the history cache (also MEMSYS_NO_CACHE=1); results are the same, only slower")
+	version := fs.Bool("version", false, "print the version and exit")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintf(stderr, "usage: %s [-C DIR] [--agent NAME] [--no-cache]\nserve a memsys memory to an agent host over the Model Context Protocol (stdio)\n", Program)
+			fs.SetOutput(stderr)
+			fs.PrintDefaults()
+			return 0
+		}
+		fmt.Fprintf(stderr, "%s: %v: see %s -h\n", Program, err, Program)
+		return 2
+	}
+	if *version {
+		fmt.Fprintf(os.Stdout, "%s version %s\n", Program, buildinfo.Version())
+		return 0
+	}
+	if *noCache {
+		workspace.DisableCache()
+	}
+	fail := func(err error) int {
+		fmt.Fprintf(stderr, "%s: %v\n", Program, err)
+		return 2
+	}
+	if fs.NArg() > 0 {
+		return fail(fmt.Errorf("%s takes no arguments, got %q", Program, fs.Arg(0)))
+	}
+	root, explicit := *dir, true
+	if root == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return fail(err)
+		}
+		root, explicit = wd, false
+	}
+	root, err := workspace.FindRoot(root, explicit)
+	if err != nil {
+		return fail(err)
+	}
+	cfg := Config{Root: root, Agent: memory.DefaultAgent(*agent), Now: memory.Now, Version: "dev"}
+	if err := ServeStdio(ctx, cfg); err != nil {
+		return fail(err)
+	}
+	return 0
+}
