@@ -27,12 +27,18 @@ type replayState struct {
 // replayState (TestCheckpointCoversReplayer fails until it is).
 // It fails, and the cache stays off, for a type the codec cannot encode.
 //
-// A Replayer that has seen or expects a Supersedes field is not saved:
-// its state depends on events after the checkpoint (a later event can
-// undo an earlier one), so no checkpoint of it could be resumed.
+// A Replayer that still expects a Supersedes field, or met one it did
+// not expect, is not saved: a later event can undo an earlier one's
+// effects, so its state depends on events after the checkpoint. Once
+// every expected Supersedes field has been met (Exact), it is saved:
+// from then on its supersession skips no event (each edge's index is
+// below next) and observes no edge, exactly as the empty one a resumed
+// Replayer gets, as long as no further Supersedes field comes; one
+// that does makes the resumed Replayer inexact, and the history cache
+// replays cold (TestCheckpointAfterSupersession).
 func (x *Replayer) MarshalBinary() ([]byte, error) {
-	if len(x.seen) > 0 || len(x.s.edges) > 0 {
-		return nil, fmt.Errorf("replay checkpoint: a history with Supersedes fields is not cached")
+	if x.legacy || !x.s.done() {
+		return nil, fmt.Errorf("replay checkpoint: a Supersedes field is still to come")
 	}
 	src, err := x.src.MarshalBinary()
 	if err != nil {
@@ -76,11 +82,22 @@ func UnmarshalReplayer(data []byte) (*Replayer, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Only a history without Supersedes fields is saved (MarshalBinary),
-	// so the resumed Replayer expects none.
+	// Only a Replayer past every Supersedes field it expected is saved
+	// (MarshalBinary), so the resumed one expects none.
 	return &Replayer{r: s.R, d: s.D, src: src, s: newSupersession(nil)}, nil
 }
 
 // SourceState is the state of the digest of the events replayed so far
 // (SourceHasher.MarshalBinary), for the history cache.
 func (x *Replayer) SourceState() ([]byte, error) { return x.src.MarshalBinary() }
+
+// GraphFile is graph.md as Files renders and seals it, alone: a caller
+// that needs one file (the core tier writes only context.md; the
+// history cache sums only what the tier writes) need not render the
+// other, which at 100k events is the larger cost.
+func (x *Replayer) GraphFile() []byte { return Seal(RenderGraph(x.r.graph()), x.src.Sum()) }
+
+// ContextFile is context.md as Files renders and seals it, alone.
+func (x *Replayer) ContextFile() []byte {
+	return Seal(RenderContext(x.d.build(x.r.graph())), x.src.Sum())
+}

@@ -2,6 +2,7 @@ package materialize
 
 import (
 	"bytes"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -46,6 +47,11 @@ func TestCheckpointResume(t *testing.T) {
 			if !bytes.Equal(g, wantG) || !bytes.Equal(c, wantC) {
 				t.Fatalf("seed %d, cut after %d events: resumed replay differs (graph equal %v, context equal %v)", seed, k, bytes.Equal(g, wantG), bytes.Equal(c, wantC))
 			}
+			// Each file alone, as the history cache renders the one its
+			// tier writes, is the same.
+			if !bytes.Equal(y.GraphFile(), wantG) || !bytes.Equal(y.ContextFile(), wantC) {
+				t.Fatalf("seed %d, cut after %d events: GraphFile or ContextFile differs from Files", seed, k)
+			}
 		}
 	}
 }
@@ -73,43 +79,129 @@ func TestCheckpointCoversReplayer(t *testing.T) {
 	for i := range rt.NumField() {
 		names = append(names, rt.Field(i).Name)
 	}
-	// s and seen are not carried by design: MarshalBinary refuses a
-	// history with Supersedes fields (TestCheckpointRefusesSupersession),
-	// so a resumed Replayer expects none; legacy is the benchmark's.
+	// s and seen are not carried by design: MarshalBinary saves only a
+	// Replayer past every Supersedes field it expected
+	// (TestCheckpointAfterSupersession), so a resumed Replayer expects
+	// none; legacy is the benchmark's.
 	if got := strings.Join(names, ","); got != "r,d,src,s,seen,legacy" {
 		t.Errorf("Replayer has fields %s: carry the new ones in replayState and MarshalBinary, then update this list", got)
 	}
 }
 
-// TestCheckpointRefusesSupersession: a replay that saw a Supersedes
-// field is never saved, since a later event could undo an earlier one.
-func TestCheckpointRefusesSupersession(t *testing.T) {
-	src := []byte("# Changelog\n\n## Event Log\n\n" +
-		"### evt-001 | 2026-01-01 10:00 | a | create\n\n**Scope**: auth\n**Summary**: Create auth\n\n**Details**:\n- entity: auth\n\n**Refs**: none\n**Tags**: x\n\n" +
-		"### evt-002 | 2026-01-01 11:00 | a | create\n\n**Scope**: db\n**Summary**: Create db\n\n**Details**:\n- entity: db\n\n**Refs**: none\n**Tags**: x\n**Supersedes**: evt-001\n")
+// TestCheckpointAfterSupersession: a replay that still expects a
+// Supersedes field is never saved, since a later event would undo an
+// earlier one; once every one is met it is, and a resumed replay of
+// events without one equals the whole replay, while one over a
+// Supersedes field is inexact (the cache then replays cold).
+func TestCheckpointAfterSupersession(t *testing.T) {
+	ev := func(n int, entity, extra string) string {
+		return fmt.Sprintf("### evt-%03d | 2026-01-01 1%d:00 | a | create\n\n**Scope**: %s\n**Summary**: Create %s\n\n**Details**:\n- entity: %s\n\n**Refs**: none\n**Tags**: x\n%s\n", n, n%10, entity, entity, entity, extra)
+	}
+	src := []byte("# Changelog\n\n## Event Log\n\n" + ev(1, "auth", "") + ev(2, "db", "**Supersedes**: evt-001\n") +
+		ev(3, "cache", "") + ev(4, "queue", "") + ev(5, "api", "**Supersedes**: evt-003\n"))
 	log := parse.Parse("CHANGELOG.md", src)
-	if len(log.Events) != 2 {
-		t.Fatalf("parsed %d events, want 2: %v", len(log.Events), log.Problems)
+	if len(log.Events) != 5 {
+		t.Fatalf("parsed %d events, want 5: %v", len(log.Events), log.Problems)
 	}
-	x := NewReplayer(Options{})
-	x.Expect(Supersessions(log.Events))
+	whole := NewReplayer(Options{})
+	whole.Expect(Supersessions(log.Events))
 	for i := range log.Events {
-		x.Apply(&log.Events[i])
+		whole.Apply(&log.Events[i])
 	}
-	if _, err := x.MarshalBinary(); err == nil {
-		t.Fatal("a replay with a Supersedes field was saved")
+	wantG, wantC := whole.Files()
+	// A replay told of a Supersedes field still to come is not saved.
+	early := NewReplayer(Options{})
+	early.Expect(Supersessions(log.Events))
+	early.Apply(&log.Events[0])
+	if _, err := early.MarshalBinary(); err == nil {
+		t.Error("a replay expecting a Supersedes field was saved")
 	}
-	y := NewReplayer(Options{})
-	y.Apply(&log.Events[0])
-	data, err := y.MarshalBinary()
+	// The checkpoint of a history that ended after cut events, resumed
+	// over the rest: exact only when no Supersedes field follows.
+	tests := []struct {
+		cut    int  // events before the checkpoint
+		resume bool // the rest replays exactly from it
+	}{
+		{0, false},
+		{1, false},
+		{2, false}, // evt-002's met; evt-005's in the rest
+		{4, false},
+		{5, true},
+	}
+	for _, tt := range tests {
+		x := NewReplayer(Options{})
+		x.Expect(Supersessions(log.Events[:tt.cut]))
+		for i := range log.Events[:tt.cut] {
+			x.Apply(&log.Events[i])
+		}
+		data, err := x.MarshalBinary()
+		if err != nil {
+			t.Fatalf("cut %d: %v", tt.cut, err)
+		}
+		y, err := UnmarshalReplayer(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range log.Events[tt.cut:] {
+			y.Apply(&log.Events[tt.cut+i])
+		}
+		if y.Exact() != tt.resume {
+			t.Errorf("cut %d: resumed replay exact %v, want %v", tt.cut, y.Exact(), tt.resume)
+		}
+		if g, c := y.Files(); y.Exact() && (!bytes.Equal(g, wantG) || !bytes.Equal(c, wantC)) {
+			t.Errorf("cut %d: resumed replay differs from the whole one", tt.cut)
+		}
+	}
+	// Events without Supersedes after the last one: resumed = whole.
+	more := append(append([]byte{}, src...), "\n"+ev(6, "auth", "")+"\n"+ev(7, "db", "")...)
+	all := parse.Parse("CHANGELOG.md", more).Events
+	w := NewReplayer(Options{})
+	w.Expect(Supersessions(all))
+	for i := range all {
+		w.Apply(&all[i])
+	}
+	data, err := whole.MarshalBinary()
 	if err != nil {
 		t.Fatal(err)
 	}
-	z, err := UnmarshalReplayer(data)
+	y, err := UnmarshalReplayer(data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !z.Exact() {
-		t.Fatal("a resumed replay expects Supersedes fields")
+	for i := range all[5:] {
+		y.Apply(&all[5+i])
 	}
+	g1, c1 := y.Files()
+	g2, c2 := w.Files()
+	if !y.Exact() || !bytes.Equal(g1, g2) || !bytes.Equal(c1, c2) {
+		t.Errorf("resumed after every Supersedes: exact %v, graph equal %v, context equal %v", y.Exact(), bytes.Equal(g1, g2), bytes.Equal(c1, c2))
+	}
+}
+
+// BenchmarkCheckpointDecode is the history cache's cost after an
+// append: restoring the replay state of a long history, against
+// rendering its files (both once per regen --check).
+func BenchmarkCheckpointDecode(b *testing.B) {
+	evs := parse.Parse("CHANGELOG.md", loggen.Generate(20000, 1)).Events
+	x := NewReplayer(DefaultOptions())
+	for i := range evs {
+		x.Apply(&evs[i])
+	}
+	data, err := x.MarshalBinary()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("decode", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			if _, err := UnmarshalReplayer(data); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("render", func(b *testing.B) {
+		for b.Loop() {
+			x.Files()
+		}
+	})
 }

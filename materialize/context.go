@@ -246,6 +246,9 @@ func (b *ctxBuilder) summary(e *brief) string {
 
 // shorten caps text at itemWords words and itemBytes bytes.
 func shorten(s string) string {
+	if len(s) <= itemBytes && plainWords(s, itemWords) {
+		return s // what Fields and Join would give back: no allocation
+	}
 	f := strings.Fields(s)
 	cut := false
 	if len(f) > itemWords {
@@ -263,6 +266,33 @@ func shorten(s string) string {
 		s += " …"
 	}
 	return s
+}
+
+// plainWords reports whether s is at most max ASCII words separated by
+// single spaces, with no space before or after them: text shorten
+// leaves as it is. Most summaries and names are, and context.md
+// shortens one per line it writes.
+func plainWords(s string, max int) bool {
+	words, space := 0, true
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= utf8.RuneSelf, c == '\t', c == '\n', c == '\v', c == '\f', c == '\r':
+			return false
+		case c == ' ':
+			if space {
+				return false
+			}
+			space = true
+		default:
+			if space {
+				if words++; words > max {
+					return false
+				}
+			}
+			space = false
+		}
+	}
+	return !space || s == ""
 }
 
 func idSuffix(id string) string { return " — " + escInline(orNone(id)) }

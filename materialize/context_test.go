@@ -131,3 +131,21 @@ func TestMissionAndConstraints(t *testing.T) {
 		t.Errorf("constraints %q (the superseded decision must not show)", got)
 	}
 }
+
+// TestShortenPlain: the no-allocation path of shorten gives what the
+// Fields-and-Join path gives.
+func TestShortenPlain(t *testing.T) {
+	long := strings.Repeat("word ", itemWords+1)
+	for _, s := range []string{"", "a", "a b", " a", "a ", "a  b", "a\tb", "a\nb", "é b", "a\u00a0b",
+		strings.TrimSpace(long), strings.TrimSpace(strings.Repeat("w ", itemWords)), strings.Repeat("x", itemBytes+1)} {
+		f := strings.Fields(s)
+		slow := shorten(" " + s + "\t") // always the slow path
+		if plainWords(s, itemWords) && len(s) <= itemBytes {
+			if got := shorten(s); got != s || strings.Join(f, " ") != s || got != slow {
+				t.Errorf("shorten(%q) = %q, slow path %q", s, got, slow)
+			}
+		} else if got := shorten(s); got != slow {
+			t.Errorf("shorten(%q) = %q, want %q", s, got, slow)
+		}
+	}
+}

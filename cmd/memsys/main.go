@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -40,7 +41,28 @@ func main() { os.Exit(Main()) }
 // Main runs memsys with os.Args and returns the exit code. It is a
 // separate function so testscript can register it as a command.
 func Main() int {
-	return run(context.Background(), os.Args, os.Stdout, os.Stderr)
+	// Standard output is buffered: a command printing a line per event
+	// (log, show, export) would otherwise make a system call per line.
+	// Whatever goes to standard error flushes it first, so the two
+	// streams interleave as they would unbuffered.
+	out := bufio.NewWriterSize(os.Stdout, 64<<10)
+	code := run(context.Background(), os.Args, out, flushFirst{os.Stderr, out})
+	if err := out.Flush(); err != nil && code == exitOK {
+		fmt.Fprintf(os.Stderr, "memsys: write the output: %v\n", err)
+		return exitCannot
+	}
+	return code
+}
+
+// flushFirst writes to w after flushing out.
+type flushFirst struct {
+	w   io.Writer
+	out *bufio.Writer
+}
+
+func (f flushFirst) Write(p []byte) (int, error) {
+	f.out.Flush()
+	return f.w.Write(p)
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {

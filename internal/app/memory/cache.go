@@ -3,13 +3,13 @@ package memory
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"strconv"
 
 	"github.com/memsys/memsys/internal/base/config"
 	"github.com/memsys/memsys/internal/base/snapshot"
 	"github.com/memsys/memsys/internal/io/workspace"
-	"github.com/memsys/memsys/lint"
 	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
 )
@@ -26,17 +26,31 @@ import (
 // only the bytes after it; any mismatch (an edit anywhere, a rewrite,
 // a new archive) is a cold run. So the cache changes the cost, never
 // the result (TestReplayCachedEqualsCold, FuzzReplayCache).
+//
+// A checkpoint comes in two entries so that the cost of keeping it
+// follows the change: the heavy one holds the replay state (megabytes
+// at 100k events), the head (a few hundred bytes plus the parser's
+// findings) holds everything else about the latest replay: its prefix
+// (length, SHA-256 and the hash's state), the counts, the sums of the
+// files it renders, and which heavy checkpoint it extends. A replay
+// that resumed over a few new events writes only a new head; the heavy
+// entry is rewritten once the log has grown past it by more than
+// heavyBound. An unchanged log is answered from the head alone
+// (regenerateCurrent, status); a grown one resumes from the heavy
+// state and replays the bytes after it, the head's events included.
 
 // checkpointVersion changes whenever replayCheckpoint does.
-const checkpointVersion = 4
+const checkpointVersion = 6
 
-// replayCheckpoint is one cache entry.
+// replayCheckpoint is one cache entry: a head, or a heavy checkpoint
+// (Replayer set).
 type replayCheckpoint struct {
 	Version     int
-	PrefixLen   int      // log bytes covered: up to the end of the last event
-	PrefixLines int      // line feeds in them (normalised), = that event's last line
-	PrefixSum   [32]byte // SHA-256 of those bytes
-	Events      int      // events replayed (archive and log)
+	PrefixLen   int                  // log bytes covered: up to the end of the last event
+	PrefixLines int                  // line feeds in them (normalised), = that event's last line
+	PrefixSum   [32]byte             // SHA-256 of those bytes
+	Prefix      workspace.PrefixHash // the same hash as its state, to extend over appended bytes
+	Events      int                  // events replayed (archive and log)
 	// LogEvents and ArchiveEvents count the events status reports: the
 	// log's in its Event Log, all of the archive's. Last is the last
 	// event replayed, headers, Scope and Summary.
@@ -47,17 +61,39 @@ type replayCheckpoint struct {
 	// files on disk hash the same, regen has nothing to do
 	// (regenerateCurrent) and need not decode the state at all.
 	GraphSum, ContextSum [32]byte
+	// HasGraph and HasContext tell which sums are set: a replay sums
+	// only the files its tier writes, to render no other.
+	HasGraph, HasContext bool
 	// Source is the state of the digest of the events (the seal's
 	// source, materialize.SourceHasher) after them, for status.
-	Source   []byte
-	Log      parse.Log
-	Archive  *parse.Log
+	Source  []byte
+	Log     parse.Log
+	Archive *parse.Log
+	// Heavy is the prefix of the heavy checkpoint a head extends (its
+	// own, in a heavy one): the head's events after it are replayed
+	// from there.
+	Heavy workspace.Mark
+	// Replayer is the replay state, in the heavy checkpoint only, where
+	// it follows the encoding of the rest (loadHeavy).
 	Replayer []byte
 }
 
+// headSuffix names the head entry beside its heavy checkpoint.
+const headSuffix = ".head"
+
+// heavyBound is how far the log may grow past the heavy checkpoint
+// before a replay rewrites it rather than only the head: at least a
+// megabyte, or 5% of the prefix it covers. So an append followed by a
+// check costs a decode of the state, a replay of at most that many
+// bytes and a small write, and rewriting the state (about a third of
+// a cold replay) happens once every few thousand events on a long log.
+func heavyBound(prefix int) int { return max(1<<20, prefix/20) }
+
 // resumes counts replays resumed from a checkpoint, for the tests to
-// see that the cache was used.
-var resumes int
+// see that the cache was used; pastHead those resumed from a heavy
+// checkpoint its head had moved past; heavyWrites counts heavy
+// checkpoints written.
+var resumes, pastHead, heavyWrites int
 
 // tailPre stands for the log before a resumed suffix: the suffix
 // starts after an event of the Event Log (see resumable).
@@ -76,39 +112,103 @@ func cacheName(root string, opt materialize.Options, mem *workspace.Memory) stri
 	return "replay-" + hex.EncodeToString(h.Sum(nil)[:16])
 }
 
-// replayCached is Replay of the whole history through the cache.
+// checkpointed is a head checkpoint found to match the log.
+type checkpointed struct {
+	mem  *workspace.Memory // the archive read; the log not
+	head *replayCheckpoint
+	name string // of the heavy entry
+	// rest is the log after the heavy checkpoint's prefix; at holds the
+	// prefix hashes at the heavy checkpoint and at the head.
+	rest []byte
+	at   []workspace.PrefixHash
+}
+
+// suffix is the log after the head's prefix.
+func (c *checkpointed) suffix() []byte { return c.rest[c.head.PrefixLen-int(c.head.Heavy.Len):] }
+
+// rendered holds the files of a replay, each rendered once and only
+// when needed, so that the cache's sums and regen's output come from
+// one render, and a tier that writes one file renders only that one.
+type rendered struct {
+	x          *materialize.Replayer
+	graph, ctx []byte // nil until rendered
+}
+
+// files renders both files.
+func (r *rendered) files() (graph, context []byte) {
+	if r.graph == nil && r.ctx == nil {
+		r.graph, r.ctx = r.x.Files()
+	}
+	return r.graphFile(), r.contextFile()
+}
+
+func (r *rendered) graphFile() []byte {
+	if r.graph == nil {
+		r.graph = r.x.GraphFile()
+	}
+	return r.graph
+}
+
+func (r *rendered) contextFile() []byte {
+	if r.ctx == nil {
+		r.ctx = r.x.ContextFile()
+	}
+	return r.ctx
+}
+
+// derive is Derive from the rendered files.
+func (r *rendered) derive(tier parse.Tier) []Derived {
+	switch tier {
+	case parse.Full:
+		g, c := r.files()
+		return []Derived{{parse.GraphFile, g}, {parse.ContextFile, c}}
+	case parse.Core:
+		return []Derived{{parse.ContextFile, r.contextFile()}}
+	}
+	return nil
+}
+
+// tierFunc tells replayCached which files its caller will use, once it
+// has read the memory: the cache sums those and renders no other.
+type tierFunc func(*workspace.Memory) parse.Tier
+
+// allFiles is the tierFunc of a caller that uses both files.
+func allFiles(*workspace.Memory) parse.Tier { return parse.Full }
+
+// replayCached is Replay of the whole history through the cache. c is
+// the checkpoint loadCheckpoint found, nil for none.
 //
-// A history with a Supersedes field is never cached: a later event can
-// undo an earlier one's effects, so a replay state saved after a prefix
-// is not a state the rest of the history can resume from. Such a
-// history replays cold (replayStream) every time; so does one whose
-// suffix after a checkpoint holds a Supersedes field.
-func replayCached(root string, opt materialize.Options) (*workspace.Memory, *materialize.Replayer, error) {
-	if mem, cp, name, suffix, ok := loadCheckpoint(root, opt); ok && len(parse.ScanSupersedes(workspace.LogName, suffix)) == 0 {
-		if x, last, n, ok, err := resume(mem, cp, suffix); err != nil {
-			return nil, nil, err
-		} else if ok && x.Exact() && len(x.Seen()) == 0 {
-			if last.Offset > cp.PrefixLen {
-				// Read the whole log once more, to hash the new prefix:
-				// appends are rare next to reads.
-				var err error
-				if mem.LogBytes, err = workspace.ReadFile(root, workspace.LogName); err == nil {
-					save(root, name, mem, x, last, n)
+// A Supersedes field can undo an earlier event's effects, so a replay
+// state saved after a prefix can be resumed only by a suffix without
+// one (materialize.Replayer.MarshalBinary): a suffix with a Supersedes
+// field is a cold run, which checkpoints the whole history again.
+func replayCached(root string, opt materialize.Options, c *checkpointed, tier tierFunc) (*workspace.Memory, *rendered, error) {
+	if c != nil && len(parse.ScanSupersedes(workspace.LogName, c.rest)) == 0 && resumable(c.rest) {
+		if heavy := loadHeavy(root, c); heavy != nil {
+			if x, last, n, ok, err := resume(c.mem, heavy, c.rest); err != nil {
+				return nil, nil, err
+			} else if ok && x.Exact() && len(x.Seen()) == 0 {
+				r := &rendered{x: x}
+				if c.head.Heavy.Len < int64(c.head.PrefixLen) {
+					pastHead++
 				}
-				mem.LogBytes = nil
+				// A new head when events came, or when the tier now
+				// uses a file whose sum the head lacks.
+				t := tier(c.mem)
+				if last.EndOffset > c.head.PrefixLen || t == parse.Full && !c.head.HasGraph || t != parse.MVP && !c.head.HasContext {
+					saveResumed(root, c, r, t, last, n)
+				}
+				return c.mem, r, nil
 			}
-			return mem, x, nil
 		}
 	}
 	mem, err := workspace.Read(root)
 	if err != nil {
 		return nil, nil, err
 	}
-	if len(mem.Supersessions()) > 0 {
-		return replayStream(root, opt, "")
-	}
 	name := cacheName(root, opt, mem)
 	a := materialize.NewAsync(opt)
+	a.Expect(mem.Supersessions())
 	var last lastEvent
 	n := 0
 	err = mem.Stream(func(e *parse.Event) {
@@ -131,39 +231,80 @@ func replayCached(root string, opt materialize.Options) (*workspace.Memory, *mat
 	if err := mem.Incomplete(); err != nil {
 		return nil, nil, err
 	}
-	if !x.Exact() || len(x.Seen()) > 0 {
-		// The bytes hid a Supersedes field the events have.
-		return replayStream(root, opt, "")
+	if !x.Exact() {
+		// The bytes hid a Supersedes field the events have, or
+		// showed one they do not.
+		mem, x, err := replayStream(root, opt, "")
+		return mem, &rendered{x: x}, err
 	}
-	save(root, name, mem, x, last, n)
-	return mem, x, nil
+	r := &rendered{x: x}
+	if saveable(mem, last) {
+		if p, err := workspace.HashPrefix(mem.LogBytes[:last.EndOffset]); err == nil {
+			save(root, name, mem, r, tier(mem), last, n, p, nil)
+		}
+	}
+	return mem, r, nil
 }
 
-// loadCheckpoint finds the checkpoint of a replay of root with opt and
-// checks the log against it; ok means the log starts with the bytes the
-// checkpoint covers, and suffix holds the rest. It reads the archive
-// (the entry's name hashes it) and then only the log's new bytes. Any
-// error means no checkpoint: the cold path then reports it as an
-// uncached run would.
-func loadCheckpoint(root string, opt materialize.Options) (mem *workspace.Memory, cp *replayCheckpoint, name string, suffix []byte, ok bool) {
+// loadCheckpoint finds the head checkpoint of a replay of root with opt
+// and checks the log against it and its heavy checkpoint's prefix; ok
+// means the log starts with the bytes the head covers and what follows
+// them parses alone (resumable). It reads the archive (the entry's name
+// hashes it), streams the log's prefix through the hash, and holds only
+// the bytes after the heavy checkpoint. Any error means no checkpoint:
+// the cold path then reports it as an uncached run would.
+func loadCheckpoint(root string, opt materialize.Options) (*checkpointed, bool) {
+	if !workspace.CacheEnabled() {
+		return nil, false
+	}
 	mem, err := workspace.ReadArchive(root)
 	if err != nil {
-		return nil, nil, "", nil, false
+		return nil, false
 	}
-	name = cacheName(root, opt, mem)
-	data, ok := workspace.CacheGet(root, name)
+	name := cacheName(root, opt, mem)
+	data, ok := workspace.CacheGet(root, name+headSuffix)
 	if !ok {
-		return nil, nil, "", nil, false
+		return nil, false
 	}
-	cp = &replayCheckpoint{}
-	if snapshot.Decode(data, cp) != nil || cp.Version != checkpointVersion {
-		return nil, nil, "", nil, false
+	cp := &replayCheckpoint{}
+	if snapshot.Decode(data, cp) != nil || cp.Version != checkpointVersion ||
+		cp.Heavy.Len < 0 || cp.Heavy.Len > int64(cp.PrefixLen) || cp.Prefix.Len != int64(cp.PrefixLen) {
+		return nil, false
 	}
-	suffix, ok, err = workspace.ReadAfter(root, workspace.LogName, int64(cp.PrefixLen), cp.PrefixSum)
-	if err != nil || !ok || !resumable(suffix) {
-		return nil, nil, "", nil, false
+	rest, at, ok, err := workspace.ReadAfterMarks(root, workspace.LogName, cp.Heavy, workspace.Mark{Len: int64(cp.PrefixLen), Sum: cp.PrefixSum})
+	if err != nil || !ok {
+		return nil, false
 	}
-	return mem, cp, name, suffix, true
+	c := &checkpointed{mem: mem, head: cp, name: name, rest: rest, at: at}
+	if !resumable(c.suffix()) {
+		return nil, false
+	}
+	return c, true
+}
+
+// loadHeavy returns the heavy checkpoint c's head extends, nil if it is
+// missing, damaged or another one (a concurrent run replaced it).
+func loadHeavy(root string, c *checkpointed) *replayCheckpoint {
+	data, ok := workspace.CacheGet(root, c.name)
+	if !ok {
+		return nil
+	}
+	// The entry is the checkpoint without its state, then the state
+	// (see save): decoded once, in place, not copied out first.
+	k, n := binary.Uvarint(data)
+	if n <= 0 || k > uint64(len(data)-n) {
+		return nil
+	}
+	cp := &replayCheckpoint{}
+	if snapshot.Decode(data[n:n+int(k)], cp) != nil || cp.Version != checkpointVersion {
+		return nil
+	}
+	cp.Replayer = data[n+int(k):]
+	if len(cp.Replayer) == 0 ||
+		int64(cp.PrefixLen) != c.head.Heavy.Len || cp.PrefixSum != c.head.Heavy.Sum {
+		return nil
+	}
+	return cp
 }
 
 // lastEvent is what a checkpoint needs of the log's last event.
@@ -185,12 +326,13 @@ func (l *lastEvent) set(e *parse.Event) {
 	l.Offset, l.EndOffset, l.EndLine = e.Range.Offset, e.Range.EndOffset, e.Range.EndLine
 }
 
-// save stores the checkpoint of a replay that saw every event, when
-// its last event allows one: clean, and no problem that may depend on
-// what follows (an unclosed block, a line too long to read on).
-func save(root, name string, mem *workspace.Memory, x *materialize.Replayer, last lastEvent, n int) {
+// saveable reports whether a replay that saw every event may leave a
+// checkpoint after its last event: clean, and no problem that may
+// depend on what follows (an unclosed block, a line too long to read
+// on).
+func saveable(mem *workspace.Memory, last lastEvent) bool {
 	if !workspace.CacheEnabled() || !last.clean || mem.Log == nil || mem.Incomplete() != nil {
-		return
+		return false
 	}
 	for _, l := range []*parse.Log{mem.Log, mem.Archive} {
 		if l == nil {
@@ -198,32 +340,84 @@ func save(root, name string, mem *workspace.Memory, x *materialize.Replayer, las
 		}
 		for _, p := range l.Problems {
 			if p.Kind == parse.KindUnclosed || p.Range.Offset >= last.EndOffset && l == mem.Log {
-				return
+				return false
 			}
 		}
 	}
-	state, err := x.MarshalBinary()
+	return true
+}
+
+// saveResumed stores the checkpoint of a replay resumed from c that
+// replayed new events: a new head, whose prefix hash continues the old
+// head's over the new bytes, and the heavy state only if the log has
+// grown past the heavy checkpoint by more than heavyBound.
+func saveResumed(root string, c *checkpointed, r *rendered, tier parse.Tier, last lastEvent, n int) {
+	if !saveable(c.mem, last) {
+		return
+	}
+	heavy := c.head.Heavy
+	p, err := c.at[len(c.at)-1].Extend(c.rest[c.head.PrefixLen-int(heavy.Len) : last.EndOffset-int(heavy.Len)])
 	if err != nil {
 		return
 	}
-	g, c := x.Files()
-	source, err := x.SourceState()
+	keep := &heavy
+	if int64(last.EndOffset)-heavy.Len > int64(heavyBound(int(heavy.Len))) {
+		keep = nil
+	}
+	save(root, c.name, c.mem, r, tier, last, n, p, keep)
+}
+
+// save stores the checkpoint of a replay that saw every event and may
+// leave one (saveable), whose log prefix up to its last event hashes to
+// prefix, with the sums of the files of tier. keep is the heavy
+// checkpoint the head is to extend, nil to write the replay state as a
+// new one.
+func save(root, name string, mem *workspace.Memory, r *rendered, tier parse.Tier, last lastEvent, n int, prefix workspace.PrefixHash, keep *workspace.Mark) {
+	sum, err := prefix.Sum()
+	if err != nil || sum.Len != int64(last.EndOffset) {
+		return
+	}
+	source, err := r.x.SourceState()
 	if err != nil {
 		return
 	}
 	cp := replayCheckpoint{
 		Version: checkpointVersion, PrefixLen: last.EndOffset, PrefixLines: last.EndLine,
-		PrefixSum: sha256.Sum256(mem.LogBytes[:last.EndOffset]), Events: n,
+		PrefixSum: sum.Sum, Prefix: prefix, Events: n,
 		LogEvents: last.logN, ArchiveEvents: last.archN, Last: briefEvent(last.ev),
-		GraphSum: sha256.Sum256(g), ContextSum: sha256.Sum256(c), Source: source,
-		Log: *mem.Log, Archive: mem.Archive, Replayer: state,
+		Source: source, Log: *mem.Log, Archive: mem.Archive,
+	}
+	if tier == parse.Full || r.graph != nil {
+		cp.GraphSum, cp.HasGraph = sha256.Sum256(r.graphFile()), true
+	}
+	if tier != parse.MVP || r.ctx != nil {
+		cp.ContextSum, cp.HasContext = sha256.Sum256(r.contextFile()), true
 	}
 	cp.Log.Events = nil
-	data, err := snapshot.Encode(&cp)
-	if err != nil {
-		return
+	if keep == nil {
+		state, err := r.x.MarshalBinary()
+		if err != nil {
+			return
+		}
+		cp.Heavy = sum
+		meta, err := snapshot.Encode(&cp)
+		if err != nil {
+			return
+		}
+		data := binary.AppendUvarint(make([]byte, 0, binary.MaxVarintLen64+len(meta)+len(state)), uint64(len(meta)))
+		data = append(append(data, meta...), state...)
+		if !workspace.CachePut(root, name, data) {
+			return
+		}
+		heavyWrites++
+	} else {
+		cp.Heavy = *keep
 	}
-	workspace.CachePut(root, name, data)
+	// The head goes last: it names the heavy checkpoint by its prefix,
+	// so a head never leads to a state it does not extend (loadHeavy).
+	if data, err := snapshot.Encode(&cp); err == nil {
+		workspace.CachePut(root, name+headSuffix, data)
+	}
 }
 
 // resume replays from the checkpoint if what follows its prefix can be
@@ -233,6 +427,7 @@ func save(root, name string, mem *workspace.Memory, x *materialize.Replayer, las
 // The caller has checked the prefix; suffix is what follows it.
 func resume(mem *workspace.Memory, cp *replayCheckpoint, suffix []byte) (x *materialize.Replayer, last lastEvent, n int, ok bool, err error) {
 	x, err = materialize.UnmarshalReplayer(cp.Replayer)
+	cp.Replayer = nil
 	if err != nil {
 		return nil, last, 0, false, nil
 	}
@@ -335,30 +530,33 @@ func isBreak(line []byte) bool {
 }
 
 // regenerateCurrent answers regen and regen --check from the history
-// cache when nothing is to be done: no event came since the checkpoint
-// and the derived files of the tier on disk hash as the checkpoint's
-// state renders them. The result is then regen's (no diff, nothing
-// written, the parser's findings as warnings) without decoding the
-// replay state or rendering. ok is false in every other case.
-func regenerateCurrent(root string, cfg config.Config) (*RegenResult, bool) {
-	if !workspace.CacheEnabled() {
+// cache's head when nothing is to be done: no event came since the
+// checkpoint c and the derived files of the tier on disk hash as the
+// checkpoint's state renders them. The result is then regen's (no
+// diff, nothing written, the parser's findings as warnings) without
+// reading or decoding the replay state or rendering. ok is false in
+// every other case.
+func regenerateCurrent(root string, cfg config.Config, c *checkpointed) (*RegenResult, bool) {
+	if c == nil || len(bytes.TrimSpace(c.suffix())) > 0 {
 		return nil, false
 	}
-	mem, cp, _, suffix, ok := loadCheckpoint(root, lint.RenderOptions(cfg))
-	if !ok || len(bytes.TrimSpace(suffix)) > 0 {
-		return nil, false
-	}
+	cp := c.head
 	want := map[string][32]byte{}
-	switch TierOf(cfg, mem) {
+	switch TierOf(cfg, c.mem) {
 	case parse.Full:
+		if !cp.HasGraph || !cp.HasContext {
+			return nil, false
+		}
 		want[parse.GraphFile] = cp.GraphSum
 		want[parse.ContextFile] = cp.ContextSum
 	case parse.Core:
+		if !cp.HasContext {
+			return nil, false
+		}
 		want[parse.ContextFile] = cp.ContextSum
 	}
 	for f, sum := range want {
-		b, err := workspace.ReadFile(root, f)
-		if err != nil || sha256.Sum256(b) != sum {
+		if got, err := workspace.HashFile(root, f); err != nil || got != sum {
 			return nil, false
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -143,10 +144,11 @@ func appendText(text string) func([]byte) []byte {
 const newEvent = "\n---\n\n### evt-%s | 2099-01-01 00:00 | a | create\n\n**Scope**: s\n**Summary**: appended\n\n**Details**:\n- entity: appended_thing\n\n**Refs**: none\n**Tags**: none\n"
 
 // TestReplayCachedEqualsCold runs every log of the test corpus (the
-// testscripts and the examples) through the cache and cold, unchanged
-// and after appending events, editing an early byte, appending a
-// broken event and rewriting the file: byte-identical derived files and
-// identical problems every time.
+// testscripts, the examples and materialize's semantics cases) through
+// the cache and cold, unchanged and after appending events (one with a
+// Supersedes field), editing an early byte, appending a broken event
+// and rewriting the file: byte-identical derived files and identical
+// problems every time.
 func TestReplayCachedEqualsCold(t *testing.T) {
 	var corpora []map[string][]byte
 	scripts, _ := filepath.Glob("../../../testscripts/*.txtar")
@@ -171,16 +173,27 @@ func TestReplayCachedEqualsCold(t *testing.T) {
 		b, _ := os.ReadFile(e)
 		corpora = append(corpora, map[string][]byte{parse.LogFile: b})
 	}
+	// The semantics cases, for the histories with Supersedes fields.
+	cases, _ := filepath.Glob("../../../materialize/testdata/semantics/*.md")
+	for _, c := range cases {
+		b, _ := os.ReadFile(c)
+		corpora = append(corpora, map[string][]byte{parse.LogFile: b})
+	}
 	corpora = append(corpora, map[string][]byte{parse.LogFile: loggen.Generate(300, 1)})
 	if len(corpora) < 50 {
 		t.Fatalf("only %d logs in the corpus", len(corpora))
 	}
-	before, statusBefore, lintBefore, currentBefore := resumes, statusHits, lintHits, currentHits
+	before, statusBefore, lintBefore, currentBefore, pastBefore := resumes, statusHits, lintHits, currentHits, pastHead
+	superseding, supersededResumes := 0, 0
 	for i, files := range corpora {
 		root := newCachedRoot(t, files)
+		r0 := resumes
 		checkCacheSteps(t, root,
 			appendText(strings.ReplaceAll(newEvent, "%s", "9001")),
 			appendText(strings.ReplaceAll(newEvent, "%s", "9002")+"\n---\n\n"+strings.ReplaceAll(newEvent, "%s", "9003")[5:]),
+			// A Supersedes field after the checkpoint: a cold run.
+			appendText(strings.ReplaceAll(newEvent, "%s", "9006")+"**Supersedes**: evt-9001\n"),
+			appendText(strings.ReplaceAll(newEvent, "%s", "9007")),
 			func(src []byte) []byte {
 				if i := bytes.Index(src, []byte("evt-")); i >= 0 {
 					src[i+4] = '7'
@@ -226,6 +239,17 @@ func TestReplayCachedEqualsCold(t *testing.T) {
 		if t.Failed() {
 			t.Fatalf("corpus log %d", i)
 		}
+		if bytes.Contains(files[parse.LogFile], []byte("**Supersedes**")) {
+			superseding++
+			if resumes > r0 {
+				supersededResumes++
+			}
+		}
+	}
+	// A history with Supersedes fields resumes once they are all in
+	// the checkpoint's prefix.
+	if superseding > 0 && supersededResumes == 0 {
+		t.Errorf("none of the %d logs with Supersedes fields resumed", superseding)
 	}
 	// Most of the 8 cached runs per log resume: the cache was used,
 	// and the comparisons above were of resumed replays.
@@ -238,11 +262,17 @@ func TestReplayCachedEqualsCold(t *testing.T) {
 	if got := currentHits - currentBefore; got < len(corpora) {
 		t.Errorf("%d regen --check answered from the checkpoint over %d logs", got, len(corpora))
 	}
+	// The second append resumes from the heavy checkpoint of the first
+	// run through the head the first append left: both kinds of entry
+	// were exercised.
+	if got := pastHead - pastBefore; got < len(corpora)/2 {
+		t.Errorf("%d replays resumed past a head over %d logs", got, len(corpora))
+	}
 	// Lint resumes nothing: only the unchanged run of each log hits.
 	if got := lintHits - lintBefore; got < len(corpora) {
 		t.Errorf("%d lints from the cache over %d logs: the cache was hardly used", got, len(corpora))
 	}
-	t.Logf("%d logs, %d resumed replays, %d cached statuses, %d cached lints", len(corpora), resumes-before, statusHits-statusBefore, lintHits-lintBefore)
+	t.Logf("%d logs (%d with Supersedes, %d of them resumed), %d resumed replays (%d past a head), %d cached statuses, %d cached lints", len(corpora), superseding, supersededResumes, resumes-before, pastHead-pastBefore, statusHits-statusBefore, lintHits-lintBefore)
 }
 
 // FuzzReplayCache edits one byte of a log between two runs (or appends
@@ -291,5 +321,49 @@ func TestReplayCacheEdits(t *testing.T) {
 	for i := 0; i < n; i++ {
 		src := loggen.Generate(40, int64(i%5))
 		checkEdit(t, src, r.Uint32(), "x\n-`#<\r7 "[r.IntN(9)], tails[r.IntN(len(tails))])
+	}
+}
+
+// TestHeavyCheckpointBound: appends within heavyBound of the heavy
+// checkpoint write only a new head; once the log has grown past it by
+// more, the replay state is rewritten. Every step equals a cold run.
+func TestHeavyCheckpointBound(t *testing.T) {
+	for _, tt := range []struct{ prefix, want int }{{0, 1 << 20}, {1 << 20, 1 << 20}, {20 << 20, 1 << 20}, {30 << 20, 30 << 20 / 20}} {
+		if got := heavyBound(tt.prefix); got != tt.want {
+			t.Errorf("heavyBound(%d) = %d, want %d", tt.prefix, got, tt.want)
+		}
+	}
+	long := loggen.Generate(5000, 1)
+	steps := []struct {
+		events    int
+		heavy     int // heavy checkpoints written by the cached run
+		pastHeads int // resumed past a head
+	}{
+		{300, 1, 0},  // cold: heavy and head
+		{300, 0, 0},  // unchanged
+		{310, 0, 0},  // a few events: a head only
+		{320, 0, 1},  // from the heavy checkpoint through the head
+		{5000, 1, 1}, // more than a megabyte past it: rewritten
+		{5000, 0, 0},
+	}
+	root := newCachedRoot(t, nil)
+	for _, st := range steps {
+		src := loggen.Generate(st.events, 1)
+		if !bytes.HasPrefix(long, src) {
+			t.Fatal("the generator's logs are not prefixes of each other")
+		}
+		if err := os.WriteFile(filepath.Join(root, parse.LogFile), src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cold := replayOnce(t, root, false)
+		h, p := heavyWrites, pastHead
+		cfg, _ := workspace.LoadConfig(root)
+		if _, _, err := Replay(root, lint.RenderOptions(cfg), ""); err != nil {
+			t.Fatal(err)
+		}
+		if heavyWrites-h != st.heavy || pastHead-p != st.pastHeads {
+			t.Errorf("%d events: %d heavy writes, %d resumed past a head; want %d, %d", st.events, heavyWrites-h, pastHead-p, st.heavy, st.pastHeads)
+		}
+		sameReplay(t, strconv.Itoa(st.events)+" events", cold, replayOnce(t, root, true))
 	}
 }

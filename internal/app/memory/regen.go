@@ -34,7 +34,12 @@ func ErrNoSuchEvent(what, id string) error {
 // cache (cache.go) unless --no-cache or MEMSYS_NO_CACHE turned it off.
 func Replay(root string, opt materialize.Options, atID string) (*workspace.Memory, *materialize.Replayer, error) {
 	if atID == "" && workspace.CacheEnabled() {
-		return replayCached(root, opt)
+		c, _ := loadCheckpoint(root, opt)
+		mem, r, err := replayCached(root, opt, c, allFiles)
+		if err != nil {
+			return nil, nil, err
+		}
+		return mem, r.x, nil
 	}
 	return replayStream(root, opt, atID)
 }
@@ -119,15 +124,7 @@ type Derived struct {
 // Derive returns the derived files of tier, rendered from a replay
 // exactly as lint's drift rules expect them.
 func Derive(x *materialize.Replayer, tier parse.Tier) []Derived {
-	if tier == parse.MVP {
-		return nil
-	}
-	g, c := x.Files()
-	files := []Derived{{parse.ContextFile, c}}
-	if tier == parse.Full {
-		files = append([]Derived{{parse.GraphFile, g}}, files...)
-	}
-	return files
+	return (&rendered{x: x}).derive(tier)
 }
 
 // RegenOptions are memsys regen's flags.
@@ -164,12 +161,28 @@ func Regenerate(root string, o RegenOptions) (*RegenResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	if o.Stdout == "" && o.At == "" {
-		if r, ok := regenerateCurrent(root, cfg); ok {
-			return r, nil
+	opt := lint.RenderOptions(cfg)
+	var mem *workspace.Memory
+	var x *rendered
+	if o.At == "" && workspace.CacheEnabled() {
+		// One pass over the log checks the checkpoint for both the
+		// answer from the head and the resumed replay.
+		c, _ := loadCheckpoint(root, opt)
+		if o.Stdout == "" {
+			if r, ok := regenerateCurrent(root, cfg, c); ok {
+				return r, nil
+			}
 		}
+		tier := allFiles
+		if o.Stdout == "" {
+			tier = func(m *workspace.Memory) parse.Tier { return TierOf(cfg, m) }
+		}
+		mem, x, err = replayCached(root, opt, c, tier)
+	} else {
+		var xr *materialize.Replayer
+		mem, xr, err = replayStream(root, opt, o.At)
+		x = &rendered{x: xr}
 	}
-	mem, x, err := Replay(root, lint.RenderOptions(cfg), o.At)
 	if err != nil {
 		return nil, err
 	}
@@ -181,15 +194,14 @@ func Regenerate(root string, o RegenOptions) (*RegenResult, error) {
 	}
 	switch {
 	case o.Stdout != "":
-		g, c := x.Files()
-		r.Output = g
+		r.Output = x.graphFile()
 		if o.Stdout == "context" {
-			r.Output = c
+			r.Output = x.contextFile()
 		}
 	case o.Check:
-		r.Diff, err = diffDerived(root, Derive(x, TierOf(cfg, mem)))
+		r.Diff, err = diffDerived(root, x.derive(TierOf(cfg, mem)))
 	default:
-		r.Wrote, err = WriteDerived(root, Derive(x, TierOf(cfg, mem)))
+		r.Wrote, err = WriteDerived(root, x.derive(TierOf(cfg, mem)))
 	}
 	return r, err
 }
@@ -216,11 +228,19 @@ func Regen(root string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	mem, x, err := Replay(root, lint.RenderOptions(cfg), "")
+	opt := lint.RenderOptions(cfg)
+	var mem *workspace.Memory
+	x := &rendered{}
+	if workspace.CacheEnabled() {
+		c, _ := loadCheckpoint(root, opt)
+		mem, x, err = replayCached(root, opt, c, func(m *workspace.Memory) parse.Tier { return TierOf(cfg, m) })
+	} else {
+		mem, x.x, err = replayStream(root, opt, "")
+	}
 	if err != nil {
 		return nil, err
 	}
-	return WriteDerived(root, Derive(x, TierOf(cfg, mem)))
+	return WriteDerived(root, x.derive(TierOf(cfg, mem)))
 }
 
 // WriteDerived writes the files that differ from what is on disk and

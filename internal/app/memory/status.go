@@ -319,16 +319,17 @@ func statusCached(root string, cfg config.Config) (mem *workspace.Memory, last *
 	if !workspace.CacheEnabled() {
 		return nil, nil, 0, 0, nil, false
 	}
-	mem, cp, _, suffix, ok := loadCheckpoint(root, lint.RenderOptions(cfg))
+	c, ok := loadCheckpoint(root, lint.RenderOptions(cfg))
 	if !ok {
 		return nil, nil, 0, 0, nil, false
 	}
+	mem, cp := c.mem, c.head
 	src, err := materialize.UnmarshalSourceHasher(cp.Source)
 	if err != nil {
 		return nil, nil, 0, 0, nil, false
 	}
 	last, inLog, inArchive = cp.Last, cp.LogEvents, cp.ArchiveEvents
-	log, n := resumeLog(cp, suffix, func(e *parse.Event) {
+	log, n := resumeLog(cp, c.suffix(), func(e *parse.Event) {
 		src.Add(e)
 		last = e
 		if e.InLog {

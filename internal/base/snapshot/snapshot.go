@@ -197,7 +197,13 @@ func (d *decoder) value(v reflect.Value) {
 		v.SetFloat(math.Float64frombits(d.uvarint()))
 	case reflect.String:
 		n := d.length(d.uvarint()+1) - 1
-		v.SetString(string(d.buf[:n]))
+		if n > 0 {
+			// Shares data's memory (Decode's contract): a 100k-event
+			// replay state holds hundreds of thousands of strings.
+			v.SetString(unsafe.String(&d.buf[0], n))
+		} else {
+			v.SetString("")
+		}
 		d.buf = d.buf[n:]
 	case reflect.Slice:
 		n := d.length(d.uvarint())
@@ -227,10 +233,12 @@ func (d *decoder) value(v reflect.Value) {
 			return
 		}
 		m := reflect.MakeMapWithSize(v.Type(), n-1)
+		// One key and one element for all entries: SetMapIndex copies
+		// them, and value sets every part of them each time.
+		k := reflect.New(v.Type().Key()).Elem()
+		e := reflect.New(v.Type().Elem()).Elem()
 		for range n - 1 {
-			k := reflect.New(v.Type().Key()).Elem()
 			d.value(k)
-			e := reflect.New(v.Type().Elem()).Elem()
 			d.value(e)
 			m.SetMapIndex(k, e)
 		}

@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
@@ -140,19 +139,20 @@ func CacheGet(root, name string) ([]byte, bool) {
 // CachePut stores data as the entry name of root's cache: a temporary
 // file in the cache folder, renamed over the entry, so a concurrent
 // reader sees the old entry or the new one; runs writing the same entry
-// at once each write a whole one. Errors are ignored: the cache only
-// ever makes memsys faster.
-func CachePut(root, name string, data []byte) {
+// at once each write a whole one. Errors are not reported (the cache
+// only ever makes memsys faster); ok tells whether the entry was
+// written, for a caller whose next entry refers to this one.
+func CachePut(root, name string, data []byte) (ok bool) {
 	if !CacheEnabled() || len(data) > cacheMaxEntry {
-		return
+		return false
 	}
 	dir := CacheDir(root)
 	if dir == "" || os.MkdirAll(dir, 0o755) != nil {
-		return
+		return false
 	}
 	f, err := os.CreateTemp(dir, tmpPrefix+name+"-*")
 	if err != nil {
-		return
+		return false
 	}
 	_, err = f.Write(binary.LittleEndian.AppendUint32(data[:len(data):len(data)], crc32.Checksum(data, castagnoli())))
 	if cerr := f.Close(); err == nil {
@@ -160,9 +160,10 @@ func CachePut(root, name string, data []byte) {
 	}
 	if err != nil || os.Rename(f.Name(), filepath.Join(dir, name)) != nil {
 		os.Remove(f.Name())
-		return
+		return false
 	}
 	pruneCache(dir)
+	return true
 }
 
 // pruneCache removes the oldest entries beyond cacheMaxEntries, and
@@ -206,35 +207,14 @@ func pruneCache(dir string) {
 
 // ReadAfter returns the bytes of rel inside root after its first n
 // bytes, if those hash to sum (SHA-256); ok is false if they do not or
-// the file is shorter. The prefix is hashed a megabyte at a time and
-// never held whole, and both parts come from one open file: the
-// history cache checks a 30 MB log this way and reads only what was
-// appended since.
+// the file is shorter. It is ReadAfterMarks with one mark.
 func ReadAfter(root, rel string, n int64, sum [32]byte) (rest []byte, ok bool, err error) {
-	f, err := Open(root, rel)
-	if err != nil {
-		return nil, false, err
-	}
-	defer f.Close()
-	if f.Size() < n {
-		return nil, false, nil
-	}
-	h := sha256.New()
-	if _, err := io.Copy(h, io.NewSectionReader(f.f, 0, n)); err != nil {
-		return nil, false, fmt.Errorf("%s: cannot read: %v", rel, err)
-	}
-	if [32]byte(h.Sum(nil)) != sum {
-		return nil, false, nil
-	}
-	rest = make([]byte, f.Size()-n)
-	if _, err := f.ReadAt(rest, n); err != nil && !errors.Is(err, io.EOF) {
-		return nil, false, fmt.Errorf("%s: cannot read: %v", rel, err)
-	}
-	return rest, true, nil
+	rest, _, ok, err = ReadAfterMarks(root, rel, Mark{Len: n, Sum: sum})
+	return rest, ok, err
 }
 
-// HashFile returns the SHA-256 of rel inside root, read a megabyte at
-// a time rather than held whole, with ReadFile's checks.
+// HashFile returns the SHA-256 of rel inside root, streamed through
+// one small buffer rather than held whole, with ReadFile's checks.
 func HashFile(root, rel string) ([32]byte, error) {
 	f, err := Open(root, rel)
 	if err != nil {
@@ -242,7 +222,7 @@ func HashFile(root, rel string) ([32]byte, error) {
 	}
 	defer f.Close()
 	h := sha256.New()
-	if _, err := io.CopyBuffer(h, io.NewSectionReader(f.f, 0, f.Size()), make([]byte, 1<<20)); err != nil {
+	if _, err := io.CopyBuffer(h, io.NewSectionReader(f.f, 0, f.Size()), make([]byte, hashChunk)); err != nil {
 		return [32]byte{}, fmt.Errorf("%s: cannot read: %v", rel, err)
 	}
 	return [32]byte(h.Sum(nil)), nil

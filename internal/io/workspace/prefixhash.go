@@ -1,0 +1,136 @@
+package workspace
+
+import (
+	"crypto/sha256"
+	"encoding"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+)
+
+// A cache entry computed from a log is keyed by the SHA-256 of the
+// bytes it covers. Verifying the key needs a pass over those bytes;
+// extending it after an append should not need a second one. So the
+// key is kept as the hash's state (crypto/sha256's MarshalBinary), which
+// continues over appended bytes alone, and the verification streams the
+// file once, in fixed chunks through one buffer, and hands back the
+// state at each point it checked.
+
+// PrefixHash is the SHA-256 of a file's first Len bytes, held as the
+// hash's state rather than its sum, so that bytes appended after them
+// can be hashed on (Extend) without reading the prefix again.
+type PrefixHash struct {
+	Len   int64
+	State []byte // sha256 digest's MarshalBinary after Len bytes
+}
+
+// Mark is a prefix a caller expects a file to start with: its length
+// and SHA-256.
+type Mark struct {
+	Len int64
+	Sum [32]byte
+}
+
+// HashPrefix returns the PrefixHash of b (a whole prefix held in
+// memory, as after a cold run that read the file).
+func HashPrefix(b []byte) (PrefixHash, error) { return PrefixHash{}.Extend(b) }
+
+// restore returns a hash in p's state; the zero PrefixHash is the
+// empty prefix.
+func (p PrefixHash) restore() (hash.Hash, error) {
+	h := sha256.New()
+	if p.State == nil {
+		return h, nil
+	}
+	if err := h.(encoding.BinaryUnmarshaler).UnmarshalBinary(p.State); err != nil {
+		return nil, fmt.Errorf("prefix hash: %w", err)
+	}
+	return h, nil
+}
+
+// save returns the PrefixHash of h after n bytes.
+func save(h hash.Hash, n int64) (PrefixHash, error) {
+	st, err := h.(encoding.BinaryMarshaler).MarshalBinary()
+	if err != nil {
+		return PrefixHash{}, fmt.Errorf("prefix hash: %w", err)
+	}
+	return PrefixHash{Len: n, State: st}, nil
+}
+
+// Extend returns the PrefixHash of the Len bytes followed by b.
+func (p PrefixHash) Extend(b []byte) (PrefixHash, error) {
+	h, err := p.restore()
+	if err != nil {
+		return PrefixHash{}, err
+	}
+	h.Write(b)
+	return save(h, p.Len+int64(len(b)))
+}
+
+// Sum returns the SHA-256 of the Len bytes, the Mark to look for next
+// time.
+func (p PrefixHash) Sum() (Mark, error) {
+	h, err := p.restore()
+	if err != nil {
+		return Mark{}, err
+	}
+	return Mark{Len: p.Len, Sum: [32]byte(h.Sum(nil))}, nil
+}
+
+// hashChunk is the buffer size of the streamed hash: large enough for
+// few read calls, small enough to stay in cache and never to fault in
+// fresh pages the way a whole-file slice does.
+const hashChunk = 256 << 10
+
+// ReadAfterMarks streams rel inside root from its start, hashing it, and
+// checks that its first marks[i].Len bytes hash to marks[i].Sum for
+// every mark (given by increasing Len). ok is false if one does not or
+// the file is shorter than the last. With ok, rest is the file's bytes
+// after the FIRST mark (read once, from the same open file) and at[i]
+// is the PrefixHash at marks[i]: extend one by the part of rest that
+// follows it to key a longer prefix. Only rest is held in memory; the
+// prefix goes through one reused buffer.
+func ReadAfterMarks(root, rel string, marks ...Mark) (rest []byte, at []PrefixHash, ok bool, err error) {
+	if len(marks) == 0 {
+		return nil, nil, false, errors.New("ReadAfterMarks: no mark")
+	}
+	f, err := Open(root, rel)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	defer f.Close()
+	last := marks[len(marks)-1].Len
+	if f.Size() < last || marks[0].Len < 0 {
+		return nil, nil, false, nil
+	}
+	h := sha256.New()
+	buf := make([]byte, hashChunk)
+	var pos int64
+	for _, m := range marks {
+		if m.Len < pos {
+			return nil, nil, false, errors.New("ReadAfterMarks: marks out of order")
+		}
+		for pos < m.Len {
+			k := int(min(int64(len(buf)), m.Len-pos))
+			if _, err := f.ReadAt(buf[:k], pos); err != nil {
+				return nil, nil, false, fmt.Errorf("%s: cannot read: %v", rel, err)
+			}
+			h.Write(buf[:k])
+			pos += int64(k)
+		}
+		if [32]byte(h.Sum(nil)) != m.Sum {
+			return nil, nil, false, nil
+		}
+		p, err := save(h, pos)
+		if err != nil {
+			return nil, nil, false, err
+		}
+		at = append(at, p)
+	}
+	rest = make([]byte, f.Size()-marks[0].Len)
+	if _, err := f.ReadAt(rest, marks[0].Len); err != nil && !errors.Is(err, io.EOF) {
+		return nil, nil, false, fmt.Errorf("%s: cannot read: %v", rel, err)
+	}
+	return rest, at, true, nil
+}
