@@ -334,12 +334,26 @@ func saveable(mem *workspace.Memory, last lastEvent) bool {
 	if !workspace.CacheEnabled() || !last.clean || mem.Log == nil || mem.Incomplete() != nil {
 		return false
 	}
-	for _, l := range []*parse.Log{mem.Log, mem.Archive} {
+	return resumableProblems(mem.Log, mem.Archive, last.EndOffset)
+}
+
+// resumableProblems reports whether the parse problems of log (up to
+// end, the end of its last event) and archive let a later run resume
+// after end: none that a resumed parse of the bytes after end would
+// report differently. An unclosed block or a line too long to read on
+// depends on what follows; a problem at or after end is the suffix's;
+// and the parser reports only the first encoding error of a file, so
+// after one in the prefix a resumed parse would report a second one
+// (FuzzLintCache found it). The replay cache and lint's checkpoint
+// share this verdict.
+func resumableProblems(log, archive *parse.Log, end int) bool {
+	for _, l := range []*parse.Log{log, archive} {
 		if l == nil {
 			continue
 		}
 		for _, p := range l.Problems {
-			if p.Kind == parse.KindUnclosed || p.Range.Offset >= last.EndOffset && l == mem.Log {
+			if p.Kind == parse.KindUnclosed || p.Kind == parse.KindLineLength ||
+				l == log && (p.Range.Offset >= end || p.Kind == parse.KindEncoding) {
 				return false
 			}
 		}

@@ -282,6 +282,10 @@ func FuzzReplayCache(f *testing.F) {
 	f.Add(loggen.Generate(30, 1), uint32(100), byte('x'), "")
 	f.Add(loggen.Generate(30, 2), uint32(9000), byte('\n'), strings.ReplaceAll(newEvent, "%s", "031"))
 	f.Add(genLog(5, "\n---\n\n"), uint32(1), byte('`'), "\n```\n")
+	// An encoding error before the checkpoint: the parser reports only
+	// the first, so a resumed parse of an appended one would report a
+	// second (resumableProblems).
+	f.Add([]byte("# Event Log\n# evt-1 \xde\n"), uint32(2), byte('E'), "\n# evt-\x9b")
 	f.Fuzz(checkEdit)
 }
 

@@ -361,20 +361,7 @@ func checkpointable(log, archive *parse.Log, last lastEvent) bool {
 	if !last.clean || last.ev == nil || !last.ev.InLog || last.ev.Range.File != workspace.LogName {
 		return false
 	}
-	for _, l := range []*parse.Log{log, archive} {
-		if l == nil {
-			continue
-		}
-		for _, p := range l.Problems {
-			// The parser reports only the first encoding error of a
-			// file: after one in the prefix, a resumed parse of the
-			// suffix would report its own (FuzzLintCache found it).
-			if p.Kind == parse.KindUnclosed || p.Kind == parse.KindLineLength || l == log && (p.Range.Offset >= last.EndOffset || p.Kind == parse.KindEncoding) {
-				return false
-			}
-		}
-	}
-	return true
+	return resumableProblems(log, archive, last.EndOffset)
 }
 
 // checkpointOf is the checkpoint of s after last, n events, h holding
