@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -150,39 +151,8 @@ const newEvent = "\n---\n\n### evt-%s | 2099-01-01 00:00 | a | create\n\n**Scope
 // and rewriting the file: byte-identical derived files and identical
 // problems every time.
 func TestReplayCachedEqualsCold(t *testing.T) {
-	var corpora []map[string][]byte
-	scripts, _ := filepath.Glob("../../../testscripts/*.txtar")
-	for _, s := range scripts {
-		a, err := txtar.ParseFile(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		files := map[string][]byte{}
-		for _, f := range a.Files {
-			switch f.Name {
-			case parse.LogFile, "changelog-archive.md", "CHANGELOG-archive.md":
-				files[f.Name] = f.Data
-			}
-		}
-		if files[parse.LogFile] != nil {
-			corpora = append(corpora, files)
-		}
-	}
-	examples, _ := filepath.Glob("../../../examples/*/" + parse.LogFile)
-	for _, e := range examples {
-		b, _ := os.ReadFile(e)
-		corpora = append(corpora, map[string][]byte{parse.LogFile: b})
-	}
 	// The semantics cases, for the histories with Supersedes fields.
-	cases, _ := filepath.Glob("../../../materialize/testdata/semantics/*.md")
-	for _, c := range cases {
-		b, _ := os.ReadFile(c)
-		corpora = append(corpora, map[string][]byte{parse.LogFile: b})
-	}
-	corpora = append(corpora, map[string][]byte{parse.LogFile: loggen.Generate(300, 1)})
-	if len(corpora) < 50 {
-		t.Fatalf("only %d logs in the corpus", len(corpora))
-	}
+	corpora := corpusOf(t, []string{parse.LogFile, "changelog-archive.md", "CHANGELOG-archive.md"}, "../../../materialize/testdata/semantics/*.md")
 	before, statusBefore, lintBefore, currentBefore, pastBefore := resumes, statusHits, lintHits, currentHits, pastHead
 	superseding, supersededResumes := 0, 0
 	for i, files := range corpora {
@@ -273,6 +243,46 @@ func TestReplayCachedEqualsCold(t *testing.T) {
 		t.Errorf("%d lints from the cache over %d logs: the cache was hardly used", got, len(corpora))
 	}
 	t.Logf("%d logs (%d with Supersedes, %d of them resumed), %d resumed replays (%d past a head), %d cached statuses, %d cached lints", len(corpora), superseding, supersededResumes, resumes-before, pastHead-pastBefore, statusHits-statusBefore, lintHits-lintBefore)
+}
+
+// corpusOf is the cache tests' corpus: the files named keep of every
+// testscript that has a log, the examples' logs, the logs the globs in
+// extra match, and a generated log.
+func corpusOf(t testing.TB, keep []string, extra ...string) []map[string][]byte {
+	var corpora []map[string][]byte
+	scripts, _ := filepath.Glob("../../../testscripts/*.txtar")
+	for _, s := range scripts {
+		a, err := txtar.ParseFile(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files := map[string][]byte{}
+		for _, f := range a.Files {
+			if slices.Contains(keep, f.Name) {
+				files[f.Name] = f.Data
+			}
+		}
+		if files[parse.LogFile] != nil {
+			corpora = append(corpora, files)
+		}
+	}
+	logs, _ := filepath.Glob("../../../examples/*/" + parse.LogFile)
+	for _, g := range extra {
+		more, _ := filepath.Glob(g)
+		logs = append(logs, more...)
+	}
+	for _, l := range logs {
+		b, err := os.ReadFile(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		corpora = append(corpora, map[string][]byte{parse.LogFile: b})
+	}
+	corpora = append(corpora, map[string][]byte{parse.LogFile: loggen.Generate(300, 1)})
+	if len(corpora) < 50 {
+		t.Fatalf("only %d logs in the corpus", len(corpora))
+	}
+	return corpora
 }
 
 // FuzzReplayCache edits one byte of a log between two runs (or appends

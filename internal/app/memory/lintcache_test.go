@@ -10,8 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rogpeppe/go-internal/txtar"
-
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/internal/testkit/loggen"
 	"github.com/memsys/memsys/parse"
@@ -38,34 +36,7 @@ func lintResult(t testing.TB, root string, cached bool) string {
 // lintCorpus is every memory of the testscripts and the examples, and
 // a generated log.
 func lintCorpus(t testing.TB) []map[string][]byte {
-	var corpora []map[string][]byte
-	scripts, _ := filepath.Glob("../../../testscripts/*.txtar")
-	for _, s := range scripts {
-		a, err := txtar.ParseFile(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		files := map[string][]byte{}
-		for _, f := range a.Files {
-			switch f.Name {
-			case parse.LogFile, "changelog-archive.md", "CHANGELOG-archive.md", "AGENTS.md", parse.GraphFile, parse.ContextFile, ".memsys.json":
-				files[f.Name] = f.Data
-			}
-		}
-		if files[parse.LogFile] != nil {
-			corpora = append(corpora, files)
-		}
-	}
-	examples, _ := filepath.Glob("../../../examples/*/" + parse.LogFile)
-	for _, e := range examples {
-		b, _ := os.ReadFile(e)
-		corpora = append(corpora, map[string][]byte{parse.LogFile: b})
-	}
-	corpora = append(corpora, map[string][]byte{parse.LogFile: loggen.Generate(300, 1)})
-	if len(corpora) < 50 {
-		t.Fatalf("only %d logs in the corpus", len(corpora))
-	}
-	return corpora
+	return corpusOf(t, []string{parse.LogFile, "changelog-archive.md", "CHANGELOG-archive.md", "AGENTS.md", parse.GraphFile, parse.ContextFile, ".memsys.json"})
 }
 
 // newRootWith is newCachedRoot, with the folders the files need.
