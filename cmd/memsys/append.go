@@ -132,10 +132,7 @@ func lcAgent(flag string) string { return memory.DefaultAgent(flag) }
 // gives the same stamp for agents on machines in different zones.
 func lcTime(flag string) string {
 	if flag != "" {
-		if len(flag) == 16 && flag[10] == 'T' {
-			flag = flag[:10] + " " + flag[11:]
-		}
-		return flag
+		return flag // memory.Append checks it, and accepts a "T" separator
 	}
 	return memory.Now()
 }

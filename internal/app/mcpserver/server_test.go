@@ -166,10 +166,18 @@ func TestCallEachTool(t *testing.T) {
 	if a.ID != "evt-020" || a.Agent != "tester" || a.Time != "2026-05-01 12:00" {
 		t.Errorf("append: %+v", a)
 	}
+	// An ISO 8601 time, with its "T", is the log's "YYYY-MM-DD HH:MM".
+	var iso memory.AppendResult
+	structured(t, call(t, cs, "memsys_append", map[string]any{
+		"type": "fix", "scope": "payments_api", "summary": "Refund rounding", "time": "2026-05-01T12:30",
+	}), &iso)
+	if iso.ID != "evt-021" || iso.Time != "2026-05-01 12:30" {
+		t.Errorf("append with a T time: %+v", iso)
+	}
 	// The derived files are now stale; context says so and still
 	// answers with the regenerated text.
 	structured(t, call(t, cs, "memsys_context", map[string]any{}), &ctxOut)
-	if ctxOut.Horizon != "evt-020" || ctxOut.Fresh {
+	if ctxOut.Horizon != "evt-021" || ctxOut.Fresh {
 		t.Errorf("context after append: horizon %q fresh %v", ctxOut.Horizon, ctxOut.Fresh)
 	}
 	structured(t, call(t, cs, "memsys_lint", map[string]any{}), &li)

@@ -271,6 +271,11 @@ func Normalize(d *Draft, known Known) error {
 	if strings.Contains(d.Type, "|") {
 		return fmt.Errorf("type %q contains '|': use one of %s", d.Type, strings.Join(parse.EventTypes, ", "))
 	}
+	if len(d.Time) == 16 && d.Time[10] == 'T' {
+		// ISO 8601's separator, as agents (and the MCP tool's callers)
+		// often write it: the log's headings use a space.
+		d.Time = d.Time[:10] + " " + d.Time[11:]
+	}
 	t, msg := parse.ParseTime(d.Time)
 	if msg != "" {
 		return fmt.Errorf("--time %q is not \"YYYY-MM-DD HH:MM\": give a valid date and 24-hour time", d.Time)
