@@ -15,8 +15,30 @@ import (
 // expected returns what regen would write to rel (parse.GraphFile or
 // parse.ContextFile): the Session replayed the events as they passed.
 func (p *Pass) expected(rel string) ([]byte, bool) {
-	b, ok := p.shared.derived[rel]
-	return b, ok
+	return p.shared.render(rel)
+}
+
+// render returns what regen writes to rel, rendering it on first use;
+// ok is false when the Session did not replay or rel is not a derived
+// file. Only the goroutine running the rules calls it.
+func (sh *shared) render(rel string) ([]byte, bool) {
+	if b, ok := sh.derived[rel]; ok || sh.replayed == nil {
+		return b, ok
+	}
+	var b []byte
+	switch rel {
+	case parse.GraphFile:
+		b = sh.replayed.GraphFile()
+	case parse.ContextFile:
+		b = sh.replayed.ContextFile()
+	default:
+		return nil, false
+	}
+	if sh.derived == nil {
+		sh.derived = map[string][]byte{}
+	}
+	sh.derived[rel] = b
+	return b, true
 }
 
 // lastEvent is the ID of the last event of the history, "" when none.

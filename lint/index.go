@@ -19,7 +19,12 @@ type shared struct {
 	// horizons remembers horizon() per derived file; files are read
 	// through memoRead, so a file's bytes never change during a Check.
 	horizons map[string]horizonAt
-	derived  map[string][]byte  // what regen writes, after Finish
+	// replayed is the Session's replay after Finish (nil when the
+	// Session did not replay); derived holds what regen writes, each
+	// file rendered the first time a rule asks for it: a core-tier
+	// memory never pays for rendering graph.md.
+	replayed *materialize.Replayer
+	derived  map[string][]byte
 	graph    *materialize.Graph // the replayed graph, after Finish (nil when not replayed)
 	// sups are the Supersedes fields seen, in history order;
 	// supersededBy is computed from them at the end (superseded()).

@@ -121,8 +121,7 @@ func (s *Session) Finish(log, archive *parse.Log) diag.Diagnostics {
 				s.replay = x
 			}
 		}
-		graph, context := s.replay.Files()
-		s.sh.derived = map[string][]byte{parse.GraphFile: graph, parse.ContextFile: context}
+		s.sh.replayed = s.replay
 		s.sh.graph = s.replay.Graph()
 	}
 	for _, v := range s.visitors {
@@ -169,7 +168,9 @@ func (s *Session) Events() int { return s.sh.count }
 // Session replayed them (a drift rule compared, or Input.Derive); nil
 // otherwise. Valid after Finish.
 func (s *Session) Derived() (graph, context []byte) {
-	return s.sh.derived[parse.GraphFile], s.sh.derived[parse.ContextFile]
+	graph, _ = s.sh.render(parse.GraphFile)
+	context, _ = s.sh.render(parse.ContextFile)
+	return graph, context
 }
 
 // memoRead returns read, remembering each file's result: the staleness,
