@@ -32,14 +32,20 @@ type replayResult struct {
 	check          string // regen --check's diff and warnings, or its error
 }
 
-func replayOnce(t testing.TB, root string, cached bool) replayResult {
-	t.Helper()
-	if cached {
+// useCache turns the history cache on or off (MEMSYS_NO_CACHE) for one
+// run; the returned function restores the default.
+func useCache(on bool) func() {
+	if on {
 		os.Setenv(workspace.EnvNoCache, "")
 	} else {
 		os.Setenv(workspace.EnvNoCache, "1")
 	}
-	defer os.Unsetenv(workspace.EnvNoCache)
+	return func() { os.Unsetenv(workspace.EnvNoCache) }
+}
+
+func replayOnce(t testing.TB, root string, cached bool) replayResult {
+	t.Helper()
+	defer useCache(cached)()
 	cfg, err := workspace.LoadConfig(root)
 	if err != nil {
 		t.Fatal(err)

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/internal/testkit/loggen"
 	"github.com/memsys/memsys/parse"
 )
@@ -19,12 +18,7 @@ import (
 // through the cache or cold.
 func lintResult(t testing.TB, root string, cached bool) string {
 	t.Helper()
-	if cached {
-		os.Setenv(workspace.EnvNoCache, "")
-	} else {
-		os.Setenv(workspace.EnvNoCache, "1")
-	}
-	defer os.Unsetenv(workspace.EnvNoCache)
+	defer useCache(cached)()
 	r, err := Lint(context.Background(), root, LintOptions{})
 	if err != nil {
 		return "error: " + err.Error()
