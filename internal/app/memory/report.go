@@ -95,15 +95,18 @@ func BuildReport(root string) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	ds := l.Check(lint.Input{
+	ds, x := l.CheckReplay(lint.Input{
 		LogFile: workspace.LogName, Log: mem.Log, Archive: mem.Archive, Events: mem.Events,
 		ReadFile: func(rel string) ([]byte, error) { return workspace.ReadFile(root, rel) },
 		Exists:   func(rel string) bool { return workspace.Lstat(root, rel) == nil },
 	})
-	x := materialize.NewReplayer(lint.RenderOptions(cfg))
-	x.Expect(materialize.Supersessions(mem.Events))
-	for i := range mem.Events {
-		x.Apply(&mem.Events[i])
+	if x == nil {
+		// A Session that could not replay (a rule failed) leaves none.
+		x = materialize.NewReplayer(lint.RenderOptions(cfg))
+		x.Expect(materialize.Supersessions(mem.Events))
+		for i := range mem.Events {
+			x.Apply(&mem.Events[i])
+		}
 	}
 	g := x.Graph()
 	r := &Report{Horizon: g.Horizon, At: g.Updated, OpenLoops: loopViews(g), Conflicts: []ConflictView{}, Superseded: []SupersededView{}, Derived: []DerivedView{}}
