@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strconv"
@@ -95,9 +96,23 @@ func BuildReport(root string) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	// lint and the derived files' states read the same files: once.
+	type read struct {
+		b   []byte
+		err error
+	}
+	reads := map[string]read{}
+	readFile := func(rel string) ([]byte, error) {
+		r, ok := reads[rel]
+		if !ok {
+			r.b, r.err = workspace.ReadFile(root, rel)
+			reads[rel] = r
+		}
+		return r.b, r.err
+	}
 	ds, x := l.CheckReplay(lint.Input{
 		LogFile: workspace.LogName, Log: mem.Log, Archive: mem.Archive, Events: mem.Events,
-		ReadFile: func(rel string) ([]byte, error) { return workspace.ReadFile(root, rel) },
+		ReadFile: readFile,
 		Exists:   func(rel string) bool { return workspace.Lstat(root, rel) == nil },
 	})
 	if x == nil {
@@ -134,8 +149,10 @@ func BuildReport(root string) (*Report, error) {
 		switch {
 		case workspace.Lstat(root, f.File) != nil:
 			state = "missing"
-		case !workspace.Equal(root, f.File, f.Data):
-			state = "outdated"
+		default:
+			if b, err := readFile(f.File); err != nil || !bytes.Equal(b, f.Data) {
+				state = "outdated"
+			}
 		}
 		r.Derived = append(r.Derived, DerivedView{File: f.File, State: state})
 	}
