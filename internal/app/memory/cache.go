@@ -285,7 +285,7 @@ func loadCheckpoint(root string, opt materialize.Options) (*checkpointed, bool) 
 // loadHeavy returns the heavy checkpoint c's head extends, nil if it is
 // missing, damaged or another one (a concurrent run replaced it).
 func loadHeavy(root string, c *checkpointed) *replayCheckpoint {
-	data, ok := workspace.CacheGet(root, c.name)
+	data, ok := workspace.CacheView(root, c.name)
 	if !ok {
 		return nil
 	}

@@ -228,7 +228,7 @@ func lintCached(l *lint.Linter, root, name string, in lint.Input) (diag.Diagnost
 	}
 	cpName := lintCheckpointName(name, arch)
 	var cp lintCheckpoint
-	if data, ok := workspace.CacheGet(root, cpName); ok && decodeCheckpoint(data, &cp) == nil && cp.Version == lintManifestVersion && cp.Tier == string(arch.Tier) {
+	if data, ok := workspace.CacheView(root, cpName); ok && decodeCheckpoint(data, &cp) == nil && cp.Version == lintManifestVersion && cp.Tier == string(arch.Tier) {
 		if !mOK || !prefixOK || m.PrefixLen != cp.PrefixLen || m.PrefixSum != cp.PrefixSum {
 			suffix, prefixOK, _ = workspace.ReadAfter(root, workspace.LogName, int64(cp.PrefixLen), cp.PrefixSum)
 		}
