@@ -15,6 +15,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"reflect"
 	"unsafe"
@@ -66,12 +67,49 @@ type ptrKey struct {
 type encoder struct {
 	buf  []byte
 	ptrs map[ptrKey]uint64 // pointers already written, numbered from 1
+	// w, when set, takes buf whenever it passes flushAt (EncodeTo);
+	// err is its first error.
+	w   io.Writer
+	err error
+}
+
+// flushAt is the most EncodeTo buffers before it writes.
+const flushAt = 64 << 10
+
+// EncodeTo writes the encoding of the value p points to to w, the same
+// bytes Encode returns, through a buffer of about flushAt bytes: an
+// encoding of megabytes is never held whole.
+func EncodeTo(w io.Writer, p any) (err error) {
+	v := reflect.ValueOf(p)
+	if v.Kind() != reflect.Pointer || v.IsNil() {
+		return errors.New("snapshot: EncodeTo needs a non-nil pointer")
+	}
+	e := &encoder{ptrs: map[ptrKey]uint64{}, w: w, buf: make([]byte, 0, 2*flushAt)}
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("snapshot: %v", r)
+		}
+	}()
+	e.value(v.Elem())
+	e.flush()
+	return e.err
+}
+
+// flush hands the buffer to the writer.
+func (e *encoder) flush() {
+	if e.err == nil && len(e.buf) > 0 {
+		_, e.err = e.w.Write(e.buf)
+	}
+	e.buf = e.buf[:0]
 }
 
 func (e *encoder) uvarint(x uint64) { e.buf = binary.AppendUvarint(e.buf, x) }
 func (e *encoder) varint(x int64)   { e.buf = binary.AppendVarint(e.buf, x) }
 
 func (e *encoder) value(v reflect.Value) {
+	if e.w != nil && len(e.buf) >= flushAt {
+		e.flush()
+	}
 	switch v.Kind() {
 	case reflect.Bool:
 		if v.Bool() {

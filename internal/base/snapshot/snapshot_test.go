@@ -1,7 +1,10 @@
 package snapshot
 
 import (
+	"bytes"
+	"errors"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -133,3 +136,40 @@ func TestTail(t *testing.T) {
 		}
 	}
 }
+
+// TestEncodeTo checks that EncodeTo writes the bytes Encode returns,
+// across many flushes, and reports the writer's error.
+func TestEncodeTo(t *testing.T) {
+	type row struct {
+		s string
+		n int
+		b []byte
+	}
+	var rows []row
+	for i := range 50000 {
+		rows = append(rows, row{s: strings.Repeat("x", i%97), n: -i, b: []byte{byte(i)}})
+	}
+	for _, v := range []any{&rows, &[]row{}, sample().nodes[0]} {
+		want, err := Encode(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got bytes.Buffer
+		if err := EncodeTo(&got, v); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Bytes(), want) {
+			t.Fatalf("EncodeTo wrote %d bytes, Encode returns %d", got.Len(), len(want))
+		}
+	}
+	if err := EncodeTo(failWriter{}, &rows); err == nil {
+		t.Error("EncodeTo hid the writer's error")
+	}
+	if err := EncodeTo(&bytes.Buffer{}, &struct{ f func() }{}); err == nil {
+		t.Error("EncodeTo encoded a func")
+	}
+}
+
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }

@@ -1,10 +1,13 @@
 package workspace
 
 import (
+	"bufio"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"hash"
 	"hash/crc32"
 	"io"
 	"os"
@@ -194,7 +197,22 @@ func checkedEntry(b []byte) ([]byte, bool) {
 // only ever makes memsys faster); ok tells whether the entry was
 // written, for a caller whose next entry refers to this one.
 func CachePut(root, name string, data []byte) (ok bool) {
-	if !CacheEnabled() || len(data) > cacheMaxEntry {
+	if len(data) > cacheMaxEntry {
+		return false
+	}
+	return CachePutFunc(root, name, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// CachePutFunc is CachePut of the bytes write writes, streamed to the
+// entry's temporary file: an entry of megabytes (lint's findings on a
+// long log) is never held whole in memory, which on a short-lived
+// process costs a page fault for every 4 KB of it. An error from write,
+// or more than the bound of an entry, writes nothing.
+func CachePutFunc(root, name string, write func(io.Writer) error) (ok bool) {
+	if !CacheEnabled() {
 		return false
 	}
 	dir := CacheDir(root)
@@ -205,7 +223,17 @@ func CachePut(root, name string, data []byte) (ok bool) {
 	if err != nil {
 		return false
 	}
-	_, err = f.Write(binary.LittleEndian.AppendUint32(data[:len(data):len(data)], crc32.Checksum(data, castagnoli())))
+	w := &entryWriter{w: bufio.NewWriterSize(f, 64<<10), crc: crc32.New(castagnoli())}
+	err = write(w)
+	if err == nil && w.n > cacheMaxEntry {
+		err = errors.New("cache entry too large")
+	}
+	if err == nil {
+		_, err = w.w.Write(binary.LittleEndian.AppendUint32(nil, w.crc.Sum32()))
+	}
+	if err == nil {
+		err = w.w.Flush()
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -215,6 +243,23 @@ func CachePut(root, name string, data []byte) (ok bool) {
 	}
 	pruneCache(dir)
 	return true
+}
+
+// entryWriter writes an entry's bytes through its checksum, counting
+// them.
+type entryWriter struct {
+	w   *bufio.Writer
+	crc hash.Hash32
+	n   int
+}
+
+func (e *entryWriter) Write(p []byte) (int, error) {
+	e.n += len(p)
+	if e.n > cacheMaxEntry {
+		return 0, errors.New("cache entry too large")
+	}
+	e.crc.Write(p)
+	return e.w.Write(p)
 }
 
 // pruneCache removes the oldest entries beyond cacheMaxEntries, and
