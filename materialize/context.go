@@ -403,7 +403,7 @@ func (b *ctxBuilder) constraints() *Section {
 			if ok {
 				p = c.prio
 			}
-			if (p == P0) != (pass == 0) || b.d.opt.decayed(p, c.time, b.h) {
+			if (p == P0) != (pass == 0) || c.decayed(b.d.opt, p, b.h) {
 				continue
 			}
 			if pass == 1 && len(keep) >= limit {
