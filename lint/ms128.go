@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/memsys/memsys/internal/base/diag"
+	"github.com/memsys/memsys/materialize"
 )
 
 func init() {
@@ -28,9 +29,20 @@ func init() {
 			if max <= 0 {
 				max = 30
 			}
-			for _, l := range g.OpenLoops() {
+			old := func(l *materialize.Loop) (int, bool) {
 				days, ok := l.AgeDays(g.HorizonTime())
-				if !ok || days <= max {
+				return days, ok && days > max
+			}
+			n := 0
+			for _, l := range g.OpenLoops() {
+				if _, ok := old(l); ok {
+					n++
+				}
+			}
+			p.reserve(n)
+			for _, l := range g.OpenLoops() {
+				days, ok := old(l)
+				if !ok {
 					continue
 				}
 				// Concatenated, not formatted: a long log has thousands
