@@ -222,7 +222,7 @@ func lintCached(l *lint.Linter, root, name string, in lint.Input) (diag.Diagnost
 	var suffix []byte
 	var m lintManifest
 	mOK, prefixOK := false, false
-	if data, ok := workspace.CacheGet(root, name); ok {
+	if data, ok := workspace.CacheView(root, name); ok {
 		if findings, err := snapshot.DecodeTail(data, &m); err == nil && m.Version == lintManifestVersion &&
 			m.Tier == string(arch.Tier) && m.Archive == arch.ArchivePath && m.ArchSum == sha256.Sum256(arch.ArchiveBytes) {
 			mOK = true
