@@ -399,8 +399,8 @@ func TestHoldGC(t *testing.T) {
 	var wg sync.WaitGroup
 	for range 16 {
 		wg.Go(func() {
-			release := holdGC()
-			inner := holdGC()
+			release := holdGC(0)
+			inner := holdGC(holdMax)
 			inner()
 			inner()
 			if p := debug.SetGCPercent(-1); p != -1 {
@@ -413,4 +413,10 @@ func TestHoldGC(t *testing.T) {
 	if p := debug.SetGCPercent(137); p != 137 {
 		t.Errorf("GC percent %d after every release, want 137", p)
 	}
+	// A long suffix is parsed with the collector on.
+	release := holdGC(holdMax + 1)
+	if p := debug.SetGCPercent(137); p != 137 {
+		t.Errorf("GC percent %d under a hold for a long suffix, want 137", p)
+	}
+	release()
 }

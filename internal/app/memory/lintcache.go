@@ -282,7 +282,7 @@ func lintCold(l *lint.Linter, root, name string, in lint.Input) (diag.Diagnostic
 // starts with; suffix is the rest. ok is false when the checkpoint
 // cannot serve (a cold run follows).
 func lintResume(l *lint.Linter, root, name, cpName string, in lint.Input, arch *workspace.Memory, cp *lintCheckpoint, suffix []byte) (diag.Diagnostics, int, bool) {
-	defer holdGC()()
+	defer holdGC(len(suffix))()
 	rec := &lintRecorder{reads: map[string]lintRead{}}
 	rin := rec.wrap(in)
 	rin.Restream = restream(root)

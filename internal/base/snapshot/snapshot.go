@@ -229,21 +229,44 @@ type plan struct {
 	fn func(d *decoder, p unsafe.Pointer)
 }
 
-// plans holds a plan per reflect.Type.
-var plans sync.Map
+// plans holds the finished plan of each reflect.Type; planMu
+// serializes building them, so a plan is published only once it and
+// every plan it calls are complete (a concurrent Decode never finds a
+// half-built one).
+var (
+	plans  sync.Map
+	planMu sync.Mutex
+)
 
 // planOf returns the plan of t, building it (and those of the types it
-// holds) on first use. A recursive type finds its own plan, not yet
-// filled in, and calls it through the pointer.
+// holds) on first use.
 func planOf(t reflect.Type) *plan {
 	if p, ok := plans.Load(t); ok {
 		return p.(*plan)
 	}
-	p := &plan{}
-	if q, loaded := plans.LoadOrStore(t, p); loaded {
-		return q.(*plan)
+	planMu.Lock()
+	defer planMu.Unlock()
+	building := map[reflect.Type]*plan{}
+	p := planIn(t, building)
+	for t, q := range building {
+		plans.Store(t, q)
 	}
-	p.fn = build(t)
+	return p
+}
+
+// planIn returns the plan of t, built into building unless it is
+// published already. A recursive type finds its own plan, not yet
+// filled in, and calls it through the pointer once decoding starts.
+func planIn(t reflect.Type, building map[reflect.Type]*plan) *plan {
+	if p, ok := plans.Load(t); ok {
+		return p.(*plan)
+	}
+	if p, ok := building[t]; ok {
+		return p
+	}
+	p := &plan{}
+	building[t] = p
+	p.fn = build(t, func(t reflect.Type) *plan { return planIn(t, building) })
 	return p
 }
 
@@ -253,7 +276,7 @@ type sliceHeader struct {
 	len, cap int
 }
 
-func build(t reflect.Type) func(d *decoder, p unsafe.Pointer) {
+func build(t reflect.Type, planOf func(reflect.Type) *plan) func(d *decoder, p unsafe.Pointer) {
 	switch t.Kind() {
 	case reflect.Bool:
 		return func(d *decoder, p unsafe.Pointer) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -173,3 +174,36 @@ func TestEncodeTo(t *testing.T) {
 type failWriter struct{}
 
 func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
+
+// TestDecodeConcurrent decodes values of types no plan exists for yet
+// from many goroutines at once, a recursive one among them: none may
+// find a plan before it is complete.
+func TestDecodeConcurrent(t *testing.T) {
+	type list struct {
+		v    string
+		next *list
+	}
+	type fresh struct {
+		l *list
+		m map[string][]int
+	}
+	in := &fresh{l: &list{v: "a", next: &list{v: "b"}}, m: map[string][]int{"x": {1, 2}}}
+	data, err := Encode(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for range 32 {
+		wg.Go(func() {
+			var out fresh
+			if err := Decode(data, &out); err != nil {
+				t.Error(err)
+				return
+			}
+			if !reflect.DeepEqual(in, &out) {
+				t.Error("decoded value differs")
+			}
+		})
+	}
+	wg.Wait()
+}
