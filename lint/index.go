@@ -61,15 +61,22 @@ func (f firstSeen) at() diag.Range {
 // firstIndex maps event numbers to their first event. Numbers are
 // nearly dense (1, 2, 3, ...), so they index a slice, 32 bytes an
 // event; a number far beyond the count (evt-99999999) goes to a map,
-// so a typo cannot make the slice huge.
+// so a typo cannot make the slice huge. The slice is cut in chunks of
+// firstChunk numbers: a Session resumed from a checkpoint holds an
+// index of every event so far, and the next event must not copy all
+// of it to grow one slice.
 type firstIndex struct {
-	dense  []firstSeen // index n; pos -1 where no event has n yet
+	dense  [][]firstSeen // number n at dense[n/firstChunk][n%firstChunk]; pos -1 where no event has n yet
+	n      int           // numbers dense covers: 0 to n-1
 	sparse map[int]firstSeen
 }
 
+// firstChunk is how many numbers one chunk of firstIndex.dense holds.
+const firstChunk = 4096
+
 func (x *firstIndex) get(n int) (firstSeen, bool) {
-	if n < len(x.dense) {
-		f := x.dense[n]
+	if n < x.n {
+		f := x.dense[n/firstChunk][n%firstChunk]
 		return f, f.pos >= 0
 	}
 	f, ok := x.sparse[n]
@@ -81,11 +88,16 @@ func (x *firstIndex) add(n int, f firstSeen) {
 	if _, ok := x.get(n); ok {
 		return
 	}
-	if n < 2*len(x.dense)+1024 {
-		for len(x.dense) <= n {
-			x.dense = append(x.dense, firstSeen{pos: -1})
+	if n < 2*x.n+1024 {
+		for x.n <= n {
+			c := x.n / firstChunk
+			if c == len(x.dense) {
+				x.dense = append(x.dense, make([]firstSeen, 0, firstChunk))
+			}
+			x.dense[c] = append(x.dense[c], firstSeen{pos: -1})
+			x.n++
 		}
-		x.dense[n] = f
+		x.dense[n/firstChunk][n%firstChunk] = f
 		return
 	}
 	if x.sparse == nil {

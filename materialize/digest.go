@@ -25,15 +25,29 @@ func briefOf(ev *parse.Event, pos int, legacy bool) brief {
 	return brief{pos: pos, key: timeKey(ev.Time), id: ev.ID, typ: ev.Type, summary: ev.Summary, time: ev.Time, prio: p}
 }
 
-// created is what context.md needs of an event that created a node.
+// created is what context.md needs of an event that created a node:
+// its summary, priority and date. The digest holds one for every event
+// that created a node (tens of thousands on a long log, decoded from
+// the history cache on every resumed run), so it keeps the date as a
+// day number, not the whole parse.Time.
 type created struct {
 	summary string
 	prio    Priority
-	time    parse.Time
+	dated   bool  // the event has a timestamp
+	day     int64 // dayNum of it
 }
 
 func createdOf(ev *parse.Event) created {
-	return created{summary: ev.Summary, prio: PriorityOf(ev), time: ev.Time}
+	c := created{summary: ev.Summary, prio: PriorityOf(ev)}
+	if !ev.Time.IsZero() {
+		c.dated, c.day = true, dayNum(ev.Time)
+	}
+	return c
+}
+
+// decayed is Options.decayed for the event c records, of priority p.
+func (c created) decayed(o Options, p Priority, h parse.Time) bool {
+	return c.dated && !h.IsZero() && o.decayedAfter(p, int(dayNum(h)-c.day))
 }
 
 // after reports whether a sorts before b in Recent Changes: later in
@@ -194,9 +208,12 @@ func (d *digest) createdBy(id string) (created, bool) {
 // decay, nor does an event without a date or a history without one.
 func (o Options) decayed(p Priority, t, h parse.Time) bool {
 	days, ok := daysBetween(t, h)
-	if !ok {
-		return false
-	}
+	return ok && o.decayedAfter(p, days)
+}
+
+// decayedAfter reports whether an event of priority p has decayed at
+// an age of days whole days.
+func (o Options) decayedAfter(p Priority, days int) bool {
 	switch p {
 	case P2:
 		return days > o.DecayP2Days
