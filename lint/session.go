@@ -23,10 +23,14 @@ type Session struct {
 	ds       diag.Diagnostics
 	visitors []visiting
 	replay   *materialize.Replayer // nil when no drift rule compares
-	// work runs the visitors and the replay on a second goroutine, so
-	// they overlap with the parser that feeds Event.
-	work    *pipe.Worker[*parse.Event]
-	drained bool // work has seen every event (drain)
+	// work runs the visitors on a goroutine of their own, and
+	// replaying runs the replay on another, so both overlap with the
+	// parser that feeds Event and with each other: at 100k events the
+	// replay alone costs about as much as the parse, and the visitors
+	// behind it on one goroutine made that goroutine the longest.
+	work      *pipe.Worker[*parse.Event]
+	replaying *pipe.Worker[*parse.Event] // nil when replay is nil
+	drained   bool                       // work and replaying have seen every event (drain)
 }
 
 type visiting struct {
@@ -62,6 +66,11 @@ func (l *Linter) Start(in Input) *Session {
 		}
 	}
 	s.work = pipe.Start(256, s.visit)
+	if s.replay != nil {
+		// s.replay is read when the events arrive, not now: Resume
+		// replaces it before the first one.
+		s.replaying = pipe.Start(256, func(e *parse.Event) { s.replay.Apply(e) })
+	}
 	return s
 }
 
@@ -83,7 +92,12 @@ func (s *Session) Expect(edges []parse.Supersession) {
 // Event checks the next event of the history. The Session may read e
 // until Finish returns (the rules run behind, on their own goroutine),
 // so the caller must not change it; parse.Stream never does.
-func (s *Session) Event(e *parse.Event) { s.work.Add(e) }
+func (s *Session) Event(e *parse.Event) {
+	s.work.Add(e)
+	if s.replaying != nil {
+		s.replaying.Add(e)
+	}
+}
 
 func (s *Session) visit(e *parse.Event) {
 	sh := s.sh
@@ -99,9 +113,6 @@ func (s *Session) visit(e *parse.Event) {
 	}
 	for _, v := range s.visitors {
 		v.v.Event(e)
-	}
-	if s.replay != nil {
-		s.replay.Apply(e)
 	}
 	sh.count++
 	sh.last = e.ID
@@ -153,6 +164,9 @@ func (s *Session) Finish(log, archive *parse.Log) diag.Diagnostics {
 func (s *Session) drain() {
 	if !s.drained {
 		s.work.Wait()
+		if s.replaying != nil {
+			s.replaying.Wait()
+		}
 		s.drained = true
 	}
 }
