@@ -95,9 +95,9 @@ func (x *Replayer) SourceState() ([]byte, error) { return x.src.MarshalBinary() 
 // that needs one file (the core tier writes only context.md; the
 // history cache sums only what the tier writes) need not render the
 // other, which at 100k events is the larger cost.
-func (x *Replayer) GraphFile() []byte { return Seal(RenderGraph(x.r.graph()), x.src.Sum()) }
+func (x *Replayer) GraphFile() []byte { return sealOwned(RenderGraph(x.r.graph()), x.src.Sum()) }
 
 // ContextFile is context.md as Files renders and seals it, alone.
 func (x *Replayer) ContextFile() []byte {
-	return Seal(RenderContext(x.d.build(x.r.graph())), x.src.Sum())
+	return sealOwned(RenderContext(x.d.build(x.r.graph())), x.src.Sum())
 }

@@ -80,20 +80,23 @@ func (x *Replayer) Seen() []parse.Supersession { return x.seen }
 // Apply replays the next event and returns what it changed. ev is not
 // retained beyond its strings.
 func (x *Replayer) Apply(ev *parse.Event) Change {
-	var ch Change
+	// The Change is built in the replayer's scratch, not in a local
+	// that would escape to the heap for every event (r.ch points at
+	// it while the event replays).
+	ch := &x.r.scratch
 	if x.legacy {
-		x.r.apply(ev, &ch)
+		x.r.apply(ev, ch)
 		if len(ch.NodesAdded) > 0 {
 			x.d.want(ev)
 		}
 		x.d.observe(ev)
 		x.src.Add(ev)
-		return ch
+		return x.r.takeChange()
 	}
 	if j := x.s.supersededBy(ev); j >= 0 {
-		x.r.skip(ev, &ch, x.s.edges[j].ID)
+		x.r.skip(ev, ch, x.s.edges[j].ID)
 	} else {
-		x.r.apply(ev, &ch)
+		x.r.apply(ev, ch)
 		if len(ch.NodesAdded) > 0 {
 			x.d.want(ev)
 		}
@@ -104,6 +107,13 @@ func (x *Replayer) Apply(ev *parse.Event) Change {
 	}
 	x.s.observe(ev)
 	x.src.Add(ev)
+	return x.r.takeChange()
+}
+
+// takeChange returns the scratch Change and empties it.
+func (r *replayer) takeChange() Change {
+	ch := r.scratch
+	r.scratch = Change{}
 	return ch
 }
 
@@ -112,7 +122,7 @@ func (x *Replayer) Apply(ev *parse.Event) Change {
 func (x *Replayer) Files() (graph, context []byte) {
 	g, c := x.Render()
 	src := x.src.Sum()
-	return Seal(g, src), Seal(c, src)
+	return sealOwned(g, src), sealOwned(c, src)
 }
 
 // Graph returns the graph as replayed so far. Later calls to Apply
@@ -195,6 +205,9 @@ type blockRec struct {
 }
 
 type replayer struct {
+	// scratch is where Replayer.Apply builds each event's Change; it
+	// is empty between events.
+	scratch  Change
 	g        *Graph
 	edges    map[edgeKey]*Edge
 	implicit map[*Node]bool // created by a reference, not by a create event

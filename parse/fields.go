@@ -9,9 +9,17 @@ import (
 // parseHeader reads "evt-NNN | YYYY-MM-DD HH:MM | agent | type".
 func (p *state) parseHeader(e *Event, header string, start int) {
 	end := lineEnd(p.src, start)
-	parts := strings.Split(header, "|")
-	for i := range parts {
-		parts[i] = strings.TrimSpace(parts[i])
+	// A well-formed header has four parts: they fit in buf, so the
+	// split allocates nothing.
+	var buf [4]string
+	parts := buf[:0]
+	for {
+		part, rest, more := strings.Cut(header, "|")
+		parts = append(parts, strings.TrimSpace(part))
+		if !more {
+			break
+		}
+		header = rest
 	}
 	id := parts[0]
 	// An ID such as "evt-012" may be followed by text when the pipes are
@@ -209,11 +217,32 @@ func (p *state) applyField(key, val string) {
 }
 
 func splitList(s string) []string {
-	var out []string
-	for _, part := range strings.Split(s, ",") {
-		if part = strings.TrimSpace(part); part != "" {
-			out = append(out, part)
+	return appendList(nil, s, false)
+}
+
+// appendList appends the non-empty comma-separated parts of s to out,
+// trimmed; as tags (tags true) they also lose backticks and a leading
+// '#', and "none" is no tag. The result is sized once, with no
+// intermediate slice: every event has a Scope and Tags.
+func appendList(out []string, s string, tags bool) []string {
+	if out == nil {
+		out = make([]string, 0, strings.Count(s, ",")+1)
+	}
+	for s != "" {
+		part, rest, _ := strings.Cut(s, ",")
+		s = rest
+		if part = strings.TrimSpace(part); part == "" {
+			continue
 		}
+		if tags {
+			if part = strings.TrimLeft(strings.Trim(part, "`"), "#"); part == "" || strings.EqualFold(part, "none") {
+				continue
+			}
+		}
+		out = append(out, part)
+	}
+	if len(out) == 0 {
+		return nil
 	}
 	return out
 }
@@ -225,10 +254,17 @@ func splitList(s string) []string {
 // rather than the parser dropping it in silence.
 func parseRefs(s string) []string {
 	var out []string
-	for _, f := range strings.FieldsFunc(s, func(r rune) bool {
-		return r == ',' || r == ' ' || r == ';' || r == '\t' || r == '(' || r == ')' || r == '[' || r == ']'
-	}) {
-		f = strings.Trim(f, "`*.")
+	for rest := s; rest != ""; {
+		i := 0
+		for i < len(rest) && isRefSep(rest[i]) {
+			i++
+		}
+		j := i
+		for j < len(rest) && !isRefSep(rest[j]) {
+			j++
+		}
+		f := strings.Trim(rest[i:j], "`*.")
+		rest = rest[j:]
 		if len(f) > 4 && strings.EqualFold(f[:4], "evt-") {
 			out = append(out, f)
 		}
@@ -243,15 +279,13 @@ func parseRefs(s string) []string {
 	return out
 }
 
+// isRefSep reports whether c separates the words of a Refs value.
+func isRefSep(c byte) bool {
+	return c == ',' || c == ' ' || c == ';' || c == '\t' || c == '(' || c == ')' || c == '[' || c == ']'
+}
+
 func parseTags(s string) []string {
-	var out []string
-	for _, t := range splitList(s) {
-		t = strings.TrimLeft(strings.Trim(t, "`"), "#")
-		if t != "" && !strings.EqualFold(t, "none") {
-			out = append(out, t)
-		}
-	}
-	return out
+	return appendList(nil, s, true)
 }
 
 // list reads a bullet list: Details after "**Details**:", refs or tags
