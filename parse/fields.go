@@ -78,7 +78,7 @@ func ParseTime(s string) (Time, string) {
 	if !ok1 || !ok2 || !ok3 || y < 1 || m < 1 || m > 12 || d < 1 || d > daysIn(y, m) {
 		return bad()
 	}
-	t.Year, t.Month, t.Day = y, m, d
+	t.Year, t.Month, t.Day = int16(y), int8(m), int8(d)
 	if !hasClock || clock == "" {
 		t.DateOnly = true
 		return t, ""
@@ -91,7 +91,7 @@ func ParseTime(s string) (Time, string) {
 	if !ok1 || !ok2 || h > 23 || mi > 59 {
 		return bad()
 	}
-	t.Hour, t.Minute = h, mi
+	t.Hour, t.Minute = int8(h), int8(mi)
 	return t, ""
 }
 
@@ -308,7 +308,11 @@ func (p *state) list(items []item) {
 			e.Supersedes = append(e.Supersedes, parseRefs(d.Key+" "+d.Value)...)
 		}
 	default:
-		e.Details = append(e.Details, ds...)
+		if e.Details == nil {
+			e.Details = ds // the usual single list: no copy
+		} else {
+			e.Details = append(e.Details, ds...)
+		}
 	}
 	p.listTo = ""
 }
