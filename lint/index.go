@@ -25,7 +25,11 @@ type shared struct {
 	// memory never pays for rendering graph.md.
 	replayed *materialize.Replayer
 	derived  map[string][]byte
-	graph    *materialize.Graph // the replayed graph, after Finish (nil when not replayed)
+	// wants names the derived files a drift rule will likely compare
+	// (its rule is on and the file exists), so that the first render
+	// makes both at once.
+	wants map[string]bool
+	graph *materialize.Graph // the replayed graph, after Finish (nil when not replayed)
 	// sups are the Supersedes fields seen, in history order;
 	// supersededBy is computed from them at the end (superseded()).
 	sups         []supEdge

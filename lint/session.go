@@ -134,6 +134,10 @@ func (s *Session) Finish(log, archive *parse.Log) diag.Diagnostics {
 		}
 		s.sh.replayed = s.replay
 		s.sh.graph = s.replay.Graph()
+		s.sh.wants = map[string]bool{
+			parse.GraphFile:   s.l.sev["MS204"] != diag.Off && s.in.Exists(parse.GraphFile),
+			parse.ContextFile: s.l.sev["MS205"] != diag.Off && s.in.Exists(parse.ContextFile),
+		}
 	}
 	for _, v := range s.visitors {
 		v.p.Log, v.p.Archive = log, archive
