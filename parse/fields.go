@@ -142,8 +142,13 @@ func splitField(line string) (key, value string, ok bool) {
 		return "", "", false
 	}
 	key = strings.TrimSpace(key)
-	if key == "" || strings.ContainsAny(key, "*_`|") {
+	if key == "" {
 		return "", "", false
+	}
+	for i := 0; i < len(key); i++ {
+		if c := key[i]; c == '*' || c == '_' || c == '`' || c == '|' {
+			return "", "", false
+		}
 	}
 	return key, strings.TrimSpace(after), true
 }
@@ -164,7 +169,7 @@ func (p *state) fieldLines(lines []srcLine) {
 		line, off := p.text(sl), sl.off
 		if key, val, ok := splitField(line); ok {
 			ln := p.line(off)
-			if _, dup := e.Field(key); dup && !KeyIs(key, "details") {
+			if _, dup := e.Field(key); dup && knownKey(key) != "details" {
 				p.problem(KindDuplicateKey, off, lineEnd(p.src, off), e.ID,
 					"field "+quote(key)+" appears twice in "+e.ID+": keep one")
 			}
@@ -201,17 +206,17 @@ func clip(s string) string {
 // applyField copies a known field into its Event member.
 func (p *state) applyField(key, val string) {
 	e := p.cur
-	switch {
-	case KeyIs(key, "scope"):
+	switch knownKey(key) {
+	case "scope":
 		e.Scope = val
 		e.Scopes = splitList(val)
-	case KeyIs(key, "summary"):
+	case "summary":
 		e.Summary = val
-	case KeyIs(key, "refs"), KeyIs(key, "ref"), KeyIs(key, "references"):
+	case "refs", "ref", "references":
 		e.Refs = parseRefs(val)
-	case KeyIs(key, "tags"), KeyIs(key, "tag"):
+	case "tags", "tag":
 		e.Tags = parseTags(val)
-	case KeyIs(key, "supersedes"):
+	case "supersedes":
 		e.Supersedes = parseRefs(val)
 	}
 }
@@ -391,13 +396,51 @@ func sortProblems(ps []Problem) {
 
 // listKind names where a bullet list after an empty field goes.
 func listKind(key string) string {
-	switch {
-	case KeyIs(key, "refs"), KeyIs(key, "ref"), KeyIs(key, "references"):
+	switch knownKey(key) {
+	case "refs", "ref", "references":
 		return "refs"
-	case KeyIs(key, "tags"), KeyIs(key, "tag"):
+	case "tags", "tag":
 		return "tags"
-	case KeyIs(key, "supersedes"):
+	case "supersedes":
 		return "supersedes"
 	}
 	return "details"
 }
+
+// knownKey returns the normalised name of a field key that the parser
+// reads (applyField, listKind), or "" for any other key: the result of
+// KeyIs against each name, folding the key once rather than once per
+// name (every field of every event goes through it).
+func knownKey(key string) string {
+	key = strings.TrimSpace(key)
+	const longest = len("references")
+	if len(key) > longest {
+		if isASCII(key) {
+			return ""
+		}
+		return known(NormKey(key))
+	}
+	var buf [longest]byte
+	for i := 0; i < len(key); i++ {
+		c := foldKey(key[i])
+		if c >= 0x80 {
+			return known(NormKey(key))
+		}
+		buf[i] = c
+	}
+	return known(string(buf[:len(key)]))
+}
+
+// known returns k if it names a field the parser reads, else "". It
+// returns the constants, never k, so a k converted from bytes on the
+// caller's stack need not be copied to the heap.
+func known(k string) string {
+	for _, name := range knownKeys {
+		if k == name {
+			return name
+		}
+	}
+	return ""
+}
+
+var knownKeys = [...]string{"scope", "summary", "refs", "ref", "references", "tags", "tag", "supersedes", "details"}
