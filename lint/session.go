@@ -23,6 +23,10 @@ type Session struct {
 	ds       diag.Diagnostics
 	visitors []visiting
 	replay   *materialize.Replayer // nil when no drift rule compares
+	// replayEvent and hashEvent are replay's two halves
+	// (Replayer.Split): the replay runs on a goroutine of its own, the
+	// source digest beside the visitors, which have the least to do.
+	replayEvent, hashEvent func(*parse.Event)
 	// work runs the visitors on a goroutine of their own, and
 	// replaying runs the replay on another, so both overlap with the
 	// parser that feeds Event and with each other: at 100k events the
@@ -67,9 +71,10 @@ func (l *Linter) Start(in Input) *Session {
 	}
 	s.work = pipe.Start(256, s.visit)
 	if s.replay != nil {
-		// s.replay is read when the events arrive, not now: Resume
+		s.replayEvent, s.hashEvent = s.replay.Split()
+		// replayEvent is read when the events arrive, not now: Resume
 		// replaces it before the first one.
-		s.replaying = pipe.Start(256, func(e *parse.Event) { s.replay.Apply(e) })
+		s.replaying = pipe.Start(256, func(e *parse.Event) { s.replayEvent(e) })
 	}
 	return s
 }
@@ -113,6 +118,9 @@ func (s *Session) visit(e *parse.Event) {
 	}
 	for _, v := range s.visitors {
 		v.v.Event(e)
+	}
+	if s.hashEvent != nil {
+		s.hashEvent(e)
 	}
 	sh.count++
 	sh.last = e.ID

@@ -80,6 +80,24 @@ func (x *Replayer) Seen() []parse.Supersession { return x.seen }
 // Apply replays the next event and returns what it changed. ev is not
 // retained beyond its strings.
 func (x *Replayer) Apply(ev *parse.Event) Change {
+	ch := x.replay(ev)
+	x.src.Add(ev)
+	return ch
+}
+
+// Split returns Apply in two halves that together do what it does, for
+// a caller that runs them on two goroutines: replay changes the graph
+// and the context digest, hash adds the event to the source digest
+// (the seal). Each must see every event, in order, and both must be
+// done before the Replayer is used again. At 100k events the digest is
+// about a sixth of Apply, which is the longer side of regen's
+// parse/replay pipeline: hashing beside the parser balances the two.
+func (x *Replayer) Split() (replay, hash func(*parse.Event)) {
+	return func(ev *parse.Event) { x.replay(ev) }, x.src.Add
+}
+
+// replay is Apply without the source digest.
+func (x *Replayer) replay(ev *parse.Event) Change {
 	// The Change is built in the replayer's scratch, not in a local
 	// that would escape to the heap for every event (r.ch points at
 	// it while the event replays).
@@ -90,7 +108,6 @@ func (x *Replayer) Apply(ev *parse.Event) Change {
 			x.d.want(ev)
 		}
 		x.d.observe(ev)
-		x.src.Add(ev)
 		return x.r.takeChange()
 	}
 	if j := x.s.supersededBy(ev); j >= 0 {
@@ -106,7 +123,6 @@ func (x *Replayer) Apply(ev *parse.Event) Change {
 		x.seen = append(x.seen, sp)
 	}
 	x.s.observe(ev)
-	x.src.Add(ev)
 	return x.r.takeChange()
 }
 
