@@ -1,6 +1,8 @@
 package lint
 
 import (
+	"slices"
+
 	"github.com/memsys/memsys/internal/base/config"
 	"github.com/memsys/memsys/internal/base/diag"
 	"github.com/memsys/memsys/materialize"
@@ -52,23 +54,37 @@ type shared struct {
 // firstSeen is where the first event with a number is, as the refs and
 // duplicate rules need it.
 type firstSeen struct {
-	pos, line int32
 	offset    int64
-	file      string
+	pos, line int32
+	file      int32 // index in firstIndex.files
 }
 
 // at is the heading line of the event.
-func (f firstSeen) at() diag.Range {
-	return diag.Range{File: f.file, Line: int(f.line), Col: 1, EndLine: int(f.line), Offset: int(f.offset)}
+func (x *firstIndex) at(f firstSeen) diag.Range {
+	return diag.Range{File: x.files[f.file], Line: int(f.line), Col: 1, EndLine: int(f.line), Offset: int(f.offset)}
 }
 
 // firstIndex maps event numbers to their first event. Numbers are
-// nearly dense (1, 2, 3, ...), so they index a slice, 32 bytes an
+// nearly dense (1, 2, 3, ...), so they index a slice, 24 bytes an
 // event; a number far beyond the count (evt-99999999) goes to a map,
 // so a typo cannot make the slice huge.
 type firstIndex struct {
 	dense  []firstSeen // index n; pos -1 where no event has n yet
 	sparse map[int]firstSeen
+	// files names the files of the events (the archive, the log), so
+	// that an entry holds a small index rather than a string: 24 bytes
+	// an event instead of 32.
+	files []string
+}
+
+// seen returns the firstSeen of an event at r, the pos-th of the history.
+func (x *firstIndex) seen(pos int, r diag.Range) firstSeen {
+	f := slices.Index(x.files, r.File)
+	if f < 0 {
+		f = len(x.files)
+		x.files = append(x.files, r.File)
+	}
+	return firstSeen{pos: int32(pos), line: int32(r.Line), offset: int64(r.Offset), file: int32(f)}
 }
 
 func (x *firstIndex) get(n int) (firstSeen, bool) {

@@ -107,7 +107,7 @@ func (s *Session) Event(e *parse.Event) {
 func (s *Session) visit(e *parse.Event) {
 	sh := s.sh
 	if e.Num > 0 {
-		sh.first.add(e.Num, firstSeen{pos: int32(sh.count), line: int32(e.Range.Line), offset: int64(e.Range.Offset), file: e.Range.File})
+		sh.first.add(e.Num, sh.first.seen(sh.count, e.Range))
 	}
 	if e.Range.File == s.in.LogFile {
 		sh.logEvents++
