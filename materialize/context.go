@@ -379,7 +379,7 @@ func (b *ctxBuilder) constraints() *Section {
 				text = escInline(shorten(n.Name))
 			}
 			label := displayDecision(n.Name)
-			if c := by[Canon(n.Name)]; c != "" && Canon(c) != Canon(label) {
+			if c := by[n.canon()]; c != "" && Canon(c) != Canon(label) {
 				label = c + "." + label
 			}
 			s.add(escLine(shorten(label))+": "+text+idSuffix(n.Created), p)

@@ -329,9 +329,9 @@ func (r *replayer) find(name string) *Node { return r.g.index[Canon(name)] }
 
 // add creates a node; name must be non-empty after Canon.
 func (r *replayer) add(name, typ, status string) *Node {
-	n := &Node{Name: name, Type: typ, Status: status, Created: r.id, LastEvent: r.id}
+	n := &Node{Name: name, Type: typ, Status: status, Created: r.id, LastEvent: r.id, key: Canon(name)}
 	r.g.Nodes = append(r.g.Nodes, n)
-	r.g.index[Canon(name)] = n
+	r.g.index[n.key] = n
 	r.ch.NodesAdded = append(r.ch.NodesAdded, name)
 	return n
 }
@@ -397,7 +397,7 @@ func (r *replayer) set(n *Node, key, value string) {
 
 // edge adds the edge from → to, or returns the existing one.
 func (r *replayer) edge(from, to *Node, rel string) (*Edge, bool) {
-	k := edgeKey{Canon(from.Name), Canon(to.Name), rel}
+	k := edgeKey{from.canon(), to.canon(), rel}
 	if e := r.edges[k]; e != nil {
 		return e, false
 	}
@@ -465,7 +465,7 @@ func (r *replayer) relations(n *Node) {
 		}
 		for _, name := range strings.Split(cleanText(d.Value), ",") {
 			name = cleanName(name)
-			if Canon(name) == "" || Canon(name) == Canon(n.Name) {
+			if Canon(name) == "" || Canon(name) == n.canon() {
 				continue
 			}
 			if why := NameProblem(name); why != "" {
@@ -692,7 +692,7 @@ func (r *replayer) dependency() {
 	added := false
 	for _, u := range users {
 		u = cleanName(u)
-		if Canon(u) == "" || Canon(u) == Canon(dep.Name) || NameProblem(u) != "" {
+		if Canon(u) == "" || Canon(u) == dep.canon() || NameProblem(u) != "" {
 			continue
 		}
 		c := r.ensure(u, "component", "active", "dependent not created yet")
@@ -712,7 +712,7 @@ func (r *replayer) blocker() {
 	}
 	b := r.ensure(blocked, "component", "active", "blocked entity not created yet")
 	rec := blockRec{blocked: b}
-	if name := r.name("blocking_entity", "blocking", "blocker", "cause"); name != "" && Canon(name) != Canon(b.Name) {
+	if name := r.name("blocking_entity", "blocking", "blocker", "cause"); name != "" && Canon(name) != b.canon() {
 		from := r.ensure(name, "component", "active", "blocking entity not created yet")
 		e, added := r.edge(from, b, "blocks")
 		if !added && !r.openEdge[e] {
