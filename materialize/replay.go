@@ -93,7 +93,12 @@ func (x *Replayer) Apply(ev *parse.Event) Change {
 // about a sixth of Apply, which is the longer side of regen's
 // parse/replay pipeline: hashing beside the parser balances the two.
 func (x *Replayer) Split() (replay, hash func(*parse.Event)) {
-	return func(ev *parse.Event) { x.replay(ev) }, x.src.Add
+	return func(ev *parse.Event) {
+		// Nobody reads this Change: build only what replay reads itself.
+		x.r.quiet = true
+		x.replay(ev)
+		x.r.quiet = false
+	}, x.src.Add
 }
 
 // replay is Apply without the source digest.
@@ -223,7 +228,12 @@ type blockRec struct {
 type replayer struct {
 	// scratch is where Replayer.Apply builds each event's Change; it
 	// is empty between events.
-	scratch  Change
+	scratch Change
+	// quiet is set while an event replays whose Change nobody reads
+	// (Replayer.Split): the Change then holds only NodesAdded, which
+	// the digest reads, not the notes and edge labels built for show
+	// and log. False between events.
+	quiet    bool
 	g        *Graph
 	edges    map[edgeKey]*Edge
 	implicit map[*Node]bool // created by a reference, not by a create event
@@ -322,7 +332,11 @@ func (r *replayer) entityOrPath(keys ...string) string {
 	return ""
 }
 
-func (r *replayer) note(s string) { r.ch.Notes = append(r.ch.Notes, s) }
+func (r *replayer) note(s string) {
+	if !r.quiet {
+		r.ch.Notes = append(r.ch.Notes, s)
+	}
+}
 
 // find returns the node named name, or nil.
 func (r *replayer) find(name string) *Node { return r.g.index[Canon(name)] }
@@ -352,7 +366,7 @@ func (r *replayer) ensure(name, typ, status, why string) *Node {
 // touch marks n as updated by the current event.
 func (r *replayer) touch(n *Node) {
 	n.LastEvent = r.id
-	if contains(r.ch.NodesAdded, n.Name) || contains(r.ch.NodesUpdated, n.Name) {
+	if r.quiet || contains(r.ch.NodesAdded, n.Name) || contains(r.ch.NodesUpdated, n.Name) {
 		return
 	}
 	r.ch.NodesUpdated = append(r.ch.NodesUpdated, n.Name)
@@ -404,11 +418,16 @@ func (r *replayer) edge(from, to *Node, rel string) (*Edge, bool) {
 	e := &Edge{From: from.Name, To: to.Name, Relation: rel, Created: r.id}
 	r.g.Edges = append(r.g.Edges, e)
 	r.edges[k] = e
-	r.ch.EdgesAdded = append(r.ch.EdgesAdded, e.Label())
+	if !r.quiet {
+		r.ch.EdgesAdded = append(r.ch.EdgesAdded, e.Label())
+	}
 	return e, true
 }
 
 func (r *replayer) edgeUpdated(e *Edge) {
+	if r.quiet {
+		return
+	}
 	l := e.Label()
 	if !contains(r.ch.EdgesAdded, l) && !contains(r.ch.EdgesUpdated, l) {
 		r.ch.EdgesUpdated = append(r.ch.EdgesUpdated, l)
