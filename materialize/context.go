@@ -420,7 +420,7 @@ func (b *ctxBuilder) constraints() *Section {
 	if len(keep) > 0 {
 		want := make(map[string]bool, len(keep))
 		for _, k := range keep {
-			want[Canon(k.n.Name)] = true
+			want[k.n.canon()] = true
 		}
 		for _, e := range b.g.Edges {
 			if e.Relation == "implements" {
@@ -443,7 +443,7 @@ func (b *ctxBuilder) constraints() *Section {
 			text = escInline(shorten(n.Name))
 		}
 		label := displayDecision(n.Name)
-		if c := by[Canon(n.Name)]; c != "" && Canon(c) != Canon(label) {
+		if c := by[n.canon()]; c != "" && Canon(c) != Canon(label) {
 			label = c + "." + label
 		}
 		s.add(escLine(shorten(label))+": "+text+idSuffix(n.Created), k.p)

@@ -9,8 +9,12 @@ import (
 
 // brief is what context.md can show of one event.
 type brief struct {
-	pos     int   // position in the history, from 0
-	key     int64 // timeKey of time
+	pos int   // position in the history, from 0
+	key int64 // timeKey of time
+	// min is time.Minutes(), 0 for a zero time: the window tests
+	// compare it for every event against every candidate, and the
+	// calendar arithmetic behind it is not free.
+	min     int64
 	id, typ string
 	summary string
 	time    parse.Time
@@ -22,7 +26,11 @@ func briefOf(ev *parse.Event, pos int, legacy bool) brief {
 	if !legacy {
 		p = PriorityOf(ev)
 	}
-	return brief{pos: pos, key: timeKey(ev.Time), id: ev.ID, typ: ev.Type, summary: ev.Summary, time: ev.Time, prio: p}
+	b := brief{pos: pos, key: timeKey(ev.Time), id: ev.ID, typ: ev.Type, summary: ev.Summary, time: ev.Time, prio: p}
+	if !ev.Time.IsZero() {
+		b.min = ev.Time.Minutes()
+	}
+	return b
 }
 
 // created is what context.md needs of an event that created a node:
@@ -147,7 +155,7 @@ func (d *digest) observe(ev *parse.Event) {
 }
 
 func (d *digest) timed(b *brief) {
-	m := b.time.Minutes()
+	m := b.min
 	if m > d.newest {
 		d.newest = m
 	}
@@ -162,10 +170,10 @@ func (d *digest) timed(b *brief) {
 	j := 0
 	for i := range d.top {
 		o := &d.top[i]
-		if o.time.Minutes() <= m {
+		if o.min <= m {
 			d.cover[i]++
 		}
-		if d.cover[i] >= k || o.time.Minutes() < from {
+		if d.cover[i] >= k || o.min < from {
 			continue
 		}
 		d.top[j], d.cover[j] = *o, d.cover[i]
@@ -232,7 +240,7 @@ func (d *digest) inWindow(b *brief) bool {
 }
 
 func (d *digest) timedIn(b *brief) bool {
-	return d.newest >= 0 && !b.time.IsZero() && b.time.Minutes() >= d.from()
+	return d.newest >= 0 && !b.time.IsZero() && b.min >= d.from()
 }
 
 // recent returns the events of Recent Changes that fit in limit, in
