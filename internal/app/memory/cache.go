@@ -123,6 +123,10 @@ type checkpointed struct {
 	// prefix hashes at the heavy checkpoint and at the head.
 	rest []byte
 	at   []workspace.PrefixHash
+	// held is true when mem holds the log's bytes too (ReplayRead): a
+	// cold replay then parses them rather than read the log again. A
+	// held checkpointed without a head is no checkpoint, only that.
+	held bool
 }
 
 // suffix is the log after the head's prefix.
@@ -185,7 +189,7 @@ func allFiles(*workspace.Memory) parse.Tier { return parse.Full }
 // one (materialize.Replayer.MarshalBinary): a suffix with a Supersedes
 // field is a cold run, which checkpoints the whole history again.
 func replayCached(root string, opt materialize.Options, c *checkpointed, tier tierFunc) (*workspace.Memory, *rendered, error) {
-	if c != nil && len(parse.ScanSupersedes(workspace.LogName, c.rest)) == 0 && resumable(c.rest) {
+	if c != nil && c.head != nil && len(parse.ScanSupersedes(workspace.LogName, c.rest)) == 0 && resumable(c.rest) {
 		if heavy := loadHeavy(root, c); heavy != nil {
 			defer holdGC(len(c.rest))()
 			if x, last, n, ok, err := resume(c.mem, heavy, c.rest); err != nil {
@@ -205,16 +209,43 @@ func replayCached(root string, opt materialize.Options, c *checkpointed, tier ti
 			}
 		}
 	}
+	if c != nil && c.held {
+		return replayRead(root, opt, c.mem, tier)
+	}
 	mem, err := workspace.Read(root)
 	if err != nil {
 		return nil, nil, err
 	}
+	return replayRead(root, opt, mem, tier)
+}
+
+// ReplayRead is Replay of the whole history of a memory already read
+// (workspace.Read), through the history cache: the checkpoint is
+// checked against the bytes mem holds and a cold replay parses them,
+// so a command that reads the log for itself (recall) does not read it
+// twice.
+func ReplayRead(root string, opt materialize.Options, mem *workspace.Memory) (*materialize.Replayer, error) {
+	c, ok := loadCheckpointFrom(root, opt, mem)
+	if !ok {
+		c = &checkpointed{mem: mem, held: true}
+	}
+	_, r, err := replayCached(root, opt, c, allFiles)
+	if err != nil {
+		return nil, err
+	}
+	return r.x, nil
+}
+
+// replayRead is the cold path of replayCached over a memory already read
+// (workspace.Read, or the stream status made): it parses the bytes mem
+// holds, so the log is not read again, and saves a checkpoint.
+func replayRead(root string, opt materialize.Options, mem *workspace.Memory, tier tierFunc) (*workspace.Memory, *rendered, error) {
 	name := cacheName(root, opt, mem)
 	a := materialize.NewAsync(opt)
 	a.Expect(mem.Supersessions())
 	var last lastEvent
 	n := 0
-	err = mem.Stream(func(e *parse.Event) {
+	err := mem.Stream(func(e *parse.Event) {
 		n++
 		a.Add(e)
 		last.ev = e
@@ -257,12 +288,21 @@ func replayCached(root string, opt materialize.Options, c *checkpointed, tier ti
 // the bytes after the heavy checkpoint. Any error means no checkpoint:
 // the cold path then reports it as an uncached run would.
 func loadCheckpoint(root string, opt materialize.Options) (*checkpointed, bool) {
+	return loadCheckpointFrom(root, opt, nil)
+}
+
+// loadCheckpointFrom is loadCheckpoint checking held, a memory already
+// read (workspace.Read), instead of reading the archive and the log.
+func loadCheckpointFrom(root string, opt materialize.Options, held *workspace.Memory) (*checkpointed, bool) {
 	if !workspace.CacheEnabled() {
 		return nil, false
 	}
-	mem, err := workspace.ReadArchive(root)
-	if err != nil {
-		return nil, false
+	mem := held
+	if mem == nil {
+		var err error
+		if mem, err = workspace.ReadArchive(root); err != nil {
+			return nil, false
+		}
 	}
 	name := cacheName(root, opt, mem)
 	data, ok := workspace.CacheGet(root, name+headSuffix)
@@ -274,11 +314,19 @@ func loadCheckpoint(root string, opt materialize.Options) (*checkpointed, bool) 
 		cp.Heavy.Len < 0 || cp.Heavy.Len > int64(cp.PrefixLen) || cp.Prefix.Len != int64(cp.PrefixLen) {
 		return nil, false
 	}
-	rest, at, ok, err := workspace.ReadAfterMarks(root, workspace.LogName, cp.Heavy, workspace.Mark{Len: int64(cp.PrefixLen), Sum: cp.PrefixSum})
+	marks := []workspace.Mark{cp.Heavy, {Len: int64(cp.PrefixLen), Sum: cp.PrefixSum}}
+	var rest []byte
+	var at []workspace.PrefixHash
+	var err error
+	if held != nil {
+		rest, at, ok, err = workspace.AfterMarks(held.LogBytes, marks...)
+	} else {
+		rest, at, ok, err = workspace.ReadAfterMarks(root, workspace.LogName, marks...)
+	}
 	if err != nil || !ok {
 		return nil, false
 	}
-	c := &checkpointed{mem: mem, head: cp, name: name, rest: rest, at: at}
+	c := &checkpointed{mem: mem, head: cp, name: name, rest: rest, at: at, held: held != nil}
 	if !resumable(c.suffix()) {
 		return nil, false
 	}

@@ -138,7 +138,7 @@ func ReadStatus(root string) (*StatusReport, error) {
 	}
 	// The events are hashed as they pass (their text is there even in
 	// a headers-only parse), for the seal check of each derived file.
-	mem, lastEvent, inLog, inArchive, src, ok := statusCached(root, cfg)
+	mem, lastEvent, inLog, inArchive, src, c, ok := statusCached(root, cfg)
 	if !ok {
 		src = materialize.NewSourceHasher(lint.RenderOptions(cfg))
 		if mem, err = workspace.Stream(root, func(e *parse.Event) {
@@ -184,11 +184,20 @@ func ReadStatus(root string) (*StatusReport, error) {
 		r.OpenLoops, r.LoopsFrom = n, parse.ContextFile
 		return r, nil
 	}
-	loops, err := Loops(root)
+	// The loops come from a replay of what status has read already: the
+	// checkpoint it resumed from, or the bytes it streamed (no file is
+	// read twice). No configuration changes which loops are open.
+	var x *rendered
+	opt := lint.RenderOptions(cfg)
+	if c != nil {
+		_, x, err = replayCached(root, opt, c, allFiles)
+	} else {
+		_, x, err = replayRead(root, opt, mem, allFiles)
+	}
 	if err != nil {
 		return nil, err
 	}
-	r.OpenLoops, r.LoopsFrom = len(loops.Loops), "replay"
+	r.OpenLoops, r.LoopsFrom = len(x.x.Graph().OpenLoops()), "replay"
 	return r, nil
 }
 
@@ -315,18 +324,18 @@ func or(s, def string) string {
 // last replay (regen, append --regen), plus the events appended since,
 // read headers-only. On a 100k-event log that is a hash of the log
 // instead of a parse of it. ok is false without a usable checkpoint.
-func statusCached(root string, cfg config.Config) (mem *workspace.Memory, last *parse.Event, inLog, inArchive int, src *materialize.SourceHasher, ok bool) {
+func statusCached(root string, cfg config.Config) (mem *workspace.Memory, last *parse.Event, inLog, inArchive int, src *materialize.SourceHasher, c *checkpointed, ok bool) {
 	if !workspace.CacheEnabled() {
-		return nil, nil, 0, 0, nil, false
+		return nil, nil, 0, 0, nil, nil, false
 	}
-	c, ok := loadCheckpoint(root, lint.RenderOptions(cfg))
+	c, ok = loadCheckpoint(root, lint.RenderOptions(cfg))
 	if !ok {
-		return nil, nil, 0, 0, nil, false
+		return nil, nil, 0, 0, nil, nil, false
 	}
 	mem, cp := c.mem, c.head
 	src, err := materialize.UnmarshalSourceHasher(cp.Source)
 	if err != nil {
-		return nil, nil, 0, 0, nil, false
+		return nil, nil, 0, 0, nil, nil, false
 	}
 	last, inLog, inArchive = cp.Last, cp.LogEvents, cp.ArchiveEvents
 	log, n := resumeLog(cp, c.suffix(), func(e *parse.Event) {
@@ -337,11 +346,11 @@ func statusCached(root string, cfg config.Config) (mem *workspace.Memory, last *
 		}
 	}, parse.HeadersOnly())
 	if workspace.CheckCount(n) != nil {
-		return nil, nil, 0, 0, nil, false
+		return nil, nil, 0, 0, nil, nil, false
 	}
 	mem.Log, mem.Archive = &log, cp.Archive
 	statusHits++
-	return mem, last, inLog, inArchive, src, true
+	return mem, last, inLog, inArchive, src, c, true
 }
 
 // statusHits counts statuses answered through the cache, for the tests.

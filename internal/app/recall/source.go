@@ -3,7 +3,6 @@ package recall
 import (
 	"bytes"
 	"errors"
-	"io/fs"
 	"slices"
 
 	"github.com/memsys/memsys/internal/app/memory"
@@ -17,6 +16,7 @@ import (
 // parsing the rest.
 type Source struct {
 	files []file
+	mem   *workspace.Memory // the bytes files hold, for a replay
 	// FromGraphFile is true when the last Recall read graph.md rather
 	// than replaying (tests and benchmarks check both paths give the
 	// same pack).
@@ -33,23 +33,15 @@ type file struct {
 // OpenEvents reads the log and the archive of root and finds their
 // headings.
 func OpenEvents(root string) (*Source, error) {
-	s := &Source{}
-	for _, name := range parse.ArchiveFiles {
-		src, err := workspace.ReadFile(root, name)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		s.files = append(s.files, newFile(name, src, parse.Archive()))
-		break
-	}
-	src, err := workspace.ReadFile(root, parse.LogFile)
+	mem, err := workspace.Read(root)
 	if err != nil {
 		return nil, err
 	}
-	s.files = append(s.files, newFile(parse.LogFile, src))
+	s := &Source{mem: mem}
+	if mem.ArchivePath != "" {
+		s.files = append(s.files, newFile(mem.ArchivePath, mem.ArchiveBytes, parse.Archive()))
+	}
+	s.files = append(s.files, newFile(workspace.LogName, mem.LogBytes))
 	return s, nil
 }
 
@@ -167,7 +159,7 @@ func (s *Source) graph(root string, q Query) (*materialize.Graph, error) {
 	// memory.Replay goes through the history cache: on a memory whose
 	// tier writes no graph.md, or one behind the log, a recall costs a
 	// checkpoint's decode and a replay of the events after it.
-	_, x, err := memory.Replay(root, materialize.DefaultOptions(), "")
+	x, err := memory.ReplayRead(root, materialize.DefaultOptions(), s.mem)
 	if err != nil {
 		return nil, err
 	}

@@ -16,6 +16,9 @@ import (
 func LoadConfig(root string) (config.Config, error) {
 	path := filepath.Join(root, config.FileName)
 	src, err := os.ReadFile(path)
+	if err == nil {
+		observeRead(path)
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return config.Default(), nil
 	}

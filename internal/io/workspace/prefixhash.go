@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding"
 	"errors"
@@ -100,37 +101,62 @@ func ReadAfterMarks(root, rel string, marks ...Mark) (rest []byte, at []PrefixHa
 		return nil, nil, false, err
 	}
 	defer f.Close()
+	observeRead(f.f.Name())
+	at, ok, err = hashMarks(f.f, f.Size(), rel, marks)
+	if !ok || err != nil {
+		return nil, nil, ok, err
+	}
+	rest = make([]byte, f.Size()-marks[0].Len)
+	if _, err := f.f.ReadAt(rest, marks[0].Len); err != nil && !errors.Is(err, io.EOF) {
+		return nil, nil, false, fmt.Errorf("%s: cannot read: %v", rel, err)
+	}
+	return rest, at, true, nil
+}
+
+// AfterMarks is ReadAfterMarks over bytes already read: a command that
+// holds the log (recall) checks the history cache's marks without
+// reading the file again. rest shares b's memory.
+func AfterMarks(b []byte, marks ...Mark) (rest []byte, at []PrefixHash, ok bool, err error) {
+	if len(marks) == 0 {
+		return nil, nil, false, errors.New("AfterMarks: no mark")
+	}
+	at, ok, err = hashMarks(bytes.NewReader(b), int64(len(b)), "", marks)
+	if !ok || err != nil {
+		return nil, nil, ok, err
+	}
+	return b[marks[0].Len:], at, true, nil
+}
+
+// hashMarks hashes r (size bytes, named rel in errors) from its start
+// through the marks, in one reused buffer, and checks each mark's sum.
+func hashMarks(r io.ReaderAt, size int64, rel string, marks []Mark) (at []PrefixHash, ok bool, err error) {
 	last := marks[len(marks)-1].Len
-	if f.Size() < last || marks[0].Len < 0 {
-		return nil, nil, false, nil
+	if size < last || marks[0].Len < 0 {
+		return nil, false, nil
 	}
 	h := sha256.New()
 	buf := make([]byte, hashChunk)
 	var pos int64
 	for _, m := range marks {
 		if m.Len < pos {
-			return nil, nil, false, errors.New("ReadAfterMarks: marks out of order")
+			return nil, false, errors.New("ReadAfterMarks: marks out of order")
 		}
 		for pos < m.Len {
 			k := int(min(int64(len(buf)), m.Len-pos))
-			if _, err := f.ReadAt(buf[:k], pos); err != nil {
-				return nil, nil, false, fmt.Errorf("%s: cannot read: %v", rel, err)
+			if _, err := r.ReadAt(buf[:k], pos); err != nil {
+				return nil, false, fmt.Errorf("%s: cannot read: %v", rel, err)
 			}
 			h.Write(buf[:k])
 			pos += int64(k)
 		}
 		if [32]byte(h.Sum(nil)) != m.Sum {
-			return nil, nil, false, nil
+			return nil, false, nil
 		}
 		p, err := save(h, pos)
 		if err != nil {
-			return nil, nil, false, err
+			return nil, false, err
 		}
 		at = append(at, p)
 	}
-	rest = make([]byte, f.Size()-marks[0].Len)
-	if _, err := f.ReadAt(rest, marks[0].Len); err != nil && !errors.Is(err, io.EOF) {
-		return nil, nil, false, fmt.Errorf("%s: cannot read: %v", rel, err)
-	}
-	return rest, at, true, nil
+	return at, true, nil
 }

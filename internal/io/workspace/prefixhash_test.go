@@ -65,6 +65,16 @@ func TestReadAfterMarks(t *testing.T) {
 	}
 	for _, tt := range tests {
 		rest, at, ok, err := ReadAfterMarks(root, LogName, tt.marks...)
+		// AfterMarks, over the bytes already read, says the same.
+		mrest, mat, mok, merr := AfterMarks(data, tt.marks...)
+		if mok != ok || (merr == nil) != (err == nil) || !bytes.Equal(mrest, rest) || len(mat) != len(at) {
+			t.Errorf("%s: AfterMarks gives ok %v, %d bytes, %d hashes; ReadAfterMarks ok %v, %d bytes, %d hashes", tt.name, mok, len(mrest), len(mat), ok, len(rest), len(at))
+		}
+		for i := range mat {
+			if x, y := mat[i], at[i]; !bytes.Equal(x.State, y.State) {
+				t.Errorf("%s: AfterMarks' hash at mark %d differs", tt.name, i)
+			}
+		}
 		if err != nil || ok != tt.ok {
 			t.Errorf("%s: ok %v, err %v; want ok %v", tt.name, ok, err, tt.ok)
 			continue

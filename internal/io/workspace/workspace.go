@@ -310,6 +310,7 @@ func ReadFile(root, rel string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	observeRead(p)
 	b, err := os.ReadFile(p)
 	if err != nil {
 		return nil, fmt.Errorf("%s: cannot read: %v: check its permissions", rel, errors.Unwrap(err))
