@@ -35,6 +35,9 @@ type Options struct {
 	// rules, without the prefix check that settles an append without
 	// parsing: the reference the tests compare the fast path with.
 	full bool
+	// catFile reads every blob through cat-file, not the object store:
+	// the reference the tests compare the store with.
+	catFile bool
 }
 
 // Result is what an audit found.
@@ -47,6 +50,8 @@ type Result struct {
 	// parses counts the versions parsed: pairs compared through the
 	// rules and versions whose end was checked (closedEnd).
 	parses int
+	// stored counts the blobs read from the object store, not cat-file.
+	stored int
 }
 
 type commit struct {
@@ -127,7 +132,10 @@ func Run(ctx context.Context, g *gitx.Git, opt Options) (*Result, error) {
 				return nil, err
 			}
 		}
-		if err := compareAll(b, opt, todo, res, found); err != nil {
+		store, retry, done := openStore(ctx, g, opt, len(head)/2)
+		err = compareAll(b, store, retry, opt, todo, res, found)
+		done()
+		if err != nil {
 			return nil, err
 		}
 	}
@@ -145,6 +153,38 @@ func Run(ctx context.Context, g *gitx.Git, opt Options) (*Result, error) {
 		cache.store(g.Dir, head, since, res.Commits, pairs, found)
 	}
 	return res, nil
+}
+
+// openStore opens the object store the blobs are read from, unless
+// opt says cat-file or it cannot be opened (then every blob comes
+// through cat-file: store is nil). A blob the store lists but cannot
+// rebuild is read by retry, through a second cat-file started when
+// first needed. done closes both.
+func openStore(ctx context.Context, g *gitx.Git, opt Options, hashLen int) (store *gitx.Objects, retry func(string) ([]byte, bool, error), done func()) {
+	var second *gitx.Batch
+	retry = func(oid string) ([]byte, bool, error) {
+		if second == nil {
+			b, err := g.NewBatch(ctx)
+			if err != nil {
+				return nil, false, err
+			}
+			second = b
+		}
+		return second.Contents(oid)
+	}
+	if !opt.catFile {
+		if s, err := g.OpenObjects(ctx, hashLen); err == nil {
+			store = s
+		}
+	}
+	return store, retry, func() {
+		if store != nil {
+			store.Close()
+		}
+		if second != nil {
+			second.Close()
+		}
+	}
 }
 
 // pair is one comparison of the walk: a commit against one parent, with
@@ -266,34 +306,54 @@ func mergePairs(b *gitx.Batch, prefix string, pairs []pair, merges []commit, res
 }
 
 // blobCache reads every blob the comparisons need, each once, in the
-// order the walk uses them, through one pipelined cat-file; a blob is
-// dropped after its last use, and its buffer read into again, unless
-// the blob was parsed (parse's results share their bytes).
+// order the walk uses them: from the object store where it can
+// (gitx.Objects: each version rebuilt from its predecessor and a
+// delta, nothing copied through a pipe), the rest through one
+// pipelined cat-file. A blob is dropped after its last use; a buffer
+// the pipe filled is read into again, unless the blob was parsed
+// (parse's results share their bytes). The store's buffers are its
+// own and never reused here.
 type blobCache struct {
-	blobs  []string
 	uses   map[string]int
 	have   map[string][]byte
 	pinned map[string]bool
 	free   [][]byte
-	pipe   *gitx.Pipe
-	next   int
-	read   int
+	// store reads the blobs it holds (inStore); the others come from
+	// pipe, in the order of piped. retry reads a blob the store listed
+	// but could not rebuild, through a second cat-file.
+	store   *gitx.Objects
+	inStore map[string]bool
+	retry   func(oid string) ([]byte, bool, error)
+	piped   []string
+	isPiped map[string]bool
+	pipe    *gitx.Pipe
+	next    int
+	read    int
+	stored  int
 }
 
-func newBlobCache(b *gitx.Batch, pairs []pair) *blobCache {
-	c := &blobCache{uses: map[string]int{}, have: map[string][]byte{}, pinned: map[string]bool{}}
+func newBlobCache(b *gitx.Batch, store *gitx.Objects, retry func(string) ([]byte, bool, error), pairs []pair) *blobCache {
+	c := &blobCache{uses: map[string]int{}, have: map[string][]byte{}, pinned: map[string]bool{},
+		store: store, inStore: map[string]bool{}, isPiped: map[string]bool{}, retry: retry}
 	for _, pr := range pairs {
 		for _, oid := range needed(pr.bf, pr.hf) {
 			if oid == "" {
 				continue
 			}
 			if c.uses[oid] == 0 {
-				c.blobs = append(c.blobs, oid)
+				if store != nil && store.Has(oid) {
+					c.inStore[oid] = true
+				} else {
+					c.piped = append(c.piped, oid)
+					c.isPiped[oid] = true
+				}
 			}
 			c.uses[oid]++
 		}
 	}
-	c.pipe = b.Pipeline(c.blobs)
+	if len(c.piped) > 0 {
+		c.pipe = b.Pipeline(c.piped)
+	}
 	return c
 }
 
@@ -301,11 +361,30 @@ func (c *blobCache) get(oid string) ([]byte, error) {
 	if oid == "" {
 		return nil, nil
 	}
+	if data, ok := c.have[oid]; ok {
+		return data, nil
+	}
+	if c.inStore[oid] {
+		data, ok, err := c.store.Blob(oid)
+		if err == nil && !ok {
+			data, ok, err = c.retry(oid)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, fmt.Errorf("git cat-file: blob %s is missing", oid)
+		}
+		c.read++
+		c.stored++
+		c.have[oid] = data
+		return data, nil
+	}
 	for {
 		if data, ok := c.have[oid]; ok {
 			return data, nil
 		}
-		if c.next == len(c.blobs) {
+		if c.next == len(c.piped) {
 			return nil, fmt.Errorf("git cat-file: blob %s was not read", oid)
 		}
 		var buf []byte
@@ -317,10 +396,10 @@ func (c *blobCache) get(oid string) ([]byte, error) {
 			return nil, err
 		}
 		if !ok {
-			return nil, fmt.Errorf("git cat-file: blob %s is missing", c.blobs[c.next])
+			return nil, fmt.Errorf("git cat-file: blob %s is missing", c.piped[c.next])
 		}
 		c.read++
-		c.have[c.blobs[c.next]] = data
+		c.have[c.piped[c.next]] = data
 		c.next++
 	}
 }
@@ -338,7 +417,11 @@ func (c *blobCache) release(oid string) {
 		return
 	}
 	if c.uses[oid]--; c.uses[oid] == 0 {
-		if data := c.have[oid]; !c.pinned[oid] && cap(data) > 0 {
+		switch data := c.have[oid]; {
+		case c.pinned[oid]:
+		case c.inStore[oid]:
+			c.store.Release(oid)
+		case cap(data) > 0:
 			c.free = append(c.free, data[:0])
 		}
 		delete(c.have, oid)
@@ -347,8 +430,8 @@ func (c *blobCache) release(oid string) {
 
 // compareAll judges every pair through lint's history rules, adding
 // the findings of each commit to found.
-func compareAll(b *gitx.Batch, opt Options, pairs []pair, res *Result, found map[string][]Finding) error {
-	cache := newBlobCache(b, pairs)
+func compareAll(b *gitx.Batch, store *gitx.Objects, retry func(string) ([]byte, bool, error), opt Options, pairs []pair, res *Result, found map[string][]Finding) error {
+	cache := newBlobCache(b, store, retry, pairs)
 	ends := ends{closed: map[string]bool{}, parses: &res.parses}
 	for _, pr := range pairs {
 		need := needed(pr.bf, pr.hf)
@@ -377,6 +460,7 @@ func compareAll(b *gitx.Batch, opt Options, pairs []pair, res *Result, found map
 		}
 	}
 	res.blobs += cache.read
+	res.stored += cache.stored
 	return nil
 }
 

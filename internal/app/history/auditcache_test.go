@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -55,9 +56,10 @@ func audit(t *testing.T, dir string, opt Options, cache bool) *Result {
 
 // TestAuditFastEqualsFull runs, over generated histories with every
 // kind of change, the reference audit (every pair parsed and compared,
-// no cache), the fast path without the cache, the fast path writing the
-// cache and the fast path reading it, and compares their reports in
-// every format byte for byte.
+// every blob read through cat-file, no cache), the fast path without
+// the cache, the fast path writing the cache and the fast path reading
+// it, and, after a repack that recomputes every delta, the fast path
+// again, and compares their reports in every format byte for byte.
 func TestAuditFastEqualsFull(t *testing.T) {
 	for _, h := range []histgen.History{
 		{Commits: 120, ArchiveEvery: 40, Keep: 10},
@@ -71,7 +73,7 @@ func TestAuditFastEqualsFull(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("%+v", h), func(t *testing.T) {
 			dir := h.Build(t)
-			full := audit(t, dir, Options{full: true}, false)
+			full := audit(t, dir, Options{full: true, catFile: true}, false)
 			want := report(t, full)
 			changes := h.Edit > 0 || h.Delete > 0 || h.Reorder > 0 || h.EditLast > 0
 			if changes != (len(full.Findings) > 0) {
@@ -90,8 +92,19 @@ func TestAuditFastEqualsFull(t *testing.T) {
 			if cold.parses > h.Commits/5 {
 				t.Errorf("the fast audit parsed %d versions of %d commits", cold.parses, h.Commits)
 			}
+			if full.stored != 0 || cold.stored == 0 {
+				t.Errorf("blobs from the object store: full audit %d of %d, cold %d of %d (want none, some)", full.stored, full.blobs, cold.stored, cold.blobs)
+			}
 			if warm.blobs != 0 || first.blobs == 0 {
 				t.Errorf("blobs read: first cached run %d, warm run %d (want > 0, 0)", first.blobs, warm.blobs)
+			}
+			// Older versions as deltas over newer ones, several over one
+			// base, as git gc leaves a repository.
+			if out, err := exec.Command("git", "-C", dir, "repack", "-adf", "-q", "--window=30").CombinedOutput(); err != nil {
+				t.Fatalf("git repack: %v\n%s", err, out)
+			}
+			if got := report(t, audit(t, dir, Options{}, false)); got != want {
+				t.Errorf("repacked: report differs from the full audit's:\n%s\nwant:\n%s", got, want)
 			}
 		})
 	}

@@ -1,0 +1,158 @@
+package gitx
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// growingFile is the fast-import stream of a file that grows by one
+// line per commit (with a rewrite now and then, and lines long enough
+// that versions pass the 64 KB of one delta copy), and of a second
+// file that changes on its own.
+func growingFile(commits int) []byte {
+	var s bytes.Buffer
+	var text strings.Builder
+	for c := 1; c <= commits; c++ {
+		fmt.Fprintf(&text, "line %d %s\n", c, strings.Repeat("x", c%700))
+		content := text.String()
+		if c%37 == 0 {
+			content = strings.Replace(content, "line 1 ", "line one ", 1)
+		}
+		fmt.Fprintf(&s, "commit refs/heads/main\ncommitter a <a@x> %d +0000\ndata 2\nc\n", 1700000000+c)
+		fmt.Fprintf(&s, "M 100644 inline f.txt\ndata %d\n%s\n", len(content), content)
+		other := fmt.Sprintf("other %d\n", c%5)
+		fmt.Fprintf(&s, "M 100644 inline g.txt\ndata %d\n%s\n", len(other), other)
+	}
+	return s.Bytes()
+}
+
+// TestObjects reads every blob of a repository through Objects and
+// through cat-file, as fast-import packs it, after a repack that
+// recomputes the deltas (newest versions whole, older ones as deltas
+// over them), with loose objects, and in a SHA-256 repository.
+func TestObjects(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name   string
+		format string
+		after  [][]string
+	}{
+		{name: "fast-import", format: "sha1"},
+		{name: "repacked", format: "sha1", after: [][]string{{"repack", "-adf", "-q", "--depth=30", "--window=20"}}},
+		{name: "loose", format: "sha1", after: [][]string{
+			{"checkout", "-q", "main"},
+			{"-c", "core.autocrlf=false", "commit", "-q", "--allow-empty", "-m", "x"},
+		}},
+		{name: "sha256", format: "sha256"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			run(t, dir, "init", "-q", "-b", "main", "--object-format="+tc.format)
+			cmd := exec.Command("git", "fast-import", "--quiet")
+			cmd.Dir, cmd.Env, cmd.Stdin = dir, gitEnv(dir), bytes.NewReader(growingFile(300))
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("fast-import: %v\n%s", err, out)
+			}
+			for _, args := range tc.after {
+				run(t, dir, args...)
+			}
+			hashLen := 20
+			if tc.format == "sha256" {
+				hashLen = 32
+			}
+			if tc.name == "loose" {
+				// Loose blobs: new versions written by hash-object.
+				for i := range 5 {
+					cmd := exec.Command("git", "hash-object", "-w", "--stdin")
+					cmd.Dir, cmd.Env = dir, gitEnv(dir)
+					cmd.Stdin = strings.NewReader(fmt.Sprintf("loose %d\n%s", i, strings.Repeat("y\n", i*1000)))
+					if out, err := cmd.CombinedOutput(); err != nil {
+						t.Fatalf("hash-object: %v\n%s", err, out)
+					}
+				}
+			}
+			g := &Git{Dir: dir, Env: gitEnv(dir)}
+			o, err := g.OpenObjects(ctx, hashLen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer o.Close()
+			b, err := g.NewBatch(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer b.Close()
+			ids := strings.Fields(run(t, dir, "cat-file", "--batch-all-objects", "--batch-check=%(objecttype) %(objectname)"))
+			blobs := 0
+			for i := 0; i+1 < len(ids); i += 2 {
+				want, ok, err := b.Contents(ids[i+1])
+				if err != nil {
+					t.Fatal(err)
+				}
+				if ids[i] != "blob" {
+					if _, got, _ := o.Blob(ids[i+1]); got {
+						t.Errorf("%s %s read as a blob", ids[i], ids[i+1])
+					}
+					continue
+				}
+				blobs++
+				if !o.Has(ids[i+1]) {
+					t.Errorf("blob %s: Has is false", ids[i+1])
+				}
+				got, gok, err := o.Blob(ids[i+1])
+				if err != nil || !gok || !ok || !bytes.Equal(got, want) {
+					t.Fatalf("blob %s: read %d bytes (ok %v, %v), cat-file %d (ok %v)", ids[i+1], len(got), gok, err, len(want), ok)
+				}
+				// Every other blob is given back, so later ones are
+				// rebuilt in buffers used before.
+				if blobs%2 == 0 {
+					o.Release(ids[i+1])
+				}
+			}
+			if blobs < 300 {
+				t.Errorf("only %d blobs compared", blobs)
+			}
+			missing := strings.Repeat("0", 2*hashLen)
+			if o.Has(missing) {
+				t.Error("Has of a missing object is true")
+			}
+			if _, ok, err := o.Blob(missing); ok || err != nil {
+				t.Errorf("Blob of a missing object: %v, %v", ok, err)
+			}
+		})
+	}
+}
+
+// FuzzApplyDelta feeds malformed deltas to applyDelta: an error or an
+// object of the size the delta declares, never a panic.
+func FuzzApplyDelta(f *testing.F) {
+	f.Add([]byte("base text"), []byte{9, 12, 0x91, 0, 9, 3, 'a', 'b', 'c'})
+	f.Add([]byte(""), []byte{0, 1, 1, 'x'})
+	f.Add([]byte("abc"), []byte{3, 3, 0x80})
+	f.Fuzz(func(t *testing.T, base, delta []byte) {
+		out, err := applyDelta(base, delta, nil)
+		if err != nil {
+			return
+		}
+		d := delta
+		skip := func() int {
+			n, shift := 0, 0
+			for d[0]&0x80 != 0 {
+				n |= int(d[0]&0x7f) << shift
+				shift += 7
+				d = d[1:]
+			}
+			n |= int(d[0]) << shift
+			d = d[1:]
+			return n
+		}
+		skip()
+		if want := skip(); len(out) != want {
+			t.Fatalf("%d bytes, the delta says %d", len(out), want)
+		}
+	})
+}
