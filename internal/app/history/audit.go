@@ -52,6 +52,9 @@ type Result struct {
 	parses int
 	// stored counts the blobs read from the object store, not cat-file.
 	stored int
+	// listed counts the commits this run's walk listed: only the new
+	// ones when the history grew from a cached audit's.
+	listed int
 }
 
 type commit struct {
@@ -104,9 +107,31 @@ func Run(ctx context.Context, g *gitx.Git, opt Options) (*Result, error) {
 	if cache.head == head && cache.since == since && !g.Shallow(ctx) {
 		return cache.result(), nil
 	}
-	pairs, merges, err := walk(ctx, g, prefix, rng, res)
-	if err != nil || len(pairs) == 0 {
+	// When HEAD only added commits in a line on top of the last audit's
+	// walk, that audit's findings come first, in its order, and only the
+	// new commits are walked (grownFrom says why the order is then the
+	// one a whole walk gives).
+	revs := []string{rng}
+	var ids []string // the commits of the pairs, in walk order
+	last, grown := cache.grownFrom(ctx, g, head, since)
+	if grown {
+		prior := cache.result()
+		res.Commits, res.Findings = prior.Commits, prior.Findings
+		ids = append(ids, cache.walked...)
+		revs = []string{head, "^" + last}
+		if since != "" {
+			revs = append(revs, "^"+since)
+		}
+	}
+	pairs, merges, walked, err := walk(ctx, g, prefix, revs, res)
+	if err != nil {
 		return res, err
+	}
+	if walked != "" {
+		last = walked
+	}
+	if len(pairs) == 0 && !grown {
+		return res, nil
 	}
 	var todo []pair
 	var todoMerges []commit
@@ -141,6 +166,7 @@ func Run(ctx context.Context, g *gitx.Git, opt Options) (*Result, error) {
 	}
 	// The findings in walk order: one pair per commit in pairs.
 	for _, pr := range pairs {
+		ids = append(ids, pr.c.id)
 		if fs, ok := cache.commits[pr.c.id]; ok {
 			for _, f := range fs {
 				res.Findings = append(res.Findings, f.finding(pr.c.id))
@@ -150,7 +176,7 @@ func Run(ctx context.Context, g *gitx.Git, opt Options) (*Result, error) {
 		res.Findings = append(res.Findings, found[pr.c.id]...)
 	}
 	if len(todo) > 0 || cache.head != head || cache.since != since {
-		cache.store(g.Dir, head, since, res.Commits, pairs, found)
+		cache.store(g.Dir, head, since, last, res.Commits, ids, found)
 	}
 	return res, nil
 }
@@ -195,26 +221,29 @@ type pair struct {
 	bf, hf files
 }
 
-// walk lists the commits of rng that touched the log or the archive,
+// walk lists the commits of revs that touched the log or the archive,
 // oldest first, counting them in res: one pair per plain commit that
 // changed a file, and the merges, whose pairs come from their trees.
-func walk(ctx context.Context, g *gitx.Git, prefix, rng string, res *Result) (pairs []pair, merges []commit, err error) {
+// last is the last commit listed ("" for none).
+func walk(ctx context.Context, g *gitx.Git, prefix string, revs []string, res *Result) (pairs []pair, merges []commit, last string, err error) {
 	names := append([]string{workspace.LogName}, workspace.ArchiveNames...)
 	// --raw gives the old and new blob of each file a commit changed,
 	// so a plain commit needs no tree read at all; merges (for which
 	// git prints no raw diff) read their trees in mergePairs.
 	args := []string{"log", "--no-renames", "--full-history", "--parents", "--topo-order", "--reverse", "--raw", "--no-abbrev",
-		"--format=%x1e%H %P%x1f%an <%ae>%x1f%aI", "--end-of-options", rng, "--"}
+		"--format=%x1e%H %P%x1f%an <%ae>%x1f%aI", "--end-of-options"}
+	args = append(args, revs...)
+	args = append(args, "--")
 	// Pathspecs are relative to the folder git runs in, the memory
 	// root; the raw lines name paths from the top level (prefix+name).
 	args = append(args, names...)
 	out, err := g.Run(ctx, args...)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, "", err
 	}
 	shallow, err := g.ShallowCommits(ctx)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, "", err
 	}
 	for _, rec := range strings.Split(string(out), "\x1e") {
 		if rec == "" {
@@ -223,15 +252,17 @@ func walk(ctx context.Context, g *gitx.Git, prefix, rng string, res *Result) (pa
 		header, raw, _ := strings.Cut(rec, "\n")
 		f := strings.Split(header, "\x1f")
 		if len(f) != 3 {
-			return nil, nil, fmt.Errorf("git log: unexpected line %q", header)
+			return nil, nil, "", fmt.Errorf("git log: unexpected line %q", header)
 		}
 		ids := strings.Fields(f[0])
 		c := commit{id: ids[0], parents: ids[1:], author: f[1], date: f[2]}
 		res.Commits++
+		res.listed++
+		last = c.id
 		if shallow[c.id] {
 			// History stops here in this clone: what came before, and so
 			// what this commit changed, cannot be read. Never a silent pass.
-			return nil, nil, &ShallowError{Commit: c.id}
+			return nil, nil, "", &ShallowError{Commit: c.id}
 		}
 		switch len(c.parents) {
 		case 0:
@@ -239,7 +270,7 @@ func walk(ctx context.Context, g *gitx.Git, prefix, rng string, res *Result) (pa
 		case 1:
 			bf, hf, err := rawFiles(raw, prefix)
 			if err != nil {
-				return nil, nil, err
+				return nil, nil, "", err
 			}
 			if bf != hf {
 				pairs = append(pairs, pair{c: c, parent: c.parents[0], bf: bf, hf: hf})
@@ -249,7 +280,7 @@ func walk(ctx context.Context, g *gitx.Git, prefix, rng string, res *Result) (pa
 			pairs = append(pairs, pair{c: c}) // filled in from the trees
 		}
 	}
-	return pairs, merges, nil
+	return pairs, merges, last, nil
 }
 
 // mergePairs replaces each merge of pairs by one pair per parent whose

@@ -218,3 +218,87 @@ func TestAuditCacheNewCommits(t *testing.T) {
 		t.Errorf("after rewriting the entry, a warm audit read %d blobs", warm.blobs)
 	}
 }
+
+// TestAuditGrownHistory grows a history with merges commit by commit
+// and audits it after each step with the cache on: the audit walks
+// only the new commits when they add a line on top of the last audit's
+// walk, the whole range otherwise (a merge, HEAD moved back, another
+// --since), and reports in every format byte for byte what the full
+// reference audit of the whole range reports.
+func TestAuditGrownHistory(t *testing.T) {
+	dir := histgen.History{Commits: 40, ArchiveEvery: 15, Keep: 5, Edit: 20, MergeEvery: 6}.Build(t)
+	g := &gitx.Git{Dir: dir, Env: []string{"GIT_CONFIG_NOSYSTEM=1", "HOME=" + dir, "GIT_AUTHOR_NAME=Cy", "GIT_AUTHOR_EMAIL=cy@example.com", "GIT_COMMITTER_NAME=Cy", "GIT_COMMITTER_EMAIL=cy@example.com", "GIT_AUTHOR_DATE=2025-03-01T00:00:00Z", "GIT_COMMITTER_DATE=2025-03-01T00:00:00Z"}}
+	git := func(args ...string) {
+		t.Helper()
+		if out, err := g.Run(context.Background(), args...); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	next := 41
+	edit := func(name string, change func(string) string) {
+		t.Helper()
+		path := filepath.Join(dir, name)
+		data, _ := os.ReadFile(path)
+		if err := os.WriteFile(path, []byte(change(string(data))), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		git("add", name)
+		git("commit", "-q", "-m", "change "+name)
+	}
+	appendEvent := func(s string) string {
+		s += "\n---\n\n" + histgen.Event(next)
+		next++
+		return s
+	}
+	code := func(s string) string { return s + "x\n" }
+	git("checkout", "-q", "main")
+	audit(t, dir, Options{}, true)
+	for _, step := range []struct {
+		name  string
+		do    func()
+		since string
+		grown int // commits the walk lists when the audit reads only new ones; -1: the whole range
+	}{
+		{name: "a commit not touching the log", do: func() { edit("code.txt", code) }, grown: 0},
+		{name: "one appended event", do: func() { edit("CHANGELOG.md", appendEvent) }, grown: 1},
+		{name: "an append, a code change, an edit", do: func() {
+			edit("CHANGELOG.md", appendEvent)
+			edit("code.txt", code)
+			edit("CHANGELOG.md", func(s string) string {
+				return appendEvent(strings.Replace(s, "**Details**:", "**Details**: (edited)", 1))
+			})
+		}, grown: 2},
+		{name: "a merged side branch", do: func() {
+			git("checkout", "-q", "-b", "topic")
+			edit("CHANGELOG.md", appendEvent)
+			git("checkout", "-q", "main")
+			edit("code.txt", code)
+			git("merge", "-q", "--no-ff", "-m", "merge topic", "topic")
+		}, grown: -1},
+		{name: "an append over the merge", do: func() { edit("CHANGELOG.md", appendEvent) }, grown: 1},
+		{name: "HEAD moved back", do: func() { git("reset", "-q", "--hard", "HEAD~1") }, grown: -1},
+		{name: "with a commit-graph", do: func() {
+			git("commit-graph", "write", "--reachable")
+			edit("CHANGELOG.md", appendEvent)
+			edit("CHANGELOG.md", appendEvent)
+		}, grown: 2},
+		{name: "--since", since: "HEAD~6", do: func() {}, grown: -1},
+		{name: "--since, grown", since: "HEAD~7", do: func() { edit("CHANGELOG.md", appendEvent) }, grown: 1},
+	} {
+		t.Run(step.name, func(t *testing.T) {
+			step.do()
+			opt := Options{Since: step.since}
+			warm := audit(t, dir, opt, true)
+			want := report(t, audit(t, dir, Options{Since: step.since, full: true, catFile: true}, false))
+			if got := report(t, warm); got != want {
+				t.Errorf("report after the audit of the history before:\n%s\nfull audit:\n%s", got, want)
+			}
+			if step.grown >= 0 && warm.listed != step.grown {
+				t.Errorf("the walk listed %d commits, want only the %d new ones", warm.listed, step.grown)
+			}
+			if step.grown < 0 && warm.listed != warm.Commits {
+				t.Errorf("the walk listed %d commits of %d, want the whole range", warm.listed, warm.Commits)
+			}
+		})
+	}
+}
