@@ -85,7 +85,11 @@ func Run(ctx context.Context, g *gitx.Git, opt Options) (*Result, error) {
 	if !ok {
 		return res, nil // no commits: nothing was ever committed
 	}
-	prefix, err := g.Prefix(ctx)
+	prefix, objects, err := g.PrefixObjects(ctx)
+	if err != nil {
+		return nil, err
+	}
+	shallow, err := g.ShallowCommits(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +108,7 @@ func Run(ctx context.Context, g *gitx.Git, opt Options) (*Result, error) {
 	// same commit is the same audit, unless the clone has become
 	// shallow since (a cut history is an error, never a silent pass).
 	cache := loadCommitCache(g.Dir, cacheName(prefix, opt.Linter))
-	if cache.head == head && cache.since == since && !g.Shallow(ctx) {
+	if cache.head == head && cache.since == since && shallow == nil {
 		return cache.result(), nil
 	}
 	// When HEAD only added commits in a line on top of the last audit's
@@ -113,7 +117,7 @@ func Run(ctx context.Context, g *gitx.Git, opt Options) (*Result, error) {
 	// one a whole walk gives).
 	revs := []string{rng}
 	var ids []string // the commits of the pairs, in walk order
-	last, grown := cache.grownFrom(ctx, g, head, since)
+	last, grown := cache.grownFrom(ctx, g, head, since, shallow != nil)
 	if grown {
 		prior := cache.result()
 		res.Commits, res.Findings = prior.Commits, prior.Findings
@@ -123,7 +127,7 @@ func Run(ctx context.Context, g *gitx.Git, opt Options) (*Result, error) {
 			revs = append(revs, "^"+since)
 		}
 	}
-	pairs, merges, walked, err := walk(ctx, g, prefix, revs, res)
+	pairs, merges, walked, err := walk(ctx, g, prefix, revs, shallow, res)
 	if err != nil {
 		return res, err
 	}
@@ -147,17 +151,16 @@ func Run(ctx context.Context, g *gitx.Git, opt Options) (*Result, error) {
 	}
 	found := map[string][]Finding{}
 	if len(todo) > 0 {
-		b, err := g.NewBatch(ctx)
-		if err != nil {
-			return nil, err
-		}
-		defer b.Close()
+		// cat-file starts only if the trees of merges or blobs the
+		// object store lacks are to be read.
+		b := &lazyBatch{ctx: ctx, g: g}
+		defer b.close()
 		if len(todoMerges) > 0 {
 			if todo, err = mergePairs(b, prefix, todo, todoMerges, res); err != nil {
 				return nil, err
 			}
 		}
-		store, retry, done := openStore(ctx, g, opt, len(head)/2)
+		store, retry, done := openStore(ctx, g, opt, objects, len(head)/2)
 		err = compareAll(b, store, retry, opt, todo, res, found)
 		done()
 		if err != nil {
@@ -186,20 +189,17 @@ func Run(ctx context.Context, g *gitx.Git, opt Options) (*Result, error) {
 // through cat-file: store is nil). A blob the store lists but cannot
 // rebuild is read by retry, through a second cat-file started when
 // first needed. done closes both.
-func openStore(ctx context.Context, g *gitx.Git, opt Options, hashLen int) (store *gitx.Objects, retry func(string) ([]byte, bool, error), done func()) {
-	var second *gitx.Batch
+func openStore(ctx context.Context, g *gitx.Git, opt Options, objects string, hashLen int) (store *gitx.Objects, retry func(string) ([]byte, bool, error), done func()) {
+	second := &lazyBatch{ctx: ctx, g: g}
 	retry = func(oid string) ([]byte, bool, error) {
-		if second == nil {
-			b, err := g.NewBatch(ctx)
-			if err != nil {
-				return nil, false, err
-			}
-			second = b
+		b, err := second.get()
+		if err != nil {
+			return nil, false, err
 		}
-		return second.Contents(oid)
+		return b.Contents(oid)
 	}
 	if !opt.catFile {
-		if s, err := g.OpenObjects(ctx, hashLen); err == nil {
+		if s, err := gitx.OpenObjects(objects, hashLen); err == nil {
 			store = s
 		}
 	}
@@ -207,9 +207,31 @@ func openStore(ctx context.Context, g *gitx.Git, opt Options, hashLen int) (stor
 		if store != nil {
 			store.Close()
 		}
-		if second != nil {
-			second.Close()
+		second.close()
+	}
+}
+
+// lazyBatch is a cat-file process started when first used.
+type lazyBatch struct {
+	ctx context.Context
+	g   *gitx.Git
+	b   *gitx.Batch
+}
+
+func (l *lazyBatch) get() (*gitx.Batch, error) {
+	if l.b == nil {
+		b, err := l.g.NewBatch(l.ctx)
+		if err != nil {
+			return nil, err
 		}
+		l.b = b
+	}
+	return l.b, nil
+}
+
+func (l *lazyBatch) close() {
+	if l.b != nil {
+		l.b.Close()
 	}
 }
 
@@ -225,7 +247,9 @@ type pair struct {
 // oldest first, counting them in res: one pair per plain commit that
 // changed a file, and the merges, whose pairs come from their trees.
 // last is the last commit listed ("" for none).
-func walk(ctx context.Context, g *gitx.Git, prefix string, revs []string, res *Result) (pairs []pair, merges []commit, last string, err error) {
+// shallow holds the commits whose parents this clone lacks (nil for a
+// whole clone).
+func walk(ctx context.Context, g *gitx.Git, prefix string, revs []string, shallow map[string]bool, res *Result) (pairs []pair, merges []commit, last string, err error) {
 	names := append([]string{workspace.LogName}, workspace.ArchiveNames...)
 	// --raw gives the old and new blob of each file a commit changed,
 	// so a plain commit needs no tree read at all; merges (for which
@@ -238,10 +262,6 @@ func walk(ctx context.Context, g *gitx.Git, prefix string, revs []string, res *R
 	// root; the raw lines name paths from the top level (prefix+name).
 	args = append(args, names...)
 	out, err := g.Run(ctx, args...)
-	if err != nil {
-		return nil, nil, "", err
-	}
-	shallow, err := g.ShallowCommits(ctx)
 	if err != nil {
 		return nil, nil, "", err
 	}
@@ -286,7 +306,7 @@ func walk(ctx context.Context, g *gitx.Git, prefix string, revs []string, res *R
 // mergePairs replaces each merge of pairs by one pair per parent whose
 // files differ: the tree of the memory root at the merge and at each
 // parent gives the blobs of the log and the archive.
-func mergePairs(b *gitx.Batch, prefix string, pairs []pair, merges []commit, res *Result) ([]pair, error) {
+func mergePairs(lb *lazyBatch, prefix string, pairs []pair, merges []commit, res *Result) ([]pair, error) {
 	var order []string
 	seen := map[string]bool{}
 	for _, c := range merges {
@@ -303,6 +323,10 @@ func mergePairs(b *gitx.Batch, prefix string, pairs []pair, merges []commit, res
 	}
 	hashLen := len(merges[0].id) / 2
 	tree := make(map[string]files, len(order))
+	b, err := lb.get()
+	if err != nil {
+		return nil, err
+	}
 	p := b.Pipeline(specs)
 	for _, id := range order {
 		data, ok, err := p.Next()
@@ -363,7 +387,7 @@ type blobCache struct {
 	stored  int
 }
 
-func newBlobCache(b *gitx.Batch, store *gitx.Objects, retry func(string) ([]byte, bool, error), pairs []pair) *blobCache {
+func newBlobCache(b *lazyBatch, store *gitx.Objects, retry func(string) ([]byte, bool, error), pairs []pair) (*blobCache, error) {
 	c := &blobCache{uses: map[string]int{}, have: map[string][]byte{}, pinned: map[string]bool{},
 		store: store, inStore: map[string]bool{}, isPiped: map[string]bool{}, retry: retry}
 	for _, pr := range pairs {
@@ -383,9 +407,13 @@ func newBlobCache(b *gitx.Batch, store *gitx.Objects, retry func(string) ([]byte
 		}
 	}
 	if len(c.piped) > 0 {
-		c.pipe = b.Pipeline(c.piped)
+		bt, err := b.get()
+		if err != nil {
+			return nil, err
+		}
+		c.pipe = bt.Pipeline(c.piped)
 	}
-	return c
+	return c, nil
 }
 
 func (c *blobCache) get(oid string) ([]byte, error) {
@@ -461,8 +489,11 @@ func (c *blobCache) release(oid string) {
 
 // compareAll judges every pair through lint's history rules, adding
 // the findings of each commit to found.
-func compareAll(b *gitx.Batch, store *gitx.Objects, retry func(string) ([]byte, bool, error), opt Options, pairs []pair, res *Result, found map[string][]Finding) error {
-	cache := newBlobCache(b, store, retry, pairs)
+func compareAll(b *lazyBatch, store *gitx.Objects, retry func(string) ([]byte, bool, error), opt Options, pairs []pair, res *Result, found map[string][]Finding) error {
+	cache, err := newBlobCache(b, store, retry, pairs)
+	if err != nil {
+		return err
+	}
 	ends := ends{closed: map[string]bool{}, parses: &res.parses}
 	for _, pr := range pairs {
 		need := needed(pr.bf, pr.hf)

@@ -164,8 +164,8 @@ func (c *commitCache) store(root, head, since, last string, commits int, ids []s
 // reaches last with exactly the state the last walk started from. A
 // new merge, HEAD moved elsewhere, or a shallow clone: no (the whole
 // range is walked, reading only commits the cache lacks).
-func (c *commitCache) grownFrom(ctx context.Context, g *gitx.Git, head, since string) (last string, ok bool) {
-	if c.last == "" || c.head == "" || c.since != since || g.Shallow(ctx) {
+func (c *commitCache) grownFrom(ctx context.Context, g *gitx.Git, head, since string, shallow bool) (last string, ok bool) {
+	if c.last == "" || c.head == "" || c.since != since || shallow {
 		return "", false
 	}
 	out, err := g.Run(ctx, "rev-list", "--parents", "--end-of-options", c.last+".."+head)

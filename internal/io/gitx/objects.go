@@ -55,15 +55,26 @@ type pack struct {
 // core.deltaBaseCacheLimit (96 MB).
 const maxBaseCache = 8 << 20
 
-// OpenObjects opens the object store of g's repository for objects
-// whose IDs are hashLen bytes long. A store it cannot open is an error;
-// callers then read through cat-file.
-func (g *Git) OpenObjects(ctx context.Context, hashLen int) (*Objects, error) {
-	out, err := g.Run(ctx, "rev-parse", "--path-format=absolute", "--git-path", "objects")
+// PrefixObjects returns what Prefix does and the objects folder
+// OpenObjects reads, with one git call.
+func (g *Git) PrefixObjects(ctx context.Context) (prefix, objects string, err error) {
+	out, err := g.Run(ctx, "rev-parse", "--show-prefix", "--path-format=absolute", "--git-path", "objects")
 	if err != nil {
-		return nil, err
+		return "", "", err
 	}
-	o := &Objects{dir: strings.TrimSpace(string(out)), hashLen: hashLen}
+	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	if len(lines) != 2 {
+		return "", "", fmt.Errorf("git rev-parse: unexpected output %q", out)
+	}
+	return strings.TrimSpace(lines[0]), lines[1], nil
+}
+
+// OpenObjects opens the object store in the folder objects (as
+// PrefixObjects returns it) for objects whose IDs are hashLen bytes
+// long. A store it cannot open is an error; callers then read through
+// cat-file.
+func OpenObjects(objects string, hashLen int) (*Objects, error) {
+	o := &Objects{dir: objects, hashLen: hashLen}
 	idxs, err := filepath.Glob(filepath.Join(o.dir, "pack", "*.idx"))
 	if err != nil {
 		return nil, err

@@ -76,7 +76,11 @@ func TestObjects(t *testing.T) {
 				}
 			}
 			g := &Git{Dir: dir, Env: gitEnv(dir)}
-			o, err := g.OpenObjects(ctx, hashLen)
+			prefix, objects, err := g.PrefixObjects(ctx)
+			if err != nil || prefix != "" {
+				t.Fatalf("prefix %q, %v", prefix, err)
+			}
+			o, err := OpenObjects(objects, hashLen)
 			if err != nil {
 				t.Fatal(err)
 			}
