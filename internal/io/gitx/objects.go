@@ -51,9 +51,16 @@ type pack struct {
 	large []byte // 64-bit offsets, for offsets of 2 GB and more
 }
 
-// maxBaseCache bounds the objects kept as delta bases, like git's
-// core.deltaBaseCacheLimit (96 MB).
-const maxBaseCache = 8 << 20
+// maxBaseCache and maxBaseEntries bound the objects kept as delta
+// bases (git's core.deltaBaseCacheLimit is 96 MB). Versions are read
+// oldest first, so few are needed: the last one, whose successor is
+// often a delta over it, and in a repacked history the few versions
+// many others are deltas over. Fewer entries also mean fewer buffers
+// held: each version is rebuilt in the buffer of one let go of.
+const (
+	maxBaseCache   = 64 << 20
+	maxBaseEntries = 32
+)
 
 // PrefixObjects returns what Prefix does and the objects folder
 // OpenObjects reads, with one git call.
@@ -587,7 +594,7 @@ func (c *baseCache) put(k baseKey, e *entry, drop func(*entry)) {
 	c.m[k] = e
 	c.order = append(c.order, k)
 	c.size += len(e.data)
-	for c.size > maxBaseCache && len(c.order) > 0 {
+	for (c.size > maxBaseCache || len(c.m) > maxBaseEntries) && len(c.order) > 0 {
 		k := c.order[0]
 		c.order = c.order[1:]
 		old := c.m[k]
@@ -610,7 +617,7 @@ type bufPool struct{ free [][]byte }
 const maxPooled = 32
 
 // get returns an empty buffer of capacity n or more: a pooled one, or a
-// new one with room to grow, since the next versions are longer.
+// new one.
 func (p *bufPool) get(n int64) []byte {
 	for i := len(p.free) - 1; i >= 0; i-- {
 		if b := p.free[i]; int64(cap(b)) >= n {
@@ -618,7 +625,13 @@ func (p *bufPool) get(n int64) []byte {
 			return b[:0]
 		}
 	}
-	return make([]byte, 0, n+n/4)
+	// Capacities are powers of two: a buffer let go of serves every
+	// later version up to twice its first size.
+	c := int64(4096)
+	for c < n {
+		c *= 2
+	}
+	return make([]byte, 0, c)
 }
 
 func (p *bufPool) put(b []byte) {
