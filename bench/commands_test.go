@@ -53,6 +53,7 @@ var commands = []command{
 
 var (
 	memsysBin  string
+	floorBin   string // folder of the start-up floors (testdata/floor)
 	buildOnce  sync.Once
 	buildErr   error
 	reposMu    sync.Mutex
@@ -77,7 +78,17 @@ func buildMemsys(tb testing.TB) {
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+			return
 		}
+		// The start-up floors BenchmarkCost times at 1k events.
+		for _, f := range []string{"hello", "deps"} {
+			out, err := exec.Command("go", "build", "-o", filepath.Join(dir, "floor-"+f), "./testdata/floor/"+f).CombinedOutput()
+			if err != nil {
+				buildErr = fmt.Errorf("go build floor %s: %v\n%s", f, err, out)
+				return
+			}
+		}
+		floorBin = dir
 	})
 	if buildErr != nil {
 		tb.Fatal(buildErr)

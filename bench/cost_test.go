@@ -77,18 +77,28 @@ var readSteps = []costStep{
 	{"audit", func(d string, _ int) []string { return []string{memsysBin, "-C", d, "audit"} }},
 }
 
+// floorSteps are the start-up floors, timed at 1k beside --version: a
+// Go program that prints a line, and one that also links (and so
+// initialises) goldmark, go-diff and urfave/cli. memsys --version
+// cannot start faster than the second.
+var floorSteps = []costStep{
+	{"go-hello", func(string, int) []string { return []string{filepath.Join(floorBin, "floor-hello")} }},
+	{"go-deps", func(string, int) []string { return []string{filepath.Join(floorBin, "floor-deps")} }},
+}
+
 // readEntity is an entity of the generated log (loggen, seed 1) that
 // recall and snapshot look up.
 const readEntity = "upload_handler"
 
 // stepsAt returns the steps BenchmarkCost runs at n events: costSteps,
-// with readSteps before "append" at 1k.
+// with the floors before "version" and readSteps before "append" at 1k.
 func stepsAt(n int) []costStep {
 	if n != 1000 {
 		return costSteps
 	}
+	v := slices.IndexFunc(costSteps, func(s costStep) bool { return s.name == "version" })
 	i := slices.IndexFunc(costSteps, func(s costStep) bool { return s.name == "append" })
-	return slices.Concat(costSteps[:i], readSteps, costSteps[i:])
+	return slices.Concat(costSteps[:v], floorSteps, costSteps[v:i], readSteps, costSteps[i:])
 }
 
 // costRepo is a fresh repository holding the n-event log, regenerated
@@ -163,7 +173,7 @@ func BenchmarkCost(b *testing.B) {
 				b.ReportMetric(m[name]/m["git-status"], name+"-x-git-status")
 			}
 			if n == 1000 {
-				for _, s := range readSteps {
+				for _, s := range slices.Concat(floorSteps, readSteps) {
 					b.ReportMetric(m[s.name]/m["git-status"], s.name+"-x-git-status")
 				}
 			}

@@ -91,6 +91,20 @@ func RenderOptions(cfg config.Config) materialize.Options {
 // Check runs every enabled rule over in and returns the findings sorted
 // as every printer prints them. It is a Session fed with in.Events.
 func (l *Linter) Check(in Input) diag.Diagnostics {
+	ds, _ := l.check(in)
+	return ds
+}
+
+// CheckReplay is Check that always replays the events (Input.Derive)
+// and returns the replay too, with RenderOptions of the linter's
+// configuration: a caller that needs both (memsys report) replays the
+// history once, not once for the drift rules and once more for itself.
+func (l *Linter) CheckReplay(in Input) (diag.Diagnostics, *materialize.Replayer) {
+	in.Derive = true
+	return l.check(in)
+}
+
+func (l *Linter) check(in Input) (diag.Diagnostics, *materialize.Replayer) {
 	if in.Restream == nil {
 		in.Restream = func(each func(*parse.Event)) error {
 			for i := range in.Events {
@@ -104,7 +118,8 @@ func (l *Linter) Check(in Input) diag.Diagnostics {
 	for i := range in.Events {
 		s.Event(&in.Events[i])
 	}
-	return s.Finish(in.Log, in.Archive)
+	ds := s.Finish(in.Log, in.Archive)
+	return ds, s.sh.replayed
 }
 
 // CheckHistory runs only the rules that read git (Rule.Git) over in,

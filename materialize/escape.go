@@ -272,11 +272,16 @@ func isNameByte(c byte) bool {
 
 // splitAttrs splits an attributes cell on its "; " separators: a ';'
 // that ends a character reference (&#124;) is not one.
-func splitAttrs(cell string) []string {
+func splitAttrs(cell string) []string { return splitSemis(cell, true) }
+
+// splitSemis splits cell at each ';' that does not end a character
+// reference, and with blank only at those followed by a blank (memsys's
+// "; " separator; a hand-kept graph may write "k=v;k=v").
+func splitSemis(cell string, blank bool) []string {
 	var parts []string
 	start := 0
-	for i := 0; i+1 < len(cell); i++ {
-		if cell[i] != ';' || cell[i+1] != ' ' {
+	for i := 0; i < len(cell); i++ {
+		if cell[i] != ';' || blank && (i+1 == len(cell) || cell[i+1] != ' ') {
 			continue
 		}
 		j := i - 1
@@ -287,8 +292,10 @@ func splitAttrs(cell string) []string {
 			continue
 		}
 		parts = append(parts, cell[start:i])
-		start = i + 2
-		i++
+		start = i + 1
+		if blank {
+			start, i = i+2, i+1
+		}
 	}
 	return append(parts, cell[start:])
 }

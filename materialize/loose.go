@@ -51,14 +51,15 @@ func ReadLoose(src []byte) (*Graph, []string) {
 			}
 			continue
 		}
-		cell := func(names ...string) string {
+		raw := func(names ...string) string {
 			for _, n := range names {
 				if j, ok := cols[n]; ok && j < len(cells) {
-					return cleanCell(cells[j])
+					return cells[j]
 				}
 			}
 			return ""
 		}
+		cell := func(names ...string) string { return cleanCell(raw(names...)) }
 		switch section {
 		case "nodes":
 			name := cell("node", "name", "entity", "id")
@@ -67,7 +68,7 @@ func ReadLoose(src []byte) (*Graph, []string) {
 				continue
 			}
 			g.Nodes = append(g.Nodes, &Node{Name: name, Type: strings.ToLower(cell("type")),
-				Status: cell("status"), Attrs: readAttrs(cell("attributes", "attrs", "properties"))})
+				Status: cell("status"), Attrs: readAttrs(raw("attributes", "attrs", "properties"))})
 		case "edges":
 			from, to, rel := cell("from", "source"), cell("to", "target"), cell("relation", "type", "rel")
 			if from == "" || to == "" || rel == "" {
@@ -75,7 +76,7 @@ func ReadLoose(src []byte) (*Graph, []string) {
 				continue
 			}
 			g.Edges = append(g.Edges, &Edge{From: from, To: to, Relation: strings.ToLower(rel),
-				Attrs: readAttrs(cell("attributes", "attrs"))})
+				Attrs: readAttrs(raw("attributes", "attrs"))})
 		}
 	}
 	return g, problems
@@ -127,13 +128,15 @@ func cleanCell(c string) string {
 	return c
 }
 
-// readAttrs reads "k=v; k=v" (memsys's form), or "k: v, k: v" as hand
-// writers put it. Text without a key becomes the attribute "note".
+// readAttrs reads the raw cell "k=v; k=v" (memsys's form), or "k: v,
+// k: v" as hand writers put it. Text without a key becomes the
+// attribute "note". The cell is split before it is unescaped: memsys
+// writes a ';' inside a value as &#59;, which must not split it.
 func readAttrs(cell string) []Attr {
-	if cell == "" {
+	if cleanCell(cell) == "" {
 		return nil
 	}
-	parts := strings.Split(cell, ";")
+	parts := splitSemis(cell, false)
 	if len(parts) == 1 && strings.Contains(cell, ",") {
 		commaParts := strings.Split(cell, ",")
 		keyed := true
@@ -149,19 +152,19 @@ func readAttrs(cell string) []Attr {
 	var out []Attr
 	var notes []string
 	for _, p := range parts {
-		p = strings.TrimSpace(p)
-		if p == "" {
+		if cleanCell(p) == "" {
 			continue
 		}
+		// Cut before unescaping too: a key's '=' is written &#61;.
 		k, v, ok := strings.Cut(p, "=")
-		if !ok || !IsKey(k) {
+		if !ok || !IsKey(cleanCell(k)) {
 			k, v, ok = strings.Cut(p, ":")
 		}
-		if !ok || !IsKey(k) {
-			notes = append(notes, p)
+		if !ok || !IsKey(cleanCell(k)) {
+			notes = append(notes, cleanCell(p))
 			continue
 		}
-		out = append(out, Attr{Key: strings.TrimSpace(k), Value: strings.TrimSpace(v)})
+		out = append(out, Attr{Key: cleanCell(k), Value: cleanCell(v)})
 	}
 	if len(notes) > 0 {
 		out = append(out, Attr{Key: "note", Value: strings.Join(notes, "; ")})

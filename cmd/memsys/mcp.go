@@ -44,6 +44,9 @@ func runMCP(ctx context.Context, cmd *cli.Command) error {
 	if !workspace.CacheEnabled() {
 		args = append(args, "--no-cache") // --no-cache is this process's state; the server must get it too
 	}
+	if p := cmd.String("cpuprofile"); p != "" {
+		args = append(args, "--cpuprofile", p) // the exec discards this process's profile
+	}
 	code, err := companion.Exec(prog, args)
 	if err != nil {
 		return cannotRun{err}

@@ -19,7 +19,8 @@ import (
 // command ~7 ms, more than git status takes.
 const Program = "memsys-mcp"
 
-// Main is memsys-mcp: `memsys-mcp [-C DIR] [--agent NAME] [--no-cache]` serves the
+// Main is memsys-mcp: `memsys-mcp [-C DIR] [--agent NAME] [--no-cache]
+// [--cpuprofile FILE]` serves the
 // memory on stdin and stdout until stdin ends. `memsys mcp` starts it
 // with the root it found and the agent it picked. args exclude the
 // program name. It returns the exit code: 0, or 2 when it cannot run
@@ -30,10 +31,11 @@ func Main(ctx context.Context, args []string, stderr io.Writer) int {
 	dir := fs.String("C", "", "serve the memory rooted at `DIR` (default: found from the working directory, as memsys does)")
 	agent := fs.String("agent", "", "agent `NAME` for appends that name none (default $MEMSYS_AGENT, else $USER, else \"agent\")")
 	noCache := fs.Bool("no-cache", false, "do not read or write the history cache (also MEMSYS_NO_CACHE=1); results are the same, only slower")
+	profile := fs.String("cpuprofile", os.Getenv("MEMSYS_CPUPROFILE"), "write a CPU profile of the session to `FILE` when stdin ends (also MEMSYS_CPUPROFILE)")
 	version := fs.Bool("version", false, "print the version and exit")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintf(stderr, "usage: %s [-C DIR] [--agent NAME] [--no-cache]\nserve a memsys memory to an agent host over the Model Context Protocol (stdio)\n", Program)
+			fmt.Fprintf(stderr, "usage: %s [-C DIR] [--agent NAME] [--no-cache] [--cpuprofile FILE]\nserve a memsys memory to an agent host over the Model Context Protocol (stdio)\n", Program)
 			fs.SetOutput(stderr)
 			fs.PrintDefaults()
 			return 0
@@ -67,8 +69,21 @@ func Main(ctx context.Context, args []string, stderr io.Writer) int {
 	if err != nil {
 		return fail(err)
 	}
+	stop := func() error { return nil }
+	if *profile != "" {
+		// memsys mcp passes its own --cpuprofile on: its exec into this
+		// program discards the profile memsys had started, so the
+		// session's profile is written here.
+		if stop, err = workspace.CPUProfile(*profile); err != nil {
+			return fail(err)
+		}
+	}
 	cfg := Config{Root: root, Agent: memory.DefaultAgent(*agent), Now: memory.Now, Version: "dev"}
-	if err := ServeStdio(ctx, cfg); err != nil {
+	err = ServeStdio(ctx, cfg)
+	if perr := stop(); err == nil {
+		err = perr
+	}
+	if err != nil {
 		return fail(err)
 	}
 	return 0

@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strconv"
@@ -95,15 +96,32 @@ func BuildReport(root string) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	ds := l.Check(lint.Input{
+	// lint and the derived files' states read the same files: once.
+	type read struct {
+		b   []byte
+		err error
+	}
+	reads := map[string]read{}
+	readFile := func(rel string) ([]byte, error) {
+		r, ok := reads[rel]
+		if !ok {
+			r.b, r.err = workspace.ReadFile(root, rel)
+			reads[rel] = r
+		}
+		return r.b, r.err
+	}
+	ds, x := l.CheckReplay(lint.Input{
 		LogFile: workspace.LogName, Log: mem.Log, Archive: mem.Archive, Events: mem.Events,
-		ReadFile: func(rel string) ([]byte, error) { return workspace.ReadFile(root, rel) },
+		ReadFile: readFile,
 		Exists:   func(rel string) bool { return workspace.Lstat(root, rel) == nil },
 	})
-	x := materialize.NewReplayer(lint.RenderOptions(cfg))
-	x.Expect(materialize.Supersessions(mem.Events))
-	for i := range mem.Events {
-		x.Apply(&mem.Events[i])
+	if x == nil {
+		// A Session that could not replay (a rule failed) leaves none.
+		x = materialize.NewReplayer(lint.RenderOptions(cfg))
+		x.Expect(materialize.Supersessions(mem.Events))
+		for i := range mem.Events {
+			x.Apply(&mem.Events[i])
+		}
 	}
 	g := x.Graph()
 	r := &Report{Horizon: g.Horizon, At: g.Updated, OpenLoops: loopViews(g), Conflicts: []ConflictView{}, Superseded: []SupersededView{}, Derived: []DerivedView{}}
@@ -131,8 +149,10 @@ func BuildReport(root string) (*Report, error) {
 		switch {
 		case workspace.Lstat(root, f.File) != nil:
 			state = "missing"
-		case !workspace.Equal(root, f.File, f.Data):
-			state = "outdated"
+		default:
+			if b, err := readFile(f.File); err != nil || !bytes.Equal(b, f.Data) {
+				state = "outdated"
+			}
 		}
 		r.Derived = append(r.Derived, DerivedView{File: f.File, State: state})
 	}

@@ -175,11 +175,12 @@ func ReadStatus(root string) (*StatusReport, error) {
 		r.LastEvent, last = &l, l.ID
 	}
 	digest := src.Sum()
-	r.Graph = derivedStatus(root, parse.GraphFile, last, mem.Tier.HasGraph(), digest, false)
-	r.Context = derivedStatus(root, parse.ContextFile, last, mem.Tier.HasContext(), digest, true)
+	r.Graph, _ = derivedStatus(root, parse.GraphFile, last, mem.Tier.HasGraph(), digest, false)
+	var context []byte
+	r.Context, context = derivedStatus(root, parse.ContextFile, last, mem.Tier.HasContext(), digest, true)
 	r.root = root
 	r.Stale = r.Graph.Expected && r.Graph.State != "fresh" || r.Context.Expected && r.Context.State != "fresh"
-	if n, ok := freshLoops(root, r.Context); ok {
+	if n, ok := freshLoops(context, r.Context); ok {
 		r.OpenLoops, r.LoopsFrom = n, parse.ContextFile
 		return r, nil
 	}
@@ -191,13 +192,10 @@ func ReadStatus(root string) (*StatusReport, error) {
 	return r, nil
 }
 
-// freshLoops counts the open loops in context.md when it is fresh.
-func freshLoops(root string, c DerivedStatus) (int, bool) {
+// freshLoops counts the open loops in context.md (src, as derivedStatus
+// read it) when it is fresh.
+func freshLoops(src []byte, c DerivedStatus) (int, bool) {
 	if c.State != "fresh" {
-		return 0, false
-	}
-	src, err := workspace.ReadFile(root, parse.ContextFile)
-	if err != nil {
 		return 0, false
 	}
 	return materialize.CountItems(src, materialize.SecLoops)
@@ -217,12 +215,14 @@ func freshLoops(root string, c DerivedStatus) (int, bool) {
 // Only context.md's size is printed, so only it is counted (words):
 // graph.md is megabytes at 100k events. Words is the old regular
 // expression and strings.Fields count without either (fuzzed).
-func derivedStatus(root, rel, last string, expected bool, source []byte, words bool) DerivedStatus {
+//
+// It returns the file's bytes too, so that status reads each file once.
+func derivedStatus(root, rel, last string, expected bool, source []byte, words bool) (DerivedStatus, []byte) {
 	d := DerivedStatus{File: rel, Expected: expected}
 	src, err := workspace.ReadFile(root, rel)
 	if err != nil {
 		d.State = "missing"
-		return d
+		return d, nil
 	}
 	var line int
 	d.Horizon, line = materialize.FindHorizon(src)
@@ -238,7 +238,7 @@ func derivedStatus(root, rel, last string, expected bool, source []byte, words b
 		d.Words = Words(src)
 		d.Tokens = (d.Words*4 + 2) / 3
 	}
-	return d
+	return d, src
 }
 
 // WriteText prints the report as memsys status does without --format.

@@ -6,13 +6,16 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
 )
 
 // TestGraphFileEqualsReplay: the pack read from a fresh graph.md (only
 // the rows it can reach) is the pack from a full replay, for many
-// entities, every depth up to 3 and a small and a large budget.
+// entities, every depth up to 3 and a small and a large budget; and
+// the replay through the history cache (resumed from the checkpoint
+// the first replay wrote) is the replay without it.
 func TestGraphFileEqualsReplay(t *testing.T) {
 	fresh := memoryOf(t, 1500)
 	stale := t.TempDir()
@@ -41,6 +44,12 @@ func TestGraphFileEqualsReplay(t *testing.T) {
 				a, b := pack(t, fresh, q, true), pack(t, stale, q, false)
 				if a != b {
 					t.Fatalf("%q depth %d budget %d:\ngraph.md: %s\nreplay:   %s", n.Name, depth, budget, a, b)
+				}
+				os.Setenv(workspace.EnvNoCache, "1")
+				c := pack(t, stale, q, false)
+				os.Unsetenv(workspace.EnvNoCache)
+				if c != b {
+					t.Fatalf("%q depth %d budget %d:\ncached: %s\ncold:   %s", n.Name, depth, budget, b, c)
 				}
 			}
 		}

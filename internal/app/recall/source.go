@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"slices"
 
+	"github.com/memsys/memsys/internal/app/memory"
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
@@ -152,7 +153,7 @@ func (s *Source) lastEvent() string {
 // graph returns the part of the graph the query needs: from graph.md
 // when its event horizon is the last event (reading only the rows of
 // the entities, their edges and their neighbours up to the depth), else
-// from a replay of the whole history.
+// from a replay of the whole history (through the history cache).
 func (s *Source) graph(root string, q Query) (*materialize.Graph, error) {
 	s.FromGraphFile = false
 	if src, err := workspace.ReadFile(root, parse.GraphFile); err == nil {
@@ -163,16 +164,14 @@ func (s *Source) graph(root string, q Query) (*materialize.Graph, error) {
 			}
 		}
 	}
-	x := materialize.NewAsync(materialize.DefaultOptions())
-	mem, err := workspace.Stream(root, x.Add)
-	r := x.Wait()
+	// memory.Replay goes through the history cache: on a memory whose
+	// tier writes no graph.md, or one behind the log, a recall costs a
+	// checkpoint's decode and a replay of the events after it.
+	_, x, err := memory.Replay(root, materialize.DefaultOptions(), "")
 	if err != nil {
 		return nil, err
 	}
-	if err := mem.Incomplete(); err != nil {
-		return nil, err
-	}
-	return r.Graph(), nil
+	return x.Graph(), nil
 }
 
 // subgraph reads the rows of graph.md that Build can reach for q:
