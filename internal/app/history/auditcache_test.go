@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -100,7 +99,7 @@ func TestAuditFastEqualsFull(t *testing.T) {
 			}
 			// Older versions as deltas over newer ones, several over one
 			// base, as git gc leaves a repository.
-			if out, err := exec.Command("git", "-C", dir, "repack", "-adf", "-q", "--window=30").CombinedOutput(); err != nil {
+			if out, err := (&gitx.Git{Dir: dir}).Run(context.Background(), "repack", "-adf", "-q", "--window=30"); err != nil {
 				t.Fatalf("git repack: %v\n%s", err, out)
 			}
 			if got := report(t, audit(t, dir, Options{}, false)); got != want {
