@@ -424,18 +424,19 @@ func (c *blobCache) get(oid string) ([]byte, error) {
 		return data, nil
 	}
 	if c.inStore[oid] {
-		data, ok, err := c.store.Blob(oid)
-		if err == nil && !ok {
-			data, ok, err = c.retry(oid)
-		}
-		if err != nil {
-			return nil, err
+		data, ok := c.store.Blob(oid)
+		if ok {
+			c.stored++
+		} else {
+			var err error
+			if data, ok, err = c.retry(oid); err != nil {
+				return nil, err
+			}
 		}
 		if !ok {
 			return nil, fmt.Errorf("git cat-file: blob %s is missing", oid)
 		}
 		c.read++
-		c.stored++
 		c.have[oid] = data
 		return data, nil
 	}

@@ -135,6 +135,9 @@ func (p *pack) find(id []byte) (int64, bool) {
 		lo = int(binary.BigEndian.Uint32(p.fan[(int(id[0])-1)*4:]))
 	}
 	hi := int(binary.BigEndian.Uint32(p.fan[int(id[0])*4:]))
+	if lo > hi || hi > p.n {
+		return 0, false // a damaged index
+	}
 	hl := len(id)
 	for lo < hi {
 		m := (lo + hi) / 2
@@ -193,27 +196,27 @@ func (o *Objects) loosePath(oid string) string {
 // give it back with Release when done, so its buffer can hold a later
 // version (a long history rebuilds hundreds of megabytes; fresh memory
 // for each version costs more than the rebuilding).
-func (o *Objects) Blob(oid string) (data []byte, ok bool, err error) {
+func (o *Objects) Blob(oid string) (data []byte, ok bool) {
 	id, err := hex.DecodeString(oid)
 	if err != nil || len(id) != o.hashLen {
-		return nil, false, nil
+		return nil, false
 	}
 	e, found, err := o.object(id)
 	if err == nil && !found {
 		e, found, err = o.loose(oid)
 	}
 	if err != nil || !found {
-		return nil, false, nil
+		return nil, false
 	}
 	if e.typ != objBlob {
 		o.release(e)
-		return nil, false, nil
+		return nil, false
 	}
 	if o.lent == nil {
 		o.lent = map[string][]*entry{}
 	}
 	o.lent[oid] = append(o.lent[oid], e)
-	return e.data, true, nil
+	return e.data, true
 }
 
 // Release gives back a blob Blob returned; its bytes may then be
