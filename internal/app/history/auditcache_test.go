@@ -2,10 +2,12 @@ package history
 
 import (
 	"bytes"
+	"compress/zlib"
 	"context"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -299,5 +301,74 @@ func TestAuditGrownHistory(t *testing.T) {
 				t.Errorf("the walk listed %d commits of %d, want the whole range", warm.listed, warm.Commits)
 			}
 		})
+	}
+}
+
+// TestAuditStoreFallsBack damages, in the pack, the last version of the
+// log and leaves a loose copy of it, as git might find a packed object
+// bad and another copy good: the object store cannot rebuild it, the
+// audit reads it through cat-file (which falls back to the loose copy),
+// and reports what the full audit reports.
+func TestAuditStoreFallsBack(t *testing.T) {
+	dir := histgen.History{Commits: 60, Edit: 12}.Build(t) // over fast-import's 100 objects: a pack
+	g := &gitx.Git{Dir: dir}
+	ctx := context.Background()
+	want := report(t, audit(t, dir, Options{full: true, catFile: true}, false))
+	out, err := g.Run(ctx, "rev-parse", "HEAD:CHANGELOG.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	oid := strings.TrimSpace(string(out))
+	content, err := g.Run(ctx, "cat-file", "blob", oid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var loose bytes.Buffer
+	z := zlib.NewWriter(&loose)
+	fmt.Fprintf(z, "blob %d\x00%s", len(content), content)
+	z.Close()
+	if err := os.MkdirAll(filepath.Join(dir, ".git", "objects", oid[:2]), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".git", "objects", oid[:2], oid[2:]), loose.Bytes(), 0o444); err != nil {
+		t.Fatal(err)
+	}
+	idx, _ := filepath.Glob(filepath.Join(dir, ".git", "objects", "pack", "*.idx"))
+	if len(idx) != 1 {
+		t.Fatalf("pack indexes %v", idx)
+	}
+	f, err := os.Open(idx[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	out, err = g.RunInput(ctx, f, "show-index")
+	if err != nil {
+		t.Fatal(err)
+	}
+	off := -1
+	for _, line := range strings.Split(string(out), "\n") {
+		if fs := strings.Fields(line); len(fs) >= 2 && fs[1] == oid {
+			off, _ = strconv.Atoi(fs[0])
+		}
+	}
+	packPath := strings.TrimSuffix(idx[0], ".idx") + ".pack"
+	pack, err := os.ReadFile(packPath)
+	if err != nil || off < 0 {
+		t.Fatalf("pack: %v, offset %d", err, off)
+	}
+	pack[off+6] ^= 0x5a
+	if err := os.Chmod(packPath, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(packPath, pack, 0o444); err != nil {
+		t.Fatal(err)
+	}
+	cold := audit(t, dir, Options{}, false)
+	if got := report(t, cold); got != want {
+		t.Errorf("report with a damaged packed version:\n%s\nwant:\n%s", got, want)
+	}
+	if cold.blobs-cold.stored != 1 {
+		t.Errorf("%d of %d blobs from the object store, want all but the damaged one", cold.stored, cold.blobs)
 	}
 }
