@@ -55,11 +55,16 @@ type pack struct {
 // bases (git's core.deltaBaseCacheLimit is 96 MB). Versions are read
 // oldest first, so few are needed: the last one, whose successor is
 // often a delta over it, and in a repacked history the few versions
-// many others are deltas over. Fewer entries also mean fewer buffers
-// held: each version is rebuilt in the buffer of one let go of.
+// many others are deltas over. Fewer objects kept also mean buffers
+// let go of sooner: each version is rebuilt in the buffer of an
+// earlier one, not in fresh memory, whose page faults cost more than
+// the rebuilding. minBaseEntries are kept whatever their size, so a
+// chain of large versions (a 100k-event log is 31 MB) is not rebuilt
+// from its start for each.
 const (
-	maxBaseCache   = 64 << 20
+	maxBaseCache   = 32 << 20
 	maxBaseEntries = 32
+	minBaseEntries = 2
 )
 
 // PrefixObjects returns what Prefix does and the objects folder
@@ -573,7 +578,8 @@ type entry struct {
 	used bool // read from the cache since it was last passed over
 }
 
-// baseCache keeps rebuilt objects, up to maxBaseCache bytes: versions
+// baseCache keeps rebuilt objects, up to maxBaseCache bytes and
+// maxBaseEntries objects (but at least minBaseEntries): versions
 // are read oldest first, and each is most often the base of the next;
 // but a repacked history deltas many versions over one base, which
 // stays while it is used (the oldest is dropped first, unless read
@@ -590,14 +596,14 @@ func (c *baseCache) put(k baseKey, e *entry, drop func(*entry)) {
 	if c.m == nil {
 		c.m = map[baseKey]*entry{}
 	}
-	if _, ok := c.m[k]; ok || len(e.data) > maxBaseCache/2 {
+	if _, ok := c.m[k]; ok {
 		return
 	}
 	e.refs++
 	c.m[k] = e
 	c.order = append(c.order, k)
 	c.size += len(e.data)
-	for (c.size > maxBaseCache || len(c.m) > maxBaseEntries) && len(c.order) > 0 {
+	for (c.size > maxBaseCache || len(c.m) > maxBaseEntries) && len(c.m) > minBaseEntries {
 		k := c.order[0]
 		c.order = c.order[1:]
 		old := c.m[k]
