@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"compress/zlib"
 	"context"
+	"crypto/sha1"
+	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
@@ -100,26 +102,46 @@ func OpenObjects(objects string, hashLen int) (*Objects, error) {
 	return o, nil
 }
 
-// openPack reads a version 2 pack index and opens its pack.
+// openPack reads a version 2 pack index and opens its pack. The index
+// must be whole: its size what its object count says, its fan-out
+// ascending (as git checks) and its trailing checksum right (which git
+// leaves to fsck), so a damaged index is not read at all.
 func openPack(idx string, hashLen int) (*pack, error) {
 	data, err := os.ReadFile(idx)
 	if err != nil {
 		return nil, err
 	}
-	if len(data) < 8+256*4 || !bytes.Equal(data[:8], []byte{0xff, 't', 'O', 'c', 0, 0, 0, 2}) {
+	if len(data) < 8+256*4+2*hashLen || !bytes.Equal(data[:8], []byte{0xff, 't', 'O', 'c', 0, 0, 0, 2}) {
 		return nil, errors.New("not a version 2 pack index")
 	}
 	fan := data[8 : 8+256*4]
+	for i := 1; i < 256; i++ {
+		if binary.BigEndian.Uint32(fan[(i-1)*4:]) > binary.BigEndian.Uint32(fan[i*4:]) {
+			return nil, errors.New("pack index fan-out not ascending")
+		}
+	}
 	n := int(binary.BigEndian.Uint32(fan[255*4:]))
 	pos := 8 + 256*4
-	if len(data) < pos+n*(hashLen+8) {
-		return nil, errors.New("short pack index")
+	minSize := pos + n*(hashLen+8) + 2*hashLen
+	if len(data) < minSize || len(data) > minSize+8*max(n-1, 0) || (len(data)-minSize)%8 != 0 {
+		return nil, errors.New("pack index size does not match its object count")
+	}
+	var sum []byte
+	if hashLen == sha256.Size {
+		s := sha256.Sum256(data[:len(data)-hashLen])
+		sum = s[:]
+	} else {
+		s := sha1.Sum(data[:len(data)-hashLen])
+		sum = s[:]
+	}
+	if !bytes.Equal(sum, data[len(data)-hashLen:]) {
+		return nil, errors.New("pack index checksum mismatch")
 	}
 	p := &pack{n: n, fan: fan}
 	p.names = data[pos : pos+n*hashLen]
 	pos += n*hashLen + n*4 // the names, then their CRCs
 	p.offs = data[pos : pos+n*4]
-	p.large = data[pos+n*4:]
+	p.large = data[pos+n*4 : len(data)-2*hashLen]
 	f, err := os.Open(strings.TrimSuffix(idx, ".idx") + ".pack")
 	if err != nil {
 		return nil, err
@@ -295,6 +317,9 @@ func (o *Objects) unpack(i int, off int64, depth int) (*entry, error) {
 	typ, size, err := objectHeader(o.br)
 	if err != nil {
 		return nil, err
+	}
+	if size > maxObject {
+		return nil, errors.New("object too large to read here")
 	}
 	var baseOff int64
 	switch typ {
