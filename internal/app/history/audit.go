@@ -85,14 +85,11 @@ func Run(ctx context.Context, g *gitx.Git, opt Options) (*Result, error) {
 	if !ok {
 		return res, nil // no commits: nothing was ever committed
 	}
-	prefix, objects, err := g.PrefixObjects(ctx)
+	layout, err := g.Layout(ctx)
 	if err != nil {
 		return nil, err
 	}
-	shallow, err := g.ShallowCommits(ctx)
-	if err != nil {
-		return nil, err
-	}
+	prefix, objects, shallow := layout.Prefix, layout.Objects, layout.Shallow
 	// The walk names HEAD by its ID, so what it lists is what the cache
 	// records under that ID even if HEAD moves meanwhile.
 	rng, since := head, ""

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"compress/zlib"
-	"context"
 	"crypto/sha1"
 	"crypto/sha256"
 	"encoding/binary"
@@ -69,22 +68,8 @@ const (
 	minBaseEntries = 2
 )
 
-// PrefixObjects returns what Prefix does and the objects folder
-// OpenObjects reads, with one git call.
-func (g *Git) PrefixObjects(ctx context.Context) (prefix, objects string, err error) {
-	out, err := g.Run(ctx, "rev-parse", "--show-prefix", "--path-format=absolute", "--git-path", "objects")
-	if err != nil {
-		return "", "", err
-	}
-	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
-	if len(lines) != 2 {
-		return "", "", fmt.Errorf("git rev-parse: unexpected output %q", out)
-	}
-	return strings.TrimSpace(lines[0]), lines[1], nil
-}
-
 // OpenObjects opens the object store in the folder objects (as
-// PrefixObjects returns it) for objects whose IDs are hashLen bytes
+// Layout returns it) for objects whose IDs are hashLen bytes
 // long. A store it cannot open is an error; callers then read through
 // cat-file.
 func OpenObjects(objects string, hashLen int) (*Objects, error) {

@@ -78,11 +78,11 @@ func TestObjects(t *testing.T) {
 				}
 			}
 			g := &Git{Dir: dir, Env: gitEnv(dir)}
-			prefix, objects, err := g.PrefixObjects(ctx)
-			if err != nil || prefix != "" {
-				t.Fatalf("prefix %q, %v", prefix, err)
+			l, err := g.Layout(ctx)
+			if err != nil || l.Prefix != "" || l.Shallow != nil {
+				t.Fatalf("layout %+v, %v", l, err)
 			}
-			o, err := OpenObjects(objects, hashLen)
+			o, err := OpenObjects(l.Objects, hashLen)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -204,10 +204,11 @@ func TestObjectsCorruptPack(t *testing.T) {
 	if err := os.Chmod(packs[0], 0o644); err != nil { // git writes packs read-only
 		t.Fatal(err)
 	}
-	_, objects, err := g.PrefixObjects(ctx)
+	l, err := g.Layout(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
+	objects := l.Objects
 	lost := 0
 	for pos := 12; pos < len(pack)-20; pos += len(pack) / 40 {
 		bad := bytes.Clone(pack)
