@@ -486,8 +486,8 @@ func readShallow(path string) (map[string]bool, error) {
 // Layout is where a memory root sits in its repository, as audit
 // needs it, found with one git call.
 type Layout struct {
-	Prefix  string          // as Prefix returns it
-	Objects string          // the objects folder, for OpenObjects
+	Prefix  string // as Prefix returns it
+	Objects string // the objects folder, for OpenObjects
 	// Shallow holds the commits whose parents this clone lacks (the
 	// repository's shallow file), nil for a complete clone.
 	Shallow map[string]bool
