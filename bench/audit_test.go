@@ -129,40 +129,34 @@ func BenchmarkAudit(b *testing.B) {
 	b.ReportMetric(m["audit-new-commit"]/m["git-log"], "audit-new-commit-x-gitlog")
 }
 
+// auditParent is the audit cache entry an audit of the generated
+// history wrote before auditNewCommit added a commit, and its path.
+var auditParent struct {
+	path string
+	data []byte
+}
+
 // auditNewCommit commits one more event on top of the generated history
 // (once per process) and returns what puts back the audit cache entry
 // of an audit of its parent, so an audit then finds one new commit.
 func auditNewCommit(b *testing.B, dir string) func() {
-	g := &gitx.Git{Dir: dir, Env: []string{"GIT_CONFIG_NOSYSTEM=1", "HOME=" + dir, "GIT_AUTHOR_NAME=a", "GIT_AUTHOR_EMAIL=a@x", "GIT_COMMITTER_NAME=a", "GIT_COMMITTER_EMAIL=a@x"}}
-	ctx := context.Background()
-	run := func(args ...string) string {
-		out, err := g.Run(ctx, args...)
-		if err != nil {
-			b.Fatalf("git %v: %v\n%s", args, err, out)
+	if auditParent.data == nil {
+		g := &gitx.Git{Dir: dir, Env: []string{"GIT_CONFIG_NOSYSTEM=1", "HOME=" + dir, "GIT_AUTHOR_NAME=a", "GIT_AUTHOR_EMAIL=a@x", "GIT_COMMITTER_NAME=a", "GIT_COMMITTER_EMAIL=a@x"}}
+		run := func(args ...string) {
+			if out, err := g.Run(context.Background(), args...); err != nil {
+				b.Fatalf("git %v: %v\n%s", args, err, out)
+			}
 		}
-		return strings.TrimSpace(string(out))
-	}
-	entries := func() []string {
-		ents, _ := filepath.Glob(filepath.Join(dir, ".git", "memsys-cache", "audit-*"))
-		return ents
-	}
-	audit := func() {
+		run("checkout", "-q", "-f", "main")
 		if out, err := exec.Command(memsysBin, "-C", dir, "audit").CombinedOutput(); err != nil {
 			b.Fatalf("audit: %v\n%s", err, out)
 		}
-	}
-	if run("log", "-1", "--format=%s") != "one more" {
-		run("checkout", "-q", "-f", "main")
-		audit()
-		ents := entries()
+		ents, _ := filepath.Glob(filepath.Join(dir, ".git", "memsys-cache", "audit-*"))
 		if len(ents) != 1 {
 			b.Fatalf("audit cache entries %v, want one", ents)
 		}
 		saved, err := os.ReadFile(ents[0])
 		if err != nil {
-			b.Fatal(err)
-		}
-		if err := os.WriteFile(ents[0]+".parent", saved, 0o644); err != nil {
 			b.Fatal(err)
 		}
 		log := filepath.Join(dir, "CHANGELOG.md")
@@ -174,19 +168,10 @@ func auditNewCommit(b *testing.B, dir string) func() {
 			b.Fatal(err)
 		}
 		run("commit", "-q", "-am", "one more")
-	}
-	var entry string
-	for _, e := range entries() {
-		if filepath.Ext(e) != ".parent" {
-			entry = e
-		}
-	}
-	saved, err := os.ReadFile(entry + ".parent")
-	if err != nil {
-		b.Fatal(err)
+		auditParent.path, auditParent.data = ents[0], saved
 	}
 	return func() {
-		if err := os.WriteFile(entry, saved, 0o644); err != nil {
+		if err := os.WriteFile(auditParent.path, auditParent.data, 0o644); err != nil {
 			b.Fatal(err)
 		}
 	}
