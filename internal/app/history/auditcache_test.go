@@ -119,6 +119,9 @@ func TestAuditPrefixVersions(t *testing.T) {
 		"append":                 base + ev(2, "two"),
 		"last line edited":       strings.TrimSuffix(base, "---\n\n") + "--- \n\n" + ev(2, "two"),
 		"last event grew":        base + "**Tags**: late\n\n" + ev(2, "two"),
+		"grew by a subheading":   base + "#### late\n\ntext\n\n" + ev(2, "two"),
+		"grew by a hash line":    base + "#late\n\n" + ev(2, "two"),
+		"setext after text":      strings.TrimSuffix(base, "\n---\n\n") + "\nplain words\n---\n\n" + ev(2, "two"),
 		"crlf":                   strings.ReplaceAll(base+ev(2, "two"), "\n", "\r\n"),
 		"cut":                    base[:len(base)-10],
 		"setext":                 strings.TrimSuffix(base, "\n---\n\n") + "\n---\n\n" + ev(2, "two"),
@@ -130,6 +133,8 @@ func TestAuditPrefixVersions(t *testing.T) {
 			switch name {
 			case "setext":
 				old = strings.TrimSuffix(base, "\n---\n\n")
+			case "setext after text":
+				old = strings.TrimSuffix(base, "\n---\n\n") + "\nplain words\n"
 			case "open fence continued":
 				old = strings.TrimSuffix(base, "---\n\n") + "```\ncode\n"
 			case "open comment continued":

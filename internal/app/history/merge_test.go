@@ -26,6 +26,11 @@ func TestPureAppend(t *testing.T) {
 		{strings.Replace(base, "one", "1", 1), false}, // an edit
 		{base[:len(base)-1], false},                   // a cut
 		{base + "## Notes\n", true},                   // a new section ends the event too
+		{base + "#late\n", false},                     // text, not a heading: the last event grew
+		{base + "#######  seven\n", false},            // seven #: text too
+		{base + "#### Notes\n", false},                // a sub-heading inside the last event
+		{base + "#### evt-002 | x\n", true},           // an event heading at any level
+		{base + "\r\n### evt-002\r\n", true},          // CRLF
 	}
 	for i, c := range cases {
 		if got := PureAppend([]byte(base), []byte(c.next)); got != c.want {
