@@ -549,7 +549,7 @@ func (e *ends) appended(oid, nextOID, name string, old, next []byte) bool {
 		e.closed[oid] = closed
 		*e.parses++
 	}
-	if closed && addedClean(old, next) {
+	if closed && addedClean(old, next, name != workspace.LogName) {
 		e.closed[nextOID] = true
 	}
 	return closed
@@ -584,10 +584,13 @@ func closedEnd(name string, data []byte) bool {
 }
 
 // addedClean reports whether what next adds to old (PureAppend holds)
-// leaves next with a closed end as well: it ends its last line, and
-// from its first heading, an event heading, no line could open or
-// close a block (parse.CutsAt).
-func addedClean(old, next []byte) bool {
+// leaves next with a closed end as well: it ends its last line, no line
+// is too long to read on, and from its first heading, an event heading,
+// no line could open or close a block (parse.CutsAt). In an archive
+// (archive true) the events may follow "## Archive: ..." section
+// headings, as every archive move writes them: otherwise each move
+// would parse the whole archive again.
+func addedClean(old, next []byte, archive bool) bool {
 	rest := next[len(old):]
 	if len(rest) == 0 {
 		return true
@@ -595,14 +598,30 @@ func addedClean(old, next []byte) bool {
 	if rest[len(rest)-1] != '\n' {
 		return false
 	}
+	section := false
 	for pos := 0; pos < len(rest); {
 		end := bytes.IndexByte(rest[pos:], '\n') + pos + 1
-		if t := bytes.TrimSpace(rest[pos:end]); len(t) != 0 && !bytes.Equal(t, []byte("---")) {
+		line := rest[pos:end]
+		if len(line) > parse.MaxLineLength {
+			return false
+		}
+		switch t := bytes.TrimSpace(line); {
+		case len(t) == 0, bytes.Equal(t, []byte("---")):
+		case archive && parse.IsArchiveSection(bytes.TrimRight(line, "\r\n")):
+			section = true
+		default:
+			for _, l := range bytes.SplitAfter(rest[end:], []byte{'\n'}) {
+				if len(l) > parse.MaxLineLength {
+					return false
+				}
+			}
 			return parse.CutsAt(rest[pos:])
 		}
 		pos = end
 	}
-	return true
+	// Only blank lines and separators, or a section without events: the
+	// last event is old's, followed by a heading when section is true.
+	return !section
 }
 
 // onlySeparators reports whether b holds nothing but blank lines and
