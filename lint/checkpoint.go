@@ -110,6 +110,7 @@ func (l *Linter) Resume(in Input, data []byte) (*Session, error) {
 			return fail(err)
 		}
 		s.replay = x
+		s.replayEvent, s.hashEvent = x.Split()
 	}
 	s.ds = st.Findings
 	s.sh.first, s.sh.count, s.sh.logEvents, s.sh.last = st.First, st.Count, st.LogEvents, st.Last

@@ -25,20 +25,24 @@ func (sh *shared) render(rel string) ([]byte, bool) {
 	if b, ok := sh.derived[rel]; ok || sh.replayed == nil {
 		return b, ok
 	}
-	var b []byte
-	switch rel {
-	case parse.GraphFile:
-		b = sh.replayed.GraphFile()
-	case parse.ContextFile:
-		b = sh.replayed.ContextFile()
-	default:
+	if rel != parse.GraphFile && rel != parse.ContextFile {
 		return nil, false
 	}
+	// A drift rule that will ask for the other file too (see wants)
+	// gets both now, rendered side by side.
+	graph := rel == parse.GraphFile || sh.wants[parse.GraphFile] && sh.derived[parse.GraphFile] == nil
+	context := rel == parse.ContextFile || sh.wants[parse.ContextFile] && sh.derived[parse.ContextFile] == nil
+	g, c := sh.replayed.SealedFiles(graph, context)
 	if sh.derived == nil {
 		sh.derived = map[string][]byte{}
 	}
-	sh.derived[rel] = b
-	return b, true
+	if graph {
+		sh.derived[parse.GraphFile] = g
+	}
+	if context {
+		sh.derived[parse.ContextFile] = c
+	}
+	return sh.derived[rel], true
 }
 
 // lastEvent is the ID of the last event of the history, "" when none.

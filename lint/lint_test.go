@@ -293,8 +293,20 @@ func TestFirstIndex(t *testing.T) {
 			t.Errorf("get(%d) = %d, %v; want %d", n, f.pos, ok, want)
 		}
 	}
-	if len(x.dense) > 1100 {
-		t.Errorf("dense slice grew to %d for a sparse number", len(x.dense))
+	if x.n > 1100 {
+		t.Errorf("dense slice grew to %d for a sparse number", x.n)
+	}
+	// Past a chunk: every number dense, none lost at the chunk bounds.
+	var y firstIndex
+	for n := 1; n <= 3*firstChunk+5; n++ {
+		y.add(n, firstSeen{pos: int32(n)})
+		y.add(n, firstSeen{pos: -7})
+	}
+	for n := 0; n <= 3*firstChunk+6; n++ {
+		f, ok := y.get(n)
+		if want := n >= 1 && n <= 3*firstChunk+5; ok != want || ok && f.pos != int32(n) {
+			t.Errorf("get(%d) = %d, %v after dense adds", n, f.pos, ok)
+		}
 	}
 }
 

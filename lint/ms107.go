@@ -32,8 +32,8 @@ func visitDuplicateID(p *Pass) Visitor {
 		}
 		p.Report(diag.Diagnostic{
 			Range: headerRange(e), Event: e.ID,
-			Message: e.ID + " is already used at " + where(o.at(), e.Range.File) + ": renumber this event to the next free ID",
-			Related: []diag.Range{o.at()},
+			Message: e.ID + " is already used at " + where(p.shared.first.at(o), e.Range.File) + ": renumber this event to the next free ID",
+			Related: []diag.Range{p.shared.first.at(o)},
 		})
 	}}
 }

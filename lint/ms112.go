@@ -94,12 +94,16 @@ func hasPath(e *parse.Event) bool {
 
 // hasAny reports whether e has one of the "|"-separated keys.
 func hasAny(e *parse.Event, keys string) bool {
-	for _, k := range strings.Split(keys, "|") {
+	for {
+		k, rest, more := strings.Cut(keys, "|")
 		if _, ok := e.Detail(k); ok {
 			return true
 		}
+		if !more {
+			return false
+		}
+		keys = rest
 	}
-	return false
 }
 
 // requiredKeys lists the keys RequiredDetails names for typ, each

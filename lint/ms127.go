@@ -24,7 +24,9 @@ func init() {
 			if p.shared.graph == nil {
 				return
 			}
-			for _, c := range p.shared.graph.Conflicts() {
+			cs := p.shared.graph.Conflicts()
+			p.reserve(len(cs))
+			for _, c := range cs {
 				p.Report(diag.Diagnostic{Range: c.Later.Range, Event: c.Later.ID,
 					Message: c.Later.ID + " decides " + c.Key + " = " + quoteValue(c.Later.Value) + " but " + c.Earlier.ID +
 						" (" + where(c.Earlier.Range, c.Later.Range.File) + ") decided " + quoteValue(c.Earlier.Value) +

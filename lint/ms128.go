@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/memsys/memsys/internal/base/diag"
+	"github.com/memsys/memsys/materialize"
 )
 
 func init() {
@@ -28,13 +29,26 @@ func init() {
 			if max <= 0 {
 				max = 30
 			}
-			for _, l := range g.OpenLoops() {
+			old := func(l *materialize.Loop) (int, bool) {
 				days, ok := l.AgeDays(g.HorizonTime())
-				if !ok || days <= max {
+				return days, ok && days > max
+			}
+			n := 0
+			for _, l := range g.OpenLoops() {
+				if _, ok := old(l); ok {
+					n++
+				}
+			}
+			p.reserve(n)
+			for _, l := range g.OpenLoops() {
+				days, ok := old(l)
+				if !ok {
 					continue
 				}
-				p.Reportf(l.Range, l.ID, "%s (%s) has been open %s days, over %s: close it (a fix or milestone that Refs it, or closes: %s) or supersede it",
-					l.ID, l.Type, strconv.Itoa(days), strconv.Itoa(max), l.ID)
+				// Concatenated, not formatted: a long log has thousands
+				// of open loops, and lint runs this after every append.
+				p.Report(diag.Diagnostic{Range: l.Range, Event: l.ID, Message: l.ID + " (" + l.Type + ") has been open " +
+					strconv.Itoa(days) + " days, over " + strconv.Itoa(max) + ": close it (a fix or milestone that Refs it, or closes: " + l.ID + ") or supersede it"})
 			}
 		},
 	})

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/memsys/memsys/internal/base/config"
@@ -32,6 +33,11 @@ func (p *Pass) Report(d diag.Diagnostic) {
 	d.Severity = p.severity
 	*p.out = append(*p.out, d)
 }
+
+// reserve makes room for n more findings at once: a rule that knows it
+// will report thousands (the loop and conflict rules on a long log)
+// saves growing the list a step at a time, each step a copy of it.
+func (p *Pass) reserve(n int) { *p.out = slices.Grow(*p.out, n) }
 
 // Reportf reports message at r for event (which may be "").
 func (p *Pass) Reportf(r diag.Range, event, format string, args ...any) {

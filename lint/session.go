@@ -23,10 +23,18 @@ type Session struct {
 	ds       diag.Diagnostics
 	visitors []visiting
 	replay   *materialize.Replayer // nil when no drift rule compares
-	// work runs the visitors and the replay on a second goroutine, so
-	// they overlap with the parser that feeds Event.
-	work    *pipe.Worker[*parse.Event]
-	drained bool // work has seen every event (drain)
+	// replayEvent and hashEvent are replay's two halves
+	// (Replayer.Split): the replay runs on a goroutine of its own, the
+	// source digest beside the visitors, which have the least to do.
+	replayEvent, hashEvent func(*parse.Event)
+	// work runs the visitors on a goroutine of their own, and
+	// replaying runs the replay on another, so both overlap with the
+	// parser that feeds Event and with each other: at 100k events the
+	// replay alone costs about as much as the parse, and the visitors
+	// behind it on one goroutine made that goroutine the longest.
+	work      *pipe.Worker[*parse.Event]
+	replaying *pipe.Worker[*parse.Event] // nil when replay is nil
+	drained   bool                       // work and replaying have seen every event (drain)
 }
 
 type visiting struct {
@@ -62,6 +70,12 @@ func (l *Linter) Start(in Input) *Session {
 		}
 	}
 	s.work = pipe.Start(256, s.visit)
+	if s.replay != nil {
+		s.replayEvent, s.hashEvent = s.replay.Split()
+		// replayEvent is read when the events arrive, not now: Resume
+		// replaces it before the first one.
+		s.replaying = pipe.Start(256, func(e *parse.Event) { s.replayEvent(e) })
+	}
 	return s
 }
 
@@ -83,12 +97,17 @@ func (s *Session) Expect(edges []parse.Supersession) {
 // Event checks the next event of the history. The Session may read e
 // until Finish returns (the rules run behind, on their own goroutine),
 // so the caller must not change it; parse.Stream never does.
-func (s *Session) Event(e *parse.Event) { s.work.Add(e) }
+func (s *Session) Event(e *parse.Event) {
+	s.work.Add(e)
+	if s.replaying != nil {
+		s.replaying.Add(e)
+	}
+}
 
 func (s *Session) visit(e *parse.Event) {
 	sh := s.sh
 	if e.Num > 0 {
-		sh.first.add(e.Num, firstSeen{pos: int32(sh.count), line: int32(e.Range.Line), offset: int64(e.Range.Offset), file: e.Range.File})
+		sh.first.add(e.Num, sh.first.seen(sh.count, e.Range))
 	}
 	if e.Range.File == s.in.LogFile {
 		sh.logEvents++
@@ -100,8 +119,8 @@ func (s *Session) visit(e *parse.Event) {
 	for _, v := range s.visitors {
 		v.v.Event(e)
 	}
-	if s.replay != nil {
-		s.replay.Apply(e)
+	if s.hashEvent != nil {
+		s.hashEvent(e)
 	}
 	sh.count++
 	sh.last = e.ID
@@ -123,6 +142,10 @@ func (s *Session) Finish(log, archive *parse.Log) diag.Diagnostics {
 		}
 		s.sh.replayed = s.replay
 		s.sh.graph = s.replay.Graph()
+		s.sh.wants = map[string]bool{
+			parse.GraphFile:   s.l.sev["MS204"] != diag.Off && s.in.Exists(parse.GraphFile),
+			parse.ContextFile: s.l.sev["MS205"] != diag.Off && s.in.Exists(parse.ContextFile),
+		}
 	}
 	for _, v := range s.visitors {
 		v.p.Log, v.p.Archive = log, archive
@@ -153,6 +176,9 @@ func (s *Session) Finish(log, archive *parse.Log) diag.Diagnostics {
 func (s *Session) drain() {
 	if !s.drained {
 		s.work.Wait()
+		if s.replaying != nil {
+			s.replaying.Wait()
+		}
 		s.drained = true
 	}
 }

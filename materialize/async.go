@@ -6,28 +6,31 @@ import (
 )
 
 // An Async replays on its own goroutine: Add hands events over and
-// returns at once, so the parser and the replay run side by side. Events
-// passed to Add must not change until Wait returns; parse.Stream never
-// changes an event after handing it over.
+// returns at once, so the parser and the replay run side by side. Add
+// also adds each event to the source digest (Replayer.Split) on the
+// caller's goroutine, which balances the two. Events passed to Add must
+// not change until Wait returns; parse.Stream never changes an event
+// after handing it over.
 type Async struct {
-	x *Replayer
-	w *pipe.Worker[*parse.Event]
+	x    *Replayer
+	hash func(*parse.Event)
+	w    *pipe.Worker[*parse.Event]
 }
 
 // asyncBatch is the number of events handed over at a time.
 const asyncBatch = 256
 
 // NewAsync starts a Replayer with opt on its own goroutine.
-func NewAsync(opt Options) *Async {
-	x := NewReplayer(opt)
-	return &Async{x: x, w: pipe.Start(asyncBatch, func(e *parse.Event) { x.Apply(e) })}
-}
+func NewAsync(opt Options) *Async { return ResumeAsync(NewReplayer(opt)) }
 
 // Expect is Replayer.Expect; call it before the first Add.
 func (a *Async) Expect(edges []parse.Supersession) { a.x.Expect(edges) }
 
 // Add queues the next event.
-func (a *Async) Add(e *parse.Event) { a.w.Add(e) }
+func (a *Async) Add(e *parse.Event) {
+	a.hash(e)
+	a.w.Add(e)
+}
 
 // Wait replays what is still queued and returns the Replayer, which has
 // then seen every event added. Call it once.
@@ -39,5 +42,6 @@ func (a *Async) Wait() *Replayer {
 // ResumeAsync is NewAsync for a Replayer that has already replayed the
 // first part of a history (one restored from a checkpoint).
 func ResumeAsync(x *Replayer) *Async {
-	return &Async{x: x, w: pipe.Start(asyncBatch, func(e *parse.Event) { x.Apply(e) })}
+	replay, hash := x.Split()
+	return &Async{x: x, hash: hash, w: pipe.Start(asyncBatch, replay)}
 }

@@ -95,9 +95,26 @@ func (x *Replayer) SourceState() ([]byte, error) { return x.src.MarshalBinary() 
 // that needs one file (the core tier writes only context.md; the
 // history cache sums only what the tier writes) need not render the
 // other, which at 100k events is the larger cost.
-func (x *Replayer) GraphFile() []byte { return Seal(RenderGraph(x.r.graph()), x.src.Sum()) }
+func (x *Replayer) GraphFile() []byte { return sealOwned(RenderGraph(x.r.graph()), x.src.Sum()) }
+
+// SealedFiles renders and seals the files asked for, side by side when
+// both are (each only reads the graph), as Files does; a file not
+// asked for is nil. lint's drift rules use it: the two renders of a
+// 100k-event history overlap instead of running one after the other.
+func (x *Replayer) SealedFiles(graph, context bool) (g, c []byte) {
+	if !graph || !context {
+		if graph {
+			g = x.GraphFile()
+		}
+		if context {
+			c = x.ContextFile()
+		}
+		return g, c
+	}
+	return x.Files()
+}
 
 // ContextFile is context.md as Files renders and seals it, alone.
 func (x *Replayer) ContextFile() []byte {
-	return Seal(RenderContext(x.d.build(x.r.graph())), x.src.Sum())
+	return sealOwned(RenderContext(x.d.build(x.r.graph())), x.src.Sum())
 }

@@ -99,6 +99,10 @@ type Section struct {
 	// never a P0 item.
 	Prios []Priority
 	More  int // items cut by the cap or the word budget
+	// p0Cut counts the P0 items a builder counted in More without
+	// building them: binding counts them, so the cap in build keeps
+	// exactly the items it would keep had they been built.
+	p0Cut int
 }
 
 func (s *Section) prio(i int) Priority {
@@ -117,6 +121,37 @@ func (s *Section) add(item string, p Priority) {
 	s.Prios = append(s.Prios, p)
 }
 
+// room reports whether an item added now survives build's cap of
+// limit items (the cap itself, or more when the section has more P0
+// items): the builders make only those, and count the rest in More.
+// On a long history most of the matching rows fall past the cap (a
+// hundred thousand events leave thousands of open blocks edges and
+// loops), and rendering their lines only to drop them was most of
+// context.md's cost.
+func (s *Section) room(limit int) bool { return len(s.Items) < limit }
+
+// skip counts an item of priority p past the cap without building it.
+func (s *Section) skip(p Priority) {
+	s.More++
+	if p == P0 {
+		s.p0Cut++
+	}
+}
+
+// cap cuts the section to its cap, or to its P0 items where it has
+// more: P0 items sort first where a section has them, and are never
+// cut.
+func (s *Section) cap() {
+	if limit := max(sectionCaps[s.Title], s.binding()); len(s.Items) > limit {
+		s.More += len(s.Items) - limit
+		s.Items = s.Items[:limit]
+		if len(s.Prios) > limit {
+			s.Prios = s.Prios[:limit]
+		}
+	}
+	s.p0Cut = 0
+}
+
 // remove drops item i, counting it in More.
 func (s *Section) remove(i int) {
 	s.Items = append(s.Items[:i], s.Items[i+1:]...)
@@ -128,7 +163,7 @@ func (s *Section) remove(i int) {
 
 // binding counts the section's P0 items, which no cap or budget cuts.
 func (s *Section) binding() int {
-	n := 0
+	n := s.p0Cut
 	for _, p := range s.Prios {
 		if p == P0 {
 			n++
@@ -198,14 +233,7 @@ func (d *digest) build(g *Graph) *Context {
 		b.next(),
 	)
 	for _, s := range c.Sections {
-		// P0 items sort first where a section has them, and are never cut.
-		if limit := max(sectionCaps[s.Title], s.binding()); len(s.Items) > limit {
-			s.More += len(s.Items) - limit
-			s.Items = s.Items[:limit]
-			if len(s.Prios) > limit {
-				s.Prios = s.Prios[:limit]
-			}
-		}
+		s.cap()
 	}
 	budget(c, d.opt.ContextWords)
 	return c
@@ -229,7 +257,8 @@ func (b *ctxBuilder) openBlocks() {
 		if _, done := e.Attr("resolved"); done {
 			continue
 		}
-		if to, from := b.g.Node(e.To), b.g.Node(e.From); to != nil && from != nil {
+		// Only tasks are looked up (sprint, next).
+		if to, from := b.g.Node(e.To), b.g.Node(e.From); to != nil && from != nil && to.Type == "task" {
 			b.blockedBy[to] = append(b.blockedBy[to], from)
 		}
 	}
@@ -323,8 +352,13 @@ func (b *ctxBuilder) sprint() *Section {
 		"| Task | Priority | Assignee | Status | Blockers |",
 		"|------|----------|----------|--------|----------|",
 	}}
+	limit := sectionCaps[SecSprint]
 	for _, n := range b.g.Nodes {
 		if n.Type != "task" || (n.Status != "active" && n.Status != "blocked") {
+			continue
+		}
+		if !s.room(limit) {
+			s.skip(DefaultPriority)
 			continue
 		}
 		blockers := none
@@ -345,18 +379,20 @@ func (b *ctxBuilder) sprint() *Section {
 // past their age are left out.
 func (b *ctxBuilder) constraints() *Section {
 	s := &Section{Title: SecConstraints, Kind: "list"}
-	// Each constraint names the component that implements it first, as
-	// "auth.database": the decision node alone ("database") does not say
-	// whose database.
-	by := map[string]string{}
-	for _, e := range b.g.Edges {
-		if e.Relation == "implements" {
-			if _, ok := by[Canon(e.To)]; !ok {
-				by[Canon(e.To)] = e.From
-			}
-		}
+	// The decisions that make items: every P0 one (the first pass), then
+	// the others while there is room under the cap.
+	type kept struct {
+		n  *Node
+		c  created
+		ok bool
+		p  Priority
 	}
+	var keep []kept
+	limit := 0
 	for pass := 0; pass < 2; pass++ {
+		if pass == 1 {
+			limit = max(sectionCaps[SecConstraints], len(keep))
+		}
 		for i := len(b.g.Nodes) - 1; i >= 0; i-- {
 			n := b.g.Nodes[i]
 			if n.Type != "decision" || n.Status != "active" {
@@ -367,23 +403,50 @@ func (b *ctxBuilder) constraints() *Section {
 			if ok {
 				p = c.prio
 			}
-			if (p == P0) != (pass == 0) || b.d.opt.decayed(p, c.time, b.h) {
+			if (p == P0) != (pass == 0) || c.decayed(b.d.opt, p, b.h) {
 				continue
 			}
-			text := ""
-			if ok && cleanText(c.summary) != "" {
-				text = b.summary(&brief{summary: c.summary})
-			} else if to, ok := n.Attr("to"); ok {
-				text = escInline(shorten(to))
-			} else {
-				text = escInline(shorten(n.Name))
+			if pass == 1 && len(keep) >= limit {
+				s.skip(p)
+				continue
 			}
-			label := displayDecision(n.Name)
-			if c := by[Canon(n.Name)]; c != "" && Canon(c) != Canon(label) {
-				label = c + "." + label
-			}
-			s.add(escLine(shorten(label))+": "+text+idSuffix(n.Created), p)
+			keep = append(keep, kept{n, c, ok, p})
 		}
+	}
+	// Each constraint names the component that implements it first, as
+	// "auth.database": the decision node alone ("database") does not say
+	// whose database.
+	by := map[string]string{}
+	if len(keep) > 0 {
+		want := make(map[string]bool, len(keep))
+		for _, k := range keep {
+			want[k.n.canon()] = true
+		}
+		for _, e := range b.g.Edges {
+			if e.Relation == "implements" {
+				if to := Canon(e.To); want[to] {
+					if _, ok := by[to]; !ok {
+						by[to] = e.From
+					}
+				}
+			}
+		}
+	}
+	for _, k := range keep {
+		n, c := k.n, k.c
+		text := ""
+		if k.ok && cleanText(c.summary) != "" {
+			text = b.summary(&brief{summary: c.summary})
+		} else if to, ok := n.Attr("to"); ok {
+			text = escInline(shorten(to))
+		} else {
+			text = escInline(shorten(n.Name))
+		}
+		label := displayDecision(n.Name)
+		if c := by[n.canon()]; c != "" && Canon(c) != Canon(label) {
+			label = c + "." + label
+		}
+		s.add(escLine(shorten(label))+": "+text+idSuffix(n.Created), k.p)
 	}
 	return s
 }
@@ -392,7 +455,19 @@ func (b *ctxBuilder) constraints() *Section {
 // in days at the horizon and their due date, flagged when past.
 func (b *ctxBuilder) openLoops() *Section {
 	s := &Section{Title: SecLoops, Kind: "list"}
-	for _, l := range b.g.OpenLoops() {
+	ls := b.g.OpenLoops()
+	p0 := 0
+	for _, l := range ls {
+		if l.Priority == P0 {
+			p0++
+		}
+	}
+	limit := max(sectionCaps[SecLoops], p0)
+	for _, l := range ls {
+		if !s.room(limit) {
+			s.skip(l.Priority)
+			continue
+		}
 		s.add(LoopLine(l, b.h), l.Priority)
 	}
 	return s
@@ -424,7 +499,12 @@ func LoopLine(l *Loop, h parse.Time) string {
 // conflicts lists the decisions that disagree, naming both events.
 func (b *ctxBuilder) conflicts() *Section {
 	s := &Section{Title: SecConflicts, Kind: "list"}
+	limit := sectionCaps[SecConflicts]
 	for _, c := range b.g.Conflicts() {
+		if !s.room(limit) {
+			s.skip(P1)
+			continue
+		}
 		s.add(ConflictLine(c), P1)
 	}
 	return s
@@ -448,6 +528,7 @@ func displayDecision(name string) string {
 
 func (b *ctxBuilder) blockers() *Section {
 	s := &Section{Title: SecBlockers, Kind: "list"}
+	limit := sectionCaps[SecBlockers]
 	withEdge := map[*Node]bool{}
 	for _, e := range b.g.Edges {
 		if e.Relation != "blocks" {
@@ -461,10 +542,18 @@ func (b *ctxBuilder) blockers() *Section {
 			continue
 		}
 		withEdge[to] = true
+		if !s.room(limit) {
+			s.skip(DefaultPriority)
+			continue
+		}
 		s.Items = append(s.Items, escLine(shorten(e.From))+" blocks "+escInline(shorten(e.To))+idSuffix(e.Created))
 	}
 	for _, n := range b.g.Nodes {
 		if n.Status == "blocked" && !withEdge[n] {
+			if !s.room(limit) {
+				s.skip(DefaultPriority)
+				continue
+			}
 			s.Items = append(s.Items, escLine(shorten(n.Name))+" is blocked"+idSuffix(n.LastEvent))
 		}
 	}
@@ -493,12 +582,17 @@ func (b *ctxBuilder) recent() *Section {
 
 func (b *ctxBuilder) dependencies() *Section {
 	s := &Section{Title: SecDeps, Kind: "list"}
+	limit := sectionCaps[SecDeps]
 	for _, e := range b.g.Edges {
 		if e.Relation != "depends_on" {
 			continue
 		}
 		from, to := b.g.Node(e.From), b.g.Node(e.To)
 		if from == nil || to == nil || (from.Status != "active" && from.Status != "blocked") || to.Status == "deprecated" {
+			continue
+		}
+		if !s.room(limit) {
+			s.skip(DefaultPriority)
 			continue
 		}
 		item := escLine(shorten(e.From)) + " depends on " + escInline(shorten(e.To))
@@ -579,8 +673,13 @@ func (b *ctxBuilder) next() *Section {
 			}
 		}
 	}
+	limit := sectionCaps[SecNext]
 	for _, i := range order {
 		n := cand[i]
+		if !s.room(limit) {
+			s.skip(DefaultPriority)
+			continue
+		}
 		item := escLine(shorten(n.Name))
 		if a, ok := n.Attr("assignee"); ok && a != "" {
 			item += " — " + escInline(shorten(a))

@@ -9,8 +9,12 @@ import (
 
 // brief is what context.md can show of one event.
 type brief struct {
-	pos     int   // position in the history, from 0
-	key     int64 // timeKey of time
+	pos int   // position in the history, from 0
+	key int64 // timeKey of time
+	// min is time.Minutes(), 0 for a zero time: the window tests
+	// compare it for every event against every candidate, and the
+	// calendar arithmetic behind it is not free.
+	min     int64
 	id, typ string
 	summary string
 	time    parse.Time
@@ -22,18 +26,36 @@ func briefOf(ev *parse.Event, pos int, legacy bool) brief {
 	if !legacy {
 		p = PriorityOf(ev)
 	}
-	return brief{pos: pos, key: timeKey(ev.Time), id: ev.ID, typ: ev.Type, summary: ev.Summary, time: ev.Time, prio: p}
+	b := brief{pos: pos, key: timeKey(ev.Time), id: ev.ID, typ: ev.Type, summary: ev.Summary, time: ev.Time, prio: p}
+	if !ev.Time.IsZero() {
+		b.min = ev.Time.Minutes()
+	}
+	return b
 }
 
-// created is what context.md needs of an event that created a node.
+// created is what context.md needs of an event that created a node:
+// its summary, priority and date. The digest holds one for every event
+// that created a node (tens of thousands on a long log, decoded from
+// the history cache on every resumed run), so it keeps the date as a
+// day number, not the whole parse.Time.
 type created struct {
 	summary string
 	prio    Priority
-	time    parse.Time
+	dated   bool  // the event has a timestamp
+	day     int64 // dayNum of it
 }
 
 func createdOf(ev *parse.Event) created {
-	return created{summary: ev.Summary, prio: PriorityOf(ev), time: ev.Time}
+	c := created{summary: ev.Summary, prio: PriorityOf(ev)}
+	if !ev.Time.IsZero() {
+		c.dated, c.day = true, dayNum(ev.Time)
+	}
+	return c
+}
+
+// decayed is Options.decayed for the event c records, of priority p.
+func (c created) decayed(o Options, p Priority, h parse.Time) bool {
+	return c.dated && !h.IsZero() && o.decayedAfter(p, int(dayNum(h)-c.day))
 }
 
 // after reports whether a sorts before b in Recent Changes: later in
@@ -133,7 +155,7 @@ func (d *digest) observe(ev *parse.Event) {
 }
 
 func (d *digest) timed(b *brief) {
-	m := b.time.Minutes()
+	m := b.min
 	if m > d.newest {
 		d.newest = m
 	}
@@ -148,10 +170,10 @@ func (d *digest) timed(b *brief) {
 	j := 0
 	for i := range d.top {
 		o := &d.top[i]
-		if o.time.Minutes() <= m {
+		if o.min <= m {
 			d.cover[i]++
 		}
-		if d.cover[i] >= k || o.time.Minutes() < from {
+		if d.cover[i] >= k || o.min < from {
 			continue
 		}
 		d.top[j], d.cover[j] = *o, d.cover[i]
@@ -194,9 +216,12 @@ func (d *digest) createdBy(id string) (created, bool) {
 // decay, nor does an event without a date or a history without one.
 func (o Options) decayed(p Priority, t, h parse.Time) bool {
 	days, ok := daysBetween(t, h)
-	if !ok {
-		return false
-	}
+	return ok && o.decayedAfter(p, days)
+}
+
+// decayedAfter reports whether an event of priority p has decayed at
+// an age of days whole days.
+func (o Options) decayedAfter(p Priority, days int) bool {
 	switch p {
 	case P2:
 		return days > o.DecayP2Days
@@ -215,7 +240,7 @@ func (d *digest) inWindow(b *brief) bool {
 }
 
 func (d *digest) timedIn(b *brief) bool {
-	return d.newest >= 0 && !b.time.IsZero() && b.time.Minutes() >= d.from()
+	return d.newest >= 0 && !b.time.IsZero() && b.min >= d.from()
 }
 
 // recent returns the events of Recent Changes that fit in limit, in

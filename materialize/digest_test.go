@@ -69,7 +69,7 @@ func historyOf(steps []byte) []parse.Event {
 		}
 		if s < 0xf0 {
 			m = max(m, 0)
-			tm = parse.Time{Year: 2026, Month: 1 + m/(28*24*60)%12, Day: 1 + m/(24*60)%28, Hour: m / 60 % 24, Minute: m % 60}
+			tm = parse.Time{Year: 2026, Month: int8(1 + m/(28*24*60)%12), Day: int8(1 + m/(24*60)%28), Hour: int8(m / 60 % 24), Minute: int8(m % 60)}
 		} else {
 			tm.Raw = "someday"
 		}

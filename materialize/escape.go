@@ -193,11 +193,23 @@ func lead(s string, o escOpts) byte {
 	return 0
 }
 
+// escFirst marks the bytes at which needsEsc must look closer; every
+// other byte is plain text in every variant.
+var escFirst = func() (t [256]bool) {
+	for _, c := range []byte("&<>|\n;=eElL") {
+		t[c] = true
+	}
+	return t
+}()
+
 func needsEsc(s string, o escOpts) bool {
 	if lead(s, o) != 0 {
 		return true
 	}
 	for i := 0; i < len(s); i++ {
+		if !escFirst[s[i]] {
+			continue
+		}
 		switch s[i] {
 		case '&', '<', '>', '|', '\n':
 			return true
@@ -210,12 +222,26 @@ func needsEsc(s string, o escOpts) bool {
 				return true
 			}
 		case 'e', 'E', 'l', 'L':
-			if _, n := markerGap(s[i:]); n > 0 {
-				return true
+			if mayMark(s, i) {
+				if _, n := markerGap(s[i:]); n > 0 {
+					return true
+				}
 			}
 		}
 	}
 	return false
+}
+
+// mayMark reports whether s[i:] can start one of markerGap's phrases:
+// "ev..." or "la..." in any case. Those letters are everywhere in
+// names, and markerGap's folding comparison is not free. (No non-ASCII
+// letter folds to 'v' or 'a', so the second byte decides.)
+func mayMark(s string, i int) bool {
+	if i+1 >= len(s) {
+		return false
+	}
+	c, d := s[i]|0x20, s[i+1]|0x20
+	return c == 'e' && d == 'v' || c == 'l' && d == 'a'
 }
 
 func leadingDigits(s string) int {

@@ -26,6 +26,18 @@ type Node struct {
 	Created   string // event ID that created the row
 	LastEvent string // event ID that last touched the row
 	Attrs     []Attr
+
+	// key is Canon(Name), kept by replay, which matches names against
+	// it for every edge and reference; "" in a Graph read from graph.md.
+	key string
+}
+
+// canon is Canon(n.Name), computed once for a replayed node.
+func (n *Node) canon() string {
+	if n.key != "" {
+		return n.key
+	}
+	return Canon(n.Name)
 }
 
 // Attr returns the value of attribute key and whether it is set.
@@ -81,7 +93,7 @@ func (g *Graph) Node(name string) *Node {
 	}
 	// A Graph built by hand (a filtered copy, say) has no index.
 	for _, n := range g.Nodes {
-		if Canon(n.Name) == k {
+		if n.canon() == k {
 			return n
 		}
 	}

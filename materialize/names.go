@@ -34,7 +34,9 @@ func NameProblem(s string) string {
 		return "it is empty"
 	case len(s) > MaxNameLen:
 		return "it is longer than " + strconv.Itoa(MaxNameLen) + " characters"
-	case len(strings.Fields(s)) > MaxNameWords:
+	case strings.Count(s, " ")+1 > MaxNameWords:
+		// cleanName left single spaces between the words and none
+		// around them: this counts strings.Fields(s) without the slice.
 		return "it has more than " + strconv.Itoa(MaxNameWords) + " words"
 	}
 	var stack []byte

@@ -23,7 +23,7 @@ const (
 // An empty graph renders the template with empty tables.
 func RenderGraph(g *Graph) []byte {
 	var b bytes.Buffer
-	b.Grow(256 + 96*(len(g.Nodes)+len(g.Edges)))
+	b.Grow(graphSize(g))
 	b.WriteString("# Knowledge Graph\n\n")
 	b.WriteString("<!-- LAYER 2: Materialized view of the Event Log in CHANGELOG.md. Written by memsys regen; never edit by hand. -->\n")
 	b.WriteString("<!-- Materialization rules: docs/materialize.md. -->\n\n")
@@ -32,13 +32,15 @@ func RenderGraph(g *Graph) []byte {
 	b.WriteString("<!-- Statuses: " + strings.Join(NodeStatuses, ", ") + " -->\n\n")
 	b.WriteString(nodesHeader + "\n" + nodesRule + "\n")
 	for _, n := range g.Nodes {
-		row(&b, escCell(n.Name), escCell(n.Type), escCell(n.Status), escCell(n.Created), escCell(n.LastEvent), renderAttrs(n.Attrs))
+		row(&b, escCell(n.Name), escCell(n.Type), escCell(n.Status), escCell(n.Created), escCell(n.LastEvent))
+		attrsCell(&b, n.Attrs)
 	}
 	b.WriteString("\n## Edges\n\n")
 	b.WriteString("<!-- Relations: " + strings.Join(EdgeRelations, ", ") + " -->\n\n")
 	b.WriteString(edgesHeader + "\n" + edgesRule + "\n")
 	for _, e := range g.Edges {
-		row(&b, escCell(e.From), escCell(e.To), escCell(e.Relation), escCell(e.Created), renderAttrs(e.Attrs))
+		row(&b, escCell(e.From), escCell(e.To), escCell(e.Relation), escCell(e.Created))
+		attrsCell(&b, e.Attrs)
 	}
 	b.WriteString("\n## Meta\n\n")
 	b.WriteString("- **Last updated**: " + orNone(escCell(g.Updated)) + "\n")
@@ -55,6 +57,30 @@ func orNone(s string) string {
 	return s
 }
 
+// graphSize is about the length of RenderGraph's output, escapes
+// aside, plus room for the seal: at 100k events graph.md is 4 MB, and
+// a buffer grown by doubling copied it several times over.
+func graphSize(g *Graph) int {
+	n := 1024 + len(sealPrefix) + 64
+	for _, x := range g.Nodes {
+		n += 20 + len(x.Name) + len(x.Type) + len(x.Status) + len(x.Created) + len(x.LastEvent) + attrsSize(x.Attrs)
+	}
+	for _, e := range g.Edges {
+		n += 17 + len(e.From) + len(e.To) + len(e.Relation) + len(e.Created) + attrsSize(e.Attrs)
+	}
+	return n + n/64
+}
+
+func attrsSize(as []Attr) int {
+	n := 0
+	for _, a := range as {
+		n += len(a.Key) + len(a.Value) + 3
+	}
+	return n
+}
+
+// row writes the first cells of a table row; attrsCell writes the last
+// and ends the row.
 func row(b *bytes.Buffer, cells ...string) {
 	b.WriteString("|")
 	for _, c := range cells {
@@ -62,11 +88,12 @@ func row(b *bytes.Buffer, cells ...string) {
 		b.WriteString(c)
 		b.WriteString(" |")
 	}
-	b.WriteString("\n")
 }
 
-func renderAttrs(as []Attr) string {
-	var b strings.Builder
+// attrsCell writes the attributes as the row's last cell,
+// "key=value; key=value", and ends the row.
+func attrsCell(b *bytes.Buffer, as []Attr) {
+	b.WriteString(" ")
 	for i, a := range as {
 		if i > 0 {
 			b.WriteString("; ")
@@ -75,7 +102,7 @@ func renderAttrs(as []Attr) string {
 		b.WriteString("=")
 		b.WriteString(esc(a.Value, valEsc))
 	}
-	return b.String()
+	b.WriteString(" |\n")
 }
 
 // ParseGraph reads graph.md back into a Graph: RenderGraph's output

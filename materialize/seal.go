@@ -81,6 +81,15 @@ func Seal(file, source []byte) []byte {
 	return append(out, " -->\n"...)
 }
 
+// sealOwned is Seal for a file the caller has just rendered and
+// shares with nobody: the seal goes in the file's spare capacity
+// (RenderGraph leaves room for it) instead of a copy of the whole file.
+func sealOwned(file, source []byte) []byte {
+	file = append(file, sealPrefix...)
+	file = append(file, sealOf(file[:len(file)-len(sealPrefix)], source)...)
+	return append(file, " -->\n"...)
+}
+
 func sealOf(body, source []byte) string {
 	h := sha256.New()
 	h.Write(source)

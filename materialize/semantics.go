@@ -138,7 +138,7 @@ func parseDate(s string) (parse.Time, bool) {
 	if e1 != nil || e2 != nil || e3 != nil || m < 1 || m > 12 || d < 1 || d > 31 || y < 1 {
 		return parse.Time{}, false
 	}
-	return parse.Time{Year: y, Month: m, Day: d, DateOnly: true}, true
+	return parse.Time{Year: int16(y), Month: int8(m), Day: int8(d), DateOnly: true}, true
 }
 
 // loops tracks the open loops of a replay, oldest first.

@@ -100,18 +100,46 @@ func (p *state) heading(h *block) {
 func (p *state) openEvent(level int, header string, start int) {
 	var e *Event
 	if p.each != nil {
-		e = &Event{Level: level, InLog: p.inLog || p.archive}
+		e = p.newEvent()
 	} else {
-		p.log.Events = append(p.log.Events, Event{Level: level, InLog: p.inLog || p.archive})
+		p.log.Events = append(p.log.Events, Event{})
 		e = &p.log.Events[len(p.log.Events)-1]
+		if !p.headersOnly {
+			e.Fields = make([]Field, 0, 5) // the template's five fields
+		}
 	}
-	if !p.headersOnly {
-		e.Fields = make([]Field, 0, 5) // the template's five fields
-	}
+	e.Level, e.InLog = level, p.inLog || p.archive
 	p.cur, p.field, p.listTo = e, -1, ""
 	e.Range.Offset = start
 	e.Range.Line = p.line(start)
 	p.parseHeader(e, header, start)
+}
+
+// eventCell is a streamed event with room for the template's five
+// fields, so that the two come in one allocation.
+type eventCell struct {
+	e Event
+	f [5]Field
+}
+
+// cellSlab is how many streamed events are allocated at a time: one
+// allocation per slab instead of two per event. A consumer that keeps
+// one event keeps its slab alive, which for the consumers that keep
+// none (replay, lint) costs nothing.
+const cellSlab = 16
+
+// newEvent returns a new empty event for a stream.
+func (p *state) newEvent() *Event {
+	if p.headersOnly {
+		return &Event{}
+	}
+	if len(p.cells) == 0 {
+		p.cells = make([]eventCell, cellSlab)
+	}
+	c := &p.cells[0]
+	p.cells = p.cells[1:]
+	c.e.Fields = c.f[:0:len(c.f)]
+	return &c.e
 }
 
 func (p *state) closeEvent(next int) {

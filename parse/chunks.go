@@ -44,7 +44,9 @@ func normalize(src []byte) (out []byte, bom int, crlf []int) {
 // first line over MaxLineLength, or -1: this is the one pass over every
 // line, so it checks that too.
 func chunkStarts(src []byte) (starts []int, long int) {
-	starts = make([]int, 1, 64)
+	// Every event starts a chunk; an event is rarely under 256 bytes,
+	// so this is about the final size, not a series of copies of it.
+	starts = make([]int, 1, 64+len(src)/256)
 	var (
 		inFence   bool
 		fenceChar byte

@@ -60,11 +60,16 @@ type Event struct {
 // Time is an event timestamp at minute precision, with no zone: the
 // log records wall-clock minutes as written and memsys never converts
 // them, so replay is independent of the machine's TZ.
+//
+// The fields are as narrow as their ranges allow (a year has four
+// digits): a Time is in every event and in much of the replay's state,
+// and at 100k events the width of int made it 64 bytes instead of 24.
 type Time struct {
-	Year, Month, Day int
-	Hour, Minute     int
-	DateOnly         bool // written as YYYY-MM-DD without a clock time
-	Raw              string
+	Year         int16
+	Month, Day   int8
+	Hour, Minute int8
+	DateOnly     bool // written as YYYY-MM-DD without a clock time
+	Raw          string
 }
 
 // IsZero reports whether the timestamp was missing or unreadable.
@@ -79,7 +84,7 @@ func (t Time) Key() int64 {
 // Minutes returns minutes since 0000-01-01 in a proleptic calendar, so
 // windows such as "the last 48 hours" are plain subtraction.
 func (t Time) Minutes() int64 {
-	return daysFromCivil(t.Year, t.Month, t.Day)*1440 + int64(t.Hour)*60 + int64(t.Minute)
+	return daysFromCivil(int(t.Year), int(t.Month), int(t.Day))*1440 + int64(t.Hour)*60 + int64(t.Minute)
 }
 
 // String formats as "YYYY-MM-DD HH:MM", or "YYYY-MM-DD" when date-only.

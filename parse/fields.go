@@ -9,9 +9,17 @@ import (
 // parseHeader reads "evt-NNN | YYYY-MM-DD HH:MM | agent | type".
 func (p *state) parseHeader(e *Event, header string, start int) {
 	end := lineEnd(p.src, start)
-	parts := strings.Split(header, "|")
-	for i := range parts {
-		parts[i] = strings.TrimSpace(parts[i])
+	// A well-formed header has four parts: they fit in buf, so the
+	// split allocates nothing.
+	var buf [4]string
+	parts := buf[:0]
+	for {
+		part, rest, more := strings.Cut(header, "|")
+		parts = append(parts, strings.TrimSpace(part))
+		if !more {
+			break
+		}
+		header = rest
 	}
 	id := parts[0]
 	// An ID such as "evt-012" may be followed by text when the pipes are
@@ -70,7 +78,7 @@ func ParseTime(s string) (Time, string) {
 	if !ok1 || !ok2 || !ok3 || y < 1 || m < 1 || m > 12 || d < 1 || d > daysIn(y, m) {
 		return bad()
 	}
-	t.Year, t.Month, t.Day = y, m, d
+	t.Year, t.Month, t.Day = int16(y), int8(m), int8(d)
 	if !hasClock || clock == "" {
 		t.DateOnly = true
 		return t, ""
@@ -83,7 +91,7 @@ func ParseTime(s string) (Time, string) {
 	if !ok1 || !ok2 || h > 23 || mi > 59 {
 		return bad()
 	}
-	t.Hour, t.Minute = h, mi
+	t.Hour, t.Minute = int8(h), int8(mi)
 	return t, ""
 }
 
@@ -134,8 +142,13 @@ func splitField(line string) (key, value string, ok bool) {
 		return "", "", false
 	}
 	key = strings.TrimSpace(key)
-	if key == "" || strings.ContainsAny(key, "*_`|") {
+	if key == "" {
 		return "", "", false
+	}
+	for i := 0; i < len(key); i++ {
+		if c := key[i]; c == '*' || c == '_' || c == '`' || c == '|' {
+			return "", "", false
+		}
 	}
 	return key, strings.TrimSpace(after), true
 }
@@ -156,7 +169,7 @@ func (p *state) fieldLines(lines []srcLine) {
 		line, off := p.text(sl), sl.off
 		if key, val, ok := splitField(line); ok {
 			ln := p.line(off)
-			if _, dup := e.Field(key); dup && !KeyIs(key, "details") {
+			if _, dup := e.Field(key); dup && knownKey(key) != "details" {
 				p.problem(KindDuplicateKey, off, lineEnd(p.src, off), e.ID,
 					"field "+quote(key)+" appears twice in "+e.ID+": keep one")
 			}
@@ -193,27 +206,48 @@ func clip(s string) string {
 // applyField copies a known field into its Event member.
 func (p *state) applyField(key, val string) {
 	e := p.cur
-	switch {
-	case KeyIs(key, "scope"):
+	switch knownKey(key) {
+	case "scope":
 		e.Scope = val
 		e.Scopes = splitList(val)
-	case KeyIs(key, "summary"):
+	case "summary":
 		e.Summary = val
-	case KeyIs(key, "refs"), KeyIs(key, "ref"), KeyIs(key, "references"):
+	case "refs", "ref", "references":
 		e.Refs = parseRefs(val)
-	case KeyIs(key, "tags"), KeyIs(key, "tag"):
+	case "tags", "tag":
 		e.Tags = parseTags(val)
-	case KeyIs(key, "supersedes"):
+	case "supersedes":
 		e.Supersedes = parseRefs(val)
 	}
 }
 
 func splitList(s string) []string {
-	var out []string
-	for _, part := range strings.Split(s, ",") {
-		if part = strings.TrimSpace(part); part != "" {
-			out = append(out, part)
+	return appendList(nil, s, false)
+}
+
+// appendList appends the non-empty comma-separated parts of s to out,
+// trimmed; as tags (tags true) they also lose backticks and a leading
+// '#', and "none" is no tag. The result is sized once, with no
+// intermediate slice: every event has a Scope and Tags.
+func appendList(out []string, s string, tags bool) []string {
+	if out == nil {
+		out = make([]string, 0, strings.Count(s, ",")+1)
+	}
+	for s != "" {
+		part, rest, _ := strings.Cut(s, ",")
+		s = rest
+		if part = strings.TrimSpace(part); part == "" {
+			continue
 		}
+		if tags {
+			if part = strings.TrimLeft(strings.Trim(part, "`"), "#"); part == "" || strings.EqualFold(part, "none") {
+				continue
+			}
+		}
+		out = append(out, part)
+	}
+	if len(out) == 0 {
+		return nil
 	}
 	return out
 }
@@ -225,10 +259,17 @@ func splitList(s string) []string {
 // rather than the parser dropping it in silence.
 func parseRefs(s string) []string {
 	var out []string
-	for _, f := range strings.FieldsFunc(s, func(r rune) bool {
-		return r == ',' || r == ' ' || r == ';' || r == '\t' || r == '(' || r == ')' || r == '[' || r == ']'
-	}) {
-		f = strings.Trim(f, "`*.")
+	for rest := s; rest != ""; {
+		i := 0
+		for i < len(rest) && isRefSep(rest[i]) {
+			i++
+		}
+		j := i
+		for j < len(rest) && !isRefSep(rest[j]) {
+			j++
+		}
+		f := strings.Trim(rest[i:j], "`*.")
+		rest = rest[j:]
 		if len(f) > 4 && strings.EqualFold(f[:4], "evt-") {
 			out = append(out, f)
 		}
@@ -243,15 +284,13 @@ func parseRefs(s string) []string {
 	return out
 }
 
+// isRefSep reports whether c separates the words of a Refs value.
+func isRefSep(c byte) bool {
+	return c == ',' || c == ' ' || c == ';' || c == '\t' || c == '(' || c == ')' || c == '[' || c == ']'
+}
+
 func parseTags(s string) []string {
-	var out []string
-	for _, t := range splitList(s) {
-		t = strings.TrimLeft(strings.Trim(t, "`"), "#")
-		if t != "" && !strings.EqualFold(t, "none") {
-			out = append(out, t)
-		}
-	}
-	return out
+	return appendList(nil, s, true)
 }
 
 // list reads a bullet list: Details after "**Details**:", refs or tags
@@ -274,7 +313,11 @@ func (p *state) list(items []item) {
 			e.Supersedes = append(e.Supersedes, parseRefs(d.Key+" "+d.Value)...)
 		}
 	default:
-		e.Details = append(e.Details, ds...)
+		if e.Details == nil {
+			e.Details = ds // the usual single list: no copy
+		} else {
+			e.Details = append(e.Details, ds...)
+		}
 	}
 	p.listTo = ""
 }
@@ -353,13 +396,51 @@ func sortProblems(ps []Problem) {
 
 // listKind names where a bullet list after an empty field goes.
 func listKind(key string) string {
-	switch {
-	case KeyIs(key, "refs"), KeyIs(key, "ref"), KeyIs(key, "references"):
+	switch knownKey(key) {
+	case "refs", "ref", "references":
 		return "refs"
-	case KeyIs(key, "tags"), KeyIs(key, "tag"):
+	case "tags", "tag":
 		return "tags"
-	case KeyIs(key, "supersedes"):
+	case "supersedes":
 		return "supersedes"
 	}
 	return "details"
 }
+
+// knownKey returns the normalised name of a field key that the parser
+// reads (applyField, listKind), or "" for any other key: the result of
+// KeyIs against each name, folding the key once rather than once per
+// name (every field of every event goes through it).
+func knownKey(key string) string {
+	key = strings.TrimSpace(key)
+	const longest = len("references")
+	if len(key) > longest {
+		if isASCII(key) {
+			return ""
+		}
+		return known(NormKey(key))
+	}
+	var buf [longest]byte
+	for i := 0; i < len(key); i++ {
+		c := foldKey(key[i])
+		if c >= 0x80 {
+			return known(NormKey(key))
+		}
+		buf[i] = c
+	}
+	return known(string(buf[:len(key)]))
+}
+
+// known returns k if it names a field the parser reads, else "". It
+// returns the constants, never k, so a k converted from bytes on the
+// caller's stack need not be copied to the heap.
+func known(k string) string {
+	for _, name := range knownKeys {
+		if k == name {
+			return name
+		}
+	}
+	return ""
+}
+
+var knownKeys = [...]string{"scope", "summary", "refs", "ref", "references", "tags", "tag", "supersedes", "details"}

@@ -78,12 +78,13 @@ func FuzzFastPath(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src string) {
 		norm, _, _ := normalize([]byte(src))
 		starts, _ := chunkStarts(norm)
+		var a blockArena // shared by the chunks, as in a batch
 		for i := 1; i < len(starts); i++ {
 			end := len(norm)
 			if i+1 < len(starts) {
 				end = starts[i+1]
 			}
-			fast, ok := fastBlocks(nil, norm, starts[i], end)
+			fast, ok := fastBlocks(nil, &a, norm, starts[i], end)
 			if !ok {
 				continue
 			}

@@ -26,6 +26,8 @@ type state struct {
 	lc                             lineCursor
 	log                            *Log
 	scratch                        []block
+	cells                          []eventCell // see newEvent
+	mem                            blockArena  // the sequential loop's
 
 	inLog bool   // inside an Event Log section
 	cur   *Event // event being read, nil between events
@@ -60,9 +62,10 @@ func (p *state) run(starts []int) {
 	if len(starts) < pipelineMin || runtime.GOMAXPROCS(0) < 2 || p.sequential {
 		for i := 0; i < len(starts); {
 			var blocks []block
-			blocks, i = p.blocksAt(starts, i, p.scratch[:0])
+			blocks, i = p.blocksAt(starts, i, p.scratch[:0], &p.mem)
 			p.consume(blocks)
 			p.scratch = blocks[:0]
+			p.mem.reset()
 		}
 	} else {
 		p.pipeline(starts)
@@ -82,6 +85,7 @@ const pipelineMin = 2048
 // recogniser goroutine to the event reader, in file order.
 type batch struct {
 	arena  []block
+	mem    blockArena
 	groups [][]block
 }
 
@@ -99,10 +103,11 @@ func (p *state) pipeline(starts []int) {
 		for i := 0; i < len(starts); {
 			b := <-free
 			b.arena, b.groups = b.arena[:0], b.groups[:0]
+			b.mem.reset()
 			for n := 0; n < 256 && i < len(starts); n++ {
 				var blocks []block
 				tail := b.arena[len(b.arena):]
-				blocks, i = p.blocksAt(starts, i, tail)
+				blocks, i = p.blocksAt(starts, i, tail, &b.mem)
 				if len(blocks) > 0 && len(blocks) <= cap(tail) && &blocks[0] == &tail[:1][0] {
 					b.arena = b.arena[:len(b.arena)+len(blocks)] // stayed in the arena
 				}
@@ -120,21 +125,22 @@ func (p *state) pipeline(starts []int) {
 }
 
 // blocksAt returns the blocks of the chunk group starting at starts[i]
-// and the index of the next group. It appends into out when it can. It
+// and the index of the next group. It appends into out when it can, and
+// the blocks' lines and items may live in a until it is reset. It
 // reads only p.src and p.headersOnly, so it may run on another
 // goroutine than consume.
-func (p *state) blocksAt(starts []int, i int, out []block) ([]block, int) {
+func (p *state) blocksAt(starts []int, i int, out []block, a *blockArena) ([]block, int) {
 	end := len(p.src)
 	if i+1 < len(starts) {
 		end = starts[i+1]
 	}
 	if i > 0 && p.headersOnly && !hasOpener(p.src[starts[i]:end]) {
-		if blocks, ok := fastBlocks(out, p.src, starts[i], lineEnd(p.src, starts[i])); ok {
+		if blocks, ok := fastBlocks(out, a, p.src, starts[i], lineEnd(p.src, starts[i])); ok {
 			return blocks, i + 1
 		}
 	}
 	if i > 0 {
-		if blocks, ok := fastBlocks(out, p.src, starts[i], end); ok {
+		if blocks, ok := fastBlocks(out, a, p.src, starts[i], end); ok {
 			return blocks, i + 1
 		}
 	}

@@ -5,7 +5,9 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"runtime/debug"
 	"strconv"
+	"sync"
 
 	"github.com/memsys/memsys/internal/base/config"
 	"github.com/memsys/memsys/internal/base/snapshot"
@@ -185,6 +187,7 @@ func allFiles(*workspace.Memory) parse.Tier { return parse.Full }
 func replayCached(root string, opt materialize.Options, c *checkpointed, tier tierFunc) (*workspace.Memory, *rendered, error) {
 	if c != nil && len(parse.ScanSupersedes(workspace.LogName, c.rest)) == 0 && resumable(c.rest) {
 		if heavy := loadHeavy(root, c); heavy != nil {
+			defer holdGC(len(c.rest))()
 			if x, last, n, ok, err := resume(c.mem, heavy, c.rest); err != nil {
 				return nil, nil, err
 			} else if ok && x.Exact() && len(x.Seen()) == 0 {
@@ -285,7 +288,7 @@ func loadCheckpoint(root string, opt materialize.Options) (*checkpointed, bool) 
 // loadHeavy returns the heavy checkpoint c's head extends, nil if it is
 // missing, damaged or another one (a concurrent run replaced it).
 func loadHeavy(root string, c *checkpointed) *replayCheckpoint {
-	data, ok := workspace.CacheGet(root, c.name)
+	data, ok := workspace.CacheView(root, c.name)
 	if !ok {
 		return nil
 	}
@@ -586,3 +589,48 @@ func regenerateCurrent(root string, cfg config.Config, c *checkpointed) (*RegenR
 
 // currentHits counts regens answered by regenerateCurrent, for the tests.
 var currentHits int
+
+// holdGC turns the garbage collector off until the function it returns
+// is called, for a resumed run that parses suffix bytes after its
+// checkpoint. A resumed run decodes a checkpoint of tens of megabytes
+// at 100,000 events, all of it live: a collection during the decode
+// frees nothing and marks what was decoded so far, once more at every
+// doubling of the heap. Besides the state it allocates for the suffix
+// it parses and the files it renders; the hold is taken only for a
+// suffix of at most holdMax bytes (the log may have grown by any amount
+// since the checkpoint), so memory stays a small multiple of the
+// state's. The setting is the process's: holds from concurrent calls
+// (the MCP server's) nest, and the last release restores what the
+// first found.
+func holdGC(suffix int) (release func()) {
+	if suffix > holdMax {
+		return func() {}
+	}
+	gcHold.Lock()
+	if gcHold.n == 0 {
+		gcHold.old = debug.SetGCPercent(-1)
+	}
+	gcHold.n++
+	gcHold.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			gcHold.Lock()
+			if gcHold.n--; gcHold.n == 0 {
+				debug.SetGCPercent(gcHold.old)
+			}
+			gcHold.Unlock()
+		})
+	}
+}
+
+// holdMax is the longest suffix a resumed run parses with the garbage
+// collector held: a few times heavyBound's megabyte, ten thousand
+// events.
+const holdMax = 4 << 20
+
+// gcHold counts the holds of holdGC and keeps the setting they replaced.
+var gcHold struct {
+	sync.Mutex
+	n, old int
+}

@@ -8,9 +8,11 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/txtar"
@@ -386,4 +388,35 @@ func TestHeavyCheckpointBound(t *testing.T) {
 		}
 		sameReplay(t, strconv.Itoa(st.events)+" events", cold, replayOnce(t, root, true))
 	}
+}
+
+// TestHoldGC checks that holds of the garbage collector nest, from
+// concurrent goroutines too, that a release counts once, and that the
+// last release restores the setting the first hold found.
+func TestHoldGC(t *testing.T) {
+	old := debug.SetGCPercent(137)
+	defer debug.SetGCPercent(old)
+	var wg sync.WaitGroup
+	for range 16 {
+		wg.Go(func() {
+			release := holdGC(0)
+			inner := holdGC(holdMax)
+			inner()
+			inner()
+			if p := debug.SetGCPercent(-1); p != -1 {
+				t.Errorf("GC percent %d while held", p)
+			}
+			release()
+		})
+	}
+	wg.Wait()
+	if p := debug.SetGCPercent(137); p != 137 {
+		t.Errorf("GC percent %d after every release, want 137", p)
+	}
+	// A long suffix is parsed with the collector on.
+	release := holdGC(holdMax + 1)
+	if p := debug.SetGCPercent(137); p != 137 {
+		t.Errorf("GC percent %d under a hold for a long suffix, want 137", p)
+	}
+	release()
 }

@@ -3,9 +3,11 @@ package memory
 import (
 	"crypto/sha256"
 	"encoding"
+	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 	"hash"
+	"io"
 	"sort"
 	"strings"
 
@@ -63,8 +65,11 @@ type lintManifest struct {
 	Archive   string   // its name, "" if none
 	ArchSum   [32]byte // its bytes
 	Reads     []lintRead
-	Findings  diag.Diagnostics
-	Events    int
+	// Findings ride as the entry's tail (putLint), decoded only when
+	// the result answers: after an append it does not, and a long log
+	// has thousands of findings.
+	Findings diag.Diagnostics
+	Events   int
 }
 
 // lintCheckpoint is the heavy lint entry: a Session after the log's
@@ -99,7 +104,7 @@ type lintRead struct {
 	Err    string
 }
 
-const lintManifestVersion = 2
+const lintManifestVersion = 3
 
 // lintSuffixBound is how many bytes after a checkpoint a lint parses
 // before it writes a new checkpoint: about 800 events, a few
@@ -217,18 +222,20 @@ func lintCached(l *lint.Linter, root, name string, in lint.Input) (diag.Diagnost
 	var suffix []byte
 	var m lintManifest
 	mOK, prefixOK := false, false
-	if data, ok := workspace.CacheGet(root, name); ok && snapshot.Decode(data, &m) == nil && m.Version == lintManifestVersion &&
-		m.Tier == string(arch.Tier) && m.Archive == arch.ArchivePath && m.ArchSum == sha256.Sum256(arch.ArchiveBytes) {
-		mOK = true
-		suffix, prefixOK, _ = workspace.ReadAfter(root, workspace.LogName, int64(m.PrefixLen), m.PrefixSum)
-		if prefixOK && sha256.Sum256(suffix) == m.SuffixSum && readsSame(in, m.Reads) {
-			lintHits++
-			return m.Findings, m.Events, nil
+	if data, ok := workspace.CacheView(root, name); ok {
+		if findings, err := snapshot.DecodeTail(data, &m); err == nil && m.Version == lintManifestVersion &&
+			m.Tier == string(arch.Tier) && m.Archive == arch.ArchivePath && m.ArchSum == sha256.Sum256(arch.ArchiveBytes) {
+			mOK = true
+			suffix, prefixOK, _ = workspace.ReadAfter(root, workspace.LogName, int64(m.PrefixLen), m.PrefixSum)
+			if prefixOK && sha256.Sum256(suffix) == m.SuffixSum && readsSame(in, m.Reads) && snapshot.Decode(findings, &m.Findings) == nil {
+				lintHits++
+				return m.Findings, m.Events, nil
+			}
 		}
 	}
 	cpName := lintCheckpointName(name, arch)
 	var cp lintCheckpoint
-	if data, ok := workspace.CacheGet(root, cpName); ok && decodeCheckpoint(data, &cp) == nil && cp.Version == lintManifestVersion && cp.Tier == string(arch.Tier) {
+	if data, ok := workspace.CacheView(root, cpName); ok && decodeCheckpoint(data, &cp) == nil && cp.Version == lintManifestVersion && cp.Tier == string(arch.Tier) {
 		if !mOK || !prefixOK || m.PrefixLen != cp.PrefixLen || m.PrefixSum != cp.PrefixSum {
 			suffix, prefixOK, _ = workspace.ReadAfter(root, workspace.LogName, int64(cp.PrefixLen), cp.PrefixSum)
 		}
@@ -275,6 +282,7 @@ func lintCold(l *lint.Linter, root, name string, in lint.Input) (diag.Diagnostic
 // starts with; suffix is the rest. ok is false when the checkpoint
 // cannot serve (a cold run follows).
 func lintResume(l *lint.Linter, root, name, cpName string, in lint.Input, arch *workspace.Memory, cp *lintCheckpoint, suffix []byte) (diag.Diagnostics, int, bool) {
+	defer holdGC(len(suffix))()
 	rec := &lintRecorder{reads: map[string]lintRead{}}
 	rin := rec.wrap(in)
 	rin.Restream = restream(root)
@@ -414,12 +422,26 @@ func resumeHash(state []byte) (hash.Hash, error) {
 	return h, h.(encoding.BinaryUnmarshaler).UnmarshalBinary(state)
 }
 
-// putLint stores a lint entry; an entry the codec refuses is not
-// written (the next run is cold).
-func putLint(root, name string, v any) {
-	if data, err := snapshot.Encode(v); err == nil {
-		workspace.CachePut(root, name, data)
+// putLint stores a result entry: the manifest without its findings,
+// then the findings as the entry's tail (snapshot.EncodeTail's layout),
+// streamed to the file rather than encoded into one buffer first. An
+// entry the codec refuses is not written (the next run is cold).
+func putLint(root, name string, m *lintManifest) {
+	head := *m
+	head.Findings = nil
+	h, err := snapshot.Encode(&head)
+	if err != nil {
+		return
 	}
+	workspace.CachePutFunc(root, name, func(w io.Writer) error {
+		if _, err := w.Write(binary.AppendUvarint(nil, uint64(len(h)))); err != nil {
+			return err
+		}
+		if _, err := w.Write(h); err != nil {
+			return err
+		}
+		return snapshot.EncodeTo(w, &m.Findings)
+	})
 }
 
 // restream is Input.Restream for root: the history streamed again from

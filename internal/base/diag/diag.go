@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
-	"sort"
 )
 
 // Severity orders how much a diagnostic matters. Off exists so a
@@ -156,15 +155,22 @@ func (ds Diagnostics) Count() (errors, warnings int) {
 // order every printer uses, so output never depends on the order rules
 // ran in.
 func (ds Diagnostics) Sort() {
-	sort.SliceStable(ds, func(i, j int) bool {
-		a, b := ds[i], ds[j]
-		return slices.Compare([]int{
-			cmp.Compare(a.Range.File, b.Range.File),
-			cmp.Compare(a.Range.Line, b.Range.Line),
-			cmp.Compare(a.Range.Col, b.Range.Col),
-			cmp.Compare(a.Rule, b.Rule),
-			cmp.Compare(a.Message, b.Message),
-		}, []int{0, 0, 0, 0, 0}) < 0
+	// Each key is compared only when the ones before it tie: a long log
+	// has thousands of findings, sorted on every lint.
+	slices.SortStableFunc(ds, func(a, b Diagnostic) int {
+		if c := cmp.Compare(a.Range.File, b.Range.File); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.Range.Line, b.Range.Line); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.Range.Col, b.Range.Col); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.Rule, b.Rule); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Message, b.Message)
 	})
 }
 

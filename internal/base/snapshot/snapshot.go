@@ -15,8 +15,10 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"reflect"
+	"sync"
 	"unsafe"
 )
 
@@ -51,7 +53,7 @@ func Decode(data []byte, p any) (err error) {
 			err = fmt.Errorf("snapshot: corrupt data: %v", r)
 		}
 	}()
-	d.value(settable(v.Elem()))
+	planOf(v.Type().Elem()).fn(d, v.UnsafePointer())
 	if len(d.buf) != 0 {
 		return fmt.Errorf("snapshot: %d bytes left over", len(d.buf))
 	}
@@ -66,12 +68,49 @@ type ptrKey struct {
 type encoder struct {
 	buf  []byte
 	ptrs map[ptrKey]uint64 // pointers already written, numbered from 1
+	// w, when set, takes buf whenever it passes flushAt (EncodeTo);
+	// err is its first error.
+	w   io.Writer
+	err error
+}
+
+// flushAt is the most EncodeTo buffers before it writes.
+const flushAt = 64 << 10
+
+// EncodeTo writes the encoding of the value p points to to w, the same
+// bytes Encode returns, through a buffer of about flushAt bytes: an
+// encoding of megabytes is never held whole.
+func EncodeTo(w io.Writer, p any) (err error) {
+	v := reflect.ValueOf(p)
+	if v.Kind() != reflect.Pointer || v.IsNil() {
+		return errors.New("snapshot: EncodeTo needs a non-nil pointer")
+	}
+	e := &encoder{ptrs: map[ptrKey]uint64{}, w: w, buf: make([]byte, 0, 2*flushAt)}
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("snapshot: %v", r)
+		}
+	}()
+	e.value(v.Elem())
+	e.flush()
+	return e.err
+}
+
+// flush hands the buffer to the writer.
+func (e *encoder) flush() {
+	if e.err == nil && len(e.buf) > 0 {
+		_, e.err = e.w.Write(e.buf)
+	}
+	e.buf = e.buf[:0]
 }
 
 func (e *encoder) uvarint(x uint64) { e.buf = binary.AppendUvarint(e.buf, x) }
 func (e *encoder) varint(x int64)   { e.buf = binary.AppendVarint(e.buf, x) }
 
 func (e *encoder) value(v reflect.Value) {
+	if e.w != nil && len(e.buf) >= flushAt {
+		e.flush()
+	}
 	switch v.Kind() {
 	case reflect.Bool:
 		if v.Bool() {
@@ -142,7 +181,13 @@ func (e *encoder) value(v reflect.Value) {
 
 type decoder struct {
 	buf  []byte
-	ptrs []reflect.Value // by number - 1
+	ptrs []decoded // by number - 1
+}
+
+// decoded is a pointer the decoder made, with its type.
+type decoded struct {
+	p unsafe.Pointer
+	t reflect.Type
 }
 
 func (d *decoder) uvarint() uint64 {
@@ -172,101 +217,211 @@ func (d *decoder) length(x uint64) int {
 	return int(x)
 }
 
-// settable returns v (addressable) in a form whose unexported fields
-// can be set.
-func settable(v reflect.Value) reflect.Value {
-	if v.CanSet() {
-		return v
-	}
-	return reflect.NewAt(v.Type(), unsafe.Pointer(v.UnsafeAddr())).Elem()
+// A plan decodes one type into the memory at p, which holds a value of
+// that type. Plans are built once per type (planOf) and write fields
+// through unsafe pointers: going through reflect.Value for every field
+// of every node was most of the cost of decoding a replay state of a
+// long log, which every resumed run pays. Every store is a typed store
+// (the compiler adds the write barriers), and a plan writes every part
+// of the value, so a reused map key or element never keeps a stale
+// field.
+type plan struct {
+	fn func(d *decoder, p unsafe.Pointer)
 }
 
-func (d *decoder) value(v reflect.Value) {
-	switch v.Kind() {
+// plans holds the finished plan of each reflect.Type; planMu
+// serializes building them, so a plan is published only once it and
+// every plan it calls are complete (a concurrent Decode never finds a
+// half-built one).
+var (
+	plans  sync.Map
+	planMu sync.Mutex
+)
+
+// planOf returns the plan of t, building it (and those of the types it
+// holds) on first use.
+func planOf(t reflect.Type) *plan {
+	if p, ok := plans.Load(t); ok {
+		return p.(*plan)
+	}
+	planMu.Lock()
+	defer planMu.Unlock()
+	building := map[reflect.Type]*plan{}
+	p := planIn(t, building)
+	for t, q := range building {
+		plans.Store(t, q)
+	}
+	return p
+}
+
+// planIn returns the plan of t, built into building unless it is
+// published already. A recursive type finds its own plan, not yet
+// filled in, and calls it through the pointer once decoding starts.
+func planIn(t reflect.Type, building map[reflect.Type]*plan) *plan {
+	if p, ok := plans.Load(t); ok {
+		return p.(*plan)
+	}
+	if p, ok := building[t]; ok {
+		return p
+	}
+	p := &plan{}
+	building[t] = p
+	p.fn = build(t, func(t reflect.Type) *plan { return planIn(t, building) })
+	return p
+}
+
+// sliceHeader is the layout of every slice.
+type sliceHeader struct {
+	data     unsafe.Pointer
+	len, cap int
+}
+
+func build(t reflect.Type, planOf func(reflect.Type) *plan) func(d *decoder, p unsafe.Pointer) {
+	switch t.Kind() {
 	case reflect.Bool:
-		if len(d.buf) == 0 {
-			panic("short data")
+		return func(d *decoder, p unsafe.Pointer) {
+			if len(d.buf) == 0 {
+				panic("short data")
+			}
+			*(*bool)(p) = d.buf[0] == 1
+			d.buf = d.buf[1:]
 		}
-		v.SetBool(d.buf[0] == 1)
-		d.buf = d.buf[1:]
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		v.SetInt(d.varint())
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		v.SetUint(d.uvarint())
-	case reflect.Float32, reflect.Float64:
-		v.SetFloat(math.Float64frombits(d.uvarint()))
+	case reflect.Int:
+		return func(d *decoder, p unsafe.Pointer) { *(*int)(p) = int(d.varint()) }
+	case reflect.Int8:
+		return func(d *decoder, p unsafe.Pointer) { *(*int8)(p) = int8(d.varint()) }
+	case reflect.Int16:
+		return func(d *decoder, p unsafe.Pointer) { *(*int16)(p) = int16(d.varint()) }
+	case reflect.Int32:
+		return func(d *decoder, p unsafe.Pointer) { *(*int32)(p) = int32(d.varint()) }
+	case reflect.Int64:
+		return func(d *decoder, p unsafe.Pointer) { *(*int64)(p) = d.varint() }
+	case reflect.Uint:
+		return func(d *decoder, p unsafe.Pointer) { *(*uint)(p) = uint(d.uvarint()) }
+	case reflect.Uint8:
+		return func(d *decoder, p unsafe.Pointer) { *(*uint8)(p) = uint8(d.uvarint()) }
+	case reflect.Uint16:
+		return func(d *decoder, p unsafe.Pointer) { *(*uint16)(p) = uint16(d.uvarint()) }
+	case reflect.Uint32:
+		return func(d *decoder, p unsafe.Pointer) { *(*uint32)(p) = uint32(d.uvarint()) }
+	case reflect.Uint64:
+		return func(d *decoder, p unsafe.Pointer) { *(*uint64)(p) = d.uvarint() }
+	case reflect.Uintptr:
+		return func(d *decoder, p unsafe.Pointer) { *(*uintptr)(p) = uintptr(d.uvarint()) }
+	case reflect.Float32:
+		return func(d *decoder, p unsafe.Pointer) { *(*float32)(p) = float32(math.Float64frombits(d.uvarint())) }
+	case reflect.Float64:
+		return func(d *decoder, p unsafe.Pointer) { *(*float64)(p) = math.Float64frombits(d.uvarint()) }
 	case reflect.String:
-		n := d.length(d.uvarint()+1) - 1
-		if n > 0 {
-			// Shares data's memory (Decode's contract): a 100k-event
-			// replay state holds hundreds of thousands of strings.
-			v.SetString(unsafe.String(&d.buf[0], n))
-		} else {
-			v.SetString("")
+		return func(d *decoder, p unsafe.Pointer) {
+			n := d.length(d.uvarint()+1) - 1
+			if n > 0 {
+				// Shares data's memory (Decode's contract): a 100k-event
+				// replay state holds hundreds of thousands of strings.
+				*(*string)(p) = unsafe.String(&d.buf[0], n)
+			} else {
+				*(*string)(p) = ""
+			}
+			d.buf = d.buf[n:]
 		}
-		d.buf = d.buf[n:]
 	case reflect.Slice:
-		n := d.length(d.uvarint())
-		if n == 0 {
-			v.SetZero()
-			return
+		et := t.Elem()
+		if et.Kind() == reflect.Uint8 {
+			return func(d *decoder, p unsafe.Pointer) {
+				n := d.length(d.uvarint())
+				h := (*sliceHeader)(p)
+				if n == 0 {
+					h.data, h.len, h.cap = nil, 0, 0
+					return
+				}
+				b := make([]byte, n-1)
+				copy(b, d.buf[:n-1])
+				d.buf = d.buf[n-1:]
+				h.data, h.len, h.cap = unsafe.Pointer(unsafe.SliceData(b)), n-1, n-1
+			}
 		}
-		s := reflect.MakeSlice(v.Type(), n-1, n-1)
-		if v.Type().Elem().Kind() == reflect.Uint8 {
-			copy(s.Bytes(), d.buf[:n-1])
-			d.buf = d.buf[n-1:]
-			v.Set(s)
-			return
+		ep, size := planOf(et), et.Size()
+		return func(d *decoder, p unsafe.Pointer) {
+			n := d.length(d.uvarint())
+			h := (*sliceHeader)(p)
+			if n == 0 {
+				h.data, h.len, h.cap = nil, 0, 0
+				return
+			}
+			s := reflect.MakeSlice(t, n-1, n-1)
+			base := s.UnsafePointer()
+			for i := range n - 1 {
+				ep.fn(d, unsafe.Add(base, uintptr(i)*size))
+			}
+			h.data, h.len, h.cap = base, n-1, n-1
 		}
-		for i := range n - 1 {
-			d.value(s.Index(i))
-		}
-		v.Set(s)
 	case reflect.Array:
-		for i := range v.Len() {
-			d.value(settable(v.Index(i)))
+		ep, size, n := planOf(t.Elem()), t.Elem().Size(), t.Len()
+		return func(d *decoder, p unsafe.Pointer) {
+			for i := range n {
+				ep.fn(d, unsafe.Add(p, uintptr(i)*size))
+			}
 		}
 	case reflect.Map:
-		n := d.length(d.uvarint())
-		if n == 0 {
-			v.SetZero()
-			return
-		}
-		m := reflect.MakeMapWithSize(v.Type(), n-1)
-		// One key and one element for all entries: SetMapIndex copies
-		// them, and value sets every part of them each time.
-		k := reflect.New(v.Type().Key()).Elem()
-		e := reflect.New(v.Type().Elem()).Elem()
-		for range n - 1 {
-			d.value(k)
-			d.value(e)
-			m.SetMapIndex(k, e)
-		}
-		v.Set(m)
-	case reflect.Pointer:
-		n := d.uvarint()
-		switch {
-		case n == 0:
-			v.SetZero()
-		case n <= uint64(len(d.ptrs)):
-			p := d.ptrs[n-1]
-			if p.Type() != v.Type() {
-				panic("pointer of the wrong type")
+		kt, et := t.Key(), t.Elem()
+		kp, ep := planOf(kt), planOf(et)
+		return func(d *decoder, p unsafe.Pointer) {
+			n := d.length(d.uvarint())
+			if n == 0 {
+				*(*unsafe.Pointer)(p) = nil
+				return
 			}
-			v.Set(p)
-		case n == uint64(len(d.ptrs))+1:
-			p := reflect.New(v.Type().Elem())
-			d.ptrs = append(d.ptrs, p)
-			d.value(p.Elem())
-			v.Set(p)
-		default:
-			panic("pointer out of order")
+			m := reflect.MakeMapWithSize(t, n-1)
+			// One key and one element for all entries: SetMapIndex
+			// copies them, and the plans set every part of them each
+			// time.
+			k, e := reflect.New(kt), reflect.New(et)
+			kv, ev := k.Elem(), e.Elem()
+			for range n - 1 {
+				kp.fn(d, k.UnsafePointer())
+				ep.fn(d, e.UnsafePointer())
+				m.SetMapIndex(kv, ev)
+			}
+			*(*unsafe.Pointer)(p) = m.UnsafePointer()
+		}
+	case reflect.Pointer:
+		et := t.Elem()
+		ep := planOf(et)
+		return func(d *decoder, p unsafe.Pointer) {
+			n := d.uvarint()
+			switch {
+			case n == 0:
+				*(*unsafe.Pointer)(p) = nil
+			case n <= uint64(len(d.ptrs)):
+				q := d.ptrs[n-1]
+				if q.t != t {
+					panic("pointer of the wrong type")
+				}
+				*(*unsafe.Pointer)(p) = q.p
+			case n == uint64(len(d.ptrs))+1:
+				q := reflect.New(et).UnsafePointer()
+				d.ptrs = append(d.ptrs, decoded{q, t})
+				ep.fn(d, q)
+				*(*unsafe.Pointer)(p) = q
+			default:
+				panic("pointer out of order")
+			}
 		}
 	case reflect.Struct:
-		for i := range v.NumField() {
-			d.value(settable(v.Field(i)))
+		type field struct {
+			off uintptr
+			p   *plan
 		}
-	default:
-		panic("cannot decode a " + v.Type().String())
+		fs := make([]field, t.NumField())
+		for i := range fs {
+			f := t.Field(i)
+			fs[i] = field{f.Offset, planOf(f.Type)}
+		}
+		return func(d *decoder, p unsafe.Pointer) {
+			for _, f := range fs {
+				f.p.fn(d, unsafe.Add(p, f.off))
+			}
+		}
 	}
+	return func(*decoder, unsafe.Pointer) { panic("cannot decode a " + t.String()) }
 }

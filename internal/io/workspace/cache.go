@@ -1,10 +1,13 @@
 package workspace
 
 import (
+	"bufio"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"hash"
 	"hash/crc32"
 	"io"
 	"os"
@@ -123,7 +126,58 @@ func CacheGet(root, name string) ([]byte, bool) {
 		return nil, false
 	}
 	b, err := os.ReadFile(filepath.Join(dir, name))
-	if err != nil || len(b) < 4 {
+	if err != nil {
+		return nil, false
+	}
+	return checkedEntry(b)
+}
+
+// CacheView is CacheGet for the large entries (a replay state, a lint
+// checkpoint: megabytes at 100,000 events) that are decoded in place
+// and never written to: where it can, it maps the file read-only
+// instead of reading it into a buffer. The bytes must not be modified;
+// writing them faults. An entry is replaced by a rename, never
+// rewritten in place, so the mapped bytes cannot change under the
+// reader.
+func CacheView(root, name string) ([]byte, bool) {
+	if !CacheEnabled() {
+		return nil, false
+	}
+	dir := CacheDir(root)
+	if dir == "" {
+		return nil, false
+	}
+	f, err := os.Open(filepath.Join(dir, name))
+	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > cacheMaxEntry+4 {
+		return nil, false
+	}
+	if fi.Size() >= viewMin {
+		if b, ok := mapFile(f, int(fi.Size())); ok {
+			return checkedEntry(b)
+		}
+	}
+	b, err := io.ReadAll(f)
+	if err != nil {
+		return nil, false
+	}
+	return checkedEntry(b)
+}
+
+// viewMin is the size from which CacheView maps an entry rather than
+// read it: below it a mapping saves next to nothing. It is low enough
+// that the cache tests' longer logs (a few thousand events) are read
+// through the mapping.
+const viewMin = 64 << 10
+
+// checkedEntry returns an entry's data without its checksum, ok only if the
+// checksum matches.
+func checkedEntry(b []byte) ([]byte, bool) {
+	if len(b) < 4 {
 		return nil, false
 	}
 	// The checksum guards against a damaged file, not a forged one
@@ -143,7 +197,22 @@ func CacheGet(root, name string) ([]byte, bool) {
 // only ever makes memsys faster); ok tells whether the entry was
 // written, for a caller whose next entry refers to this one.
 func CachePut(root, name string, data []byte) (ok bool) {
-	if !CacheEnabled() || len(data) > cacheMaxEntry {
+	if len(data) > cacheMaxEntry {
+		return false
+	}
+	return CachePutFunc(root, name, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// CachePutFunc is CachePut of the bytes write writes, streamed to the
+// entry's temporary file: an entry of megabytes (lint's findings on a
+// long log) is never held whole in memory, which on a short-lived
+// process costs a page fault for every 4 KB of it. An error from write,
+// or more than the bound of an entry, writes nothing.
+func CachePutFunc(root, name string, write func(io.Writer) error) (ok bool) {
+	if !CacheEnabled() {
 		return false
 	}
 	dir := CacheDir(root)
@@ -154,7 +223,17 @@ func CachePut(root, name string, data []byte) (ok bool) {
 	if err != nil {
 		return false
 	}
-	_, err = f.Write(binary.LittleEndian.AppendUint32(data[:len(data):len(data)], crc32.Checksum(data, castagnoli())))
+	w := &entryWriter{w: bufio.NewWriterSize(f, 64<<10), crc: crc32.New(castagnoli())}
+	err = write(w)
+	if err == nil && w.n > cacheMaxEntry {
+		err = errors.New("cache entry too large")
+	}
+	if err == nil {
+		_, err = w.w.Write(binary.LittleEndian.AppendUint32(nil, w.crc.Sum32()))
+	}
+	if err == nil {
+		err = w.w.Flush()
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -164,6 +243,23 @@ func CachePut(root, name string, data []byte) (ok bool) {
 	}
 	pruneCache(dir)
 	return true
+}
+
+// entryWriter writes an entry's bytes through its checksum, counting
+// them.
+type entryWriter struct {
+	w   *bufio.Writer
+	crc hash.Hash32
+	n   int
+}
+
+func (e *entryWriter) Write(p []byte) (int, error) {
+	e.n += len(p)
+	if e.n > cacheMaxEntry {
+		return 0, errors.New("cache entry too large")
+	}
+	e.crc.Write(p)
+	return e.w.Write(p)
 }
 
 // pruneCache removes the oldest entries beyond cacheMaxEntries, and
