@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -52,11 +53,14 @@ func auditRepo(b *testing.B) string {
 // `git log --oneline -- CHANGELOG.md`; `git cat-file --batch` fed
 // every "commit:CHANGELOG.md" (reading every version of the log: the
 // I/O floor), alone and with `wc -c` reading its output; `memsys
-// audit` with the cache off (cold); and `memsys audit` again over the
-// cache an untimed audit wrote (warm).
+// audit` with the cache off (cold); `memsys audit` again over the
+// cache an untimed audit wrote (warm); and `memsys audit` over the
+// cache an audit of HEAD's parent wrote, put back before each run
+// (one new commit since the cached audit).
 func BenchmarkAudit(b *testing.B) {
 	buildMemsys(b)
 	dir := auditRepo(b)
+	parentEntry := auditNewCommit(b, dir)
 	out, err := (&gitx.Git{Dir: dir}).Run(context.Background(), "log", "--format=%H", "--", "CHANGELOG.md")
 	if err != nil {
 		b.Fatal(err)
@@ -78,6 +82,7 @@ func BenchmarkAudit(b *testing.B) {
 		args  []string
 		env   []string
 		stdin []byte
+		prep  func() // untimed, before each run
 	}
 	steps := []step{
 		{name: "git-log", args: []string{"git", "-C", dir, "log", "--oneline", "--", "CHANGELOG.md"}},
@@ -87,11 +92,15 @@ func BenchmarkAudit(b *testing.B) {
 		{name: "catfile-read", args: []string{"sh", "-c", `git -C "$1" cat-file --batch < "$2" | wc -c`, "sh", dir, specFile}},
 		{name: "audit-cold", args: []string{memsysBin, "-C", dir, "audit"}, env: []string{"MEMSYS_NO_CACHE=1"}},
 		{name: "audit-warm", args: []string{memsysBin, "-C", dir, "audit"}},
+		{name: "audit-new-commit", args: []string{memsysBin, "-C", dir, "audit"}, prep: parentEntry},
 	}
 	cpus, walls := map[string][]float64{}, map[string][]float64{}
 	b.ResetTimer()
 	for range b.N {
 		for _, s := range steps {
+			if s.prep != nil {
+				s.prep()
+			}
 			cmd := exec.Command(s.args[0], s.args[1:]...)
 			cmd.Env = append(os.Environ(), s.env...)
 			cmd.Stdin = bytes.NewReader(s.stdin)
@@ -117,6 +126,55 @@ func BenchmarkAudit(b *testing.B) {
 	b.ReportMetric(m["audit-cold"]/m["catfile-read"], "audit-cold-x-catfile-read")
 	b.ReportMetric(m["audit-warm"]/m["git-log"], "audit-warm-x-gitlog")
 	b.ReportMetric(m["audit-cold"]/m["git-log"], "audit-cold-x-gitlog")
+	b.ReportMetric(m["audit-new-commit"]/m["git-log"], "audit-new-commit-x-gitlog")
+}
+
+// auditParent is the audit cache entry an audit of the generated
+// history wrote before auditNewCommit added a commit, and its path.
+var auditParent struct {
+	path string
+	data []byte
+}
+
+// auditNewCommit commits one more event on top of the generated history
+// (once per process) and returns what puts back the audit cache entry
+// of an audit of its parent, so an audit then finds one new commit.
+func auditNewCommit(b *testing.B, dir string) func() {
+	if auditParent.data == nil {
+		g := &gitx.Git{Dir: dir, Env: []string{"GIT_CONFIG_NOSYSTEM=1", "HOME=" + dir, "GIT_AUTHOR_NAME=a", "GIT_AUTHOR_EMAIL=a@x", "GIT_COMMITTER_NAME=a", "GIT_COMMITTER_EMAIL=a@x"}}
+		run := func(args ...string) {
+			if out, err := g.Run(context.Background(), args...); err != nil {
+				b.Fatalf("git %v: %v\n%s", args, err, out)
+			}
+		}
+		run("checkout", "-q", "-f", "main")
+		if out, err := exec.Command(memsysBin, "-C", dir, "audit").CombinedOutput(); err != nil {
+			b.Fatalf("audit: %v\n%s", err, out)
+		}
+		ents, _ := filepath.Glob(filepath.Join(dir, ".git", "memsys-cache", "audit-*"))
+		if len(ents) != 1 {
+			b.Fatalf("audit cache entries %v, want one", ents)
+		}
+		saved, err := os.ReadFile(ents[0])
+		if err != nil {
+			b.Fatal(err)
+		}
+		log := filepath.Join(dir, "CHANGELOG.md")
+		data, err := os.ReadFile(log)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(log, append(data, "\n---\n\n"+histgen.Event(5001)...), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		run("commit", "-q", "-am", "one more")
+		auditParent.path, auditParent.data = ents[0], saved
+	}
+	return func() {
+		if err := os.WriteFile(auditParent.path, auditParent.data, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
 
 // countWriter discards what it is given: cat-file's 300 MB are not

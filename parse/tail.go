@@ -43,6 +43,34 @@ func CutsAt(src []byte) bool {
 	return isEventHeadingLine(src[:end]) && cleanFrom(src)
 }
 
+// ClosesEvent reports whether line, without its line ending, is a
+// column-0 ATX heading that ends the event above it (as state.heading
+// decides): an event heading, or a heading of level 1 to 3. "#tag" is
+// text and "#### Notes" a sub-heading: both continue the event.
+func ClosesEvent(line []byte) bool {
+	if len(line) == 0 || line[0] != '#' || !isATXHeading(line) {
+		return false
+	}
+	level := len(line) - len(bytes.TrimLeft(line, "#"))
+	return level <= 3 || isEventHeadingLine(line)
+}
+
+// IsArchiveSection reports whether line, without its line ending, is
+// a column-0 ATX heading of level 1 or 2 whose text starts with
+// "archive": in an archive (Archive) it keeps the events after it in
+// the log, as state.heading decides.
+func IsArchiveSection(line []byte) bool {
+	if len(line) == 0 || line[0] != '#' || !isATXHeading(line) {
+		return false
+	}
+	text := bytes.TrimLeft(line, "#")
+	if len(line)-len(text) > 2 {
+		return false
+	}
+	text = bytes.TrimSpace(text)
+	return len(text) >= 7 && bytes.EqualFold(text[:7], []byte("archive"))
+}
+
 // lineBounds returns the end of the line at pos (without its '\n') and
 // the start of the next one.
 func lineBounds(src []byte, pos int) (end, next int) {

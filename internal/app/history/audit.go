@@ -35,6 +35,9 @@ type Options struct {
 	// rules, without the prefix check that settles an append without
 	// parsing: the reference the tests compare the fast path with.
 	full bool
+	// catFile reads every blob through cat-file, not the object store:
+	// the reference the tests compare the store with.
+	catFile bool
 }
 
 // Result is what an audit found.
@@ -47,6 +50,11 @@ type Result struct {
 	// parses counts the versions parsed: pairs compared through the
 	// rules and versions whose end was checked (closedEnd).
 	parses int
+	// stored counts the blobs read from the object store, not cat-file.
+	stored int
+	// listed counts the commits this run's walk listed: only the new
+	// ones when the history grew from a cached audit's.
+	listed int
 }
 
 type commit struct {
@@ -77,10 +85,11 @@ func Run(ctx context.Context, g *gitx.Git, opt Options) (*Result, error) {
 	if !ok {
 		return res, nil // no commits: nothing was ever committed
 	}
-	prefix, err := g.Prefix(ctx)
+	layout, err := g.Layout(ctx)
 	if err != nil {
 		return nil, err
 	}
+	prefix, objects, shallow := layout.Prefix, layout.Objects, layout.Shallow
 	// The walk names HEAD by its ID, so what it lists is what the cache
 	// records under that ID even if HEAD moves meanwhile.
 	rng, since := head, ""
@@ -96,12 +105,34 @@ func Run(ctx context.Context, g *gitx.Git, opt Options) (*Result, error) {
 	// same commit is the same audit, unless the clone has become
 	// shallow since (a cut history is an error, never a silent pass).
 	cache := loadCommitCache(g.Dir, cacheName(prefix, opt.Linter))
-	if cache.head == head && cache.since == since && !g.Shallow(ctx) {
+	if cache.head == head && cache.since == since && shallow == nil {
 		return cache.result(), nil
 	}
-	pairs, merges, err := walk(ctx, g, prefix, rng, res)
-	if err != nil || len(pairs) == 0 {
+	// When HEAD only added commits in a line on top of the last audit's
+	// walk, that audit's findings come first, in its order, and only the
+	// new commits are walked (grownFrom says why the order is then the
+	// one a whole walk gives).
+	revs := []string{rng}
+	var ids []string // the commits of the pairs, in walk order
+	last, grown := cache.grownFrom(ctx, g, head, since, shallow != nil)
+	if grown {
+		prior := cache.result()
+		res.Commits, res.Findings = prior.Commits, prior.Findings
+		ids = append(ids, cache.walked...)
+		revs = []string{head, "^" + last}
+		if since != "" {
+			revs = append(revs, "^"+since)
+		}
+	}
+	pairs, merges, walked, err := walk(ctx, g, prefix, revs, shallow, res)
+	if err != nil {
 		return res, err
+	}
+	if walked != "" {
+		last = walked
+	}
+	if len(pairs) == 0 && !grown {
+		return res, nil
 	}
 	var todo []pair
 	var todoMerges []commit
@@ -117,22 +148,25 @@ func Run(ctx context.Context, g *gitx.Git, opt Options) (*Result, error) {
 	}
 	found := map[string][]Finding{}
 	if len(todo) > 0 {
-		b, err := g.NewBatch(ctx)
-		if err != nil {
-			return nil, err
-		}
-		defer b.Close()
+		// cat-file starts only if the trees of merges or blobs the
+		// object store lacks are to be read.
+		b := &lazyBatch{ctx: ctx, g: g}
+		defer b.close()
 		if len(todoMerges) > 0 {
 			if todo, err = mergePairs(b, prefix, todo, todoMerges, res); err != nil {
 				return nil, err
 			}
 		}
-		if err := compareAll(b, opt, todo, res, found); err != nil {
+		store, retry, done := openStore(ctx, g, opt, objects, len(head)/2)
+		err = compareAll(b, store, retry, opt, todo, res, found)
+		done()
+		if err != nil {
 			return nil, err
 		}
 	}
 	// The findings in walk order: one pair per commit in pairs.
 	for _, pr := range pairs {
+		ids = append(ids, pr.c.id)
 		if fs, ok := cache.commits[pr.c.id]; ok {
 			for _, f := range fs {
 				res.Findings = append(res.Findings, f.finding(pr.c.id))
@@ -142,9 +176,60 @@ func Run(ctx context.Context, g *gitx.Git, opt Options) (*Result, error) {
 		res.Findings = append(res.Findings, found[pr.c.id]...)
 	}
 	if len(todo) > 0 || cache.head != head || cache.since != since {
-		cache.store(g.Dir, head, since, res.Commits, pairs, found)
+		cache.store(g.Dir, head, since, last, res.Commits, ids, found)
 	}
 	return res, nil
+}
+
+// openStore opens the object store the blobs are read from, unless
+// opt says cat-file or it cannot be opened (then every blob comes
+// through cat-file: store is nil). A blob the store lists but cannot
+// rebuild is read by retry, through a second cat-file started when
+// first needed. done closes both.
+func openStore(ctx context.Context, g *gitx.Git, opt Options, objects string, hashLen int) (store *gitx.Objects, retry func(string) ([]byte, bool, error), done func()) {
+	second := &lazyBatch{ctx: ctx, g: g}
+	retry = func(oid string) ([]byte, bool, error) {
+		b, err := second.get()
+		if err != nil {
+			return nil, false, err
+		}
+		return b.Contents(oid)
+	}
+	if !opt.catFile {
+		if s, err := gitx.OpenObjects(objects, hashLen); err == nil {
+			store = s
+		}
+	}
+	return store, retry, func() {
+		if store != nil {
+			store.Close()
+		}
+		second.close()
+	}
+}
+
+// lazyBatch is a cat-file process started when first used.
+type lazyBatch struct {
+	ctx context.Context
+	g   *gitx.Git
+	b   *gitx.Batch
+}
+
+func (l *lazyBatch) get() (*gitx.Batch, error) {
+	if l.b == nil {
+		b, err := l.g.NewBatch(l.ctx)
+		if err != nil {
+			return nil, err
+		}
+		l.b = b
+	}
+	return l.b, nil
+}
+
+func (l *lazyBatch) close() {
+	if l.b != nil {
+		l.b.Close()
+	}
 }
 
 // pair is one comparison of the walk: a commit against one parent, with
@@ -155,26 +240,27 @@ type pair struct {
 	bf, hf files
 }
 
-// walk lists the commits of rng that touched the log or the archive,
+// walk lists the commits of revs that touched the log or the archive,
 // oldest first, counting them in res: one pair per plain commit that
 // changed a file, and the merges, whose pairs come from their trees.
-func walk(ctx context.Context, g *gitx.Git, prefix, rng string, res *Result) (pairs []pair, merges []commit, err error) {
+// last is the last commit listed ("" for none).
+// shallow holds the commits whose parents this clone lacks (nil for a
+// whole clone).
+func walk(ctx context.Context, g *gitx.Git, prefix string, revs []string, shallow map[string]bool, res *Result) (pairs []pair, merges []commit, last string, err error) {
 	names := append([]string{workspace.LogName}, workspace.ArchiveNames...)
 	// --raw gives the old and new blob of each file a commit changed,
 	// so a plain commit needs no tree read at all; merges (for which
 	// git prints no raw diff) read their trees in mergePairs.
 	args := []string{"log", "--no-renames", "--full-history", "--parents", "--topo-order", "--reverse", "--raw", "--no-abbrev",
-		"--format=%x1e%H %P%x1f%an <%ae>%x1f%aI", "--end-of-options", rng, "--"}
+		"--format=%x1e%H %P%x1f%an <%ae>%x1f%aI", "--end-of-options"}
+	args = append(args, revs...)
+	args = append(args, "--")
 	// Pathspecs are relative to the folder git runs in, the memory
 	// root; the raw lines name paths from the top level (prefix+name).
 	args = append(args, names...)
 	out, err := g.Run(ctx, args...)
 	if err != nil {
-		return nil, nil, err
-	}
-	shallow, err := g.ShallowCommits(ctx)
-	if err != nil {
-		return nil, nil, err
+		return nil, nil, "", err
 	}
 	for _, rec := range strings.Split(string(out), "\x1e") {
 		if rec == "" {
@@ -183,15 +269,17 @@ func walk(ctx context.Context, g *gitx.Git, prefix, rng string, res *Result) (pa
 		header, raw, _ := strings.Cut(rec, "\n")
 		f := strings.Split(header, "\x1f")
 		if len(f) != 3 {
-			return nil, nil, fmt.Errorf("git log: unexpected line %q", header)
+			return nil, nil, "", fmt.Errorf("git log: unexpected line %q", header)
 		}
 		ids := strings.Fields(f[0])
 		c := commit{id: ids[0], parents: ids[1:], author: f[1], date: f[2]}
 		res.Commits++
+		res.listed++
+		last = c.id
 		if shallow[c.id] {
 			// History stops here in this clone: what came before, and so
 			// what this commit changed, cannot be read. Never a silent pass.
-			return nil, nil, &ShallowError{Commit: c.id}
+			return nil, nil, "", &ShallowError{Commit: c.id}
 		}
 		switch len(c.parents) {
 		case 0:
@@ -199,7 +287,7 @@ func walk(ctx context.Context, g *gitx.Git, prefix, rng string, res *Result) (pa
 		case 1:
 			bf, hf, err := rawFiles(raw, prefix)
 			if err != nil {
-				return nil, nil, err
+				return nil, nil, "", err
 			}
 			if bf != hf {
 				pairs = append(pairs, pair{c: c, parent: c.parents[0], bf: bf, hf: hf})
@@ -209,13 +297,13 @@ func walk(ctx context.Context, g *gitx.Git, prefix, rng string, res *Result) (pa
 			pairs = append(pairs, pair{c: c}) // filled in from the trees
 		}
 	}
-	return pairs, merges, nil
+	return pairs, merges, last, nil
 }
 
 // mergePairs replaces each merge of pairs by one pair per parent whose
 // files differ: the tree of the memory root at the merge and at each
 // parent gives the blobs of the log and the archive.
-func mergePairs(b *gitx.Batch, prefix string, pairs []pair, merges []commit, res *Result) ([]pair, error) {
+func mergePairs(lb *lazyBatch, prefix string, pairs []pair, merges []commit, res *Result) ([]pair, error) {
 	var order []string
 	seen := map[string]bool{}
 	for _, c := range merges {
@@ -232,6 +320,10 @@ func mergePairs(b *gitx.Batch, prefix string, pairs []pair, merges []commit, res
 	}
 	hashLen := len(merges[0].id) / 2
 	tree := make(map[string]files, len(order))
+	b, err := lb.get()
+	if err != nil {
+		return nil, err
+	}
 	p := b.Pipeline(specs)
 	for _, id := range order {
 		data, ok, err := p.Next()
@@ -266,46 +358,90 @@ func mergePairs(b *gitx.Batch, prefix string, pairs []pair, merges []commit, res
 }
 
 // blobCache reads every blob the comparisons need, each once, in the
-// order the walk uses them, through one pipelined cat-file; a blob is
-// dropped after its last use, and its buffer read into again, unless
-// the blob was parsed (parse's results share their bytes).
+// order the walk uses them: from the object store where it can
+// (gitx.Objects: each version rebuilt from its predecessor and a
+// delta, nothing copied through a pipe), the rest through one
+// pipelined cat-file. A blob is dropped after its last use; a buffer
+// the pipe filled is read into again, unless the blob was parsed
+// (parse's results share their bytes). The store's buffers are its
+// own and never reused here.
 type blobCache struct {
-	blobs  []string
 	uses   map[string]int
 	have   map[string][]byte
 	pinned map[string]bool
 	free   [][]byte
-	pipe   *gitx.Pipe
-	next   int
-	read   int
+	// store reads the blobs it holds (inStore); the others come from
+	// pipe, in the order of piped. retry reads a blob the store listed
+	// but could not rebuild, through a second cat-file.
+	store   *gitx.Objects
+	inStore map[string]bool
+	retry   func(oid string) ([]byte, bool, error)
+	piped   []string
+	isPiped map[string]bool
+	pipe    *gitx.Pipe
+	next    int
+	read    int
+	stored  int
 }
 
-func newBlobCache(b *gitx.Batch, pairs []pair) *blobCache {
-	c := &blobCache{uses: map[string]int{}, have: map[string][]byte{}, pinned: map[string]bool{}}
+func newBlobCache(b *lazyBatch, store *gitx.Objects, retry func(string) ([]byte, bool, error), pairs []pair) (*blobCache, error) {
+	c := &blobCache{uses: map[string]int{}, have: map[string][]byte{}, pinned: map[string]bool{},
+		store: store, inStore: map[string]bool{}, isPiped: map[string]bool{}, retry: retry}
 	for _, pr := range pairs {
 		for _, oid := range needed(pr.bf, pr.hf) {
 			if oid == "" {
 				continue
 			}
 			if c.uses[oid] == 0 {
-				c.blobs = append(c.blobs, oid)
+				if store != nil && store.Has(oid) {
+					c.inStore[oid] = true
+				} else {
+					c.piped = append(c.piped, oid)
+					c.isPiped[oid] = true
+				}
 			}
 			c.uses[oid]++
 		}
 	}
-	c.pipe = b.Pipeline(c.blobs)
-	return c
+	if len(c.piped) > 0 {
+		bt, err := b.get()
+		if err != nil {
+			return nil, err
+		}
+		c.pipe = bt.Pipeline(c.piped)
+	}
+	return c, nil
 }
 
 func (c *blobCache) get(oid string) ([]byte, error) {
 	if oid == "" {
 		return nil, nil
 	}
+	if data, ok := c.have[oid]; ok {
+		return data, nil
+	}
+	if c.inStore[oid] {
+		data, ok := c.store.Blob(oid)
+		if ok {
+			c.stored++
+		} else {
+			var err error
+			if data, ok, err = c.retry(oid); err != nil {
+				return nil, err
+			}
+		}
+		if !ok {
+			return nil, fmt.Errorf("git cat-file: blob %s is missing", oid)
+		}
+		c.read++
+		c.have[oid] = data
+		return data, nil
+	}
 	for {
 		if data, ok := c.have[oid]; ok {
 			return data, nil
 		}
-		if c.next == len(c.blobs) {
+		if c.next == len(c.piped) {
 			return nil, fmt.Errorf("git cat-file: blob %s was not read", oid)
 		}
 		var buf []byte
@@ -317,10 +453,10 @@ func (c *blobCache) get(oid string) ([]byte, error) {
 			return nil, err
 		}
 		if !ok {
-			return nil, fmt.Errorf("git cat-file: blob %s is missing", c.blobs[c.next])
+			return nil, fmt.Errorf("git cat-file: blob %s is missing", c.piped[c.next])
 		}
 		c.read++
-		c.have[c.blobs[c.next]] = data
+		c.have[c.piped[c.next]] = data
 		c.next++
 	}
 }
@@ -338,7 +474,11 @@ func (c *blobCache) release(oid string) {
 		return
 	}
 	if c.uses[oid]--; c.uses[oid] == 0 {
-		if data := c.have[oid]; !c.pinned[oid] && cap(data) > 0 {
+		switch data := c.have[oid]; {
+		case c.pinned[oid]:
+		case c.inStore[oid]:
+			c.store.Release(oid)
+		case cap(data) > 0:
 			c.free = append(c.free, data[:0])
 		}
 		delete(c.have, oid)
@@ -347,8 +487,11 @@ func (c *blobCache) release(oid string) {
 
 // compareAll judges every pair through lint's history rules, adding
 // the findings of each commit to found.
-func compareAll(b *gitx.Batch, opt Options, pairs []pair, res *Result, found map[string][]Finding) error {
-	cache := newBlobCache(b, pairs)
+func compareAll(b *lazyBatch, store *gitx.Objects, retry func(string) ([]byte, bool, error), opt Options, pairs []pair, res *Result, found map[string][]Finding) error {
+	cache, err := newBlobCache(b, store, retry, pairs)
+	if err != nil {
+		return err
+	}
 	ends := ends{closed: map[string]bool{}, parses: &res.parses}
 	for _, pr := range pairs {
 		need := needed(pr.bf, pr.hf)
@@ -377,6 +520,7 @@ func compareAll(b *gitx.Batch, opt Options, pairs []pair, res *Result, found map
 		}
 	}
 	res.blobs += cache.read
+	res.stored += cache.stored
 	return nil
 }
 
@@ -405,7 +549,7 @@ func (e *ends) appended(oid, nextOID, name string, old, next []byte) bool {
 		e.closed[oid] = closed
 		*e.parses++
 	}
-	if closed && addedClean(old, next) {
+	if closed && addedClean(old, next, name != workspace.LogName) {
 		e.closed[nextOID] = true
 	}
 	return closed
@@ -440,10 +584,13 @@ func closedEnd(name string, data []byte) bool {
 }
 
 // addedClean reports whether what next adds to old (PureAppend holds)
-// leaves next with a closed end as well: it ends its last line, and
-// from its first heading, an event heading, no line could open or
-// close a block (parse.CutsAt).
-func addedClean(old, next []byte) bool {
+// leaves next with a closed end as well: it ends its last line, no line
+// is too long to read on, and from its first heading, an event heading,
+// no line could open or close a block (parse.CutsAt). In an archive
+// (archive true) the events may follow "## Archive: ..." section
+// headings, as every archive move writes them: otherwise each move
+// would parse the whole archive again.
+func addedClean(old, next []byte, archive bool) bool {
 	rest := next[len(old):]
 	if len(rest) == 0 {
 		return true
@@ -451,14 +598,30 @@ func addedClean(old, next []byte) bool {
 	if rest[len(rest)-1] != '\n' {
 		return false
 	}
+	section := false
 	for pos := 0; pos < len(rest); {
 		end := bytes.IndexByte(rest[pos:], '\n') + pos + 1
-		if t := bytes.TrimSpace(rest[pos:end]); len(t) != 0 && !bytes.Equal(t, []byte("---")) {
+		line := rest[pos:end]
+		if len(line) > parse.MaxLineLength {
+			return false
+		}
+		switch t := bytes.TrimSpace(line); {
+		case len(t) == 0, bytes.Equal(t, []byte("---")):
+		case archive && parse.IsArchiveSection(bytes.TrimRight(line, "\r\n")):
+			section = true
+		default:
+			for _, l := range bytes.SplitAfter(rest[end:], []byte{'\n'}) {
+				if len(l) > parse.MaxLineLength {
+					return false
+				}
+			}
 			return parse.CutsAt(rest[pos:])
 		}
 		pos = end
 	}
-	return true
+	// Only blank lines and separators, or a section without events: the
+	// last event is old's, followed by a heading when section is true.
+	return !section
 }
 
 // onlySeparators reports whether b holds nothing but blank lines and

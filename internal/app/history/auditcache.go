@@ -1,13 +1,16 @@
 package history
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/memsys/memsys/internal/base/diag"
 	"github.com/memsys/memsys/internal/base/snapshot"
+	"github.com/memsys/memsys/internal/io/gitx"
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/lint"
 )
@@ -22,7 +25,7 @@ import (
 // drop out when the entry is rewritten.
 
 // commitCacheVersion changes whenever what an entry holds changes.
-const commitCacheVersion = 1
+const commitCacheVersion = 2
 
 // maxCachedCommits bounds an entry: commits of earlier audits that this
 // walk did not list (a --since range, a rewritten branch) are kept only
@@ -48,9 +51,10 @@ type commitEntry struct {
 	IDs     []string
 	Finds   [][]cachedFinding
 	// The last audit: its range (Since.., HEAD's ID) and what it
-	// reported, the findings being those of the first Walked IDs.
-	Head, Since     string
-	Commits, Walked int
+	// reported, the findings being those of the first Walked IDs; Last
+	// is the last commit its walk listed.
+	Head, Since, Last string
+	Commits, Walked   int
 }
 
 // commitCache is the commit cache as one audit uses it.
@@ -58,9 +62,9 @@ type commitCache struct {
 	name    string
 	commits map[string][]cachedFinding
 	// The last audit, as recorded in the entry.
-	head, since string
-	count       int
-	walked      []string
+	head, since, last string
+	count             int
+	walked            []string
 }
 
 // result is the last audit's result, rebuilt from the entry.
@@ -99,20 +103,20 @@ func loadCommitCache(root, name string) *commitCache {
 	for i, id := range e.IDs {
 		c.commits[id] = e.Finds[i]
 	}
-	c.head, c.since, c.count, c.walked = e.Head, e.Since, e.Commits, e.IDs[:e.Walked]
+	c.head, c.since, c.last, c.count, c.walked = e.Head, e.Since, e.Last, e.Commits, e.IDs[:e.Walked]
 	return c
 }
 
-// store writes the entry: every commit of pairs (from the cache or
-// found now, in walk order), then earlier ones while under the bound.
-func (c *commitCache) store(root, head, since string, commits int, pairs []pair, found map[string][]Finding) {
+// store writes the entry: every commit of ids (the commits of the
+// walk's pairs, in walk order; from the cache or found now), then
+// earlier ones while under the bound.
+func (c *commitCache) store(root, head, since, last string, commits int, ids []string, found map[string][]Finding) {
 	if !workspace.CacheEnabled() {
 		return
 	}
-	e := commitEntry{Version: commitCacheVersion, Head: head, Since: since, Commits: commits}
+	e := commitEntry{Version: commitCacheVersion, Head: head, Since: since, Last: last, Commits: commits}
 	seen := map[string]bool{}
-	for _, pr := range pairs {
-		id := pr.c.id
+	for _, id := range ids {
 		if seen[id] {
 			continue
 		}
@@ -145,4 +149,39 @@ func (c *commitCache) store(root, head, since string, commits int, pairs []pair,
 		return
 	}
 	workspace.CachePut(root, c.name, data)
+}
+
+// grownFrom reports whether the audit of since..head is the last
+// audit's (since..c.head) plus commits in a line on top of last, the
+// last commit that audit's walk listed: every commit of last..head has
+// one parent, the first's being last. Then the whole walk lists the
+// last audit's commits, in the same order, and after them the new
+// ones, in the order a walk of last..head gives. With history
+// simplification (--full-history, parents rewritten) a merge is
+// always listed, so last, the top of the last walk, was its only
+// commit without a listed child: the topological sort of the whole
+// walk takes the new line first (from the top, before --reverse), then
+// reaches last with exactly the state the last walk started from. A
+// new merge, HEAD moved elsewhere, or a shallow clone: no (the whole
+// range is walked, reading only commits the cache lacks).
+func (c *commitCache) grownFrom(ctx context.Context, g *gitx.Git, head, since string, shallow bool) (last string, ok bool) {
+	if c.last == "" || c.head == "" || c.since != since || shallow {
+		return "", false
+	}
+	out, err := g.Run(ctx, "rev-list", "--parents", "--end-of-options", c.last+".."+head)
+	if err != nil {
+		return "", false
+	}
+	want := head
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if line == "" {
+			continue
+		}
+		f := strings.Fields(line)
+		if len(f) != 2 || f[0] != want {
+			return "", false
+		}
+		want = f[1]
+	}
+	return c.last, want == c.last
 }

@@ -2,10 +2,12 @@ package history
 
 import (
 	"bytes"
+	"compress/zlib"
 	"context"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -55,9 +57,10 @@ func audit(t *testing.T, dir string, opt Options, cache bool) *Result {
 
 // TestAuditFastEqualsFull runs, over generated histories with every
 // kind of change, the reference audit (every pair parsed and compared,
-// no cache), the fast path without the cache, the fast path writing the
-// cache and the fast path reading it, and compares their reports in
-// every format byte for byte.
+// every blob read through cat-file, no cache), the fast path without
+// the cache, the fast path writing the cache and the fast path reading
+// it, and, after a repack that recomputes every delta, the fast path
+// again, and compares their reports in every format byte for byte.
 func TestAuditFastEqualsFull(t *testing.T) {
 	for _, h := range []histgen.History{
 		{Commits: 120, ArchiveEvery: 40, Keep: 10},
@@ -71,7 +74,7 @@ func TestAuditFastEqualsFull(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("%+v", h), func(t *testing.T) {
 			dir := h.Build(t)
-			full := audit(t, dir, Options{full: true}, false)
+			full := audit(t, dir, Options{full: true, catFile: true}, false)
 			want := report(t, full)
 			changes := h.Edit > 0 || h.Delete > 0 || h.Reorder > 0 || h.EditLast > 0
 			if changes != (len(full.Findings) > 0) {
@@ -90,8 +93,19 @@ func TestAuditFastEqualsFull(t *testing.T) {
 			if cold.parses > h.Commits/5 {
 				t.Errorf("the fast audit parsed %d versions of %d commits", cold.parses, h.Commits)
 			}
+			if full.stored != 0 || cold.stored == 0 {
+				t.Errorf("blobs from the object store: full audit %d of %d, cold %d of %d (want none, some)", full.stored, full.blobs, cold.stored, cold.blobs)
+			}
 			if warm.blobs != 0 || first.blobs == 0 {
 				t.Errorf("blobs read: first cached run %d, warm run %d (want > 0, 0)", first.blobs, warm.blobs)
+			}
+			// Older versions as deltas over newer ones, several over one
+			// base, as git gc leaves a repository.
+			if out, err := (&gitx.Git{Dir: dir}).Run(context.Background(), "repack", "-adf", "-q", "--window=30"); err != nil {
+				t.Fatalf("git repack: %v\n%s", err, out)
+			}
+			if got := report(t, audit(t, dir, Options{}, false)); got != want {
+				t.Errorf("repacked: report differs from the full audit's:\n%s\nwant:\n%s", got, want)
 			}
 		})
 	}
@@ -105,6 +119,9 @@ func TestAuditPrefixVersions(t *testing.T) {
 		"append":                 base + ev(2, "two"),
 		"last line edited":       strings.TrimSuffix(base, "---\n\n") + "--- \n\n" + ev(2, "two"),
 		"last event grew":        base + "**Tags**: late\n\n" + ev(2, "two"),
+		"grew by a subheading":   base + "#### late\n\ntext\n\n" + ev(2, "two"),
+		"grew by a hash line":    base + "#late\n\n" + ev(2, "two"),
+		"setext after text":      strings.TrimSuffix(base, "\n---\n\n") + "\nplain words\n---\n\n" + ev(2, "two"),
 		"crlf":                   strings.ReplaceAll(base+ev(2, "two"), "\n", "\r\n"),
 		"cut":                    base[:len(base)-10],
 		"setext":                 strings.TrimSuffix(base, "\n---\n\n") + "\n---\n\n" + ev(2, "two"),
@@ -116,6 +133,8 @@ func TestAuditPrefixVersions(t *testing.T) {
 			switch name {
 			case "setext":
 				old = strings.TrimSuffix(base, "\n---\n\n")
+			case "setext after text":
+				old = strings.TrimSuffix(base, "\n---\n\n") + "\nplain words\n"
 			case "open fence continued":
 				old = strings.TrimSuffix(base, "---\n\n") + "```\ncode\n"
 			case "open comment continued":
@@ -203,5 +222,158 @@ func TestAuditCacheNewCommits(t *testing.T) {
 	}
 	if warm := audit(t, dir, Options{}, true); warm.blobs != 0 {
 		t.Errorf("after rewriting the entry, a warm audit read %d blobs", warm.blobs)
+	}
+}
+
+// TestAuditGrownHistory grows a history with merges commit by commit
+// and audits it after each step with the cache on: the audit walks
+// only the new commits when they add a line on top of the last audit's
+// walk, the whole range otherwise (a merge, HEAD moved back, another
+// --since), and reports in every format byte for byte what the full
+// reference audit of the whole range reports.
+func TestAuditGrownHistory(t *testing.T) {
+	dir := histgen.History{Commits: 40, ArchiveEvery: 15, Keep: 5, Edit: 20, MergeEvery: 6}.Build(t)
+	g := &gitx.Git{Dir: dir, Env: []string{"GIT_CONFIG_NOSYSTEM=1", "HOME=" + dir, "GIT_AUTHOR_NAME=Cy", "GIT_AUTHOR_EMAIL=cy@example.com", "GIT_COMMITTER_NAME=Cy", "GIT_COMMITTER_EMAIL=cy@example.com", "GIT_AUTHOR_DATE=2025-03-01T00:00:00Z", "GIT_COMMITTER_DATE=2025-03-01T00:00:00Z"}}
+	git := func(args ...string) {
+		t.Helper()
+		if out, err := g.Run(context.Background(), args...); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	next := 41
+	edit := func(name string, change func(string) string) {
+		t.Helper()
+		path := filepath.Join(dir, name)
+		data, _ := os.ReadFile(path)
+		if err := os.WriteFile(path, []byte(change(string(data))), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		git("add", name)
+		git("commit", "-q", "-m", "change "+name)
+	}
+	appendEvent := func(s string) string {
+		s += "\n---\n\n" + histgen.Event(next)
+		next++
+		return s
+	}
+	code := func(s string) string { return s + "x\n" }
+	git("checkout", "-q", "main")
+	audit(t, dir, Options{}, true)
+	for _, step := range []struct {
+		name  string
+		do    func()
+		since string
+		grown int // commits the walk lists when the audit reads only new ones; -1: the whole range
+	}{
+		{name: "a commit not touching the log", do: func() { edit("code.txt", code) }, grown: 0},
+		{name: "one appended event", do: func() { edit("CHANGELOG.md", appendEvent) }, grown: 1},
+		{name: "an append, a code change, an edit", do: func() {
+			edit("CHANGELOG.md", appendEvent)
+			edit("code.txt", code)
+			edit("CHANGELOG.md", func(s string) string {
+				return appendEvent(strings.Replace(s, "**Details**:", "**Details**: (edited)", 1))
+			})
+		}, grown: 2},
+		{name: "a merged side branch", do: func() {
+			git("checkout", "-q", "-b", "topic")
+			edit("CHANGELOG.md", appendEvent)
+			git("checkout", "-q", "main")
+			edit("code.txt", code)
+			git("merge", "-q", "--no-ff", "-m", "merge topic", "topic")
+		}, grown: -1},
+		{name: "an append over the merge", do: func() { edit("CHANGELOG.md", appendEvent) }, grown: 1},
+		{name: "HEAD moved back", do: func() { git("reset", "-q", "--hard", "HEAD~1") }, grown: -1},
+		{name: "with a commit-graph", do: func() {
+			git("commit-graph", "write", "--reachable")
+			edit("CHANGELOG.md", appendEvent)
+			edit("CHANGELOG.md", appendEvent)
+		}, grown: 2},
+		{name: "--since", since: "HEAD~6", do: func() {}, grown: -1},
+		{name: "--since, grown", since: "HEAD~7", do: func() { edit("CHANGELOG.md", appendEvent) }, grown: 1},
+	} {
+		t.Run(step.name, func(t *testing.T) {
+			step.do()
+			opt := Options{Since: step.since}
+			warm := audit(t, dir, opt, true)
+			want := report(t, audit(t, dir, Options{Since: step.since, full: true, catFile: true}, false))
+			if got := report(t, warm); got != want {
+				t.Errorf("report after the audit of the history before:\n%s\nfull audit:\n%s", got, want)
+			}
+			if step.grown >= 0 && warm.listed != step.grown {
+				t.Errorf("the walk listed %d commits, want only the %d new ones", warm.listed, step.grown)
+			}
+			if step.grown < 0 && warm.listed != warm.Commits {
+				t.Errorf("the walk listed %d commits of %d, want the whole range", warm.listed, warm.Commits)
+			}
+		})
+	}
+}
+
+// TestAuditStoreFallsBack damages, in the pack, the last version of the
+// log and leaves a loose copy of it, as git might find a packed object
+// bad and another copy good: the object store cannot rebuild it, the
+// audit reads it through cat-file (which falls back to the loose copy),
+// and reports what the full audit reports.
+func TestAuditStoreFallsBack(t *testing.T) {
+	dir := histgen.History{Commits: 60, Edit: 12}.Build(t) // over fast-import's 100 objects: a pack
+	g := &gitx.Git{Dir: dir}
+	ctx := context.Background()
+	want := report(t, audit(t, dir, Options{full: true, catFile: true}, false))
+	out, err := g.Run(ctx, "rev-parse", "HEAD:CHANGELOG.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	oid := strings.TrimSpace(string(out))
+	content, err := g.Run(ctx, "cat-file", "blob", oid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var loose bytes.Buffer
+	z := zlib.NewWriter(&loose)
+	fmt.Fprintf(z, "blob %d\x00%s", len(content), content)
+	z.Close()
+	if err := os.MkdirAll(filepath.Join(dir, ".git", "objects", oid[:2]), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".git", "objects", oid[:2], oid[2:]), loose.Bytes(), 0o444); err != nil {
+		t.Fatal(err)
+	}
+	idx, _ := filepath.Glob(filepath.Join(dir, ".git", "objects", "pack", "*.idx"))
+	if len(idx) != 1 {
+		t.Fatalf("pack indexes %v", idx)
+	}
+	f, err := os.Open(idx[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	out, err = g.RunInput(ctx, f, "show-index")
+	if err != nil {
+		t.Fatal(err)
+	}
+	off := -1
+	for _, line := range strings.Split(string(out), "\n") {
+		if fs := strings.Fields(line); len(fs) >= 2 && fs[1] == oid {
+			off, _ = strconv.Atoi(fs[0])
+		}
+	}
+	packPath := strings.TrimSuffix(idx[0], ".idx") + ".pack"
+	pack, err := os.ReadFile(packPath)
+	if err != nil || off < 0 {
+		t.Fatalf("pack: %v, offset %d", err, off)
+	}
+	pack[off+6] ^= 0x5a
+	if err := os.Chmod(packPath, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(packPath, pack, 0o444); err != nil {
+		t.Fatal(err)
+	}
+	cold := audit(t, dir, Options{}, false)
+	if got := report(t, cold); got != want {
+		t.Errorf("report with a damaged packed version:\n%s\nwant:\n%s", got, want)
+	}
+	if cold.blobs-cold.stored != 1 {
+		t.Errorf("%d of %d blobs from the object store, want all but the damaged one", cold.stored, cold.blobs)
 	}
 }

@@ -2,10 +2,13 @@ package history
 
 import (
 	"bytes"
+
+	"github.com/memsys/memsys/parse"
 )
 
 // PureAppend reports whether next is old with bytes added at the end,
-// starting at a heading (after optional blank lines and "---"), so no
+// starting at a heading that ends the last event (after optional blank
+// lines and "---"; "#tag" and "#### Notes" would extend it), so no
 // committed byte changed and no committed event grew: a walk over
 // thousands of commits can then skip parsing either version. A false
 // result only means "compare properly".
@@ -26,7 +29,7 @@ func PureAppend(old, next []byte) bool {
 		switch {
 		case len(t) == 0, bytes.Equal(t, []byte("---")):
 			continue
-		case len(line) > 0 && line[0] == '#':
+		case parse.ClosesEvent(bytes.TrimSuffix(line, []byte{'\r'})):
 			return true
 		}
 		return false

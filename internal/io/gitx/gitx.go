@@ -470,17 +470,9 @@ func (x *Blobs) Shallow() bool { return x.g.Shallow(x.ctx) }
 // Close ends the batch process.
 func (x *Blobs) Close() error { return x.b.Close() }
 
-// ShallowCommits returns the commits whose parents this clone lacks
-// (the repository's shallow file), or nil for a complete clone.
-func (g *Git) ShallowCommits(ctx context.Context) (map[string]bool, error) {
-	if !g.Shallow(ctx) {
-		return nil, nil
-	}
-	out, err := g.Run(ctx, "rev-parse", "--path-format=absolute", "--git-path", "shallow")
-	if err != nil {
-		return nil, err
-	}
-	data, err := os.ReadFile(strings.TrimSpace(string(out)))
+// readShallow reads the shallow file at path into a set.
+func readShallow(path string) (map[string]bool, error) {
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("read the shallow list: %w", err)
 	}
@@ -489,4 +481,33 @@ func (g *Git) ShallowCommits(ctx context.Context) (map[string]bool, error) {
 		set[id] = true
 	}
 	return set, nil
+}
+
+// Layout is where a memory root sits in its repository, as audit
+// needs it, found with one git call.
+type Layout struct {
+	Prefix  string // as Prefix returns it
+	Objects string // the objects folder, for OpenObjects
+	// Shallow holds the commits whose parents this clone lacks (the
+	// repository's shallow file), nil for a complete clone.
+	Shallow map[string]bool
+}
+
+// Layout returns the Layout of g.Dir.
+func (g *Git) Layout(ctx context.Context) (Layout, error) {
+	out, err := g.Run(ctx, "rev-parse", "--show-prefix", "--is-shallow-repository", "--path-format=absolute", "--git-path", "objects", "--git-path", "shallow")
+	if err != nil {
+		return Layout{}, err
+	}
+	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	if len(lines) != 4 {
+		return Layout{}, fmt.Errorf("git rev-parse: unexpected output %q", out)
+	}
+	l := Layout{Prefix: strings.TrimSpace(lines[0]), Objects: lines[2]}
+	if strings.TrimSpace(lines[1]) == "true" {
+		if l.Shallow, err = readShallow(lines[3]); err != nil {
+			return Layout{}, err
+		}
+	}
+	return l, nil
 }
