@@ -90,6 +90,12 @@ func Run(ctx context.Context, g *gitx.Git, opt Options) (*Result, error) {
 		return nil, err
 	}
 	prefix, objects, shallow := layout.Prefix, layout.Objects, layout.Shallow
+	if layout.Replaced {
+		// git replace or grafts: a commit's ID no longer pins what git
+		// shows for it, nor a blob's what cat-file returns. Read every
+		// object through git and neither trust nor write the cache.
+		opt.catFile = true
+	}
 	// The walk names HEAD by its ID, so what it lists is what the cache
 	// records under that ID even if HEAD moves meanwhile.
 	rng, since := head, ""
@@ -104,7 +110,10 @@ func Run(ctx context.Context, g *gitx.Git, opt Options) (*Result, error) {
 	// others are read; and the audit of the same range ending at the
 	// same commit is the same audit, unless the clone has become
 	// shallow since (a cut history is an error, never a silent pass).
-	cache := loadCommitCache(g.Dir, cacheName(prefix, opt.Linter))
+	cache := &commitCache{commits: map[string][]cachedFinding{}}
+	if !layout.Replaced {
+		cache = loadCommitCache(g.Dir, cacheName(prefix, opt.Linter))
+	}
 	if cache.head == head && cache.since == since && shallow == nil {
 		return cache.result(), nil
 	}
@@ -175,7 +184,7 @@ func Run(ctx context.Context, g *gitx.Git, opt Options) (*Result, error) {
 		}
 		res.Findings = append(res.Findings, found[pr.c.id]...)
 	}
-	if len(todo) > 0 || cache.head != head || cache.since != since {
+	if !layout.Replaced && (len(todo) > 0 || cache.head != head || cache.since != since) {
 		cache.store(g.Dir, head, since, last, res.Commits, ids, found)
 	}
 	return res, nil

@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -491,19 +493,62 @@ type Layout struct {
 	// Shallow holds the commits whose parents this clone lacks (the
 	// repository's shallow file), nil for a complete clone.
 	Shallow map[string]bool
+	// Replaced is true when an object ID may not name the content it
+	// hashes: the repository has replace refs (git replace) that git
+	// honours, a grafts file, or keeps its refs in a reftable, where
+	// memsys cannot look for replace refs without another git call.
+	// Audit then reads every object through git and keeps no commit
+	// cache.
+	Replaced bool
+}
+
+// replaced reports whether the repository whose common git directory is
+// common may make git read other objects than an ID names (Layout's
+// Replaced): a grafts file, replace refs under GIT_REPLACE_REF_BASE
+// (default refs/replace/) unless GIT_NO_REPLACE_OBJECTS turns them off,
+// loose or packed, or a reftable it cannot cheaply look into.
+func replaced(common, grafts string) bool {
+	if _, err := os.Stat(grafts); err == nil {
+		return true
+	}
+	if os.Getenv("GIT_NO_REPLACE_OBJECTS") != "" {
+		return false
+	}
+	if _, err := os.Stat(filepath.Join(common, "reftable")); err == nil {
+		return true
+	}
+	base := os.Getenv("GIT_REPLACE_REF_BASE")
+	if base == "" {
+		base = "refs/replace/"
+	}
+	base = strings.TrimSuffix(base, "/") + "/"
+	found := false
+	filepath.WalkDir(filepath.Join(common, filepath.FromSlash(base)), func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			found = true
+			return filepath.SkipAll
+		}
+		return nil
+	})
+	if found {
+		return true
+	}
+	packed, err := os.ReadFile(filepath.Join(common, "packed-refs"))
+	return err == nil && bytes.Contains(packed, []byte(" "+base))
 }
 
 // Layout returns the Layout of g.Dir.
 func (g *Git) Layout(ctx context.Context) (Layout, error) {
-	out, err := g.Run(ctx, "rev-parse", "--show-prefix", "--is-shallow-repository", "--path-format=absolute", "--git-path", "objects", "--git-path", "shallow")
+	out, err := g.Run(ctx, "rev-parse", "--show-prefix", "--is-shallow-repository", "--path-format=absolute", "--git-path", "objects", "--git-path", "shallow",
+		"--git-common-dir", "--git-path", "info/grafts")
 	if err != nil {
 		return Layout{}, err
 	}
 	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
-	if len(lines) != 4 {
+	if len(lines) != 6 {
 		return Layout{}, fmt.Errorf("git rev-parse: unexpected output %q", out)
 	}
-	l := Layout{Prefix: strings.TrimSpace(lines[0]), Objects: lines[2]}
+	l := Layout{Prefix: strings.TrimSpace(lines[0]), Objects: lines[2], Replaced: replaced(lines[4], lines[5])}
 	if strings.TrimSpace(lines[1]) == "true" {
 		if l.Shallow, err = readShallow(lines[3]); err != nil {
 			return Layout{}, err
