@@ -27,6 +27,14 @@ type LintOptions struct {
 	// Notes receives one line per thing lint did besides judging: a
 	// file --fix rewrote or kept, the baseline written. nil drops them.
 	Notes func(string)
+	// Exiting says the process prints the report and exits (the memsys
+	// command, not the MCP server): a lint answered from the cache's
+	// result then leaves the garbage collector off. What is allocated
+	// after it (the findings, their paths and the printed lines) stays
+	// live or is a few megabytes, and a collection started while the
+	// findings were printed cost a 100k-event lint ~15 ms of CPU, a
+	// fifth of it.
+	Exiting bool
 }
 
 // LintReport is what Lint found at one root.
@@ -71,7 +79,7 @@ func Lint(ctx context.Context, root string, o LintOptions) (*LintReport, error) 
 	var ds diag.Diagnostics
 	var events int
 	if git == nil && revs == nil && !o.Fix && workspace.CacheEnabled() {
-		if ds, events, err = lintCached(l, root, lintCacheName(root, o.Overrides), in); err != nil {
+		if ds, events, err = lintCached(l, root, lintCacheName(root, o.Overrides), in, o.Exiting); err != nil {
 			return nil, err
 		}
 	} else {

@@ -214,7 +214,7 @@ var lintHits, lintResumes, lintSaves int
 // findings when no input changed, else a Session resumed from the
 // checkpoint when the log only grew after it, else a cold lint. It
 // stores what the next run needs. name is lintCacheName's.
-func lintCached(l *lint.Linter, root, name string, in lint.Input) (diag.Diagnostics, int, error) {
+func lintCached(l *lint.Linter, root, name string, in lint.Input, exiting bool) (diag.Diagnostics, int, error) {
 	arch, err := workspace.ReadArchive(root)
 	if err != nil {
 		return lintCold(l, root, name, in)
@@ -229,6 +229,9 @@ func lintCached(l *lint.Linter, root, name string, in lint.Input) (diag.Diagnost
 			suffix, prefixOK, _ = workspace.ReadAfter(root, workspace.LogName, int64(m.PrefixLen), m.PrefixSum)
 			if prefixOK && sha256.Sum256(suffix) == m.SuffixSum && readsSame(in, m.Reads) && snapshot.Decode(findings, &m.Findings) == nil {
 				lintHits++
+				if exiting {
+					holdGC(0) // never released: LintOptions.Exiting
+				}
 				return m.Findings, m.Events, nil
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -206,5 +207,38 @@ func TestLintCacheEdits(t *testing.T) {
 	}
 	for i := 0; i < n; i++ {
 		checkLintEdit(t, loggen.Generate(40, int64(i%5)), tails[r.IntN(len(tails))], r.Uint32(), "x\n-`#<\r7 "[r.IntN(9)])
+	}
+}
+
+// TestLintExitingHoldsGC: a lint answered from the result entry leaves
+// the collector off only for a caller that exits after printing
+// (LintOptions.Exiting, the memsys command); the MCP server's lints
+// never change the process's setting.
+func TestLintExitingHoldsGC(t *testing.T) {
+	defer useCache(true)()
+	old := debug.SetGCPercent(137)
+	defer func() {
+		gcHold.Lock()
+		gcHold.n = 0
+		gcHold.Unlock()
+		debug.SetGCPercent(old)
+	}()
+	root := newRootWith(t, map[string][]byte{parse.LogFile: loggen.Generate(50, 1)})
+	for i, want := range []int{137, 137, 137, -1} {
+		// Runs 0 and 2 lint cold or resume, 1 and 3 answer from the
+		// result; only run 3 exits.
+		hits := lintHits
+		if _, err := Lint(context.Background(), root, LintOptions{Exiting: i == 3}); err != nil {
+			t.Fatal(err)
+		}
+		if answered := lintHits > hits; answered != (i%2 == 1) {
+			t.Fatalf("run %d: answered from the result: %v", i, answered)
+		}
+		if p := debug.SetGCPercent(137); p != want {
+			t.Errorf("run %d: GC percent %d after the lint, want %d", i, p, want)
+		}
+		if i == 1 {
+			os.WriteFile(filepath.Join(root, parse.ContextFile), []byte("x"), 0o644) // the result no longer answers
+		}
 	}
 }
