@@ -238,7 +238,13 @@ func TestLintExitingHoldsGC(t *testing.T) {
 			t.Errorf("run %d: GC percent %d after the lint, want %d", i, p, want)
 		}
 		if i == 1 {
-			os.WriteFile(filepath.Join(root, parse.ContextFile), []byte("x"), 0o644) // the result no longer answers
+			// An appended event: the result no longer answers.
+			f, err := os.OpenFile(filepath.Join(root, parse.LogFile), os.O_APPEND|os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.WriteString("\n### evt-051 | 2026-01-01 10:00 | ada | test\n\n**Scope**: api\n**Summary**: One more\n")
+			f.Close()
 		}
 	}
 }
