@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -34,10 +33,6 @@ func TestEveryCommandReadsEachFileOnce(t *testing.T) {
 		os.WriteFile(filepath.Join(dir, "CHANGELOG.md"), loggen.Generate(300, 1), 0o644)
 		os.WriteFile(filepath.Join(dir, "AGENTS.md"), []byte("# Agents\n\n## Memory System Protocol\n\nmemsys tier: "+tier+"\n"), 0o644)
 		os.MkdirAll(filepath.Join(dir, ".memory"), 0o755)
-		// The cache lives in the git directory.
-		if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
-			t.Fatalf("git init: %v\n%s", err, out)
-		}
 		if out, code := memsysIn(t, dir, "regen"); code != 0 {
 			t.Fatalf("regen: exit %d\n%s", code, out)
 		}
