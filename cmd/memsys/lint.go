@@ -73,11 +73,12 @@ func runLint(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return cannotRun{err}
 	}
-	opt := memory.LintOptions{Overrides: overrides, Fix: cmd.Bool("fix"), WriteBaseline: cmd.Bool("write-baseline"), Exiting: true,
+	opt := memory.LintOptions{Overrides: overrides, Fix: cmd.Bool("fix"), WriteBaseline: cmd.Bool("write-baseline"),
 		Git:   history.GitOptions{Base: cmd.String("base"), Head: cmd.String("head"), Staged: cmd.Bool("staged")},
 		Notes: func(s string) { fmt.Fprintln(cmd.Root().ErrWriter, "memsys: "+s) }}
 	res := &lint.Result{Diagnostics: diag.Diagnostics{}, Roots: len(roots)}
-	for _, root := range roots {
+	for i, root := range roots {
+		opt.Exiting = i == len(roots)-1 // only the last root's lint is followed by the printing alone
 		r, err := memory.Lint(ctx, root, opt)
 		if err != nil {
 			return cannotRun{err}

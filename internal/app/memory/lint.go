@@ -27,8 +27,9 @@ type LintOptions struct {
 	// Notes receives one line per thing lint did besides judging: a
 	// file --fix rewrote or kept, the baseline written. nil drops them.
 	Notes func(string)
-	// Exiting says the process prints the report and exits (the memsys
-	// command, not the MCP server): a lint answered from the cache's
+	// Exiting says the process prints the report and exits after this
+	// lint (the memsys command's last root, not the MCP server): a lint
+	// answered from the cache's
 	// result then leaves the garbage collector off. What is allocated
 	// after it (the findings, their paths and the printed lines) stays
 	// live or is a few megabytes, and a collection started while the
