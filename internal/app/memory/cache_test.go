@@ -307,6 +307,22 @@ func FuzzReplayCache(f *testing.F) {
 	f.Fuzz(checkEdit)
 }
 
+// fuzzEdit is the fuzz targets' edit of a copy of log: in its first n
+// bytes, at picks a byte to set to b or, one time in three, where the
+// log is cut.
+func fuzzEdit(log []byte, n int, at uint32, b byte) []byte {
+	edited := append([]byte(nil), log...)
+	if n > 0 {
+		i := int(at % uint32(n))
+		if at%3 == 0 {
+			edited = edited[:i]
+		} else {
+			edited[i] = b
+		}
+	}
+	return edited
+}
+
 // checkEdit writes src, replays it through the cache, edits it (one
 // byte set or the file cut at at, then tail appended) and compares the
 // cached replay of the edited log with a cold one.
@@ -314,16 +330,7 @@ func checkEdit(t *testing.T, src []byte, at uint32, b byte, tail string) {
 	{
 		root := newCachedRoot(t, map[string][]byte{parse.LogFile: src})
 		replayOnce(t, root, true) // writes the checkpoint
-		edited := append([]byte(nil), src...)
-		if len(edited) > 0 {
-			i := int(at % uint32(len(edited)))
-			if at%3 == 0 {
-				edited = edited[:i]
-			} else {
-				edited[i] = b
-			}
-		}
-		edited = append(edited, tail...)
+		edited := append(fuzzEdit(src, len(src), at, b), tail...)
 		if err := os.WriteFile(filepath.Join(root, parse.LogFile), edited, 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -180,16 +180,7 @@ func checkLintEdit(t *testing.T, src []byte, tail string, at uint32, b byte) {
 	if cached, cold := lintResult(t, root, true), lintResult(t, root, false); cached != cold {
 		t.Fatalf("after the append: cached\n%s\ncold\n%s", cached, cold)
 	}
-	edited := append([]byte(nil), appended...)
-	if len(src) > 0 {
-		i := int(at % uint32(len(src)))
-		if at%3 == 0 {
-			edited = edited[:i]
-		} else {
-			edited[i] = b
-		}
-	}
-	os.WriteFile(p, edited, 0o644)
+	os.WriteFile(p, fuzzEdit(appended, len(src), at, b), 0o644)
 	if cached, cold := lintResult(t, root, true), lintResult(t, root, false); cached != cold {
 		t.Fatalf("after the edit: cached\n%s\ncold\n%s", cached, cold)
 	}
