@@ -69,6 +69,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	app := newApp(stdout, stderr)
 	var stopProfile func() error
 	app.Before = func(ctx context.Context, cmd *cli.Command) (context.Context, error) {
+		workspace.ShortLived()
 		if cmd.Bool("no-cache") {
 			workspace.DisableCache()
 		}

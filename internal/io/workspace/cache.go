@@ -156,6 +156,7 @@ func CacheView(root, name string) ([]byte, bool) {
 	if err != nil || !fi.Mode().IsRegular() || fi.Size() > cacheMaxEntry+4 {
 		return nil, false
 	}
+	reserveHeap(int(fi.Size()) * heapPerEntryByte)
 	if fi.Size() >= viewMin {
 		if b, ok := mapFile(f, int(fi.Size())); ok {
 			return checkedEntry(b)

@@ -253,6 +253,7 @@ func (m *Memory) Supersessions() []parse.Supersession {
 // read reads the log and the archive of root, without parsing them.
 func read(root string) (*Memory, error) {
 	m := &Memory{Root: root, Tier: DetectTier(root)}
+	reserveForHistory(root)
 	src, err := ReadFile(root, LogName)
 	if err != nil {
 		return nil, err

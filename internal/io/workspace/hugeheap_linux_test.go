@@ -1,0 +1,112 @@
+package workspace
+
+import (
+	"bufio"
+	"fmt"
+	"math"
+	"os"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"testing"
+	"unsafe"
+)
+
+// vmFlags returns the VmFlags of the mapping of this process holding
+// addr, from /proc/self/smaps.
+func vmFlags(t *testing.T, addr uintptr) []string {
+	t.Helper()
+	f, err := os.Open("/proc/self/smaps")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	in := false
+	for sc.Scan() {
+		line := sc.Text()
+		var lo, hi uintptr
+		if n, _ := fmt.Sscanf(line, "%x-%x", &lo, &hi); n == 2 && strings.Contains(line, " ") {
+			in = lo <= addr && addr < hi
+			continue
+		}
+		if v, ok := strings.CutPrefix(line, "VmFlags:"); ok && in {
+			return strings.Fields(v)
+		}
+	}
+	t.Fatalf("no mapping holds %#x", addr)
+	return nil
+}
+
+// TestAdviseHeap checks the two things the speed of a long history's
+// commands rests on: the advice reaches the kernel for the reserved
+// range, and the runtime then serves the next large allocation from
+// that range (it reuses the freed block before it grows the heap).
+func TestAdviseHeap(t *testing.T) {
+	if !thpOnRequest() {
+		t.Skip("transparent huge pages are not in madvise mode here")
+	}
+	if strings.Contains(os.Getenv("GODEBUG"), "disablethp=1") {
+		t.Skip("GODEBUG=disablethp=1")
+	}
+	const n = 256 << 20 // more than this test process ever freed before
+	lo, hi := adviseHeap(n)
+	if lo == 0 || hi-lo < n-2*hugePage {
+		t.Fatalf("adviseHeap(%d) advised [%#x, %#x)", n, lo, hi)
+	}
+	if !slices.Contains(vmFlags(t, lo), "hg") {
+		t.Errorf("the advised range at %#x lacks the hg flag: %v", lo, vmFlags(t, lo))
+	}
+	// The allocation reuses freed memory: this block's (with -count,
+	// a block an earlier run advised may come first, lower down). Its
+	// first whole huge page must be advised either way.
+	b := make([]byte, n/2)
+	at := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	first := (at + hugePage - 1) &^ (hugePage - 1)
+	if !slices.Contains(vmFlags(t, first), "hg") {
+		t.Errorf("a %d MiB allocation after the reservation, at %#x, is outside the advised [%#x, %#x): %v", n/2>>20, at, lo, hi, vmFlags(t, first))
+	}
+}
+
+// TestReserveHeapPolicy checks when reserveHeap advises: only in a
+// ShortLived process, from hugeHeapMin, at most hugeHeapMax, once, and
+// never under a memory limit.
+func TestReserveHeapPolicy(t *testing.T) {
+	var asked []int
+	advise = func(n int) (lo, hi uintptr) { asked = append(asked, n); return 0, 0 }
+	reset := func(on bool) {
+		heapAdvice.Lock()
+		heapAdvice.on, heapAdvice.reserved = on, 0
+		heapAdvice.Unlock()
+		asked = nil
+	}
+	t.Cleanup(func() { reset(false); advise = adviseHeap })
+
+	reset(false)
+	reserveHeap(64 << 20)
+	if asked != nil {
+		t.Errorf("a process that is not ShortLived advised %v", asked)
+	}
+	reset(true)
+	reserveHeap(hugeHeapMin - 1)
+	reserveHeap(32 << 20)
+	reserveHeap(64 << 20)
+	if !slices.Equal(asked, []int{32 << 20}) {
+		t.Errorf("below hugeHeapMin, then 32 and 64 MiB: advised %v, want 32 MiB once", asked)
+	}
+	reset(true)
+	reserveHeap(4 << 30)
+	if !slices.Equal(asked, []int{hugeHeapMax}) {
+		t.Errorf("4 GiB asked: advised %v, want the bound %d", asked, hugeHeapMax)
+	}
+	reset(true)
+	old := debug.SetMemoryLimit(512 << 20)
+	reserveHeap(64 << 20)
+	debug.SetMemoryLimit(old)
+	if asked != nil {
+		t.Errorf("under GOMEMLIMIT: advised %v", asked)
+	}
+	if old != math.MaxInt64 {
+		t.Fatalf("the test process runs with a memory limit (%d)", old)
+	}
+}
