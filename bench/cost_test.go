@@ -16,6 +16,36 @@ type costStep struct {
 	args func(dir string, i int) []string
 }
 
+// stepEnv is added to the environment of the steps it names.
+var stepEnv = map[string][]string{
+	"lint-small-pages":              {"GODEBUG=disablethp=1"},
+	"lint-after-append-small-pages": {"GODEBUG=disablethp=1"},
+}
+
+// stepBefore runs, untimed, before the steps it names: the two lints
+// after an append see the same cache (the first one writes its result
+// and may move its checkpoint).
+var stepBefore = map[string]func(b *testing.B, dir string){
+	"lint-after-append":             func(b *testing.B, dir string) { copyCache(b, dir, true) },
+	"lint-after-append-small-pages": func(b *testing.B, dir string) { copyCache(b, dir, false) },
+}
+
+// copyCache saves the repository's history cache (.git/memsys-cache)
+// beside it, or puts the saved copy back.
+func copyCache(b *testing.B, dir string, save bool) {
+	cache, saved := filepath.Join(dir, ".git", "memsys-cache"), filepath.Join(dir, ".git", "memsys-cache-saved")
+	from, to := cache, saved
+	if !save {
+		from, to = saved, cache
+	}
+	if err := os.RemoveAll(to); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.CopyFS(to, os.DirFS(from)); err != nil {
+		b.Fatal(err)
+	}
+}
+
 // costSteps run in this order in every iteration, on one repository:
 // the floors (git status, grep), start-up, then memsys cold and warm,
 // and an append followed by the warm check it leaves behind. The
@@ -32,6 +62,11 @@ var costSteps = []costStep{
 	// lint is cold: --no-cache, since the lint cache would otherwise
 	// resume it from the checkpoint (lint-resumed measures that).
 	{"lint", func(d string, _ int) []string { return []string{memsysBin, "-C", d, "--no-cache", "lint"} }},
+	// lint-small-pages is the cold lint without the huge pages a
+	// short-lived command advises for a long history's heap
+	// (GODEBUG=disablethp=1 turns the advice off): the ratio of the two
+	// is what the advice saves.
+	{"lint-small-pages", func(d string, _ int) []string { return []string{memsysBin, "-C", d, "--no-cache", "lint"} }},
 	// lint-resumed lints after regen rewrote the derived files: the
 	// result cannot answer, the Session resumes from the lint
 	// checkpoint (the first iteration writes it) with the events
@@ -55,6 +90,10 @@ var costSteps = []costStep{
 	// the regen --check after it still sees the replay cache as the
 	// append left it.
 	{"lint-after-append", func(d string, _ int) []string { return []string{memsysBin, "-C", d, "lint"} }},
+	// lint-after-append-small-pages is lint-after-append again, on the
+	// cache as the append left it (stepBefore puts it back), without
+	// huge pages: the ratio of the two is what the advice saves there.
+	{"lint-after-append-small-pages", func(d string, _ int) []string { return []string{memsysBin, "-C", d, "lint"} }},
 	{"regen-check-after-append", func(d string, _ int) []string {
 		return []string{memsysBin, "-C", d, "regen", "--check"}
 	}},
@@ -143,8 +182,14 @@ func BenchmarkCost(b *testing.B) {
 			b.ResetTimer()
 			for i := range b.N {
 				for _, s := range steps {
+					if before := stepBefore[s.name]; before != nil {
+						before(b, dir)
+					}
 					args := s.args(dir, i)
 					cmd := exec.Command(args[0], args[1:]...)
+					if env := stepEnv[s.name]; env != nil {
+						cmd.Env = append(os.Environ(), env...)
+					}
 					start := time.Now()
 					out, err := cmd.CombinedOutput()
 					d := float64(time.Since(start))
@@ -183,6 +228,8 @@ func BenchmarkCost(b *testing.B) {
 			b.ReportMetric(m["regen-check-warm"]/m["grep"], "check-warm-x-grep")
 			b.ReportMetric(m["regen-check-after-append"]/m["grep"], "check-appended-x-grep")
 			b.ReportMetric(m["lint"]/m["grep"], "lint-x-grep")
+			b.ReportMetric(m["lint"]/m["lint-small-pages"], "lint-x-small-pages")
+			b.ReportMetric(m["lint-after-append"]/m["lint-after-append-small-pages"], "lint-appended-x-small-pages")
 			b.ReportMetric(m["lint-warm"]/m["grep"], "lint-warm-x-grep")
 			b.ReportMetric(m["lint-after-append"]/m["grep"], "lint-appended-x-grep")
 			b.ReportMetric(m["lint-resumed"]/m["grep"], "lint-resumed-x-grep")
