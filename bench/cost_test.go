@@ -22,6 +22,13 @@ var stepEnv = map[string][]string{
 	"lint-after-append-small-pages": {"GODEBUG=disablethp=1"},
 }
 
+// samePages names, for each small-pages step, the step it repeats with
+// huge pages: their outputs must be the same bytes.
+var samePages = map[string]string{
+	"lint-small-pages":              "lint",
+	"lint-after-append-small-pages": "lint-after-append",
+}
+
 // stepBefore runs, untimed, before the steps it names: the two lints
 // after an append see the same cache (the first one writes its result
 // and may move its checkpoint).
@@ -179,6 +186,7 @@ func BenchmarkCost(b *testing.B) {
 			dir := costRepo(b, n)
 			steps := stepsAt(n)
 			times, cpus := map[string][]float64{}, map[string][]float64{}
+			outs := map[string][]byte{} // each step's output in this iteration
 			b.ResetTimer()
 			for i := range b.N {
 				for _, s := range steps {
@@ -196,6 +204,10 @@ func BenchmarkCost(b *testing.B) {
 					if ee, ok := err.(*exec.ExitError); err != nil && (!ok || ee.ExitCode() != 1) {
 						b.Fatalf("%s: %v: %s", s.name, err, out)
 					}
+					if twin, ok := samePages[s.name]; ok && string(out) != string(outs[twin]) {
+						b.Fatalf("%s printed other findings than %s: huge pages changed a result", s.name, twin)
+					}
+					outs[s.name] = out
 					times[s.name] = append(times[s.name], d)
 					ps := cmd.ProcessState
 					cpus[s.name] = append(cpus[s.name], float64(ps.UserTime()+ps.SystemTime()))

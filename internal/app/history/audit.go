@@ -78,16 +78,13 @@ func Run(ctx context.Context, g *gitx.Git, opt Options) (*Result, error) {
 		}
 		opt.Linter = l
 	}
-	head, ok, err := g.Head()
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return res, nil // no commits: nothing was ever committed
-	}
 	layout, err := g.Layout(ctx)
 	if err != nil {
 		return nil, err
+	}
+	head := layout.Head
+	if head == "" {
+		return res, nil // no commits: nothing was ever committed
 	}
 	prefix, objects, shallow := layout.Prefix, layout.Objects, layout.Shallow
 	if layout.Replaced {

@@ -19,10 +19,10 @@ import (
 // of root's .memsys.json apply. Paths in the findings are shown relative
 // to start, the folder memsys was started in.
 func Audit(ctx context.Context, root, start, since string) (*Result, error) {
-	g, err := gitx.Open(ctx, root)
-	if err != nil {
-		return nil, fmt.Errorf("audit: %v", err)
-	}
+	// No gitx.Open: Run's first git call (gitx.Git.Layout) fails as
+	// Open would outside a repository, and a git process is most of
+	// what a small audit costs.
+	g := &gitx.Git{Dir: root}
 	cfg, err := workspace.LoadConfig(root)
 	if err != nil {
 		return nil, err

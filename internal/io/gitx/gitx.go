@@ -485,8 +485,8 @@ func readShallow(path string) (map[string]bool, error) {
 	return set, nil
 }
 
-// Layout is where a memory root sits in its repository, as audit
-// needs it, found with one git call.
+// Layout is where a memory root sits in its repository and the commit
+// it is at, as audit needs them, found with one git call.
 type Layout struct {
 	Prefix  string // as Prefix returns it
 	Objects string // the objects folder, for OpenObjects
@@ -500,6 +500,8 @@ type Layout struct {
 	// Audit then reads every object through git and keeps no commit
 	// cache.
 	Replaced bool
+	// Head is the commit HEAD names, "" in a repository without one.
+	Head string
 }
 
 // replaced reports whether the repository whose common git directory is
@@ -537,18 +539,43 @@ func replaced(common, grafts string) bool {
 	return err == nil && bytes.Contains(packed, []byte(" "+base))
 }
 
-// Layout returns the Layout of g.Dir.
+// layoutArgs ask git rev-parse for a Layout, one line each.
+var layoutArgs = []string{"rev-parse", "--show-prefix", "--is-shallow-repository", "--path-format=absolute", "--git-path", "objects", "--git-path", "shallow",
+	"--git-common-dir", "--git-path", "info/grafts"}
+
+// Layout returns the Layout of g.Dir, HEAD included, with one git call
+// (two more in a repository without a commit yet). Outside a git
+// repository it fails as Open does.
 func (g *Git) Layout(ctx context.Context) (Layout, error) {
-	out, err := g.Run(ctx, "rev-parse", "--show-prefix", "--is-shallow-repository", "--path-format=absolute", "--git-path", "objects", "--git-path", "shallow",
-		"--git-common-dir", "--git-path", "info/grafts")
+	out, err := g.Run(ctx, append(layoutArgs, "HEAD^{commit}")...)
+	withHead := err == nil
 	if err != nil {
-		return Layout{}, err
+		// git takes a HEAD that names no commit yet for an unknown path,
+		// and fails alike outside a repository: Head, which asks with
+		// --verify, tells these apart.
+		_, ok, herr := g.Head()
+		switch {
+		case herr != nil:
+			return Layout{}, fmt.Errorf("%s is not in a git repository: %w", g.Dir, herr)
+		case ok:
+			return Layout{}, err // HEAD is a commit: the first call failed for another reason
+		}
+		if out, err = g.Run(ctx, layoutArgs...); err != nil {
+			return Layout{}, err
+		}
 	}
 	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
-	if len(lines) != 6 {
+	want := 6
+	if withHead {
+		want = 7
+	}
+	if len(lines) != want {
 		return Layout{}, fmt.Errorf("git rev-parse: unexpected output %q", out)
 	}
 	l := Layout{Prefix: strings.TrimSpace(lines[0]), Objects: lines[2], Replaced: replaced(lines[4], lines[5])}
+	if withHead {
+		l.Head = strings.TrimSpace(lines[6])
+	}
 	if strings.TrimSpace(lines[1]) == "true" {
 		if l.Shallow, err = readShallow(lines[3]); err != nil {
 			return Layout{}, err

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strconv"
 	"sync"
 )
 
@@ -71,8 +72,8 @@ func reserveHeap(n int) {
 	n = min(n, hugeHeapMax)
 	heapAdvice.Lock()
 	defer heapAdvice.Unlock()
-	if !heapAdvice.on || n < hugeHeapMin || heapAdvice.reserved != 0 {
-		return
+	if !heapAdvice.on || n < hugeHeapMin || heapAdvice.reserved != 0 || strconv.IntSize < 64 {
+		return // (a 32-bit address space has no room to spare for the block)
 	}
 	if debug.SetMemoryLimit(-1) != math.MaxInt64 {
 		return // GOMEMLIMIT: the user bounds the heap, leave it to the runtime

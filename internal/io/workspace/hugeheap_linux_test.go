@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"unsafe"
@@ -43,6 +44,9 @@ func vmFlags(t *testing.T, addr uintptr) []string {
 // range, and the runtime then serves the next large allocation from
 // that range (it reuses the freed block before it grows the heap).
 func TestAdviseHeap(t *testing.T) {
+	if strconv.IntSize < 64 {
+		t.Skip("32-bit: reserveHeap never advises")
+	}
 	if !thpOnRequest() {
 		t.Skip("transparent huge pages are not in madvise mode here")
 	}
@@ -72,6 +76,9 @@ func TestAdviseHeap(t *testing.T) {
 // ShortLived process, from hugeHeapMin, at most hugeHeapMax, once, and
 // never under a memory limit.
 func TestReserveHeapPolicy(t *testing.T) {
+	if strconv.IntSize < 64 {
+		t.Skip("32-bit: reserveHeap never advises")
+	}
 	var asked []int
 	advise = func(n int) (lo, hi uintptr) { asked = append(asked, n); return 0, 0 }
 	reset := func(on bool) {
@@ -95,9 +102,9 @@ func TestReserveHeapPolicy(t *testing.T) {
 		t.Errorf("below hugeHeapMin, then 32 and 64 MiB: advised %v, want 32 MiB once", asked)
 	}
 	reset(true)
-	reserveHeap(4 << 30)
+	reserveHeap(hugeHeapMax + 1<<20)
 	if !slices.Equal(asked, []int{hugeHeapMax}) {
-		t.Errorf("4 GiB asked: advised %v, want the bound %d", asked, hugeHeapMax)
+		t.Errorf("1 GiB and 1 MiB asked: advised %v, want the bound %d", asked, hugeHeapMax)
 	}
 	reset(true)
 	old := debug.SetMemoryLimit(512 << 20)
