@@ -46,9 +46,9 @@ func ShortLived() {
 // for them.
 const hugeHeapMin = 16 << 20
 
-// hugeHeapMax bounds one reservation: the block is address space only,
-// but a huge one would still be charged to the process by a kernel that
-// does not overcommit.
+// hugeHeapMax bounds one reservation, whatever the history's size: the
+// block is address space only, and the heap of a longer history grows
+// past it as it would without the advice.
 const hugeHeapMax = 1 << 30
 
 // Heap advised per byte read: a cold run of a whole history (lint keeps

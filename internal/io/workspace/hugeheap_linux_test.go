@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"unsafe"
 )
@@ -47,11 +48,8 @@ func TestAdviseHeap(t *testing.T) {
 	if strconv.IntSize < 64 {
 		t.Skip("32-bit: reserveHeap never advises")
 	}
-	if !thpOnRequest() {
-		t.Skip("transparent huge pages are not in madvise mode here")
-	}
-	if strings.Contains(os.Getenv("GODEBUG"), "disablethp=1") {
-		t.Skip("GODEBUG=disablethp=1")
+	if why := heapAdviceRefused(); why != "" {
+		t.Skip(why)
 	}
 	const n = 256 << 20 // more than this test process ever freed before
 	lo, hi := adviseHeap(n)
@@ -115,5 +113,29 @@ func TestReserveHeapPolicy(t *testing.T) {
 	}
 	if old != math.MaxInt64 {
 		t.Fatalf("the test process runs with a memory limit (%d)", old)
+	}
+}
+
+// TestAdviseHeapBoundedAddressSpace checks that adviseHeap leaves the
+// heap alone under ulimit -v, where the block could stop the program.
+func TestAdviseHeapBoundedAddressSpace(t *testing.T) {
+	if why := heapAdviceRefused(); why != "" {
+		t.Skip(why) // refused already: the bound would change nothing
+	}
+	var as syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_AS, &as); err != nil || as.Max != rlimInfinity {
+		t.Skip("the hard limit of the address space cannot be restored")
+	}
+	bounded := as
+	bounded.Cur = 1 << 46 // far above anything this test process maps
+	if err := syscall.Setrlimit(syscall.RLIMIT_AS, &bounded); err != nil {
+		t.Skip(err)
+	}
+	defer syscall.Setrlimit(syscall.RLIMIT_AS, &as)
+	if lo, hi := adviseHeap(64 << 20); lo != 0 || hi != 0 {
+		t.Errorf("under ulimit -v adviseHeap advised [%#x, %#x)", lo, hi)
+	}
+	if why := heapAdviceRefused(); !strings.Contains(why, "ulimit -v") {
+		t.Errorf("heapAdviceRefused = %q, want the address space named", why)
 	}
 }
