@@ -120,7 +120,7 @@ var ops = []op{
 			// Session and no event is kept.
 			s := l.Start(lint.Input{LogFile: "CHANGELOG.md", ReadFile: readFile, Exists: exists})
 			s.Expect(parse.ScanSupersedes("CHANGELOG.md", src))
-			log := parse.Stream("CHANGELOG.md", src, s.Event)
+			log := parse.Stream("CHANGELOG.md", src, s.Event, parse.Reuse(s))
 			ds := s.Finish(log, nil)
 			for _, d := range ds {
 				if d.Severity == diag.Error {
@@ -137,7 +137,7 @@ var ops = []op{
 func regen(src []byte) (graph, context []byte) {
 	a := materialize.NewAsync(materialize.DefaultOptions())
 	a.Expect(parse.ScanSupersedes("CHANGELOG.md", src))
-	parse.Stream("CHANGELOG.md", src, a.Add)
+	parse.Stream("CHANGELOG.md", src, a.Add, parse.Reuse(a))
 	return a.Wait().Files()
 }
 

@@ -76,15 +76,16 @@ func check(t testing.TB, files memFS) diag.Diagnostics {
 	}
 	ds := l.Check(in)
 	// The command streams the history instead (parse.Stream into a
-	// Session, no events kept): it must find exactly the same.
+	// Session, no events kept, their memory reused): it must find
+	// exactly the same.
 	s := l.Start(Input{ReadFile: files.read, Exists: files.exists})
 	s.Expect(append(parse.ScanSupersedes("changelog-archive.md", files["changelog-archive.md"]), parse.ScanSupersedes("CHANGELOG.md", files["CHANGELOG.md"])...))
 	var log, archive *parse.Log
 	if src, ok := files["changelog-archive.md"]; ok {
-		archive = parse.Stream("changelog-archive.md", src, s.Event, parse.Archive())
+		archive = parse.Stream("changelog-archive.md", src, s.Event, parse.Archive(), parse.Reuse(s))
 	}
 	if src, ok := files["CHANGELOG.md"]; ok {
-		log = parse.Stream("CHANGELOG.md", src, s.Event)
+		log = parse.Stream("CHANGELOG.md", src, s.Event, parse.Reuse(s))
 	}
 	if streamed := s.Finish(log, archive); !reflect.DeepEqual(streamed, ds) {
 		t.Errorf("streamed lint differs from Check\nstreamed: %v\nCheck:    %v", streamed, ds)

@@ -3,6 +3,7 @@ package lint
 import (
 	"io/fs"
 	"sync"
+	"sync/atomic"
 
 	"github.com/memsys/memsys/internal/base/diag"
 	"github.com/memsys/memsys/internal/base/pipe"
@@ -35,6 +36,10 @@ type Session struct {
 	work      *pipe.Worker[*parse.Event]
 	replaying *pipe.Worker[*parse.Event] // nil when replay is nil
 	drained   bool                       // work and replaying have seen every event (drain)
+	// taken counts the events passed to Event; visited and replayed
+	// those work and replaying have finished with (see Returned).
+	taken             int
+	visited, replayed atomic.Int64
 }
 
 type visiting struct {
@@ -74,7 +79,10 @@ func (l *Linter) Start(in Input) *Session {
 		s.replayEvent, s.hashEvent = s.replay.Split()
 		// replayEvent is read when the events arrive, not now: Resume
 		// replaces it before the first one.
-		s.replaying = pipe.Start(256, func(e *parse.Event) { s.replayEvent(e) })
+		s.replaying = pipe.Start(256, func(e *parse.Event) {
+			s.replayEvent(e)
+			s.replayed.Add(1)
+		})
 	}
 	return s
 }
@@ -95,13 +103,31 @@ func (s *Session) Expect(edges []parse.Supersession) {
 }
 
 // Event checks the next event of the history. The Session may read e
-// until Finish returns (the rules run behind, on their own goroutine),
-// so the caller must not change it; parse.Stream never does.
+// until Returned counts it, at the latest when Finish returns (the
+// rules run behind, on their own goroutines), so the caller must not
+// change it before; parse.Stream changes it only then, and only with
+// parse.Reuse(s).
 func (s *Session) Event(e *parse.Event) {
+	s.taken++
 	s.work.Add(e)
 	if s.replaying != nil {
 		s.replaying.Add(e)
 	}
+}
+
+// Taken is the number of events passed to Event (parse.Returner).
+func (s *Session) Taken() int { return s.taken }
+
+// Returned is the number of the first events passed to Event that the
+// rules and the replay have finished with: no rule and no replay keeps
+// an event, only what it read from it, so a stream with parse.Reuse(s)
+// may put later events in their memory.
+func (s *Session) Returned() int {
+	n := s.visited.Load()
+	if s.replaying != nil {
+		n = min(n, s.replayed.Load())
+	}
+	return int(n)
 }
 
 func (s *Session) visit(e *parse.Event) {
@@ -124,6 +150,7 @@ func (s *Session) visit(e *parse.Event) {
 	}
 	sh.count++
 	sh.last = e.ID
+	s.visited.Add(1)
 }
 
 // Finish runs the rules that look at the memory as a whole, with log

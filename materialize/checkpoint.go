@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding"
 	"fmt"
+	"sync"
 
 	"github.com/memsys/memsys/internal/base/snapshot"
 )
@@ -96,6 +97,23 @@ func (x *Replayer) SourceState() ([]byte, error) { return x.src.MarshalBinary() 
 // history cache sums only what the tier writes) need not render the
 // other, which at 100k events is the larger cost.
 func (x *Replayer) GraphFile() []byte { return sealOwned(RenderGraph(x.r.graph()), x.src.Sum()) }
+
+// GraphMatches reports whether file is byte for byte what GraphFile
+// returns, comparing as it renders instead of building the file (4 MB
+// at 100k events): lint's drift rule needs the file only when it
+// differs. With context it also returns ContextFile's bytes, rendered
+// beside the comparison, as SealedFiles renders both files.
+func (x *Replayer) GraphMatches(file []byte, context bool) (same bool, c []byte) {
+	g := x.r.graph()
+	src := x.src.Sum()
+	var wg sync.WaitGroup
+	if context {
+		wg.Go(func() { c = sealOwned(RenderContext(x.d.build(g)), src) })
+	}
+	same = graphMatches(g, file, src)
+	wg.Wait()
+	return same, c
+}
 
 // SealedFiles renders and seals the files asked for, side by side when
 // both are (each only reads the graph), as Files does; a file not

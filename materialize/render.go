@@ -24,6 +24,15 @@ const (
 func RenderGraph(g *Graph) []byte {
 	var b bytes.Buffer
 	b.Grow(graphSize(g))
+	writeGraph(&b, g, nil)
+	return b.Bytes()
+}
+
+// writeGraph writes RenderGraph's output to b. With a flush, it hands b
+// over whenever b holds graphChunk bytes or more, and flush empties it:
+// a caller that only compares the file (GraphMatches) never holds it
+// whole.
+func writeGraph(b *bytes.Buffer, g *Graph, flush func(*bytes.Buffer)) {
 	b.WriteString("# Knowledge Graph\n\n")
 	b.WriteString("<!-- LAYER 2: Materialized view of the Event Log in CHANGELOG.md. Written by memsys regen; never edit by hand. -->\n")
 	b.WriteString("<!-- Materialization rules: docs/materialize.md. -->\n\n")
@@ -32,22 +41,53 @@ func RenderGraph(g *Graph) []byte {
 	b.WriteString("<!-- Statuses: " + strings.Join(NodeStatuses, ", ") + " -->\n\n")
 	b.WriteString(nodesHeader + "\n" + nodesRule + "\n")
 	for _, n := range g.Nodes {
-		row(&b, escCell(n.Name), escCell(n.Type), escCell(n.Status), escCell(n.Created), escCell(n.LastEvent))
-		attrsCell(&b, n.Attrs)
+		row(b, escCell(n.Name), escCell(n.Type), escCell(n.Status), escCell(n.Created), escCell(n.LastEvent))
+		attrsCell(b, n.Attrs)
+		if flush != nil && b.Len() >= graphChunk {
+			flush(b)
+		}
 	}
 	b.WriteString("\n## Edges\n\n")
 	b.WriteString("<!-- Relations: " + strings.Join(EdgeRelations, ", ") + " -->\n\n")
 	b.WriteString(edgesHeader + "\n" + edgesRule + "\n")
 	for _, e := range g.Edges {
-		row(&b, escCell(e.From), escCell(e.To), escCell(e.Relation), escCell(e.Created))
-		attrsCell(&b, e.Attrs)
+		row(b, escCell(e.From), escCell(e.To), escCell(e.Relation), escCell(e.Created))
+		attrsCell(b, e.Attrs)
+		if flush != nil && b.Len() >= graphChunk {
+			flush(b)
+		}
 	}
 	b.WriteString("\n## Meta\n\n")
 	b.WriteString("- **Last updated**: " + orNone(escCell(g.Updated)) + "\n")
 	b.WriteString("- **Event horizon**: " + orNone(escCell(g.Horizon)) + "\n")
 	b.WriteString("- **Nodes**: " + strconv.Itoa(len(g.Nodes)) + "\n")
 	b.WriteString("- **Edges**: " + strconv.Itoa(len(g.Edges)) + "\n")
-	return b.Bytes()
+	if flush != nil {
+		flush(b)
+	}
+}
+
+// graphChunk is how much of graph.md writeGraph gathers before a flush.
+const graphChunk = 32 << 10
+
+// graphMatches reports whether file is RenderGraph(g) sealed with the
+// digest source (sealOwned), without building that file: each chunk
+// is compared with file and added to the seal's hash as it is written.
+func graphMatches(g *Graph, file, source []byte) bool {
+	h := sealHash(source)
+	rest, same := file, true
+	var b bytes.Buffer
+	b.Grow(graphChunk + 4<<10)
+	writeGraph(&b, g, func(b *bytes.Buffer) {
+		if p := b.Bytes(); same && bytes.HasPrefix(rest, p) {
+			rest = rest[len(p):]
+			h.Write(p)
+		} else {
+			same = false
+		}
+		b.Reset()
+	})
+	return same && string(rest) == sealPrefix+sealHex(h)+" -->\n"
 }
 
 func orNone(s string) string {

@@ -678,7 +678,9 @@ func (r *replayer) decision() {
 			r.set(old, "superseded_by", r.id)
 			r.touch(old)
 			r.set(d, "supersedes", old.Name)
-			r.note("decision supersedes " + strconv.Quote(old.Name) + ": it is now deprecated")
+			if !r.quiet { // regen and lint read no note: build none (at 100k events the notes were 1 MB)
+				r.note("decision supersedes " + strconv.Quote(old.Name) + ": it is now deprecated")
+			}
 		}
 		r.decisions[key] = d
 	}

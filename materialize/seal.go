@@ -91,11 +91,20 @@ func sealOwned(file, source []byte) []byte {
 }
 
 func sealOf(body, source []byte) string {
+	h := sealHash(source)
+	h.Write(body)
+	return sealHex(h)
+}
+
+// sealHash starts the hash of a seal: the body follows the source.
+func sealHash(source []byte) hash.Hash {
 	h := sha256.New()
 	h.Write(source)
-	h.Write(body)
-	return hex.EncodeToString(h.Sum(nil)[:16])
+	return h
 }
+
+// sealHex is the seal's digest once h has the body.
+func sealHex(h hash.Hash) string { return hex.EncodeToString(h.Sum(nil)[:16]) }
 
 // Sealed reports whether file (as read, CRLF allowed) carries a seal
 // that matches its content and the events whose digest is source: the

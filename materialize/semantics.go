@@ -173,7 +173,9 @@ func (l *loops) close(r *replayer, id string, explicit bool) {
 		delete(l.index, k)
 		lp.pos = -1
 		l.shut[k] = true
-		r.note("closes loop " + lp.ID)
+		if !r.quiet { // see replayer.decision
+			r.note("closes loop " + lp.ID)
+		}
 		return
 	}
 	switch {
@@ -284,7 +286,9 @@ func (c *conflicts) decision(r *replayer, key, name, value, from string) {
 			continue
 		}
 		kept = append(kept, o)
-		r.note("conflicts with " + o.ID + " on " + strconv.Quote(name))
+		if !r.quiet { // see replayer.decision
+			r.note("conflicts with " + o.ID + " on " + strconv.Quote(name))
+		}
 	}
 	c.heads[key] = append(kept, h)
 }

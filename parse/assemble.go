@@ -134,7 +134,7 @@ func (p *state) newEvent() *Event {
 		return &Event{}
 	}
 	if len(p.cells) == 0 {
-		p.cells = make([]eventCell, cellSlab)
+		p.cells = p.slab().cells[:]
 	}
 	c := &p.cells[0]
 	p.cells = p.cells[1:]
@@ -176,8 +176,14 @@ func (p *state) emit(e *Event) {
 		return
 	}
 	if p.keep(e) {
-		p.each(e)
+		p.hand(e)
 	}
+}
+
+// hand passes a kept event to each, counting it for Reuse.
+func (p *state) hand(e *Event) {
+	p.handed++
+	p.each(e)
 }
 
 // flush decides the held-back events: called when the Event Log section
@@ -185,7 +191,7 @@ func (p *state) emit(e *Event) {
 func (p *state) flush() {
 	for _, e := range p.pending {
 		if p.keep(e) {
-			p.each(e)
+			p.hand(e)
 		}
 	}
 	clear(p.pending)

@@ -209,20 +209,16 @@ func (p *state) applyField(key, val string) {
 	switch knownKey(key) {
 	case "scope":
 		e.Scope = val
-		e.Scopes = splitList(val)
+		e.Scopes = appendList(p.makeStrs(strings.Count(val, ",")+1), val, false)
 	case "summary":
 		e.Summary = val
 	case "refs", "ref", "references":
 		e.Refs = parseRefs(val)
 	case "tags", "tag":
-		e.Tags = parseTags(val)
+		e.Tags = appendList(p.makeStrs(strings.Count(val, ",")+1), val, true)
 	case "supersedes":
 		e.Supersedes = parseRefs(val)
 	}
-}
-
-func splitList(s string) []string {
-	return appendList(nil, s, false)
 }
 
 // appendList appends the non-empty comma-separated parts of s to out,
@@ -323,7 +319,7 @@ func (p *state) list(items []item) {
 }
 
 func (p *state) details(items []item) []Detail {
-	out := make([]Detail, 0, len(items))
+	out := p.makeDetails(len(items))
 	for _, it := range items {
 		d := Detail{Line: p.line(it.off)}
 		if it.first.end > it.first.off {

@@ -99,7 +99,8 @@ func FuzzFastPath(f *testing.F) {
 
 // FuzzStream checks that Stream hands over exactly the events Parse
 // returns, in order, with the same problems, including events written
-// before the Event Log section, which Stream must hold back.
+// before the Event Log section, which Stream must hold back; also when
+// it reuses the memory of every event as soon as it is handed over.
 func FuzzStream(f *testing.F) {
 	for _, s := range seeds() {
 		f.Add(s)
@@ -107,10 +108,14 @@ func FuzzStream(f *testing.F) {
 	f.Add("### evt-001 | 2025-02-03 10:00 | a | fix\n\n## Event Log\n\n### evt-002 | 2025-02-03 10:00 | a | fix\n\n## Other\n\n#### evt-003 | 2025-02-03 10:00 | a | fix\n")
 	f.Add("# Changelog\n\n## evt-001 | 2025-02-03 10:00 | a | fix\n\n### evt-002 | 2025-02-03 10:00 | a | fix\n")
 	f.Fuzz(func(t *testing.T, src string) {
-		for _, opts := range [][]Option{nil, {Archive()}, {HeadersOnly()}} {
+		r := &returnAll{}
+		for _, opts := range [][]Option{nil, {Archive()}, {HeadersOnly()}, {Reuse(r)}, {Archive(), Reuse(r)}} {
 			want := Parse("f", []byte(src), opts...)
 			var got []Event
-			l := Stream("f", []byte(src), func(e *Event) { got = append(got, *e) }, opts...)
+			l := Stream("f", []byte(src), func(e *Event) {
+				got = append(got, deepCopy(e))
+				r.n++
+			}, opts...)
 			if len(l.Events) != 0 {
 				t.Fatalf("Stream kept %d events in Log.Events", len(l.Events))
 			}

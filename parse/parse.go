@@ -15,6 +15,7 @@ type config struct {
 	headersOnly bool
 	whole       bool // tests: parse the file as one goldmark document
 	sequential  bool // tests: never use the pipeline
+	reuse       Returner
 }
 
 // Archive marks the file as an archive (changelog-archive.md): archive
@@ -49,7 +50,8 @@ func Parse(file string, src []byte, opts ...Option) *Log {
 // result is empty. Replaying while parsing this way holds one event at
 // a time instead of the whole log, which is what keeps regen's memory
 // near the size of the file. The event and its slices may be retained
-// by each; like Parse's results, its strings share memory with src.
+// by each, unless opts include Reuse; like Parse's results, its strings
+// share memory with src.
 // Events written before the Event Log section are held back until the
 // parser knows whether such a section exists, exactly as Parse decides
 // which events count.
@@ -63,6 +65,9 @@ func parse(file string, src []byte, each func(*Event), opts []Option) *Log {
 		o(&c)
 	}
 	p := &state{file: file, archive: c.archive, headersOnly: c.headersOnly, whole: c.whole, sequential: c.sequential, log: &Log{File: file}, each: each}
+	if each != nil {
+		p.reuse = c.reuse
+	}
 	p.src, p.bom, p.crlf = normalize(src)
 	// One string over the normalised bytes, shared by every text in the
 	// result: no copy of the 30 MB a large log holds. Parse owns p.src

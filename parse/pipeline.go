@@ -27,7 +27,14 @@ type state struct {
 	log                            *Log
 	scratch                        []block
 	cells                          []eventCell // see newEvent
-	mem                            blockArena  // the sequential loop's
+	// reuse, full, retired and handed recycle the cells of streamed
+	// events (Reuse): full is the slab cells comes from, retired the
+	// slabs used up, oldest first, handed the events handed over.
+	reuse   Returner
+	full    *slab
+	retired []retired
+	handed  int
+	mem     blockArena // the sequential loop's
 
 	inLog bool   // inside an Event Log section
 	cur   *Event // event being read, nil between events

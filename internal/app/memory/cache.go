@@ -245,6 +245,7 @@ func replayRead(root string, opt materialize.Options, mem *workspace.Memory, tie
 	a.Expect(mem.Supersessions())
 	var last lastEvent
 	n := 0
+	// last keeps only the last event, which parse.Reuse leaves alone.
 	err := mem.Stream(func(e *parse.Event) {
 		n++
 		a.Add(e)
@@ -257,7 +258,7 @@ func replayRead(root string, opt materialize.Options, mem *workspace.Memory, tie
 		} else {
 			last.archN++
 		}
-	})
+	}, parse.Reuse(a))
 	x := a.Wait()
 	if err != nil {
 		return nil, nil, err

@@ -162,7 +162,9 @@ func lintOnce(l *lint.Linter, root string, in lint.Input, derive bool, beforeFin
 			}
 		}
 		var err error
-		if mem, err = workspace.StreamWith(root, func(m *workspace.Memory) { s.Expect(m.Supersessions()) }, each); err != nil {
+		// The Session says which events its rules and replay are done
+		// with, and each keeps none but the last (parse.Reuse).
+		if mem, err = workspace.StreamWith(root, func(m *workspace.Memory) { s.Expect(m.Supersessions()) }, each, parse.Reuse(s)); err != nil {
 			return nil, 0, nil, nil, err
 		}
 		if beforeFinish != nil {

@@ -74,7 +74,7 @@ func replayStream(root string, opt materialize.Options, atID string) (*workspace
 			}
 			a.Add(e)
 			done = at >= 0 && e.Num == at
-		})
+		}, parse.Reuse(a))
 		x := a.Wait()
 		if err != nil {
 			return nil, nil, err
