@@ -23,10 +23,11 @@ type Returner interface {
 // Reuse lets Stream put later events in the memory of the events r has
 // returned, instead of allocating every event anew. With it, the
 // function handed to Stream and everything it passes an event to must
-// keep no pointer to the event or into its Fields past the moment r
-// returns it; the other slices of an event (Details, Refs, Scopes, ...)
-// and its strings stay valid. The event handed over last stays valid
-// after Stream returns. Parse ignores it.
+// keep no pointer to the event, nor its Fields, Details, Scopes or Tags
+// slices (they share the reused memory), past the moment r returns it;
+// its strings and its other slices (Refs, Supersedes, ...) stay valid.
+// The event handed over last stays valid after Stream returns. Parse
+// ignores it.
 func Reuse(r Returner) Option { return func(c *config) { c.reuse = r } }
 
 // A slab holds the cells of cellSlab streamed events and, when the
