@@ -24,15 +24,21 @@ func TuneGC(root string) bool {
 	if os.Getenv("GOGC") != "" {
 		return false
 	}
+	if historySize(root) >= smallMemory {
+		return false
+	}
+	debug.SetGCPercent(smallMemoryGC)
+	return true
+}
+
+// historySize is the size in bytes of root's log and archive, as far
+// as they exist.
+func historySize(root string) int64 {
 	var size int64
 	for _, name := range append([]string{LogName}, ArchiveNames...) {
 		if fi, err := os.Stat(filepath.Join(root, name)); err == nil {
 			size += fi.Size()
 		}
 	}
-	if size >= smallMemory {
-		return false
-	}
-	debug.SetGCPercent(smallMemoryGC)
-	return true
+	return size
 }

@@ -2,8 +2,6 @@ package workspace
 
 import (
 	"math"
-	"os"
-	"path/filepath"
 	"runtime/debug"
 	"strconv"
 	"sync"
@@ -94,11 +92,5 @@ func reserveForHistory(root string) {
 	if !on {
 		return
 	}
-	var size int64
-	for _, name := range append([]string{LogName}, ArchiveNames...) {
-		if fi, err := os.Stat(filepath.Join(root, name)); err == nil {
-			size += fi.Size()
-		}
-	}
-	reserveHeap(int(min(size, hugeHeapMax)) * heapPerHistoryByte)
+	reserveHeap(int(min(historySize(root), hugeHeapMax)) * heapPerHistoryByte)
 }
