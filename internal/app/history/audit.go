@@ -137,9 +137,6 @@ func Run(ctx context.Context, g *gitx.Git, opt Options) (*Result, error) {
 	if walked != "" {
 		last = walked
 	}
-	if len(pairs) == 0 && !grown {
-		return res, nil
-	}
 	var todo []pair
 	var todoMerges []commit
 	for _, pr := range pairs {

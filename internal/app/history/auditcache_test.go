@@ -377,3 +377,50 @@ func TestAuditStoreFallsBack(t *testing.T) {
 		t.Errorf("%d of %d blobs from the object store, want all but the damaged one", cold.stored, cold.blobs)
 	}
 }
+
+// TestAuditCacheNoPairs audits a history in which no commit changed a
+// committed log (one commit adds it, later ones touch other files):
+// there is nothing to compare, and the audit still records its walk,
+// so the next audit of the same HEAD answers from the cache without
+// walking again, and one commit later walks only that commit.
+func TestAuditCacheNoPairs(t *testing.T) {
+	dir := t.TempDir()
+	g := &gitx.Git{Dir: dir, Env: []string{"GIT_CONFIG_NOSYSTEM=1", "HOME=" + dir, "GIT_AUTHOR_NAME=Cy", "GIT_AUTHOR_EMAIL=cy@example.com", "GIT_COMMITTER_NAME=Cy", "GIT_COMMITTER_EMAIL=cy@example.com", "GIT_AUTHOR_DATE=2025-03-01T00:00:00Z", "GIT_COMMITTER_DATE=2025-03-01T00:00:00Z"}}
+	git := func(args ...string) {
+		t.Helper()
+		if out, err := g.Run(context.Background(), args...); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	write := func(name, body string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	git("init", "-q", "-b", "main")
+	write("CHANGELOG.md", "# Changelog\n\n## Event Log\n\n"+histgen.Event(1))
+	git("add", "-A")
+	git("commit", "-q", "-m", "log")
+	entries := func() []string {
+		ents, _ := filepath.Glob(filepath.Join(dir, ".git", "memsys-cache", "audit-*"))
+		return ents
+	}
+	first := audit(t, dir, Options{}, true)
+	if first.Commits != 1 || len(first.Findings) != 0 {
+		t.Fatalf("first audit: %d commits, %d findings; want 1 and none", first.Commits, len(first.Findings))
+	}
+	if len(entries()) != 1 {
+		t.Fatalf("after an audit with nothing to compare, cache entries %v, want one", entries())
+	}
+	if got, want := report(t, audit(t, dir, Options{}, true)), report(t, first); got != want {
+		t.Errorf("cached report:\n%s\nfirst report:\n%s", got, want)
+	}
+	write("notes.txt", "not the log\n")
+	git("add", "-A")
+	git("commit", "-q", "-m", "notes")
+	warm, cold := audit(t, dir, Options{}, true), audit(t, dir, Options{}, false)
+	if got, want := report(t, warm), report(t, cold); got != want {
+		t.Errorf("after a commit that leaves the log alone, cached report:\n%s\ncold report:\n%s", got, want)
+	}
+}
