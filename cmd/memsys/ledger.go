@@ -87,10 +87,8 @@ func runExport(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	out, err := ledger.ExportRoot(root)
-	if err != nil {
+	if err := ledger.ExportRoot(root, cmd.Root().Writer); err != nil {
 		return cannotRun{err}
 	}
-	_, err = cmd.Root().Writer.Write(out)
-	return err
+	return nil
 }

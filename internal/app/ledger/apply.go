@@ -1,6 +1,8 @@
 package ledger
 
 import (
+	"io"
+
 	"github.com/memsys/memsys/internal/app/memory"
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/parse"
@@ -64,22 +66,20 @@ func Import(root, file string, src []byte, agent string, dryRun bool) (*Result, 
 	return r, nil
 }
 
-// ExportRoot exports the whole history of the memory at root.
-func ExportRoot(root string) ([]byte, error) {
+// ExportRoot writes the history of the memory at root to w as JSONL
+// (see Write): its events inside an Event Log section, the archive's
+// included. It writes nothing when the memory cannot be read whole.
+// Records go out as they are made, so the output is never held in
+// memory whole.
+func ExportRoot(root string, w io.Writer) error {
 	mem, err := workspace.Load(root)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if err := mem.Incomplete(); err != nil {
-		return nil, err
+		return err
 	}
-	evs := make([]parse.Event, 0, len(mem.Events))
-	for _, e := range mem.Events {
-		if e.InLog {
-			evs = append(evs, e)
-		}
-	}
-	return Export(evs)
+	return writeIf(w, mem.Events, func(e *parse.Event) bool { return e.InLog })
 }
 
 // ImportFile reads the ledger at path and imports it (see Import).

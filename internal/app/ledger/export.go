@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 
 	"github.com/memsys/memsys/internal/app/memory"
 	"github.com/memsys/memsys/parse"
@@ -76,17 +77,31 @@ func nonNil(xs []string) []string {
 	return xs
 }
 
-// Export writes events as JSONL, one object a line, '<', '>' and '&'
-// as written (the file is read by programs and agents, not embedded in
-// HTML).
+// Export returns events as JSONL (see Write).
 func Export(events []parse.Event) ([]byte, error) {
 	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	for i := range events {
-		if err := enc.Encode(ToRecord(&events[i])); err != nil {
-			return nil, fmt.Errorf("export %s: %w", events[i].ID, err)
-		}
+	if err := Write(&b, events); err != nil {
+		return nil, err
 	}
 	return b.Bytes(), nil
+}
+
+// Write writes events to w as JSONL, one object a line, '<', '>' and
+// '&' as written (the file is read by programs and agents, not
+// embedded in HTML).
+func Write(w io.Writer, events []parse.Event) error { return writeIf(w, events, nil) }
+
+// writeIf is Write of the events keep accepts (all when keep is nil).
+func writeIf(w io.Writer, events []parse.Event, keep func(*parse.Event) bool) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for i := range events {
+		if keep != nil && !keep(&events[i]) {
+			continue
+		}
+		if err := enc.Encode(ToRecord(&events[i])); err != nil {
+			return fmt.Errorf("export %s: %w", events[i].ID, err)
+		}
+	}
+	return nil
 }

@@ -40,10 +40,11 @@ func TestRoundTripGenerated(t *testing.T) {
 	if r.Events != len(orig.Events) {
 		t.Fatalf("imported %d events, want %d", r.Events, len(orig.Events))
 	}
-	second, err := ExportRoot(dir)
-	if err != nil {
+	var out bytes.Buffer
+	if err := ExportRoot(dir, &out); err != nil {
 		t.Fatal(err)
 	}
+	second := out.Bytes()
 	if !bytes.Equal(first, second) {
 		a, b := strings.Split(string(first), "\n"), strings.Split(string(second), "\n")
 		for i := range min(len(a), len(b)) {
