@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/parse"
 )
 
@@ -750,7 +751,7 @@ func sectionWords(s *Section) int {
 }
 
 // countWords counts white-space separated words, as the budget does.
-func countWords(b []byte) int { return len(bytes.Fields(b)) }
+func countWords(b []byte) int { return words.Count(b) }
 
 func moreLine(n int) string { return "… and " + strconv.Itoa(n) + " more" }
 

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/memsys/memsys/internal/base/config"
+	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/lint"
 	"github.com/memsys/memsys/materialize"
@@ -221,12 +222,12 @@ func freshLoops(src []byte, c DerivedStatus) (int, bool) {
 // (materialize.Sealed): it is then exactly what regen writes, which is
 // what lint's drift rules check, so status and lint never disagree.
 //
-// Only context.md's size is printed, so only it is counted (words):
-// graph.md is megabytes at 100k events. Words is the old regular
+// Only context.md's size is printed, so only it is counted (count):
+// graph.md is megabytes at 100k events. words.Visible is the old regular
 // expression and strings.Fields count without either (fuzzed).
 //
 // It returns the file's bytes too, so that status reads each file once.
-func derivedStatus(root, rel, last string, expected bool, source []byte, words bool) (DerivedStatus, []byte) {
+func derivedStatus(root, rel, last string, expected bool, source []byte, count bool) (DerivedStatus, []byte) {
 	d := DerivedStatus{File: rel, Expected: expected}
 	src, err := workspace.ReadFile(root, rel)
 	if err != nil {
@@ -243,8 +244,8 @@ func derivedStatus(root, rel, last string, expected bool, source []byte, words b
 	default:
 		d.State = "fresh"
 	}
-	if words {
-		d.Words = Words(src)
+	if count {
+		d.Words = words.Visible(src)
 		d.Tokens = (d.Words*4 + 2) / 3
 	}
 	return d, src

@@ -1,12 +1,12 @@
 package recall
 
 import (
-	"bytes"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
 )
@@ -354,7 +354,7 @@ func trim(p *Pack, fill func(*Pack)) {
 		p.Omitted = Omitted{len(full.Blockers) - nb, len(full.Decisions) - nd, len(full.Neighbours) - nn, len(full.Events) - ne}
 		fill(p)
 		p.Words = 0
-		p.Words = Words(Markdown(p))
+		p.Words = words.Visible(Markdown(p))
 	}
 	// The most items that fit: word counts grow with k, so search.
 	lo, hi := 0, total
@@ -368,23 +368,4 @@ func trim(p *Pack, fill func(*Pack)) {
 		}
 	}
 	keep(lo)
-}
-
-// Words counts whitespace-separated words outside HTML comments, as
-// status counts context.md's size.
-func Words(md []byte) int {
-	n := 0
-	for len(md) > 0 {
-		i := bytes.Index(md, []byte("<!--"))
-		if i < 0 {
-			return n + len(bytes.Fields(md))
-		}
-		n += len(bytes.Fields(md[:i]))
-		j := bytes.Index(md[i:], []byte("-->"))
-		if j < 0 {
-			return n
-		}
-		md = md[i+j+3:]
-	}
-	return n
 }

@@ -1,4 +1,7 @@
-package memory
+// Package words counts words the one way memsys counts them: runs of
+// non-space characters (unicode.IsSpace), as bytes.Fields splits, and,
+// for a file an agent reads rendered, only outside HTML comments.
+package words
 
 import (
 	"bytes"
@@ -6,12 +9,12 @@ import (
 	"unicode/utf8"
 )
 
-// Words counts the whitespace-separated words of a derived file as an
+// Visible counts the whitespace-separated words of a markdown file as an
 // agent reading it rendered sees them: HTML comments (the horizon and
 // other bookkeeping) do not count. A comment runs from "<!--" to the
 // first "-->" after it; one never closed is text, as a reader of the
 // raw file would count it.
-func Words(src []byte) int {
+func Visible(src []byte) int {
 	n := 0
 	for len(src) > 0 {
 		i := bytes.Index(src, []byte("<!--"))
@@ -22,16 +25,16 @@ func Words(src []byte) int {
 		if j < 0 {
 			break
 		}
-		n += countFields(src[:i])
+		n += Count(src[:i])
 		src = src[i+4+j+3:]
 		// The comment stands for a space: words on either side of it
 		// stay apart.
 	}
-	return n + countFields(src)
+	return n + Count(src)
 }
 
-// countFields is len(bytes.Fields(b)) without building the slices.
-func countFields(b []byte) int {
+// Count is len(bytes.Fields(b)) without building the slices.
+func Count(b []byte) int {
 	n, in := 0, false
 	for i := 0; i < len(b); {
 		c := b[i]
