@@ -69,15 +69,11 @@ func (g *GitHubPrinter) Print(w io.Writer, r *Result) error {
 
 // escapeData escapes a workflow command's message as the runner
 // expects (actions/toolkit command.ts escapeData).
-func escapeData(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
-}
+func escapeData(s string) string { return dataEscaper.Replace(s) }
 
 // escapeProperty escapes a property value (escapeProperty in the same
 // file): ':' and ',' would end the value.
-func escapeProperty(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
-}
+func escapeProperty(s string) string { return propertyEscaper.Replace(s) }
 
 // writeStepSummary appends a Markdown table of every finding.
 func writeStepSummary(w io.Writer, r *Result) error {
@@ -96,6 +92,12 @@ func writeStepSummary(w io.Writer, r *Result) error {
 }
 
 // cell makes s safe inside a Markdown table cell.
-func cell(s string) string {
-	return strings.NewReplacer("|", "\\|", "\r", " ", "\n", " ", "`", "'").Replace(s)
-}
+func cell(s string) string { return cellEscaper.Replace(s) }
+
+// The replacers are built once, on their first use, not per string:
+// building one allocates its lookup tables.
+var (
+	dataEscaper     = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
+	propertyEscaper = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
+	cellEscaper     = strings.NewReplacer("|", "\\|", "\r", " ", "\n", " ", "`", "'")
+)

@@ -174,10 +174,10 @@ func Mermaid(g *materialize.Graph) []byte {
 
 // dotText quotes a DOT string: backslash and '"' are escaped, line
 // breaks become the \n escape.
-func dotText(s string) string {
-	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\r\n", `\n`, "\n", `\n`, "\r", `\n`)
-	return `"` + r.Replace(s) + `"`
-}
+func dotText(s string) string { return `"` + dotEscaper.Replace(s) + `"` }
+
+// dotEscaper is built once, on its first use.
+var dotEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\r\n", `\n`, "\n", `\n`, "\r", `\n`)
 
 // DOT renders g for Graphviz.
 func DOT(g *materialize.Graph) []byte {

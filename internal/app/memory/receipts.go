@@ -151,8 +151,14 @@ func SnapshotMarkdown(s *materialize.Snapshot) string {
 }
 
 // cell makes text safe inside a markdown table cell.
-func cell(s string) string {
-	return strings.NewReplacer("|", "&#124;", "\n", " ", "\r", " ").Replace(s)
-}
+func cell(s string) string { return cellEscaper.Replace(s) }
 
-func oneLine(s string) string { return strings.NewReplacer("\n", " ", "\r", " ").Replace(s) }
+// oneLine puts s on one line.
+func oneLine(s string) string { return lineJoiner.Replace(s) }
+
+// The replacers are built once, on their first use, not per string:
+// building one allocates its lookup tables.
+var (
+	cellEscaper = strings.NewReplacer("|", "&#124;", "\n", " ", "\r", " ")
+	lineJoiner  = strings.NewReplacer("\n", " ", "\r", " ")
+)
