@@ -268,7 +268,7 @@ func Log(root string, f LogFilter) ([]EventLine, error) {
 			return nil, err
 		}
 	}
-	out := []EventLine{}
+	out := make([]EventLine, 0, len(evs)) // no filter keeps them all
 	for i, e := range evs {
 		switch {
 		case touched != nil && !touched[i],
