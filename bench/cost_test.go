@@ -149,13 +149,23 @@ func stepsAt(n int) []costStep {
 
 // costRepo is a fresh repository holding the n-event log, regenerated
 // (which also writes the history cache's checkpoint) and committed.
-func costRepo(b *testing.B, n int) string {
+func costRepo(b *testing.B, n int) string { return benchRepo(b, n, nil) }
+
+// benchRepo is a fresh repository holding the n-event log and the other
+// files given (by path from the root), with a .memory folder,
+// regenerated and committed.
+func benchRepo(b *testing.B, n int, files map[string][]byte) string {
 	src, _ := logOf(b, n)
 	d := b.TempDir()
-	if err := os.WriteFile(filepath.Join(d, "CHANGELOG.md"), src, 0o644); err != nil {
+	if err := os.MkdirAll(filepath.Join(d, ".memory"), 0o755); err != nil {
 		b.Fatal(err)
 	}
-	if err := os.MkdirAll(filepath.Join(d, ".memory"), 0o755); err != nil {
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(d, name), body, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(d, "CHANGELOG.md"), src, 0o644); err != nil {
 		b.Fatal(err)
 	}
 	for _, args := range [][]string{

@@ -1,9 +1,6 @@
 package bench
 
 import (
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"testing"
 )
@@ -23,33 +20,11 @@ var coldSteps = []costStep{
 // regenerated, all committed. lint then runs every rule, the drift
 // rules' replay and render included, as BenchmarkOps's lint op does.
 func fullRepo(b *testing.B, n int) string {
-	src, _ := logOf(b, n)
-	d := b.TempDir()
-	files := map[string][]byte{
-		"CHANGELOG.md":     src,
+	return benchRepo(b, n, map[string][]byte{
 		"AGENTS.md":        []byte("# Agents\n\n## Memory System Protocol\n"),
 		"TODO.md":          []byte("# TODO\n"),
 		".memory/graph.md": nil, // present, so the tier is full; regen fills it
-	}
-	if err := os.MkdirAll(filepath.Join(d, ".memory"), 0o755); err != nil {
-		b.Fatal(err)
-	}
-	for name, body := range files {
-		if err := os.WriteFile(filepath.Join(d, name), body, 0o644); err != nil {
-			b.Fatal(err)
-		}
-	}
-	for _, args := range [][]string{
-		{"git", "-C", d, "init", "-q"},
-		{memsysBin, "-C", d, "regen"},
-		{"git", "-C", d, "add", "-A"},
-		{"git", "-C", d, "-c", "user.name=bench", "-c", "user.email=bench@example.com", "commit", "-q", "-m", "bench log"},
-	} {
-		if out, err := exec.Command(args[0], args[1:]...).CombinedOutput(); err != nil {
-			b.Fatalf("%v: %v\n%s", args, err, out)
-		}
-	}
-	return d
+	})
 }
 
 // BenchmarkPeak measures the peak resident memory of cold lint and cold
