@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/urfave/cli/v3"
@@ -61,8 +60,12 @@ func runLog(ctx context.Context, cmd *cli.Command) error {
 	if format == "json" {
 		return lcJSON(w, out)
 	}
+	// A write error sticks in Main's buffered writer, which reports it
+	// when it flushes, as for every command.
+	var line []byte
 	for _, l := range out {
-		fmt.Fprintln(w, l)
+		line = append(l.Append(line[:0]), '\n')
+		w.Write(line)
 	}
 	return nil
 }
