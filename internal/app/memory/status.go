@@ -177,7 +177,9 @@ func ReadStatus(root string) (*StatusReport, error) {
 	if err := mem.Incomplete(); err != nil {
 		return nil, err
 	}
-	r := &StatusReport{Tier: string(mem.Tier), Log: FileCount{File: workspace.LogName, Events: inLog}}
+	// The tier lint and regen use: .memsys.json's, else the files'.
+	tier := TierOf(cfg, mem)
+	r := &StatusReport{Tier: string(tier), Log: FileCount{File: workspace.LogName, Events: inLog}}
 	if mem.Archive != nil {
 		r.Archive = &FileCount{File: mem.ArchivePath, Events: inArchive}
 	}
@@ -187,9 +189,9 @@ func ReadStatus(root string) (*StatusReport, error) {
 		r.LastEvent, last = &l, l.ID
 	}
 	digest := src.Sum()
-	r.Graph, _ = derivedStatus(root, parse.GraphFile, last, mem.Tier.HasGraph(), digest, false)
+	r.Graph, _ = derivedStatus(root, parse.GraphFile, last, tier.HasGraph(), digest, false)
 	var context []byte
-	r.Context, context = derivedStatus(root, parse.ContextFile, last, mem.Tier.HasContext(), digest, true)
+	r.Context, context = derivedStatus(root, parse.ContextFile, last, tier.HasContext(), digest, true)
 	r.root = root
 	r.Stale = r.Graph.Expected && r.Graph.State != "fresh" || r.Context.Expected && r.Context.State != "fresh"
 	if n, ok := freshLoops(context, r.Context); ok {
