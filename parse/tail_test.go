@@ -101,3 +101,30 @@ func FuzzTailCut(f *testing.F) {
 		}
 	})
 }
+
+func TestOpenBlockLine(t *testing.T) {
+	tests := []struct {
+		name, src string
+		want      int
+	}{
+		{"closed fence", "### evt-001 | x\n\n```\ncode\n```\n", 0},
+		{"open fence", "### evt-001 | x\n\n```\ncode\n", 3},
+		{"open fence, nothing in it", "### evt-001 | x\n\n~~~\n", 3},
+		{"open fence, CRLF", "### evt-001 | x\r\n\r\n```\r\ncode\r\n", 3},
+		{"open comment", "### evt-001 | x\n\n<!-- note\n\n**Refs**: none\n", 3},
+		{"closed comment", "### evt-001 | x\n\n<!-- note -->\n", 0},
+		{"comment closed lines later", "### evt-001 | x\n\n<!--\nnote\n-->\n", 0},
+		{"open fence after a closed one", "### evt-001 | x\n\n```\na\n```\n\n```\nb\n", 7},
+		{"html kind 6 ends at the blank line append writes", "### evt-001 | x\n\n<div>\n", 0},
+		{"fence in a list item ends with the item", "### evt-001 | x\n\n- a:\n  ```\n  code\n", 0},
+		{"no block", "### evt-001 | x\n\n**Refs**: none\n", 0},
+		{"empty", "", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := OpenBlockLine([]byte(tt.src)); got != tt.want {
+				t.Errorf("OpenBlockLine(%q) = %d, want %d", tt.src, got, tt.want)
+			}
+		})
+	}
+}

@@ -23,8 +23,9 @@ func Newline(src []byte) string {
 // events ("---" or a blank line; "---" when the log has too few events
 // to tell, as the seed template does). Existing bytes are never
 // changed: the result always starts with src. It fails when the log has
-// no Event Log section or another section follows it, since an event
-// appended at the end of the file would then land outside the log.
+// no Event Log section, another section follows it, or a code fence or
+// HTML comment is left open at its end, since an event appended at the
+// end of the file would then land outside the log or inside that block.
 func AppendEvent(file string, src []byte, log *parse.Log, event []byte) ([]byte, error) {
 	lead, err := AppendLead(file, src, log)
 	if err != nil {
@@ -58,6 +59,16 @@ func AppendLead(file string, src []byte, log *parse.Log) ([]byte, error) {
 		tail = inLog[len(inLog)-1].Range.EndOffset
 	} else {
 		tail = lineStart(src, log.EventLogLine+1)
+	}
+	// A fence or comment still open after the last event would make the
+	// new heading code: the event written, reported, and not in the log.
+	from := lineStart(src, log.EventLogLine)
+	if len(inLog) > 0 {
+		from = inLog[len(inLog)-1].Range.Offset
+	}
+	if line := parse.OpenBlockLine(src[from:]); line > 0 {
+		line += bytes.Count(src[:from], []byte("\n"))
+		return nil, fmt.Errorf("%s:%d: a code block or HTML comment opened here is never closed, so an event appended after it would be hidden: close it, then append", file, line)
 	}
 	if line, h := sectionAfter(src, tail); line > 0 {
 		line += bytes.Count(src[:tail], []byte("\n"))
