@@ -90,7 +90,7 @@ func lcDraft(cmd *cli.Command) (memory.Draft, error) {
 				return d, usageErr("--%s cannot be combined with --json: put it in the JSON object", f)
 			}
 		}
-		data, err := io.ReadAll(io.LimitReader(cmd.Root().Reader, 1<<20))
+		data, err := io.ReadAll(io.LimitReader(cmd.Root().Reader, memory.MaxDraftJSON+1))
 		if err != nil {
 			return d, cannotRun{fmt.Errorf("reading stdin: %w", err)}
 		}

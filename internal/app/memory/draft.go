@@ -145,10 +145,18 @@ func plainType(k string) string {
 	return k
 }
 
+// MaxDraftJSON is the most bytes of event JSON append reads from
+// stdin. A caller reads one byte more, so that DecodeDraft can tell an
+// event over the limit from broken JSON.
+const MaxDraftJSON = 1 << 20
+
 // DecodeDraft reads a Draft from JSON. Unknown keys are an error, so a
 // misspelt "summery" is not silently dropped.
 func DecodeDraft(data []byte) (Draft, error) {
 	var d Draft
+	if len(data) > MaxDraftJSON {
+		return Draft{}, fmt.Errorf("event JSON on stdin is over the %d-byte limit: send a shorter event (long text belongs in a file the event refers to)", MaxDraftJSON)
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&d); err != nil {
