@@ -55,6 +55,10 @@ func Plan(file string, src []byte, first string, existing Existing, agent string
 	newOf := map[string]string{} // old ID → new ID
 	byNum := map[int]string{}    // new number → new ID
 	next := first
+	// A byte order mark, as Windows editors write one, is not part of
+	// the first object (RFC 8259 lets a parser ignore it; the log's
+	// parser does the same).
+	src = bytes.TrimPrefix(src, []byte("\xef\xbb\xbf"))
 	sc := bufio.NewScanner(bytes.NewReader(src))
 	sc.Buffer(make([]byte, 64<<10), MaxLine)
 	n := 0

@@ -94,6 +94,24 @@ func TestPlanTable(t *testing.T) {
 	}
 }
 
+// TestPlanBOM: a ledger saved with a UTF-8 byte order mark (as Windows
+// editors save it) reads like one without, as the log does.
+func TestPlanBOM(t *testing.T) {
+	line := `{"id":"E1","ts":"2026-01-28T14:03","type":"decision","content":"x"}` + "\n"
+	known := func(int) (string, bool) { return "", false }
+	want, err := Plan("l.jsonl", []byte(line), "evt-001", known, "agent")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Plan("l.jsonl", []byte("\xef\xbb\xbf"+line), "evt-001", known, "agent")
+	if err != nil {
+		t.Fatalf("with a BOM: %v", err)
+	}
+	if len(got) != 1 || !bytes.Equal(got[0].Text, want[0].Text) {
+		t.Fatalf("with a BOM: planned %d events, want the same event as without", len(got))
+	}
+}
+
 // FuzzPlan: any ledger plans without panicking, and every event it
 // plans renders to text that reads back as the same event.
 func FuzzPlan(f *testing.F) {
