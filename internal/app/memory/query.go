@@ -15,19 +15,39 @@ import (
 // History returns root's events (archive first, then log), cut after
 // the event at when it is not "".
 func History(root, at string) ([]parse.Event, error) {
+	all, n, err := historyAt(root, at)
+	return all[:n], err
+}
+
+// historyAt returns all of root's events and how many of them are up to
+// and including the event at (all of them when at is "").
+func historyAt(root, at string) ([]parse.Event, int, error) {
 	mem, err := LoadHistory(root)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	evs := mem.Events
-	if at != "" {
-		i, err := Find(evs, at, "--at")
-		if err != nil {
-			return nil, err
-		}
-		evs = evs[:i+1]
+	if at == "" {
+		return evs, len(evs), nil
 	}
-	return evs, nil
+	i, err := Find(evs, at, "--at")
+	if err != nil {
+		return nil, 0, err
+	}
+	return evs, i + 1, nil
+}
+
+// findUpTo is Find over all[:n], the history as of --at: an event that
+// exists only after the cut is named as such, not as missing.
+func findUpTo(all []parse.Event, n int, id, what string) (int, error) {
+	i, err := Find(all[:n], id, what)
+	if err != nil && n < len(all) {
+		if _, later := Find(all[n:], id, what); later == nil {
+			at := all[n-1].ID
+			return 0, fmt.Errorf("%s %q comes after --at %s: name an event up to %s, or drop --at", what, id, at, at)
+		}
+	}
+	return i, err
 }
 
 // Find returns the index of event id in evs (matched by number, so
@@ -80,11 +100,12 @@ type ChangeJSON struct {
 // Show returns event id of root's history (as of event at, when not
 // ""), what it changed in the graph, and the events that refer to it.
 func Show(root, at, id string) (*ShowResult, error) {
-	evs, err := History(root, at)
+	all, n, err := historyAt(root, at)
 	if err != nil {
 		return nil, err
 	}
-	i, err := Find(evs, id, "event")
+	evs := all[:n]
+	i, err := findUpTo(all, n, id, "event")
 	if err != nil {
 		return nil, err
 	}
@@ -238,13 +259,14 @@ func Log(root string, f LogFilter) ([]EventLine, error) {
 	if err != nil {
 		return nil, err
 	}
-	evs, err := History(root, f.At)
+	all, n, err := historyAt(root, f.At)
 	if err != nil {
 		return nil, err
 	}
+	evs := all[:n]
 	refsTo := 0
 	if f.RefsTo != "" {
-		i, err := Find(evs, f.RefsTo, "--refs-to")
+		i, err := findUpTo(all, n, f.RefsTo, "--refs-to")
 		if err != nil {
 			return nil, err
 		}
