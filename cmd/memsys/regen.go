@@ -42,6 +42,9 @@ func runRegen(ctx context.Context, cmd *cli.Command) error {
 	if which != "" && which != "graph" && which != "context" {
 		return usageErr("unknown --stdout %q: use graph or context", which)
 	}
+	if cmd.Bool("check") && which != "" && !cmd.Bool("staged") {
+		return usageErr("regen --check compares the files, --stdout prints one: use one of them")
+	}
 	root, err := lcRoot(cmd)
 	if err != nil {
 		return err
