@@ -19,10 +19,11 @@ func IgnoreLock(gitignore []byte) ([]byte, bool) {
 			return gitignore, false
 		}
 	}
+	nl := Newline(gitignore) // a CRLF file stays CRLF
 	out := append([]byte(nil), gitignore...)
 	if len(out) > 0 && !bytes.HasSuffix(out, []byte("\n")) {
-		out = append(out, '\n')
+		out = append(out, nl...)
 	}
-	out = append(out, "# memsys's lock file (memsys init)\n/"+workspace.LockName+"\n"...)
+	out = append(out, "# memsys's lock file (memsys init)"+nl+"/"+workspace.LockName+nl...)
 	return out, true
 }

@@ -11,6 +11,7 @@ func TestIgnoreLock(t *testing.T) {
 		{"bin/", "bin/\n# memsys's lock file (memsys init)\n/.memsys.lock\n", true},
 		{"bin/\r\n.memsys.lock\r\n", "bin/\r\n.memsys.lock\r\n", false},
 		{"/.memsys.lock\n", "/.memsys.lock\n", false},
+		{"bin/\r\n", "bin/\r\n# memsys's lock file (memsys init)\r\n/.memsys.lock\r\n", true},
 	}
 	for _, c := range cases {
 		got, added := IgnoreLock([]byte(c.in))

@@ -105,13 +105,23 @@ func addProtocol(root string) (string, error) {
 	case bytes.Contains(cur, []byte(templates.ProtocolBegin)) || bytes.Contains(cur, []byte("## Memory System Protocol")):
 		return "", nil
 	}
+	// The block takes the file's line ending, so a CRLF file stays CRLF.
+	nl := Newline(cur)
 	data := append([]byte{}, cur...)
 	if len(data) > 0 && data[len(data)-1] != '\n' {
-		data = append(data, '\n')
+		data = append(data, nl...)
 	}
-	data = append(append(data, '\n'), templates.AgentsProtocol...)
+	data = append(append(data, nl...), withNewline(templates.AgentsProtocol, nl)...)
 	if err := workspace.WriteFile(root, rel, data); err != nil {
 		return "", err
 	}
 	return "updated " + rel + " (added the Memory System Protocol block)", nil
+}
+
+// withNewline returns text (written with "\n") with nl line endings.
+func withNewline(text []byte, nl string) []byte {
+	if nl == "\n" {
+		return text
+	}
+	return bytes.ReplaceAll(text, []byte("\n"), []byte(nl))
 }
