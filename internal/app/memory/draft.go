@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
@@ -271,6 +272,9 @@ func Normalize(d *Draft, known Known) error {
 	case strings.ContainsAny(d.Agent, "|\n\r"):
 		return fmt.Errorf("agent %q contains '|' or a line break: use a plain name", d.Agent)
 	}
+	if err := checkUTF8(d); err != nil {
+		return err
+	}
 	for _, f := range [][2]string{{"scope", d.Scope}, {"summary", d.Summary}} {
 		if strings.ContainsAny(f[1], "\n\r") {
 			return fmt.Errorf("%s %q spans several lines: keep it on one line and put the rest in --detail", f[0], f[1])
@@ -309,6 +313,42 @@ func Normalize(d *Draft, known Known) error {
 		return err
 	}
 	return checkSemantics(d.Details, known)
+}
+
+// checkUTF8 names the first field of d that is not UTF-8 (an agent's
+// argument in Latin-1, say): the log is UTF-8 (MS121), and the parser's
+// complaint about the rendered event would name neither the field nor
+// the fix.
+func checkUTF8(d *Draft) error {
+	bad := func(what, v string) error {
+		return fmt.Errorf("%s %q is not valid UTF-8: pass UTF-8 text (convert it from its encoding, e.g. Latin-1)", what, v)
+	}
+	for _, f := range [][2]string{{"agent", d.Agent}, {"scope", d.Scope}, {"summary", d.Summary}} {
+		if !utf8.ValidString(f[1]) {
+			return bad(f[0], f[1])
+		}
+	}
+	for _, t := range d.Tags {
+		if !utf8.ValidString(t) {
+			return bad("tag", t)
+		}
+	}
+	var walk func(ds []DraftDetail) error
+	walk = func(ds []DraftDetail) error {
+		for _, x := range ds {
+			if !utf8.ValidString(x.Key) {
+				return bad("detail key", x.Key)
+			}
+			if !utf8.ValidString(x.Value) {
+				return bad(fmt.Sprintf("detail %q value", x.Key), x.Value)
+			}
+			if err := walk(x.Children); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return walk(d.Details)
 }
 
 // checkSemantics checks the details that replay reads beyond the

@@ -97,6 +97,10 @@ func TestNormalize(t *testing.T) {
 		{Draft{Type: "fix", Scope: "s", Summary: "x", Agent: "a", Time: "2026-01-01 10:00", Details: []DraftDetail{{Key: "priority", Value: "urgent"}}}, `priority "urgent" is not P0, P1, P2 or P3: write one of them (P1 is the default)`},
 		{Draft{Type: "fix", Scope: "s", Summary: "x", Agent: "a", Time: "2026-01-01 10:00", Details: []DraftDetail{{Key: "closes", Value: "evt-002, evt-004"}}}, `closes "evt-004" names no event in the log or the archive: a loop is closed after it is opened, so name an earlier event`},
 		{Draft{Type: "fix", Scope: "s", Summary: "x", Agent: "a", Time: "2026-01-01 10:00", Details: []DraftDetail{{Key: "Closes", Value: "soon"}}}, `closes "soon" is not an event ID: write evt-NNN`},
+		{Draft{Type: "fix", Scope: "s", Summary: "caf\xe9", Agent: "a", Time: "2026-01-01 10:00"}, `summary "caf\xe9" is not valid UTF-8: pass UTF-8 text (convert it from its encoding, e.g. Latin-1)`},
+		{Draft{Type: "fix", Scope: "s", Summary: "x", Agent: "\xff", Time: "2026-01-01 10:00"}, `agent "\xff" is not valid UTF-8: pass UTF-8 text (convert it from its encoding, e.g. Latin-1)`},
+		{Draft{Type: "fix", Scope: "s", Summary: "x", Agent: "a", Time: "2026-01-01 10:00", Tags: []string{"t\xff"}}, `tag "t\xff" is not valid UTF-8: pass UTF-8 text (convert it from its encoding, e.g. Latin-1)`},
+		{Draft{Type: "fix", Scope: "s", Summary: "x", Agent: "a", Time: "2026-01-01 10:00", Details: []DraftDetail{{Key: "a", Value: "b", Children: []DraftDetail{{Key: "c", Value: "\xfe"}}}}}, `detail "c" value "\xfe" is not valid UTF-8: pass UTF-8 text (convert it from its encoding, e.g. Latin-1)`},
 	} {
 		if err := Normalize(&c.d, known); err == nil || err.Error() != c.want {
 			t.Errorf("Normalize(%+v) = %v\nwant %s", c.d, err, c.want)
