@@ -92,9 +92,9 @@ const hashChunk = 64 << 10
 // the file is shorter than the last. With ok, rest is the file's bytes
 // after the FIRST mark (read once, from the same open file) and at[i]
 // is the PrefixHash at marks[i]: extend one by the part of rest that
-// follows it to key a longer prefix. Only rest is held in memory; the
-// prefix before it goes through one reused buffer, and rest is hashed
-// where it lies, so no byte is read twice.
+// follows it to key a longer prefix. Only rest is held in memory, and
+// only once every mark has matched: a history that was edited costs
+// the cold run that follows no more than one small buffer.
 func ReadAfterMarks(root, rel string, marks ...Mark) (rest []byte, at []PrefixHash, ok bool, err error) {
 	if len(marks) == 0 {
 		return nil, nil, false, errors.New("ReadAfterMarks: no mark")
@@ -109,13 +109,13 @@ func ReadAfterMarks(root, rel string, marks ...Mark) (rest []byte, at []PrefixHa
 	if first < 0 || size < marks[len(marks)-1].Len {
 		return nil, nil, false, nil
 	}
+	at, ok, err = hashMarks(f.f, nil, size, rel, marks)
+	if !ok || err != nil {
+		return nil, nil, ok, err
+	}
 	rest = make([]byte, size-first)
 	if _, err := f.f.ReadAt(rest, first); err != nil && !errors.Is(err, io.EOF) {
 		return nil, nil, false, fmt.Errorf("%s: cannot read: %v", rel, err)
-	}
-	at, ok, err = hashMarks(f.f, rest, first, rel, marks)
-	if !ok || err != nil {
-		return nil, nil, ok, err
 	}
 	return rest, at, true, nil
 }
@@ -151,7 +151,7 @@ func hashMarks(r io.ReaderAt, tail []byte, tailAt int64, rel string, marks []Mar
 		}
 		for pos < m.Len && pos < tailAt {
 			if buf == nil {
-				buf = make([]byte, min(hashChunk, tailAt))
+				buf = make([]byte, min(hashChunk, tailAt, marks[len(marks)-1].Len))
 			}
 			k := int(min(int64(len(buf)), m.Len-pos, tailAt-pos))
 			if _, err := r.ReadAt(buf[:k], pos); err != nil {

@@ -58,8 +58,7 @@ func TestReadAfterMarks(t *testing.T) {
 		{"empty prefix", []Mark{mark(0)}, true},
 		{"whole file", []Mark{mark(len(data))}, true},
 		{"two across chunks", []Mark{mark(hashChunk - 1), mark(2*hashChunk + 5)}, true},
-		// The bytes before the first mark are read in chunks, those
-		// after it hashed where rest holds them.
+		// Marks past several chunks, and AfterMarks hashing in place.
 		{"first past chunks", []Mark{mark(2*hashChunk + 5), mark(len(data) - 3)}, true},
 		{"first mid-chunk", []Mark{mark(hashChunk + 1), mark(hashChunk + 2), mark(len(data))}, true},
 		{"wrong after the first", []Mark{mark(3*hashChunk + 1), {Len: int64(len(data)) - 1}}, false},
