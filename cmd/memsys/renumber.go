@@ -61,7 +61,12 @@ func runRenumber(ctx context.Context, cmd *cli.Command) error {
 	for _, f := range res.Written {
 		fmt.Fprintln(w, "wrote "+f)
 	}
-	if len(res.Moves) == 0 && len(res.Written) == 0 {
+	if cmd.Bool("dry-run") {
+		for _, f := range res.Resolved {
+			fmt.Fprintf(w, "would write %s (resolving its conflict markers)\n", f)
+		}
+	}
+	if len(res.Moves) == 0 && len(res.Written) == 0 && len(res.Resolved) == 0 {
 		fmt.Fprintf(w, "nothing to do: this branch already follows %s\n", onto)
 	}
 	return nil

@@ -28,7 +28,8 @@ type RenumberResult struct {
 	Written   []string
 	Conflicts []string
 	// Resolved lists the files that held a stopped merge's conflict
-	// markers; the branch's version was read from HEAD instead.
+	// markers; the branch's version was read from the side of the
+	// merge, rebase or cherry-pick that is not onto.
 	Resolved []string
 }
 
@@ -42,9 +43,11 @@ func hasMarkers(data []byte) bool {
 // archive) become onto's version with the branch's events since the
 // merge base after it, renumbered, refs and prose mentions rewritten
 // (the bytes Merge writes with onto as ours and the branch as theirs);
-// then the derived files are regenerated. During a merge of onto that
-// stopped on the log (no driver installed: a pull request brought up
-// to date by hand), the branch's version is read from HEAD, so the
+// then the derived files are regenerated. During a merge, rebase or
+// cherry-pick that stopped on the log (no driver installed: a pull
+// request brought up to date by hand), onto must be one of its two
+// sides and the branch's version is read from the other (HEAD when
+// merging onto in, MERGE_HEAD or REBASE_HEAD when HEAD is onto), so the
 // result resolves the conflict and git add and git commit finish the
 // merge; the pull request then merges on GitHub with no conflict. All files are written under the
 // memory's lock, each atomically. With dryRun nothing is written. A
@@ -78,7 +81,30 @@ func renumber(ctx context.Context, g Git, root, onto string, dryRun bool) (Renum
 	if err != nil {
 		return res, err
 	}
-	if res.Base, err = g.MergeBase(ctx, head, target); err != nil {
+	names := append([]string{parse.LogFile}, parse.ArchiveFiles...)
+	curs := make([][]byte, len(names))
+	marked := ""
+	for i, name := range names {
+		cur, err := workspace.ReadFile(root, name)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		} else if err != nil {
+			return res, err
+		}
+		curs[i] = cur
+		if marked == "" && hasMarkers(cur) {
+			marked = name
+		}
+	}
+	// mine is the commit whose version of a file with conflict markers
+	// is this branch's.
+	mine := head
+	if marked != "" {
+		if mine, err = stoppedSide(g, marked, head, target, onto); err != nil {
+			return res, err
+		}
+	}
+	if res.Base, err = g.MergeBase(ctx, mine, target); err != nil {
 		return res, err
 	}
 	prefix, err := g.Prefix(ctx)
@@ -93,24 +119,23 @@ func renumber(ctx context.Context, g Git, root, onto string, dryRun bool) (Renum
 		data []byte
 	}
 	var writes []write
-	for _, name := range append([]string{parse.LogFile}, parse.ArchiveFiles...) {
-		cur, err := workspace.ReadFile(root, name)
-		if errors.Is(err, fs.ErrNotExist) {
+	for i, name := range names {
+		cur := curs[i]
+		if cur == nil {
 			continue
-		} else if err != nil {
-			return res, err
 		}
 		if hasMarkers(cur) {
-			// A merge of onto stopped on this file (no driver): the
-			// branch's version is HEAD's, and the result resolves it.
-			mine, ok, err := g.ReadFile(head, prefix+name)
+			// A merge with onto stopped on this file (no driver): the
+			// branch's version is the other side's, and the result
+			// resolves it.
+			v, ok, err := g.ReadFile(mine, prefix+name)
 			if err != nil {
 				return res, err
 			}
 			if !ok {
-				return res, fmt.Errorf("%s has conflict markers and HEAD has no such file: resolve it by hand", name)
+				return res, fmt.Errorf("%s has conflict markers and %s has no such file: resolve it by hand", name, short(mine))
 			}
-			cur = mine
+			cur = v
 			res.Resolved = append(res.Resolved, name)
 		}
 		theirs, ok, err := g.ReadFile(target, prefix+name)
@@ -159,6 +184,35 @@ func renumber(ctx context.Context, g Git, root, onto string, dryRun bool) (Renum
 	res.Written = append(res.Written, derived...)
 	return res, nil
 }
+
+// stoppedSide returns the commit that holds this branch's side of the
+// merge, rebase or cherry-pick that stopped on file: the side that is
+// not target. Reading HEAD whatever the operation dropped the other
+// side's events whenever HEAD was target (on main merging a branch, or
+// any rebase), so a target that is neither side is refused.
+func stoppedSide(g Git, file, head, target, onto string) (string, error) {
+	for _, op := range []struct{ ref, verb, prep string }{
+		{"MERGE_HEAD", "merge", "into"},
+		{"REBASE_HEAD", "rebase", "onto"},
+		{"CHERRY_PICK_HEAD", "cherry-pick", "onto"},
+	} {
+		other, err := g.Resolve(op.ref)
+		if err != nil {
+			continue
+		}
+		switch target {
+		case other:
+			return head, nil
+		case head:
+			return other, nil
+		}
+		return "", fmt.Errorf("%s has conflict markers from a %s of %s %s %s, and --onto %s is neither: pass --onto one of the two sides, or resolve the markers by hand",
+			file, op.verb, short(other), op.prep, short(head), onto)
+	}
+	return "", fmt.Errorf("%s has conflict markers but no merge, rebase or cherry-pick is in progress: resolve them by hand", file)
+}
+
+func short(commit string) string { return commit[:min(12, len(commit))] }
 
 // RefCollision is one ID two revisions would both add.
 type RefCollision struct {
