@@ -270,6 +270,7 @@ const (
 	KindEncoding     Kind = "encoding"    // invalid UTF-8, NUL bytes, BOM inside
 	KindUnclosed     Kind = "unclosed"    // a code fence or HTML block never closed hides event headings
 	KindCut          Kind = "heading-cut" // a "## heading" inside an event ends the Event Log section early
+	KindConflict     Kind = "conflict"    // a git conflict marker ("<<<<<<<") left by a merge
 )
 
 // Problem is one thing wrong with the input. Parse keeps going after

@@ -94,8 +94,37 @@ func parse(file string, src []byte, each func(*Event), opts []Option) *Log {
 		starts = []int{0}
 	}
 	p.encoding()
+	p.conflicts()
 	p.run(starts)
 	return p.log
+}
+
+// conflictMarker opens each side of a git merge conflict (at the
+// default marker size): the line that starts one is git's, never
+// markdown's, unlike "=======" (a setext underline) or ">>>>>>>".
+var conflictMarker = []byte("<<<<<<<")
+
+// conflicts reports every line that opens a git conflict: a merge
+// without memsys's driver stopped on the log and the markers were left
+// (or committed). Every such line is reported, not the first, so a
+// file read in parts gives the same problems as read whole.
+func (p *state) conflicts() {
+	for off := 0; ; {
+		i := bytes.Index(p.src[off:], conflictMarker)
+		if i < 0 {
+			return
+		}
+		at := off + i
+		off = at + len(conflictMarker)
+		if at > 0 && p.src[at-1] != '\n' {
+			continue
+		}
+		if off < len(p.src) && p.src[off] != ' ' && p.src[off] != '\n' {
+			continue
+		}
+		p.problem(KindConflict, at, lineEnd(p.src, at), "",
+			"unresolved merge conflict (git's \"<<<<<<<\" marker): finish the merge: memsys renumber --onto REV resolves the log, or keep one side by hand and delete the markers")
+	}
 }
 
 // encoding reports the first invalid UTF-8 sequence, NUL byte and
