@@ -40,6 +40,9 @@ func lcThresholds(cmd *cli.Command) (threshold, keep int, err error) {
 	if threshold < 0 || keep < 0 {
 		return 0, 0, usageErr("--threshold and --keep must not be negative")
 	}
+	if keep < 1 {
+		return 0, 0, usageErr("--keep must be at least 1: the log keeps the last N events")
+	}
 	return threshold, keep, nil
 }
 

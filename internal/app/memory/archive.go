@@ -51,6 +51,9 @@ func PlanArchive(log *parse.Log, pinned map[string]string, keep, threshold int) 
 		return p
 	}
 	p.Due = true
+	// At least one event stays: the boundary. The flag and the
+	// configuration refuse keep 0; this keeps the plan total.
+	keep = max(keep, 1)
 	b := max(len(evs)-keep, 0)
 	p.Reason = fmt.Sprintf("keeping the last %d events", keep)
 	floor := max(len(evs)-2*keep+1, 0) // the pins' cap

@@ -210,6 +210,11 @@ func TestArchive(t *testing.T) {
 			}
 		}
 	}
+	// keep 0 (refused at the flag and in .memsys.json) still plans a
+	// boundary: every event but the last moves.
+	if p := PlanArchive(parse.Parse("c", genLog(3, "\n")), nil, 0, 0); len(p.Moved) != 2 || p.Boundary.ID != "evt-003" {
+		t.Errorf("keep 0: %d moved, boundary %q", len(p.Moved), p.Boundary.ID)
+	}
 	small := parse.Parse("c", genLog(50, "\n"))
 	if p := PlanArchive(small, nil, 20, 50); p.Due || len(p.Moved) != 0 {
 		t.Errorf("50 events: due %v", p.Due)

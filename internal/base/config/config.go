@@ -259,7 +259,7 @@ func (p *parser) top(v *value, c *Config) {
 		case "rules":
 			p.rules(m.val, c)
 		case "archive":
-			p.counts(m.val, "archive", []countKey{{"threshold", &c.ArchiveThreshold, 1}, {"keep", &c.ArchiveKeep, 0}})
+			p.counts(m.val, "archive", []countKey{{"threshold", &c.ArchiveThreshold, 1}, {"keep", &c.ArchiveKeep, 1}})
 		case "context":
 			p.counts(m.val, "context", []countKey{{"windowHours", &c.WindowHours, 0}, {"windowEvents", &c.WindowEvents, 0}, {"words", &c.ContextWords, 1},
 				{"decayP2Days", &c.DecayP2Days, 1}, {"decayP3Days", &c.DecayP3Days, 1}})
