@@ -28,9 +28,8 @@ func archiveCommand() *cli.Command {
 }
 
 // lcThresholds returns the archive threshold and keep count: flags
-// first, then the defaults of the Archival Protocol.
-func lcThresholds(cmd *cli.Command) (threshold, keep int, err error) {
-	threshold, keep = memory.DefaultThreshold, memory.DefaultKeep
+// first, then threshold and keep (.memsys.json's, or the defaults).
+func lcThresholds(cmd *cli.Command, threshold, keep int) (int, int, error) {
 	if cmd.IsSet("threshold") {
 		threshold = int(cmd.Int("threshold"))
 	}
@@ -51,8 +50,11 @@ func runArchive(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	threshold, keep, err := lcThresholds(cmd)
+	threshold, keep, err := memory.ArchiveLimits(root)
 	if err != nil {
+		return cannotRun{err}
+	}
+	if threshold, keep, err = lcThresholds(cmd, threshold, keep); err != nil {
 		return err
 	}
 	opt := memory.ArchiveOptions{Threshold: threshold, Keep: keep, DryRun: cmd.Bool("dry-run"), Agent: lcAgent(cmd.String("agent"))}

@@ -35,7 +35,8 @@ func runStatus(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return cannotRun{err}
 	}
-	threshold, _, err := lcThresholds(cmd)
+	threshold, keep := r.Limits()
+	threshold, _, err = lcThresholds(cmd, threshold, keep)
 	if err != nil {
 		return err
 	}

@@ -153,7 +153,7 @@ func (h *handlers) tools(s *mcp.Server) {
 }
 
 func (h *handlers) status(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, *memory.StatusReport, error) {
-	r, err := memory.Status(h.cfg.Root, memory.DefaultThreshold)
+	r, err := memory.Status(h.cfg.Root)
 	if err != nil {
 		return nil, nil, toolErr(err)
 	}

@@ -17,6 +17,18 @@ const (
 	DefaultKeep      = 20
 )
 
+// ArchiveLimits returns root's archive threshold and keep count: what
+// .memsys.json sets ("archive": {"threshold", "keep"}), else the
+// Archival Protocol's defaults. lint's MS117 reads the same file, so
+// lint, status and archive agree on when archival is due.
+func ArchiveLimits(root string) (threshold, keep int, err error) {
+	cfg, err := workspace.LoadConfig(root)
+	if err != nil {
+		return DefaultThreshold, DefaultKeep, err
+	}
+	return cfg.ArchiveThreshold, cfg.ArchiveKeep, nil
+}
+
 // ArchiveOptions are memsys archive's flags.
 type ArchiveOptions struct {
 	Threshold, Keep int
@@ -348,13 +360,13 @@ func noOverlap(arch, log *parse.Log) error {
 	return nil
 }
 
-// previewArchive plans memsys archive with the default --keep, for
+// previewArchive plans memsys archive with the configured keep, for
 // status: how much would move and what keeps the rest.
-func previewArchive(root string, threshold int) *ArchivePreview {
+func previewArchive(root string, threshold, keep int) *ArchivePreview {
 	a, err := readArchival(root)
 	if err != nil {
 		return &ArchivePreview{Error: err.Error()}
 	}
-	a.decide(ArchiveOptions{Threshold: threshold, Keep: DefaultKeep})
+	a.decide(ArchiveOptions{Threshold: threshold, Keep: keep})
 	return &ArchivePreview{Moves: len(a.plan.Moved), Boundary: a.plan.Boundary.ID, Reason: a.plan.Reason}
 }

@@ -58,7 +58,7 @@ func replayOnce(t testing.TB, root string, cached bool) replayResult {
 	}
 	g, c := x.Files()
 	status := ""
-	if r, err := Status(root, 50); err != nil {
+	if r, err := Status(root); err != nil {
 		status = "error: " + err.Error()
 	} else {
 		b, _ := json.Marshal(r)

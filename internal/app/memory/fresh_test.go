@@ -74,7 +74,7 @@ func TestStatusAndLintAgreeOnFreshness(t *testing.T) {
 				tc.after(t, root)
 			}
 
-			st, err := Status(root, 50)
+			st, err := Status(root)
 			if err != nil {
 				t.Fatal(err)
 			}

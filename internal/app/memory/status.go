@@ -27,6 +27,9 @@ type StatusReport struct {
 	// (with the default --keep) would move and what stops it there.
 	ArchivePlan *ArchivePreview `json:"archive_plan,omitempty"`
 	root        string          // where the report was read, for the archive plan
+	// limit and keep are .memsys.json's archive threshold and keep
+	// count (the defaults when it sets none or cannot be read).
+	limit, keep int
 	// Stale is true when a derived file of the tier is stale or
 	// missing: the command then exits 1.
 	Stale bool `json:"stale"`
@@ -107,15 +110,19 @@ func (l EventLine) Append(b []byte) []byte {
 
 // Status reads root as memsys status does: tier, event counts, the last
 // event, the seed's Staleness Check of graph.md and context.md, and
-// whether archival is due above threshold events in the log.
-func Status(root string, threshold int) (*StatusReport, error) {
+// whether archival is due above the configured threshold.
+func Status(root string) (*StatusReport, error) {
 	r, err := ReadStatus(root)
 	if err != nil {
 		return nil, err
 	}
-	r.SetThreshold(threshold)
+	r.SetThreshold(r.limit)
 	return r, nil
 }
+
+// Limits returns the archive threshold and keep count .memsys.json
+// sets, else the defaults: status's defaults for --threshold.
+func (r *StatusReport) Limits() (threshold, keep int) { return r.limit, r.keep }
 
 // SetThreshold decides whether archival is due: more than threshold
 // events in the log.
@@ -130,11 +137,15 @@ func (r *StatusReport) SetThreshold(threshold int) {
 	// so above that the counts alone say it will move something, and a
 	// boot check need not parse and replay a long log. Below it, pins
 	// decide, and the log is short: plan it.
-	if least := r.Log.Events - (2*DefaultKeep - 1); least > 0 {
+	keep := r.keep
+	if keep < 1 {
+		keep = DefaultKeep
+	}
+	if least := r.Log.Events - (2*keep - 1); least > 0 {
 		r.ArchivePlan = &ArchivePreview{Moves: least, AtLeast: true}
 		return
 	}
-	r.ArchivePlan = previewArchive(r.root, threshold)
+	r.ArchivePlan = previewArchive(r.root, threshold, keep)
 }
 
 // ReadStatus is Status before the archive threshold is known.
@@ -193,6 +204,7 @@ func ReadStatus(root string) (*StatusReport, error) {
 	var context []byte
 	r.Context, context = derivedStatus(root, parse.ContextFile, last, tier.HasContext(), digest, true)
 	r.root = root
+	r.limit, r.keep = cfg.ArchiveThreshold, cfg.ArchiveKeep
 	r.Stale = r.Graph.Expected && r.Graph.State != "fresh" || r.Context.Expected && r.Context.State != "fresh"
 	if n, ok := freshLoops(context, r.Context); ok {
 		r.OpenLoops, r.LoopsFrom = n, parse.ContextFile
