@@ -274,7 +274,17 @@ func Log(root string, f LogFilter) ([]EventLine, error) {
 	}
 	var types []string
 	for _, t := range f.Types {
-		types = append(types, strings.ToLower(strings.TrimSpace(t)))
+		t = strings.ToLower(strings.TrimSpace(t))
+		if t == "" {
+			continue // "decision," names one type
+		}
+		// A misspelt type would list nothing, as if no such event had
+		// happened. A type outside the seed's that the history holds
+		// (lint reports it, MS105) is still a filter.
+		if !slices.Contains(parse.EventTypes, t) && !slices.ContainsFunc(all, func(e parse.Event) bool { return e.Type == t }) {
+			return nil, fmt.Errorf("--type %q: unknown event type: use one of %s", t, strings.Join(parse.EventTypes, ", "))
+		}
+		types = append(types, t)
 	}
 	var open map[int]bool
 	if f.Open {
