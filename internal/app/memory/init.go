@@ -3,6 +3,7 @@ package memory
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io/fs"
 
 	"github.com/memsys/memsys/internal/io/workspace"
@@ -33,6 +34,11 @@ func Init(root string, tier parse.Tier) (*InitResult, error) {
 	r := &InitResult{}
 	create := func(rel string, data []byte) error {
 		if workspace.Lstat(root, rel) == nil {
+			if p, err := workspace.Resolve(root, rel); err == nil && workspace.IsDirNoFollow(p) {
+				// Not the file the tier needs: saying nothing would
+				// leave regen and lint to fail on it later.
+				return fmt.Errorf("%s: is a directory, not a file: move it away and run memsys init", rel)
+			}
 			return nil // never overwrite
 		}
 		if err := workspace.WriteFile(root, rel, data); err != nil {
