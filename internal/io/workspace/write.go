@@ -29,6 +29,13 @@ func WriteFile(root, rel string, data []byte) error {
 	}
 	dir := filepath.Dir(p)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
+		if errors.Is(err, syscall.ENOTDIR) {
+			for d := filepath.Dir(filepath.FromSlash(rel)); d != "." && d != string(filepath.Separator); d = filepath.Dir(d) {
+				if fi, err := os.Lstat(filepath.Join(root, d)); err == nil && !fi.IsDir() {
+					return fmt.Errorf("%s: cannot create its folder: %s is a file: move it away", rel, filepath.ToSlash(d))
+				}
+			}
+		}
 		return fmt.Errorf("%s: cannot create folder: %v", rel, errors.Unwrap(err))
 	}
 	mode := fs.FileMode(0o644)
