@@ -67,14 +67,22 @@ func runAppend(ctx context.Context, cmd *cli.Command) error {
 	if res.Recovered != "" {
 		fmt.Fprintln(cmd.Root().ErrWriter, "memsys: "+res.Recovered)
 	}
+	if err != nil && res.ID == "" {
+		return cannotRun{err}
+	}
+	// With an ID the event is in the log, even when --regen then failed:
+	// print it, then the error.
+	w := cmd.Root().Writer
+	if format == "json" {
+		if jerr := lcJSON(w, res); jerr != nil {
+			return jerr
+		}
+	} else {
+		fmt.Fprintln(w, res.ID)
+	}
 	if err != nil {
 		return cannotRun{err}
 	}
-	w := cmd.Root().Writer
-	if format == "json" {
-		return lcJSON(w, res)
-	}
-	fmt.Fprintln(w, res.ID)
 	return nil
 }
 

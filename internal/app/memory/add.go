@@ -2,6 +2,7 @@ package memory
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 
 	"github.com/memsys/memsys/internal/io/workspace"
@@ -22,7 +23,9 @@ type AppendResult struct {
 }
 
 // Append adds the event d at the end of root's log and, with regen,
-// rewrites the derived files in the same critical section. countLine
+// rewrites the derived files in the same critical section. When the
+// event was written but regen failed, res.ID is set and the error says
+// so. countLine
 // asks for AppendResult.Line, which costs a pass over the whole log
 // (only --format json prints it).
 //
@@ -45,8 +48,13 @@ func Append(root string, d Draft, regen, countLine bool) (AppendResult, error) {
 	if err != nil || !regen {
 		return res, err
 	}
-	res.Regenerated, err = Regen(root)
-	return res, err
+	if res.Regenerated, err = Regen(root); err != nil {
+		// The event is in the log: a caller that read the error as
+		// "nothing written" would append it a second time.
+		res.Regenerated = []string{}
+		return res, fmt.Errorf("%s was appended; regenerating the derived files failed: %w; then run memsys regen (do not append the event again)", res.ID, err)
+	}
+	return res, nil
 }
 
 // appendLocked validates d against the log and archive and appends it.
