@@ -98,14 +98,20 @@ func renumber(ctx context.Context, g Git, root, onto string, dryRun bool) (Renum
 	}
 	// mine is the commit whose version of a file with conflict markers
 	// is this branch's.
-	mine := head
+	mine, parent := head, ""
 	if marked != "" {
-		if mine, err = stoppedSide(g, marked, head, target, onto); err != nil {
+		if mine, parent, err = stoppedSide(g, marked, head, target, onto); err != nil {
 			return res, err
 		}
 	}
 	if res.Base, err = g.MergeBase(ctx, mine, target); err != nil {
 		return res, err
+	}
+	if parent != "" && parent != res.Base {
+		// The result would hold every event of the replayed commit's
+		// branch since the merge base, not only the commit's own.
+		return res, fmt.Errorf("%s has conflict markers from replaying %s, which is not the first commit after the merge base with %s: renumber would bring the commits before it too; resolve the markers by hand (memsys merge-driver install resolves such conflicts by itself)",
+			marked, short(mine), onto)
 	}
 	prefix, err := g.Prefix(ctx)
 	if err != nil {
@@ -186,30 +192,42 @@ func renumber(ctx context.Context, g Git, root, onto string, dryRun bool) (Renum
 }
 
 // stoppedSide returns the commit that holds this branch's side of the
-// merge, rebase or cherry-pick that stopped on file: the side that is
-// not target. Reading HEAD whatever the operation dropped the other
-// side's events whenever HEAD was target (on main merging a branch, or
-// any rebase), so a target that is neither side is refused.
-func stoppedSide(g Git, file, head, target, onto string) (string, error) {
-	for _, op := range []struct{ ref, verb, prep string }{
-		{"MERGE_HEAD", "merge", "into"},
-		{"REBASE_HEAD", "rebase", "onto"},
-		{"CHERRY_PICK_HEAD", "cherry-pick", "onto"},
+// merge, rebase or cherry-pick that stopped on file and, for a rebase
+// or cherry-pick, the parent of the commit being replayed ("" for a
+// merge). Reading HEAD whatever the operation dropped the other side's
+// events whenever HEAD was target (on main merging a branch, or any
+// rebase). A merge may name either side as target; a rebase or
+// cherry-pick replays one commit onto HEAD, so target must be HEAD.
+func stoppedSide(g Git, file, head, target, onto string) (mine, parent string, err error) {
+	for _, op := range []struct{ ref, verb string }{
+		{"MERGE_HEAD", "merge"},
+		{"REBASE_HEAD", "rebase"},
+		{"CHERRY_PICK_HEAD", "cherry-pick"},
 	} {
 		other, err := g.Resolve(op.ref)
 		if err != nil {
 			continue
 		}
-		switch target {
-		case other:
-			return head, nil
-		case head:
-			return other, nil
+		if op.verb == "merge" {
+			switch target {
+			case other:
+				return head, "", nil
+			case head:
+				return other, "", nil
+			}
+			return "", "", fmt.Errorf("%s has conflict markers from a merge of %s into %s, and --onto %s is neither: pass --onto one of the two sides, or resolve the markers by hand",
+				file, short(other), short(head), onto)
 		}
-		return "", fmt.Errorf("%s has conflict markers from a %s of %s %s %s, and --onto %s is neither: pass --onto one of the two sides, or resolve the markers by hand",
-			file, op.verb, short(other), op.prep, short(head), onto)
+		if target != head {
+			return "", "", fmt.Errorf("%s has conflict markers from a %s of %s onto %s, and --onto %s is not %s: pass --onto the revision HEAD is, or resolve the markers by hand",
+				file, op.verb, short(other), short(head), onto, short(head))
+		}
+		if parent, err = g.Resolve(other + "^"); err != nil {
+			parent = other // a root commit: no merge base is its parent
+		}
+		return other, parent, nil
 	}
-	return "", fmt.Errorf("%s has conflict markers but no merge, rebase or cherry-pick is in progress: resolve them by hand", file)
+	return "", "", fmt.Errorf("%s has conflict markers but no merge, rebase or cherry-pick is in progress: resolve them by hand", file)
 }
 
 func short(commit string) string { return commit[:min(12, len(commit))] }
