@@ -17,8 +17,8 @@ func archiveCommand() *cli.Command {
 		Usage: "move old events to changelog-archive.md (the seed's Archival Protocol), verified byte for byte",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "dry-run", Usage: "print the boundary and what would move; write nothing"},
-			&cli.IntFlag{Name: "keep", Usage: "always keep the last `N` events in the log (default from .memsys.json, else 20)"},
-			&cli.IntFlag{Name: "threshold", Usage: "archive only when the log holds more than `N` events (default from .memsys.json, else 50)"},
+			&cli.IntFlag{Name: "keep", Usage: "always keep the last `N` events in the log (default from .memsys.json, else 20)", HideDefault: true},
+			&cli.IntFlag{Name: "threshold", Usage: "archive only when the log holds more than `N` events (default from .memsys.json, else 50)", HideDefault: true},
 			&cli.StringFlag{Name: "agent", Usage: "agent `NAME` of the archive event (default $MEMSYS_AGENT, else $USER, else \"agent\")"},
 			&cli.StringFlag{Name: "time", Usage: "archive event `TIME` \"YYYY-MM-DD HH:MM\" (default: the last event's time)"},
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "output `FORMAT`: text or json"},

@@ -19,7 +19,7 @@ func statusCommand() *cli.Command {
 		Usage: "report tier, event counts, staleness of graph.md and context.md, and whether archival is due",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "output `FORMAT`: text or json"},
-			&cli.IntFlag{Name: "threshold", Usage: "archive when the log holds more than `N` events (default from .memsys.json, else 50)"},
+			&cli.IntFlag{Name: "threshold", Usage: "archive when the log holds more than `N` events (default from .memsys.json, else 50)", HideDefault: true},
 		},
 		Action: runStatus,
 	}
