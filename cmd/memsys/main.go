@@ -142,7 +142,7 @@ func newApp(stdout, stderr io.Writer) *cli.Command {
 		// the default handler would call os.Exit from inside Run.
 		ExitErrHandler: func(context.Context, *cli.Command, error) {},
 		OnUsageError: func(_ context.Context, _ *cli.Command, err error, _ bool) error {
-			return cannotRun{err}
+			return usageErr("%v: see memsys --help", err)
 		},
 		// The root runs only when no subcommand matched.
 		Action: func(ctx context.Context, cmd *cli.Command) error {
