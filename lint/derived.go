@@ -108,12 +108,18 @@ func checkStale(p *Pass, rel string, need bool) {
 	}
 	h, line := p.horizonOf(rel, src)
 	last := p.lastEvent()
+	fix := "run memsys regen"
+	if !need {
+		// A tier declared lower than the files present: regen writes
+		// only the tier's files, so "run memsys regen" would not help.
+		fix = NotInTier(p.Tier())
+	}
 	switch {
 	case materialize.Fresh(h, line, last):
 	case line == 0:
-		p.Reportf(lineRange(rel, 1), "", "%s has no event horizon, the last event is %s: run memsys regen", rel, last)
+		p.Reportf(lineRange(rel, 1), "", "%s has no event horizon, the last event is %s: %s", rel, last, fix)
 	case last == "":
-		p.Reportf(lineRange(rel, line), "", "%s event horizon is %s but the log has no events: run memsys regen", rel, h)
+		p.Reportf(lineRange(rel, line), "", "%s event horizon is %s but the log has no events: %s", rel, h, fix)
 	default:
 		shown := h
 		if shown == "" {
@@ -123,8 +129,14 @@ func checkStale(p *Pass, rel string, need bool) {
 			p.Reportf(lineRange(rel, line), last, "%s event horizon is %s but the last event is %s, and it holds %s: %s", rel, shown, last, rowsText(rows), adoptAdvice)
 			return
 		}
-		p.Reportf(lineRange(rel, line), last, "%s event horizon is %s but the last event is %s: run memsys regen", rel, shown, last)
+		p.Reportf(lineRange(rel, line), last, "%s event horizon is %s but the last event is %s: %s", rel, shown, last, fix)
 	}
+}
+
+// NotInTier is the advice for a stale derived file that tier does not
+// use: memsys regen does not write it.
+func NotInTier(tier string) string {
+	return "the " + tier + " tier does not use it, so memsys regen does not write it: delete it, or declare a tier that has it"
 }
 
 // adoptAdvice ends the message of a derived file that holds rows no

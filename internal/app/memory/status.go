@@ -294,7 +294,7 @@ func (r *StatusReport) WriteText(w io.Writer) {
 		fmt.Fprintln(w, "last event: none")
 	}
 	for _, d := range []DerivedStatus{r.Graph, r.Context} {
-		fmt.Fprintf(w, "%s: %s\n", d.File, d.text(last))
+		fmt.Fprintf(w, "%s: %s\n", d.File, d.text(last, r.Tier))
 	}
 	if r.Context.State != "missing" {
 		fmt.Fprintf(w, "context size: %d words, ~%d tokens\n", r.Context.Words, r.Context.Tokens)
@@ -323,7 +323,7 @@ func (r *StatusReport) WriteText(w io.Writer) {
 	}
 }
 
-func (d DerivedStatus) text(last string) string {
+func (d DerivedStatus) text(last, tier string) string {
 	switch {
 	case d.State == "missing" && !d.Expected:
 		return "missing (not part of this tier)"
@@ -332,10 +332,14 @@ func (d DerivedStatus) text(last string) string {
 	case d.State == "fresh":
 		return "fresh (horizon " + or(d.Horizon, "none") + ")"
 	}
-	if d.Differs {
-		return "stale (horizon " + or(d.Horizon, "none") + ", but the content is not what regen writes: edited by hand, an event edited, or other options): run memsys regen"
+	fix := "run memsys regen"
+	if !d.Expected {
+		fix = lint.NotInTier(tier) // regen writes only the tier's files
 	}
-	return "stale (horizon " + or(d.Horizon, "none") + ", last event " + or(last, "none") + "): run memsys regen"
+	if d.Differs {
+		return "stale (horizon " + or(d.Horizon, "none") + ", but the content is not what regen writes: edited by hand, an event edited, or other options): " + fix
+	}
+	return "stale (horizon " + or(d.Horizon, "none") + ", last event " + or(last, "none") + "): " + fix
 }
 
 func or(s, def string) string {
