@@ -25,9 +25,8 @@ type AppendResult struct {
 // Append adds the event d at the end of root's log and, with regen,
 // rewrites the derived files in the same critical section. When the
 // event was written but regen failed, res.ID is set and the error says
-// so. countLine
-// asks for AppendResult.Line, which costs a pass over the whole log
-// (only --format json prints it).
+// so. countLine asks for AppendResult.Line, which costs a pass over the
+// whole log (only --format json prints it).
 //
 // Concurrency: the whole read-last-ID, render, write sequence runs
 // under workspace.Lock, an exclusive flock on a lock file beside the
