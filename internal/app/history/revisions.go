@@ -44,7 +44,7 @@ func Revisions(ctx context.Context, root string, o GitOptions) (git lint.Git, re
 	g := &gitx.Git{Dir: root}
 	prefix, err := g.Prefix(ctx)
 	if err != nil {
-		return nil, nil, close, fmt.Errorf("lint: git checks: %s is not in a git repository: %v", root, err)
+		return nil, nil, close, fmt.Errorf("lint: git checks: %v", gitx.NotARepo(root, err))
 	}
 	if o.Staged {
 		revs, err = stagedRevisions(g)

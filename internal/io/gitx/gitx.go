@@ -65,9 +65,22 @@ type Git struct {
 func Open(ctx context.Context, dir string) (*Git, error) {
 	g := &Git{Dir: dir}
 	if _, err := g.Run(ctx, "rev-parse", "--git-dir"); err != nil {
-		return nil, fmt.Errorf("%s is not in a git repository: %w", dir, err)
+		return nil, NotARepo(dir, err)
 	}
 	return g, nil
+}
+
+// NotARepo is the error for dir outside any git work tree, given the
+// failed git call that found it out. git's own line ("fatal: not a git
+// repository (or any of the parent directories): .git") says nothing
+// more; any other failure, such as a repository git refuses to use
+// (another user's, without safe.directory), keeps git's words.
+func NotARepo(dir string, err error) error {
+	var ge *Error
+	if errors.As(err, &ge) && strings.Contains(ge.Stderr, "not a git repository") {
+		return fmt.Errorf("%s is not in a git repository: run memsys inside a git clone (git init makes one)", dir)
+	}
+	return fmt.Errorf("%s is not in a git repository: %w", dir, err)
 }
 
 // Error is a failed git call: its arguments and what git printed.
@@ -556,7 +569,7 @@ func (g *Git) Layout(ctx context.Context) (Layout, error) {
 		_, ok, herr := g.Head()
 		switch {
 		case herr != nil:
-			return Layout{}, fmt.Errorf("%s is not in a git repository: %w", g.Dir, herr)
+			return Layout{}, NotARepo(g.Dir, herr)
 		case ok:
 			return Layout{}, err // HEAD is a commit: the first call failed for another reason
 		}
