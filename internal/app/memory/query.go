@@ -75,7 +75,10 @@ type ShowResult struct {
 	Supersedes []string     `json:"supersedes"`
 	// SupersededBy names the event that supersedes this one ("" when
 	// none): the event stays in the log but leaves every derived view.
-	SupersededBy string      `json:"superseded_by"`
+	SupersededBy string `json:"superseded_by"`
+	// Duplicates are the other events with this ID (a log lint faults,
+	// MS107): show picks the last one, and says where the others are.
+	Duplicates   []EventLine `json:"duplicates,omitempty"`
 	Text         string      `json:"text"`
 	Changes      ChangeJSON  `json:"changes"`
 	ReferencedBy []EventLine `json:"referenced_by"`
@@ -127,12 +130,20 @@ func Show(root, at, id string) (*ShowResult, error) {
 			r.ReferencedBy = append(r.ReferencedBy, LineOf(x))
 		}
 	}
+	for j := range evs {
+		if j != i && evs[j].Num == e.Num {
+			r.Duplicates = append(r.Duplicates, LineOf(evs[j]))
+		}
+	}
 	return r, nil
 }
 
 // WriteText prints the result as memsys show does without --format.
 func (r *ShowResult) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "%s:%d\n", r.File, r.Line)
+	for _, d := range r.Duplicates {
+		fmt.Fprintf(w, "note: %s is also the ID of the event at %s:%d (an ID used twice: memsys lint reports it)\n", r.ID, d.File, d.Line)
+	}
 	if r.SupersededBy != "" {
 		fmt.Fprintf(w, "superseded by %s: left out of graph.md and context.md\n", r.SupersededBy)
 	}
