@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"strings"
 
+	"github.com/memsys/memsys/internal/app/memory"
 	"github.com/memsys/memsys/internal/io/gitx"
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/parse"
@@ -34,8 +35,10 @@ func attrLines() []string {
 		"/"+parse.ContextFile+" merge="+DriverName)
 }
 
-func attrBlock() string {
-	return attrBegin + "\n" + strings.Join(attrLines(), "\n") + "\n" + attrEnd + "\n"
+// attrBlock is memsys's block with nl line ends: it takes the line
+// ending of the .gitattributes it goes into, so a CRLF file stays CRLF.
+func attrBlock(nl string) string {
+	return attrBegin + nl + strings.Join(attrLines(), nl) + nl + attrEnd + nl
 }
 
 // Install registers the driver in .git/config and adds memsys's block
@@ -72,12 +75,13 @@ func install(ctx context.Context, g Git, root string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !bytes.Contains(cur, []byte(attrBlock())) {
+	nl := memory.Newline(cur)
+	if !bytes.Contains(cur, []byte(attrBlock(nl))) {
 		cur, _ = removeBlock(cur) // an older block of ours is replaced
 		if len(cur) > 0 && cur[len(cur)-1] != '\n' {
-			cur = append(cur, '\n')
+			cur = append(cur, nl...)
 		}
-		if err := workspace.WriteFile(root, attrFile, append(cur, attrBlock()...)); err != nil {
+		if err := workspace.WriteFile(root, attrFile, append(cur, attrBlock(nl)...)); err != nil {
 			return nil, err
 		}
 		did = append(did, "added "+strings.Join(attrPaths(), ", ")+" merge="+DriverName+" to "+attrFile)
