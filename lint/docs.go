@@ -47,6 +47,30 @@ func Explain(r *Rule) string {
 	return b.String()
 }
 
+// RuleHelp is a rule's documentation as JSON: `memsys lint --list-rules
+// --format json` prints one per rule without the examples, `memsys lint
+// --explain ID --format json` one with them.
+type RuleHelp struct {
+	ID       string `json:"id"`
+	Name     string `json:"name"`
+	Severity string `json:"severity"`
+	Enabled  bool   `json:"enabled"` // false for a rule that is off by default
+	Title    string `json:"title"`
+	Doc      string `json:"doc"`
+	Bad      string `json:"bad,omitempty"`
+	Good     string `json:"good,omitempty"`
+}
+
+// Help is r's documentation as JSON carries it, with the Bad and Good
+// examples when examples is set.
+func Help(r *Rule, examples bool) RuleHelp {
+	h := RuleHelp{ID: r.ID, Name: r.Name, Severity: r.Severity.String(), Enabled: !r.DefaultOff, Title: r.Title, Doc: r.Doc}
+	if examples {
+		h.Bad, h.Good = r.Bad, r.Good
+	}
+	return h
+}
+
 func indented(s string) string {
 	var b strings.Builder
 	for _, l := range strings.Split(s, "\n") {

@@ -32,7 +32,7 @@ func lintCommand() *cli.Command {
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "output `FORMAT`: text, json, github or sarif"},
 			&cli.BoolFlag{Name: "strict", Usage: "fail (exit 1) on warnings too"},
 			&cli.BoolFlag{Name: "list-rules", Usage: "print the rules (ID, name, severity, title) and exit"},
-			&cli.StringFlag{Name: "explain", Usage: "print the help of rule `ID` (or name), offline, and exit"},
+			&cli.StringFlag{Name: "explain", Usage: "print the help of rule `ID` (or name), offline, and exit (--format text or json)"},
 			&cli.BoolFlag{Name: "fix", Usage: "rewrite stale or drifted derived files as regen does (never CHANGELOG.md or the archive)"},
 			&cli.StringSliceFlag{Name: "rule", Usage: "set a rule's severity, overriding .memsys.json: `ID=SEVERITY` (error, warning, off)"},
 			&cli.StringFlag{Name: "base", Usage: "check that the log only appended events since git `REV` (\"auto\": the pull request base)"},
@@ -58,8 +58,14 @@ func runLint(ctx context.Context, cmd *cli.Command) error {
 		if r == nil {
 			return usageErr("lint --explain %q: no such rule: memsys lint --list-rules lists them", id)
 		}
-		fmt.Fprint(stdout, lint.Explain(r))
-		return nil
+		switch format {
+		case "json":
+			return lcJSON(stdout, lint.Help(r, true))
+		case "text":
+			fmt.Fprint(stdout, lint.Explain(r))
+			return nil
+		}
+		return usageErr("lint --explain prints text or json, not %q: see memsys lint --help", format)
 	}
 	overrides, err := ruleFlags(cmd.StringSlice("rule"))
 	if err != nil {
@@ -160,17 +166,9 @@ func ruleFlags(vals []string) ([]config.RuleSetting, error) {
 func listRules(w io.Writer, format string) error {
 	rules := lint.Rules()
 	if format == "json" {
-		type jrule struct {
-			ID       string `json:"id"`
-			Name     string `json:"name"`
-			Severity string `json:"severity"`
-			Enabled  bool   `json:"enabled"`
-			Title    string `json:"title"`
-			Doc      string `json:"doc"`
-		}
-		out := make([]jrule, 0, len(rules))
+		out := make([]lint.RuleHelp, 0, len(rules))
 		for _, r := range rules {
-			out = append(out, jrule{r.ID, r.Name, r.Severity.String(), !r.DefaultOff, r.Title, r.Doc})
+			out = append(out, lint.Help(r, false))
 		}
 		return lcJSON(w, out)
 	}
