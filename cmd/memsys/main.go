@@ -114,6 +114,21 @@ func exitCode(err error, stderr io.Writer) int {
 	return exitCannot
 }
 
+// cli offers ShowCommandHelp, a package variable, as its hook for help
+// on a command; set once, before any command runs.
+func init() { cli.ShowCommandHelp = showCommandHelp }
+
+// showCommandHelp is urfave/cli's ShowCommandHelp, except that help for
+// a name that is no command ("memsys help nonexist") is the one-line
+// usage error of an unknown command, not cli's "No help topic for
+// 'nonexist'".
+func showCommandHelp(ctx context.Context, cmd *cli.Command, name string) error {
+	if cmd.Command(name) == nil {
+		return usageErr("help: unknown command %q%s: see %s --help", name, didYouMean(cmd.Commands, name), cmd.FullName())
+	}
+	return cli.DefaultShowCommandHelp(ctx, cmd, name)
+}
+
 func newApp(stdout, stderr io.Writer) *cli.Command {
 	app := &cli.Command{
 		Name:    "memsys",
