@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"io/fs"
-	"strconv"
 
 	"github.com/memsys/memsys/internal/base/diag"
 	"github.com/memsys/memsys/internal/base/udiff"
+	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
 )
@@ -189,11 +189,7 @@ func rowsText(rows []string) string {
 	if len(rows) > len(shown) {
 		s += ", …"
 	}
-	n := "1 item"
-	if len(rows) != 1 {
-		n = strconv.Itoa(len(rows)) + " items"
-	}
-	return n + " no replay of the log produces (" + s + ")"
+	return words.Plural(len(rows), "item") + " no replay of the log produces (" + s + ")"
 }
 
 // isStale reports whether checkStale would report rel, so drift is not

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"github.com/memsys/memsys/internal/base/diag"
+	"github.com/memsys/memsys/internal/base/words"
 )
 
 func init() {
@@ -32,5 +33,5 @@ func runArchiveDue(p *Pass) {
 	if line == 0 {
 		line = 1
 	}
-	p.Reportf(lineRange(p.Log.File, line), "", "%s has %d events, more than %d: run memsys archive", p.Log.File, n, limit)
+	p.Reportf(lineRange(p.Log.File, line), "", "%s has %s, more than %d: run memsys archive", p.Log.File, words.Plural(n, "event"), limit)
 }

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/memsys/memsys/internal/base/diag"
+	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/materialize"
 )
 
@@ -48,7 +49,7 @@ func init() {
 				// Concatenated, not formatted: a long log has thousands
 				// of open loops, and lint runs this after every append.
 				p.Report(diag.Diagnostic{Range: l.Range, Event: l.ID, Message: l.ID + " (" + l.Type + ") has been open " +
-					strconv.Itoa(days) + " days, over " + strconv.Itoa(max) + ": close it (a fix or milestone that Refs it, or closes: " + l.ID + ") or supersede it"})
+					words.Plural(days, "day") + ", over " + strconv.Itoa(max) + ": close it (a fix or milestone that Refs it, or closes: " + l.ID + ") or supersede it"})
 			}
 		},
 	})

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/memsys/memsys/internal/base/diag"
+	"github.com/memsys/memsys/internal/base/words"
 )
 
 // Result is what one lint run found, over one or more memory roots.
@@ -54,27 +55,20 @@ func NewPrinter(format string, opt PrinterOptions) (Printer, error) {
 // summary is the one-line count every human-facing format ends with.
 func summary(r *Result) string {
 	e, w := r.Diagnostics.Count()
-	s := plural(r.Events, "event")
+	s := words.Plural(r.Events, "event")
 	if r.Roots > 1 {
-		s = plural(r.Roots, "memory root") + ", " + s
+		s = words.Plural(r.Roots, "memory root") + ", " + s
 	}
 	if e == 0 && w == 0 {
 		s += ": no problems"
 	} else {
-		s += ": " + plural(e, "error") + ", " + plural(w, "warning")
+		s += ": " + words.Plural(e, "error") + ", " + words.Plural(w, "warning")
 	}
 	if n := r.Diagnostics.Notes(); n > 0 {
-		s += " (" + plural(n, "note") + " on events the base revision already has)"
+		s += " (" + words.Plural(n, "note") + " on events the base revision already has)"
 	}
 	if r.Suppressed > 0 {
-		s += "; " + plural(r.Suppressed, "finding") + " in " + r.BaselineFile + " not shown"
+		s += "; " + words.Plural(r.Suppressed, "finding") + " in " + r.BaselineFile + " not shown"
 	}
 	return s
-}
-
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/memsys/memsys/internal/base/words"
 )
 
 // none is what graph.md and context.md show for a missing horizon or
@@ -200,10 +202,10 @@ func ParseGraph(src []byte) (*Graph, error) {
 		}
 	}
 	if metaNodes >= 0 && metaNodes != len(g.Nodes) {
-		return nil, fmt.Errorf("line %d: Meta counts %d nodes, the table has %d", seen["Meta"], metaNodes, len(g.Nodes))
+		return nil, fmt.Errorf("line %d: Meta counts %s, the table has %d", seen["Meta"], words.Plural(metaNodes, "node"), len(g.Nodes))
 	}
 	if metaEdges >= 0 && metaEdges != len(g.Edges) {
-		return nil, fmt.Errorf("line %d: Meta counts %d edges, the table has %d", seen["Meta"], metaEdges, len(g.Edges))
+		return nil, fmt.Errorf("line %d: Meta counts %s, the table has %d", seen["Meta"], words.Plural(metaEdges, "edge"), len(g.Edges))
 	}
 	g.reindex()
 	return g, nil
@@ -212,7 +214,7 @@ func ParseGraph(src []byte) (*Graph, error) {
 // nodeFromCells reads the cells of a Nodes row.
 func nodeFromCells(cells []string) (*Node, error) {
 	if len(cells) != 6 {
-		return nil, fmt.Errorf("node row has %d cells, want 6", len(cells))
+		return nil, fmt.Errorf("node row has %s, want 6", words.Plural(len(cells), "cell"))
 	}
 	attrs, err := parseAttrs(cells[5])
 	if err != nil {
@@ -225,7 +227,7 @@ func nodeFromCells(cells []string) (*Node, error) {
 // edgeFromCells reads the cells of an Edges row.
 func edgeFromCells(cells []string) (*Edge, error) {
 	if len(cells) != 5 {
-		return nil, fmt.Errorf("edge row has %d cells, want 5", len(cells))
+		return nil, fmt.Errorf("edge row has %s, want 5", words.Plural(len(cells), "cell"))
 	}
 	attrs, err := parseAttrs(cells[4])
 	if err != nil {

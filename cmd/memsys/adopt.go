@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/memsys/memsys/internal/app/adopt"
+	"github.com/memsys/memsys/internal/base/words"
 )
 
 func adoptCommand() *cli.Command {
@@ -62,14 +63,18 @@ func runAdopt(ctx context.Context, cmd *cli.Command) error {
 			fmt.Fprint(w, strings.TrimRight(string(t), "\r\n")+"\n")
 		}
 	}
-	summary := fmt.Sprintf("%d events; nodes: %d, edges: %d, constraints: %d", len(res.IDs), plan.Nodes, plan.Edges, plan.Constraints)
+	summary := fmt.Sprintf("%s; nodes: %d, edges: %d, constraints: %d", words.Plural(len(res.IDs), "event"), plan.Nodes, plan.Edges, plan.Constraints)
 	switch {
 	case len(res.IDs) == 0:
 		fmt.Fprintln(w, "nothing to adopt: the replay already draws every hand-kept row")
 	case dry:
 		fmt.Fprintln(w, "would append "+summary)
 	default:
-		fmt.Fprintf(w, "appended %s..%s (%s)\n", res.IDs[0], res.IDs[len(res.IDs)-1], summary)
+		ids := res.IDs[0]
+		if len(res.IDs) > 1 {
+			ids += ".." + res.IDs[len(res.IDs)-1]
+		}
+		fmt.Fprintf(w, "appended %s (%s)\n", ids, summary)
 		for _, f := range o.Wrote {
 			fmt.Fprintln(w, "wrote "+f)
 		}

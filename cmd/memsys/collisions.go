@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/memsys/memsys/internal/app/converge"
+	"github.com/memsys/memsys/internal/base/words"
 )
 
 func collisionsCommand() *cli.Command {
@@ -48,9 +49,9 @@ func runCollisions(ctx context.Context, cmd *cli.Command) error {
 		fmt.Fprintf(w, "%s: %s (%s) and %s (%s)\n", c.ID, c.A, c.SummaryA, c.B, c.SummaryB)
 	}
 	if len(cs) > 0 {
-		fmt.Fprintf(cmd.Root().ErrWriter, "memsys: %d colliding IDs among %d revisions: the branch merged second runs memsys renumber --onto the first\n", len(cs), len(names))
+		fmt.Fprintf(cmd.Root().ErrWriter, "memsys: %s among %s: the branch merged second runs memsys renumber --onto the first\n", words.Plural(len(cs), "colliding ID"), words.Plural(len(names), "revision"))
 		return errFindings
 	}
-	fmt.Fprintf(w, "no collisions among %d revisions\n", len(names))
+	fmt.Fprintf(w, "no collisions among %s\n", words.Plural(len(names), "revision"))
 	return nil
 }

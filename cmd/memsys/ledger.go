@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/memsys/memsys/internal/app/ledger"
+	"github.com/memsys/memsys/internal/base/words"
 )
 
 // importCommand appends the events of a JSONL ledger (seed 000's
@@ -52,14 +53,14 @@ func runImport(ctx context.Context, cmd *cli.Command) error {
 		for _, l := range r.Lines {
 			fmt.Fprintf(w, "%s:%d %s -> %s | %s | %s | %s | %s\n", from, l.Line, l.OldID, l.NewID, l.Draft.Time, l.Draft.Agent, l.Draft.Type, l.Draft.Summary)
 		}
-		fmt.Fprintf(w, "dry run: %d event(s) would be appended; nothing written\n", r.Events)
+		fmt.Fprintf(w, "dry run: %s would be appended; nothing written\n", words.Plural(r.Events, "event"))
 		return nil
 	}
 	if r.Events == 0 {
 		fmt.Fprintln(w, "nothing to import")
 		return nil
 	}
-	fmt.Fprintf(w, "imported %d event(s): %s to %s\n", r.Events, r.First, r.Last)
+	fmt.Fprintf(w, "imported %s: %s to %s\n", words.Plural(r.Events, "event"), r.First, r.Last)
 	return nil
 }
 

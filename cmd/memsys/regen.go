@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/memsys/memsys/internal/app/memory"
+	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/parse"
 )
@@ -102,7 +103,7 @@ func warnProblems(cmd *cli.Command, root string, problems []parse.Problem) {
 	}
 	for n, p := range problems {
 		if n == maxWarnings {
-			fmt.Fprintf(w, "memsys: warning: %d more problem(s) not shown: run memsys lint to see them all\n", len(problems)-maxWarnings)
+			fmt.Fprintf(w, "memsys: warning: %s not shown: run memsys lint to see them all\n", words.Plural(len(problems)-maxWarnings, "more problem"))
 			break
 		}
 		r := p.Range

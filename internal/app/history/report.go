@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/memsys/memsys/internal/base/diag"
+	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/internal/io/gitx"
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/lint"
@@ -90,17 +91,14 @@ func (r *Result) WriteText(w io.Writer) error {
 			}
 		}
 	}
-	noun := "commits"
-	if r.Commits == 1 {
-		noun = "commit"
-	}
+	commits := words.Plural(r.Commits, "commit")
 	switch n := len(r.Findings); n {
 	case 0:
-		fmt.Fprintf(&b, "%d %s audited: no committed event was changed\n", r.Commits, noun)
+		fmt.Fprintf(&b, "%s audited: no committed event was changed\n", commits)
 	case 1:
-		fmt.Fprintf(&b, "%d %s audited: 1 change to a committed event\n", r.Commits, noun)
+		fmt.Fprintf(&b, "%s audited: 1 change to a committed event\n", commits)
 	default:
-		fmt.Fprintf(&b, "%d %s audited: %d changes to committed events\n", r.Commits, noun, n)
+		fmt.Fprintf(&b, "%s audited: %d changes to committed events\n", commits, n)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
@@ -60,9 +61,9 @@ func (r *ArchiveResult) WriteText(w io.Writer) {
 	case len(r.Moved) == 0:
 		fmt.Fprintf(w, "nothing to archive: %s\n", r.Reason)
 	case r.DryRun:
-		fmt.Fprintf(w, "would move %d events (%s) to %s\nboundary: %s (%s)\n", len(r.Moved), r.span, r.ArchiveFile, r.Boundary, r.Reason)
+		fmt.Fprintf(w, "would move %s (%s) to %s\nboundary: %s (%s)\n", words.Plural(len(r.Moved), "event"), r.span, r.ArchiveFile, r.Boundary, r.Reason)
 	default:
-		fmt.Fprintf(w, "moved %d events (%s) to %s\nboundary: %s (%s)\narchive event: %s\n", len(r.Moved), r.span, r.ArchiveFile, r.Boundary, r.Reason, r.ArchiveEvent)
+		fmt.Fprintf(w, "moved %s (%s) to %s\nboundary: %s (%s)\narchive event: %s\n", words.Plural(len(r.Moved), "event"), r.span, r.ArchiveFile, r.Boundary, r.Reason, r.ArchiveEvent)
 	}
 }
 
@@ -334,7 +335,7 @@ func verifyResume(log *parse.Log, resumed int, newLog []byte) error {
 	want := inLog(log)[resumed:]
 	got := inLog(parse.Parse(workspace.LogName, newLog))
 	if len(got) != len(want)+1 {
-		return fmt.Errorf("archive: finishing the interrupted archive would leave %d events in the log, want %d: nothing written", len(got)-1, len(want))
+		return fmt.Errorf("archive: finishing the interrupted archive would leave %s in the log, want %d: nothing written", words.Plural(len(got)-1, "event"), len(want))
 	}
 	for i := range want {
 		if got[i].Text != want[i].Text {

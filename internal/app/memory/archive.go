@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 
+	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/parse"
 )
 
@@ -47,7 +48,7 @@ func PlanArchive(log *parse.Log, pinned map[string]string, keep, threshold int) 
 	}
 	p := ArchivePlan{Count: len(evs)}
 	if len(evs) <= threshold {
-		p.Reason = fmt.Sprintf("%d events in the log, not more than the threshold of %d", len(evs), threshold)
+		p.Reason = fmt.Sprintf("%s in the log, not more than the threshold of %d", words.Plural(len(evs), "event"), threshold)
 		return p
 	}
 	p.Due = true
@@ -55,7 +56,7 @@ func PlanArchive(log *parse.Log, pinned map[string]string, keep, threshold int) 
 	// configuration refuse keep 0; this keeps the plan total.
 	keep = max(keep, 1)
 	b := max(len(evs)-keep, 0)
-	p.Reason = fmt.Sprintf("keeping the last %d events", keep)
+	p.Reason = "keeping the last " + words.Plural(keep, "event")
 	floor := max(len(evs)-2*keep+1, 0) // the pins' cap
 	for i := floor; i < b; i++ {
 		if node, ok := pinned[evs[i].ID]; ok {
@@ -164,7 +165,7 @@ func VerifyMove(before, after []Source, extra int) error {
 	bids, braw := rawEvents(before...)
 	aids, araw := rawEvents(after...)
 	if len(aids) != len(bids)+extra {
-		return fmt.Errorf("archive check failed: %d events before, %d after (want %d): nothing was written", len(bids), len(aids), len(bids)+extra)
+		return fmt.Errorf("archive check failed: %s before, %d after (want %d): nothing was written", words.Plural(len(bids), "event"), len(aids), len(bids)+extra)
 	}
 	for i := range bids {
 		if aids[i] != bids[i] || !bytes.Equal(araw[i], braw[i]) {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
 )
@@ -490,7 +491,7 @@ func CheckRoundTrip(id string, d Draft, text []byte) error {
 
 func sameDetails(want []DraftDetail, got []parse.Detail) error {
 	if len(want) != len(got) {
-		return fmt.Errorf("details would read back as %d bullets, not %d: simplify the values", len(got), len(want))
+		return fmt.Errorf("details would read back as %s, not %d: simplify the values", words.Plural(len(got), "bullet"), len(want))
 	}
 	for i := range want {
 		if want[i].Key != got[i].Key || want[i].Value != got[i].Value {

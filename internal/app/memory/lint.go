@@ -11,6 +11,7 @@ import (
 	"github.com/memsys/memsys/internal/app/history"
 	"github.com/memsys/memsys/internal/base/config"
 	"github.com/memsys/memsys/internal/base/diag"
+	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/lint"
 	"github.com/memsys/memsys/parse"
@@ -108,7 +109,7 @@ func applyBaseline(root string, l *lint.Linter, ds diag.Diagnostics, write bool,
 		if err := workspace.WriteFile(root, lint.BaselineFile, b.Marshal()); err != nil {
 			return nil, 0, err
 		}
-		note(fmt.Sprintf("lint: wrote %s (%d findings): commit it; later runs report only new findings", lint.BaselineFile, len(b.Findings)))
+		note(fmt.Sprintf("lint: wrote %s (%s): commit it; later runs report only new findings", lint.BaselineFile, words.Plural(len(b.Findings), "finding")))
 		kept, n, _ := b.Apply(ds)
 		return kept, n, nil
 	}
@@ -220,7 +221,7 @@ func fixDerived(root string, l *lint.Linter, s *lint.Session, ds diag.Diagnostic
 		// kept by hand) is kept: memsys adopt records them first.
 		if cur, err := workspace.ReadFile(root, f); err == nil {
 			if rows := lint.Curated(f, cur, data, false); len(rows) > 0 {
-				note(fmt.Sprintf("lint --fix: kept %s: it holds %d items no replay produces (%s): run memsys adopt first", f, len(rows), strings.Join(rows, ", ")))
+				note(fmt.Sprintf("lint --fix: kept %s: it holds %s no replay produces (%s): run memsys adopt first", f, words.Plural(len(rows), "item"), strings.Join(rows, ", ")))
 				continue
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/memsys/memsys/internal/base/diag"
+	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/lint"
 	"github.com/memsys/memsys/materialize"
@@ -249,12 +250,12 @@ func (r *Report) Markdown() string {
 	if r.Archive.File == "" {
 		line("- **File**: none")
 	} else {
-		line("- **File**: %s (%d events)", r.Archive.File, r.Archive.Events)
+		line("- **File**: %s (%s)", r.Archive.File, words.Plural(r.Archive.Events, "event"))
 	}
 	due := "no"
 	if r.Archive.Due {
 		due = "yes"
 	}
-	line("- **Archival due**: %s (%d events in the log, threshold %d)", due, r.Events.Log, r.Archive.Threshold)
+	line("- **Archival due**: %s (%s in the log, threshold %d)", due, words.Plural(r.Events.Log, "event"), r.Archive.Threshold)
 	return b.String()
 }

@@ -297,7 +297,7 @@ func (r *StatusReport) WriteText(w io.Writer) {
 		fmt.Fprintf(w, "%s: %s\n", d.File, d.text(last, r.Tier))
 	}
 	if r.Context.State != "missing" {
-		fmt.Fprintf(w, "context size: %d words, ~%d tokens\n", r.Context.Words, r.Context.Tokens)
+		fmt.Fprintf(w, "context size: %s, ~%s\n", words.Plural(r.Context.Words, "word"), words.Plural(r.Context.Tokens, "token"))
 	}
 	if r.OpenLoops > 0 {
 		fmt.Fprintf(w, "open loops: %d: memsys loops lists them, oldest first\n", r.OpenLoops)
@@ -305,7 +305,7 @@ func (r *StatusReport) WriteText(w io.Writer) {
 		fmt.Fprintln(w, "open loops: 0")
 	}
 	if r.ArchiveDue {
-		fmt.Fprintf(w, "archive: due (%d events in the log, threshold %d)", r.Log.Events, r.ArchiveThreshold)
+		fmt.Fprintf(w, "archive: due (%s in the log, threshold %d)", words.Plural(r.Log.Events, "event"), r.ArchiveThreshold)
 		switch p := r.ArchivePlan; {
 		case p == nil:
 			fmt.Fprintln(w, ": run memsys archive")
@@ -314,9 +314,9 @@ func (r *StatusReport) WriteText(w io.Writer) {
 		case p.Moves == 0:
 			fmt.Fprintf(w, ", but nothing can move: %s\n", p.Reason)
 		case p.AtLeast:
-			fmt.Fprintf(w, ": run memsys archive (it moves at least %d events; archive --dry-run names them)\n", p.Moves)
+			fmt.Fprintf(w, ": run memsys archive (it moves at least %s; archive --dry-run names them)\n", words.Plural(p.Moves, "event"))
 		default:
-			fmt.Fprintf(w, ": run memsys archive (moves %d events; %s stays: %s)\n", p.Moves, p.Boundary, p.Reason)
+			fmt.Fprintf(w, ": run memsys archive (moves %s; %s stays: %s)\n", words.Plural(p.Moves, "event"), p.Boundary, p.Reason)
 		}
 	} else {
 		fmt.Fprintf(w, "archive: not due (%d of %d events)\n", r.Log.Events, r.ArchiveThreshold)

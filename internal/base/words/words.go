@@ -1,6 +1,7 @@
 // Package words counts words the one way memsys counts them: runs of
 // non-space characters (unicode.IsSpace), as bytes.Fields splits, and,
-// for a file an agent reads rendered, only outside HTML comments.
+// for a file an agent reads rendered, only outside HTML comments. It
+// also spells counts in messages the one way (Plural: "1 event").
 package words
 
 import (
