@@ -84,7 +84,15 @@ func Run(ctx context.Context, g *gitx.Git, opt Options) (*Result, error) {
 	}
 	head := layout.Head
 	if head == "" {
-		return res, nil // no commits: nothing was ever committed
+		// No commits: nothing was ever committed. A --since revision
+		// is still resolved, so a name that does not exist is the
+		// error it is once there are commits, not an empty audit.
+		if opt.Since != "" {
+			if _, err := g.ResolveContext(ctx, opt.Since); err != nil {
+				return nil, err
+			}
+		}
+		return res, nil
 	}
 	prefix, objects, shallow := layout.Prefix, layout.Objects, layout.Shallow
 	if layout.Replaced {
