@@ -13,6 +13,10 @@ import (
 // MaxIDDigits is the most digits an event number may have.
 const MaxIDDigits = 9
 
+// MaxEventNum is the largest event number, MaxIDDigits nines: the event
+// that has it can have no successor.
+const MaxEventNum = 999_999_999
+
 // idPrefix starts every event ID.
 const idPrefix = "evt-"
 

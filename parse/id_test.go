@@ -88,6 +88,17 @@ func TestFormatID(t *testing.T) {
 	}
 }
 
+// TestMaxEventNum checks that MaxEventNum is the largest number an ID
+// can carry: its ID reads back, the next one does not.
+func TestMaxEventNum(t *testing.T) {
+	if n, ok := EventNum(FormatID(MaxEventNum, 3)); !ok || n != MaxEventNum {
+		t.Errorf("EventNum(FormatID(MaxEventNum)) = %d, %v", n, ok)
+	}
+	if _, ok := EventNum(FormatID(MaxEventNum+1, 3)); ok {
+		t.Errorf("%s reads as an event ID", FormatID(MaxEventNum+1, 3))
+	}
+}
+
 // FuzzEventNum checks that EventNum and FormatID agree: a number read
 // from an ID writes back to an ID with the same number, and only IDs
 // made of the prefix and digits are read.

@@ -31,7 +31,10 @@ func Apply(logName string, src []byte, archive *parse.Log, in Input, p Plan, age
 		if err := memory.Normalize(&d, memory.KnownIn(log, archive)); err != nil {
 			return r, fmt.Errorf("adopting %q: %w", d.Scope, err)
 		}
-		id := memory.NextID(log, archive)
+		id, err := memory.NextID(log, archive)
+		if err != nil {
+			return r, err
+		}
 		text := memory.Render(id, d, memory.Newline(out))
 		if err := memory.CheckRoundTrip(id, d, text); err != nil {
 			return r, fmt.Errorf("adopting %q: %w", d.Scope, err)

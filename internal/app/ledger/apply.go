@@ -37,7 +37,11 @@ func Import(root, file string, src []byte, agent string, dryRun bool) (*Result, 
 	} else if name != "" {
 		arch = parse.Parse(name, asrc, parse.Archive(), parse.HeadersOnly())
 	}
-	lines, err := Plan(file, src, memory.NextID(log, arch), memory.KnownIn(log, arch), agent)
+	first, err := memory.NextID(log, arch)
+	if err != nil {
+		return nil, err
+	}
+	lines, err := Plan(file, src, first, memory.KnownIn(log, arch), agent)
 	if err != nil {
 		return nil, err
 	}

@@ -78,6 +78,9 @@ func Plan(file string, src []byte, first string, existing Existing, agent string
 		if err != nil {
 			return nil, fail("not a JSON object (%v): write one event object per line", err)
 		}
+		if _, ok := parse.EventNum(next); !ok {
+			return nil, fail("this line's event would be %s, past the largest event ID there can be (%s): import fewer lines", next, parse.FormatID(parse.MaxEventNum, 3))
+		}
 		l, err := planLine(fields, next, agent, newOf)
 		if err != nil {
 			return nil, fail("%v", err)

@@ -216,7 +216,9 @@ func (a *archival) build(opt ArchiveOptions) (newLog, newArch []byte, id string,
 	if err := Normalize(&d, KnownIn(postLog, postArch)); err != nil {
 		return nil, nil, "", err
 	}
-	id = NextID(postLog, postArch)
+	if id, err = NextID(postLog, postArch); err != nil {
+		return nil, nil, "", err
+	}
 	text := Render(id, d, Newline(newLog))
 	if newLog, err = AppendEvent(workspace.LogName, newLog, postLog, text); err != nil {
 		return nil, nil, "", err

@@ -22,7 +22,10 @@ func BenchmarkAppendVsParse(b *testing.B) {
 			if err := Normalize(&dd, KnownIn(l)); err != nil {
 				b.Fatal(err)
 			}
-			id := NextID(l)
+			id, err := NextID(l)
+			if err != nil {
+				b.Fatal(err)
+			}
 			if _, err := AppendEvent("CHANGELOG.md", src, l, Render(id, dd, "\n")); err != nil {
 				b.Fatal(err)
 			}

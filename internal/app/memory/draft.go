@@ -506,23 +506,31 @@ func sameDetails(want []DraftDetail, got []parse.Detail) error {
 
 // NextID returns the ID after the highest event number in logs (the
 // log and the archive), zero-padded to three digits or to the widest
-// ID already in use, so a log numbered evt-0001 stays that way.
-func NextID(logs ...*parse.Log) string {
+// ID already in use, so a log numbered evt-0001 stays that way. It
+// fails, naming the event, when that number is parse.MaxEventNum: the
+// next ID would not be an event ID.
+func NextID(logs ...*parse.Log) (string, error) {
 	maxNum, width := 0, 3
+	var last *parse.Event
 	for _, l := range logs {
 		if l == nil {
 			continue
 		}
-		for _, e := range l.Events {
+		for i := range l.Events {
+			e := &l.Events[i]
 			if e.Num > maxNum {
-				maxNum = e.Num
+				maxNum, last = e.Num, e
 			}
 			if e.Num > 0 && len(e.ID)-4 > width {
 				width = len(e.ID) - 4
 			}
 		}
 	}
-	return parse.FormatID(maxNum+1, width)
+	if maxNum >= parse.MaxEventNum {
+		return "", fmt.Errorf("%s:%d: %s is the largest event ID there can be (%d digits), so no event can follow it: if the number is a typo, correct it before it is committed",
+			last.Range.File, last.Range.Line, last.ID, parse.MaxIDDigits)
+	}
+	return parse.FormatID(maxNum+1, width), nil
 }
 
 // KnownIn builds a Known over the events of logs. It searches from the

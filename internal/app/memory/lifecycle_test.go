@@ -3,6 +3,7 @@ package memory
 import (
 	"bytes"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -117,16 +118,30 @@ func TestRoundTripCatchesMarkdown(t *testing.T) {
 }
 
 func TestNextID(t *testing.T) {
+	one := func(id string) *parse.Log {
+		return parse.Parse("CHANGELOG.md", []byte(head+"### "+id+" | 2026-01-01 10:00 | a | create\n\n**Scope**: s\n**Summary**: x\n"))
+	}
 	l := parse.Parse("c", genLog(3, "\n"))
-	if got := NextID(l, nil); got != "evt-004" {
-		t.Errorf("NextID = %s", got)
-	}
-	wide := parse.Parse("c", []byte(head+"### evt-0009 | 2026-01-01 10:00 | a | create\n\n**Scope**: s\n**Summary**: x\n"))
-	if got := NextID(l, wide); got != "evt-0010" {
-		t.Errorf("NextID wide = %s", got)
-	}
-	if got := NextID(parse.Parse("c", []byte(head))); got != "evt-001" {
-		t.Errorf("NextID empty = %s", got)
+	for _, c := range []struct {
+		name    string
+		logs    []*parse.Log
+		want    string
+		wantErr string
+	}{
+		{"next", []*parse.Log{l, nil}, "evt-004", ""},
+		{"widest", []*parse.Log{l, one("evt-0009")}, "evt-0010", ""},
+		{"empty", []*parse.Log{parse.Parse("c", []byte(head))}, "evt-001", ""},
+		{"last number", []*parse.Log{one("evt-999999998")}, "evt-999999999", ""},
+		{"no number left", []*parse.Log{l, one("evt-999999999")}, "",
+			"CHANGELOG.md:" + strconv.Itoa(strings.Count(head, "\n")+1) + ": evt-999999999 is the largest event ID there can be (9 digits), so no event can follow it: if the number is a typo, correct it before it is committed"},
+	} {
+		got, err := NextID(c.logs...)
+		if gotErr := fmt.Sprint(err); c.wantErr != "" && gotErr != c.wantErr || c.wantErr == "" && err != nil {
+			t.Errorf("%s: error %v, want %q", c.name, err, c.wantErr)
+		}
+		if got != c.want {
+			t.Errorf("%s: NextID = %q, want %q", c.name, got, c.want)
+		}
 	}
 }
 

@@ -234,7 +234,10 @@ func planTail(file string, log, arch LogFile, t *Tail, d Draft, countLine bool) 
 	if err != nil {
 		return tailPlan{}, false, nil // the whole read words it with the right line
 	}
-	id := NextID(t.Log)
+	id, err := NextID(t.Log)
+	if err != nil {
+		return tailPlan{}, false, nil // the whole read words it with the right line
+	}
 	text := Render(id, d, Newline(t.Src[t.Pre:]))
 	if err := CheckRoundTrip(id, d, text); err != nil {
 		return tailPlan{}, true, err
@@ -271,7 +274,10 @@ func planWhole(file string, log LogFile, src []byte, archName string, arch LogFi
 	if err := Normalize(d, KnownIn(l, a)); err != nil {
 		return Planned{}, err
 	}
-	id := NextID(l, a)
+	id, err := NextID(l, a)
+	if err != nil {
+		return Planned{}, err
+	}
 	text := Render(id, *d, Newline(src))
 	if err := CheckRoundTrip(id, *d, text); err != nil {
 		return Planned{}, err
