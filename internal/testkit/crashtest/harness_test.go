@@ -85,15 +85,10 @@ func run(t testing.TB, dir string, args ...string) result {
 	return r
 }
 
-// mustRun runs memsys and fails unless it exits 0. A command that is
-// not implemented yet skips the test instead: the suite lands before
-// some commands do.
+// mustRun runs memsys and fails unless it exits 0.
 func mustRun(t testing.TB, dir string, args ...string) result {
 	t.Helper()
 	r := run(t, dir, args...)
-	if r.code == 2 && (strings.Contains(r.stderr, "not implemented") || strings.Contains(r.stderr, "No help topic")) {
-		t.Skipf("memsys %s: %s", args[0], strings.TrimSpace(r.stderr))
-	}
 	if r.code != 0 {
 		t.Fatalf("memsys %v: %s", args, r)
 	}
