@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -52,13 +51,12 @@ var commands = []command{
 }
 
 var (
-	memsysBin  string
-	floorBin   string // folder of the start-up floors (testdata/floor)
-	buildOnce  sync.Once
-	buildErr   error
-	reposMu    sync.Mutex
-	repos      = map[int]string{}
-	cmdSkipped = map[key]string{}
+	memsysBin string
+	floorBin  string // folder of the start-up floors (testdata/floor)
+	buildOnce sync.Once
+	buildErr  error
+	reposMu   sync.Mutex
+	repos     = map[int]string{}
 )
 
 // buildMemsys builds memsys once per test process exactly as the
@@ -147,16 +145,9 @@ func BenchmarkCommands(b *testing.B) {
 func benchCommand(b *testing.B, c command, n int) {
 	dir := repoOf(b, n)
 	k := key{"cmd:" + c.name, n}
-	if why, ok := cmdSkipped[k]; ok {
-		b.Skip(why)
-	}
-	// One untimed run: skip commands that are not implemented yet, fail
-	// on any other unexpected exit.
+	// One untimed run first: the timed ones then find the page cache
+	// and the history cache warm.
 	if code, out := runCmd(c.args(dir, 0)); !c.ok(code) {
-		if bytes.Contains(out, []byte("not implemented")) || bytes.Contains(out, []byte("flag provided but not defined")) {
-			cmdSkipped[k] = string(bytes.TrimSpace(out))
-			b.Skip(cmdSkipped[k])
-		}
 		b.Fatalf("%s exited %d: %s", c.name, code, out)
 	}
 	b.ResetTimer()
