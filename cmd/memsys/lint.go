@@ -165,6 +165,10 @@ func ruleFlags(vals []string) ([]config.RuleSetting, error) {
 
 func listRules(w io.Writer, format string) error {
 	rules := lint.Rules()
+	if format != "text" && format != "json" {
+		// github and sarif carry findings, not a rule list.
+		return usageErr("lint --list-rules prints text or json, not %q: see memsys lint --help", format)
+	}
 	if format == "json" {
 		out := make([]lint.RuleHelp, 0, len(rules))
 		for _, r := range rules {
