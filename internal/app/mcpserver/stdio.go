@@ -27,7 +27,8 @@ const drainWait = 30 * time.Second
 // connection at end of input and drops the calls still running.
 func Stdio(in io.ReadCloser, out io.Writer) mcp.Transport {
 	d := &drain{}
-	return &mcp.IOTransport{Reader: &drainReader{d: d, r: in}, Writer: &drainWriter{d: d, w: out}}
+	w := &drainWriter{d: d, w: out}
+	return &mcp.IOTransport{Reader: &drainReader{d: d, r: in, w: w}, Writer: w}
 }
 
 // drain counts requests read and not yet answered.
@@ -78,28 +79,113 @@ func message(line []byte) (request, response bool) {
 type drainReader struct {
 	d   *drain
 	r   io.ReadCloser
-	buf []byte
+	w   *drainWriter // where a line that is no JSON-RPC message gets its error
+	buf []byte       // read, not yet a whole line
+	out []byte       // whole lines checked, not yet handed to the SDK
+	err error        // the input's error (io.EOF at its end), once seen
 }
 
+// Read hands the SDK whole lines only, and only lines that are JSON-RPC
+// 2.0 messages: the SDK ends the session, and drops every call still
+// running, at the first line it cannot decode, so one bad line from a
+// host would kill the server. Such a line gets its JSON-RPC error here
+// instead, and the session goes on.
 func (r *drainReader) Read(p []byte) (int, error) {
-	n, err := r.r.Read(p)
-	lines(&r.buf, p[:n], func(l []byte) {
-		if req, _ := message(l); req {
-			r.d.add(1)
+	for len(r.out) == 0 && r.err == nil {
+		n, err := r.r.Read(p)
+		lines(&r.buf, p[:n], r.line)
+		if err != nil {
+			r.line(r.buf)
+			r.buf, r.err = nil, err
 		}
-	})
-	if err == io.EOF {
-		if len(bytes.TrimSpace(r.buf)) > 0 {
-			if req, _ := message(r.buf); req {
-				r.d.add(1)
-			}
-			r.buf = nil
-		}
+	}
+	if len(r.out) > 0 {
+		n := copy(p, r.out)
+		r.out = r.out[n:]
+		return n, nil
+	}
+	if r.err == io.EOF {
 		for start := time.Now(); !r.d.idle() && time.Since(start) < drainWait; {
 			time.Sleep(5 * time.Millisecond)
 		}
 	}
-	return n, err
+	return 0, r.err
+}
+
+// line queues one input line for the SDK, or answers it with an error.
+func (r *drainReader) line(l []byte) {
+	l = bytes.TrimSpace(l)
+	if len(l) == 0 {
+		return
+	}
+	if reply := rejected(l); reply != nil {
+		r.w.reply(reply)
+		return
+	}
+	if req, _ := message(l); req {
+		r.d.add(1)
+	}
+	r.out = append(append(r.out, l...), '\n')
+}
+
+// rejected returns the JSON-RPC error response for a line that is not a
+// JSON-RPC 2.0 message (nil for one that is): -32700 when it is not
+// JSON, -32600 when it is JSON but no message, with the request's id
+// when it has a usable one.
+func rejected(l []byte) []byte {
+	if !json.Valid(l) {
+		return errorReply(nil, -32700, "parse error: the line is not JSON: send one JSON-RPC 2.0 message per line")
+	}
+	if l[0] == '[' {
+		var batch []json.RawMessage
+		if json.Unmarshal(l, &batch) != nil || len(batch) == 0 {
+			return errorReply(nil, -32600, "invalid request: an empty or malformed batch")
+		}
+		for _, m := range batch {
+			if reply := rejected(bytes.TrimSpace(m)); reply != nil {
+				return reply
+			}
+		}
+		return nil
+	}
+	var m struct {
+		JSONRPC *string         `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Method  *string         `json:"method"`
+	}
+	if l[0] != '{' || json.Unmarshal(l, &m) != nil {
+		return errorReply(nil, -32600, "invalid request: a JSON-RPC message is a JSON object")
+	}
+	var id json.RawMessage
+	if len(m.ID) > 0 && (m.ID[0] == '"' || m.ID[0] == '-' || (m.ID[0] >= '0' && m.ID[0] <= '9')) {
+		id = m.ID
+	}
+	if m.JSONRPC == nil || *m.JSONRPC != "2.0" {
+		return errorReply(id, -32600, `invalid request: "jsonrpc" must be "2.0"`)
+	}
+	if m.Method == nil && len(m.ID) == 0 {
+		return errorReply(nil, -32600, `invalid request: a message has a "method" or an "id"`)
+	}
+	return nil
+}
+
+// errorReply is a JSON-RPC error response line; a nil id is null.
+func errorReply(id json.RawMessage, code int, msg string) []byte {
+	if id == nil {
+		id = json.RawMessage("null")
+	}
+	b, _ := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}{JSONRPC: "2.0", ID: id, Error: struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	}{code, msg}})
+	return append(b, '\n')
 }
 
 func (r *drainReader) Close() error { return r.r.Close() }
@@ -107,10 +193,13 @@ func (r *drainReader) Close() error { return r.r.Close() }
 type drainWriter struct {
 	d   *drain
 	w   io.Writer
+	mu  sync.Mutex // the SDK's messages and reply's errors, one at a time
 	buf []byte
 }
 
 func (w *drainWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	n, err := w.w.Write(p)
 	lines(&w.buf, p[:n], func(l []byte) {
 		if _, resp := message(l); resp {
@@ -118,6 +207,14 @@ func (w *drainWriter) Write(p []byte) (int, error) {
 		}
 	})
 	return n, err
+}
+
+// reply writes an error response of the reader's own, between the SDK's
+// messages; it is not counted as an answer to a request the SDK read.
+func (w *drainWriter) reply(line []byte) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.w.Write(line) //nolint:errcheck // a broken output ends the session at the SDK's next write
 }
 
 func (w *drainWriter) Close() error { return nil }

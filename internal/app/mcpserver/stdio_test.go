@@ -30,3 +30,38 @@ func TestStdioAnswersBeforeClosing(t *testing.T) {
 		}
 	}
 }
+
+// TestStdioBadLineKeepsServing: a line that is not a JSON-RPC 2.0
+// message gets a JSON-RPC error and the session goes on; the SDK alone
+// ended the server at the first such line (exit 2), dropping the calls
+// before and after it.
+func TestStdioBadLineKeepsServing(t *testing.T) {
+	for _, tc := range []struct{ name, line, want string }{
+		{"not JSON", `this is not json`, `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,`},
+		{"torn object", `{"jsonrpc":"2.0","id":9,"method":"tools/`, `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,`},
+		{"number", `42`, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,`},
+		{"empty object", `{}`, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,`},
+		{"empty batch", `[]`, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,`},
+		{"wrong version", `{"jsonrpc":"1.0","id":7,"method":"ping"}`, `{"jsonrpc":"2.0","id":7,"error":{"code":-32600,`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := copyExample(t)
+			in := io.NopCloser(strings.NewReader(strings.Join([]string{
+				`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+				`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+				`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"memsys_status","arguments":{}}}`,
+				tc.line,
+				`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"memsys_lint","arguments":{}}}`,
+			}, "\n") + "\n"))
+			var out bytes.Buffer
+			if err := Serve(context.Background(), Config{Root: root, Agent: "t"}, Stdio(in, &out)); err != nil && !strings.Contains(err.Error(), "EOF") {
+				t.Fatalf("the session ended with %v; output:\n%s", err, out.String())
+			}
+			for _, want := range []string{`"id":1,`, `"id":2,`, `"id":3,`, tc.want} {
+				if !strings.Contains(out.String(), want) {
+					t.Errorf("no %s in:\n%s", want, out.String())
+				}
+			}
+		})
+	}
+}
