@@ -95,3 +95,21 @@ func TestGitHubEscaping(t *testing.T) {
 		t.Errorf("escapeProperty = %q, want %q", got, want)
 	}
 }
+
+// TestSARIFFileURI: a path whose first folder has a ':' is written with
+// "./" before it, or a URI reader would take "a:b" for a scheme (RFC 3986
+// section 4.2); other paths are percent-escaped as they were.
+func TestSARIFFileURI(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"CHANGELOG.md", "CHANGELOG.md"},
+		{".memory/graph.md", ".memory/graph.md"},
+		{"services/a b/CHANGELOG.md", "services/a%20b/CHANGELOG.md"},
+		{"a:b/CHANGELOG.md", "./a:b/CHANGELOG.md"},
+		{"x/a:b/CHANGELOG.md", "x/a:b/CHANGELOG.md"},
+		{"100%/CHANGELOG.md", "100%25/CHANGELOG.md"},
+	} {
+		if got := fileURI(tc.in); got != tc.want {
+			t.Errorf("fileURI(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

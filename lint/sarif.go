@@ -160,9 +160,11 @@ func (s *SARIFPrinter) Print(w io.Writer, r *Result) error {
 }
 
 // fileURI is a relative URI reference for a path, which code scanning
-// resolves against the repository root.
+// resolves against the repository root. URL.String, not EscapedPath:
+// it writes "./" before a first segment holding a ':', which would
+// otherwise read as a scheme.
 func fileURI(p string) string {
-	return (&url.URL{Path: filepath.ToSlash(p)}).EscapedPath()
+	return (&url.URL{Path: filepath.ToSlash(p)}).String()
 }
 
 func helpText(r *Rule) string {
