@@ -75,7 +75,7 @@ func runAudit(ctx context.Context, cmd *cli.Command) error {
 	case "json":
 		err = res.WriteJSON(w)
 	default:
-		if err := lcPrint(cmd, format, res.Lint()); err != nil {
+		if err := lcPrint(ctx, cmd, format, res.Lint()); err != nil {
 			return err
 		}
 	}

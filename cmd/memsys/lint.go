@@ -95,7 +95,7 @@ func runLint(ctx context.Context, cmd *cli.Command) error {
 		res.Diagnostics = append(res.Diagnostics, r.Diagnostics.Relocate(func(f string) string { return workspace.DisplayPath(base, root, f) })...)
 	}
 	res.Diagnostics.Sort()
-	if err := lcPrint(cmd, format, res); err != nil {
+	if err := lcPrint(ctx, cmd, format, res); err != nil {
 		return err
 	}
 	errs, warns := res.Diagnostics.Count()
@@ -123,7 +123,7 @@ func lcStart(cmd *cli.Command) (string, error) {
 // findings alike). Colour only on a terminal and never with NO_COLOR
 // (https://no-color.org); the github format also writes the job summary
 // to $GITHUB_STEP_SUMMARY when it is set.
-func lcPrint(cmd *cli.Command, format string, res *lint.Result) error {
+func lcPrint(ctx context.Context, cmd *cli.Command, format string, res *lint.Result) error {
 	stdout := cmd.Root().Writer
 	opt := lint.PrinterOptions{Color: os.Getenv("NO_COLOR") == "" && workspace.IsTerminal(stdout), Version: "dev"}
 	if format == "github" {
@@ -139,6 +139,14 @@ func lcPrint(cmd *cli.Command, format string, res *lint.Result) error {
 	p, err := lint.NewPrinter(format, opt)
 	if err != nil {
 		return usageErr("%s: %v", cmd.Name, err)
+	}
+	if format == "github" || format == "sarif" {
+		// GitHub reads these paths from the repository root.
+		start, err := lcStart(cmd)
+		if err != nil {
+			return err
+		}
+		res.Diagnostics = res.Diagnostics.Relocate(history.RepoRelative(ctx, start))
 	}
 	if err := p.Print(stdout, res); err != nil {
 		return cannotRun{fmt.Errorf("%s: write output: %w", cmd.Name, err)}
