@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"sync"
@@ -26,9 +27,21 @@ const drainWait = 30 * time.Second
 // closes stdin still gets every response; the SDK alone closes the
 // connection at end of input and drops the calls still running.
 func Stdio(in io.ReadCloser, out io.Writer) mcp.Transport {
+	return stdio(in, out, maxMessage)
+}
+
+// maxMessage is the longest input line served: the SDK's own limit. A
+// longer line gets an error and is skipped, so the server keeps serving
+// (the SDK ends the session at one) and holds at most this much of it.
+const maxMessage = mcp.DefaultMaxLineLength
+
+func stdio(in io.ReadCloser, out io.Writer, limit int) mcp.Transport {
 	d := &drain{}
 	w := &drainWriter{d: d, w: out}
-	return &mcp.IOTransport{Reader: &drainReader{d: d, r: in, w: w}, Writer: w}
+	// The SDK's limit is set above ours, so that a line ours lets through
+	// (the line, its newline, and what its decoder reads ahead) never
+	// reaches the SDK's.
+	return &mcp.IOTransport{Reader: &drainReader{d: d, r: in, w: w, limit: limit}, Writer: w, MaxLineLength: limit + 1<<20}
 }
 
 // drain counts requests read and not yet answered.
@@ -83,6 +96,10 @@ type drainReader struct {
 	buf []byte       // read, not yet a whole line
 	out []byte       // whole lines checked, not yet handed to the SDK
 	err error        // the input's error (io.EOF at its end), once seen
+
+	limit  int             // longest line served, in bytes
+	skip   bool            // in a line longer than limit, dropped up to its end
+	skipID json.RawMessage // that line's id, when its first bytes name one
 }
 
 // Read hands the SDK whole lines only, and only lines that are JSON-RPC
@@ -93,9 +110,9 @@ type drainReader struct {
 func (r *drainReader) Read(p []byte) (int, error) {
 	for len(r.out) == 0 && r.err == nil {
 		n, err := r.r.Read(p)
-		lines(&r.buf, p[:n], r.line)
+		r.feed(p[:n])
 		if err != nil {
-			r.line(r.buf)
+			r.endLine()
 			r.buf, r.err = nil, err
 		}
 	}
@@ -110,6 +127,67 @@ func (r *drainReader) Read(p []byte) (int, error) {
 		}
 	}
 	return 0, r.err
+}
+
+// feed takes the next bytes of input: lines, or a part of one.
+func (r *drainReader) feed(p []byte) {
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		part := p
+		if i >= 0 {
+			part = p[:i]
+		}
+		if !r.skip {
+			if len(r.buf)+len(part) > r.limit {
+				r.skip, r.skipID = true, leadingID(append(r.buf, part...))
+				r.buf = nil
+			} else {
+				r.buf = append(r.buf, part...)
+			}
+		}
+		if i < 0 {
+			return
+		}
+		r.endLine()
+		p = p[i+1:]
+	}
+}
+
+// endLine handles the line read so far, at its newline or the end of input.
+func (r *drainReader) endLine() {
+	if r.skip {
+		r.w.reply(errorReply(r.skipID, -32600, fmt.Sprintf("invalid request: the message is longer than %d bytes: send it in smaller calls", r.limit)))
+		r.skip, r.skipID = false, nil
+		return
+	}
+	r.line(r.buf)
+	r.buf = r.buf[:0]
+}
+
+// leadingID is the id of the JSON-RPC object that line begins, when it
+// comes before the first value that is an object or an array (as
+// clients write it: jsonrpc, id, method, params); nil otherwise.
+func leadingID(line []byte) json.RawMessage {
+	dec := json.NewDecoder(bytes.NewReader(line))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	for {
+		key, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		var v json.RawMessage
+		if dec.Decode(&v) != nil || len(v) == 0 || v[0] == '{' || v[0] == '[' {
+			return nil
+		}
+		if key == "id" {
+			if v[0] == '"' || v[0] == '-' || (v[0] >= '0' && v[0] <= '9') {
+				return v
+			}
+			return nil
+		}
+	}
 }
 
 // line queues one input line for the SDK, or answers it with an error.

@@ -65,3 +65,54 @@ func TestStdioBadLineKeepsServing(t *testing.T) {
 		})
 	}
 }
+
+// TestStdioLongLineKeepsServing: a message longer than the limit gets an
+// error (with its id when the id comes before params) and the session
+// goes on; the SDK alone ended the server at one (exit 2, "inbound
+// JSON-RPC frame exceeded the configured maximum line length").
+func TestStdioLongLineKeepsServing(t *testing.T) {
+	root := copyExample(t)
+	big := strings.Repeat("x", 5000)
+	in := io.NopCloser(strings.NewReader(strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"memsys_recall","arguments":{"entities":["` + big + `"]}}}`,
+		`{"jsonrpc":"2.0","method":"tools/call","params":{"name":"memsys_recall","arguments":{"entities":["` + big + `"]}},"id":"late"}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"memsys_lint","arguments":{}}}`,
+		`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"memsys_recall","arguments":{"entities":["` + big,
+	}, "\n")))
+	var out bytes.Buffer
+	if err := Serve(context.Background(), Config{Root: root, Agent: "t"}, stdio(in, &out, 1024)); err != nil && !strings.Contains(err.Error(), "EOF") {
+		t.Fatalf("the session ended with %v; output:\n%s", err, out.String())
+	}
+	for _, want := range []string{
+		`"id":1,"result"`,
+		`{"jsonrpc":"2.0","id":2,"error":{"code":-32600,"message":"invalid request: the message is longer than 1024 bytes: send it in smaller calls"}}`,
+		`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: the message is longer than 1024 bytes`,
+		`"id":3,"result"`,
+		`{"jsonrpc":"2.0","id":4,"error":{"code":-32600,`,
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("no %s in:\n%s", want, out.String())
+		}
+	}
+	if strings.Contains(out.String(), big) {
+		t.Errorf("a skipped message reached a tool:\n%s", out.String())
+	}
+}
+
+func TestLeadingID(t *testing.T) {
+	for _, tc := range []struct{ line, want string }{
+		{`{"jsonrpc":"2.0","id":7,"method":"x","params":{"a":"b`, `7`},
+		{`{"id":"a-1","jsonrpc":"2.0"`, `"a-1"`},
+		{`{"jsonrpc":"2.0","method":"x","params":{"a":"b`, ``},
+		{`{"jsonrpc":"2.0","id":null`, ``},
+		{`{"jsonrpc":"2.0","id":{"x":1}`, ``},
+		{`[{"id":1}`, ``},
+		{`not json`, ``},
+	} {
+		if got := string(leadingID([]byte(tc.line))); got != tc.want {
+			t.Errorf("leadingID(%s) = %q, want %q", tc.line, got, tc.want)
+		}
+	}
+}
