@@ -25,9 +25,17 @@ type MissingError struct {
 }
 
 func (e *MissingError) Error() string {
-	fix := fmt.Sprintf("check the name, or fetch it: git fetch origin %s", fetchArg(e.Rev))
-	if e.Shallow {
+	var fix string
+	switch expr := strings.ContainsAny(e.Rev, "~^:") || strings.Contains(e.Rev, "@{"); {
+	case expr && e.Shallow:
+		// A remote has no ref named HEAD~1: only more history helps.
+		fix = fmt.Sprintf("this is a shallow clone without the history %s needs: run git fetch --unshallow (or, in GitHub Actions, set fetch-depth: 0 on actions/checkout)", e.Rev)
+	case expr:
+		fix = "check the name: git log --oneline lists the commits there are"
+	case e.Shallow:
 		fix = fmt.Sprintf("this is a shallow clone: run git fetch --depth=1 origin %s (or, in GitHub Actions, set fetch-depth: 0 on actions/checkout)", fetchArg(e.Rev))
+	default:
+		fix = fmt.Sprintf("check the name, or fetch it: git fetch origin %s", fetchArg(e.Rev))
 	}
 	return fmt.Sprintf("git revision %q is not in this repository: %s", e.Rev, fix)
 }

@@ -177,3 +177,27 @@ func TestCloseEarly(t *testing.T) {
 		t.Errorf("Close: %v", err)
 	}
 }
+
+// TestMissingErrorFix: the fix a missing revision's message names is one
+// that works. A revision expression (HEAD~1, main^2, main@{1}, v1:f) is
+// no ref a remote has: git fetch origin HEAD~1 fails with "invalid
+// refspec", so for those the message says to fetch history instead.
+func TestMissingErrorFix(t *testing.T) {
+	for _, tc := range []struct {
+		rev     string
+		shallow bool
+		want    string
+	}{
+		{"origin/main", false, "check the name, or fetch it: git fetch origin main"},
+		{"0123abc", true, "this is a shallow clone: run git fetch --depth=1 origin 0123abc (or, in GitHub Actions, set fetch-depth: 0 on actions/checkout)"},
+		{"HEAD~1", true, "this is a shallow clone without the history HEAD~1 needs: run git fetch --unshallow (or, in GitHub Actions, set fetch-depth: 0 on actions/checkout)"},
+		{"main^2", true, "this is a shallow clone without the history main^2 needs: run git fetch --unshallow"},
+		{"HEAD~9", false, "check the name: git log --oneline lists the commits there are"},
+		{"main@{1}", false, "check the name: git log --oneline lists the commits there are"},
+	} {
+		got := (&MissingError{Rev: tc.rev, Shallow: tc.shallow}).Error()
+		if !strings.Contains(got, tc.want) {
+			t.Errorf("MissingError{%q, shallow %v} = %q, want it to say %q", tc.rev, tc.shallow, got, tc.want)
+		}
+	}
+}
