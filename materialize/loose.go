@@ -9,7 +9,8 @@ import (
 // ReadLoose reads a hand-kept graph.md: the first table under a heading
 // that names nodes and the first under one that names edges, with the
 // columns found by their header (Node or Name, Type, Status,
-// Attributes; From, To, Relation). It is lenient where
+// Attributes; From, To, Relation; see headerKey for headers of several
+// words, such as "Key Attributes"). It is lenient where
 // ParseGraph is exact: hand-kept files have no Meta counts
 // to trust, extra columns, backticks and "key: value, ..." attributes.
 // Rows it cannot read are returned as problems, one line each.
@@ -47,7 +48,7 @@ func ReadLoose(src []byte) (*Graph, []string) {
 		if cols == nil {
 			cols = map[string]int{}
 			for j, c := range cells {
-				cols[headerKey(c)] = j
+				cols[headerKey(c, section)] = j
 			}
 			continue
 		}
@@ -83,13 +84,31 @@ func ReadLoose(src []byte) (*Graph, []string) {
 }
 
 // headerKey reduces a header cell to a column name: "Created (evt)" →
-// "created", "Node" → "node".
-func headerKey(c string) string {
+// "created", "Node" → "node". Of a header of several words it takes the
+// last when that names a column of the section ("Key Attributes" →
+// "attributes", "Node Type" → "type"), else the first ("From Node" →
+// "from").
+func headerKey(c, section string) string {
 	c = strings.ToLower(cleanCell(c))
-	if i := strings.IndexAny(c, " ("); i > 0 {
+	if i := strings.Index(c, "("); i > 0 {
 		c = c[:i]
 	}
-	return c
+	words := strings.Fields(c)
+	if len(words) == 0 {
+		return ""
+	}
+	if last := words[len(words)-1]; looseColumns[section][last] {
+		return last
+	}
+	return words[0]
+}
+
+// looseColumns are the column names ReadLoose reads, per section.
+var looseColumns = map[string]map[string]bool{
+	"nodes": {"node": true, "name": true, "entity": true, "id": true, "type": true, "status": true,
+		"attributes": true, "attrs": true, "properties": true},
+	"edges": {"from": true, "source": true, "to": true, "target": true, "relation": true, "type": true,
+		"rel": true, "attributes": true, "attrs": true},
 }
 
 func splitCells(row string) []string {

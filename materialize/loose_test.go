@@ -50,3 +50,26 @@ func TestReadLooseRoundTrip(t *testing.T) {
 		t.Errorf("attributes read back = %q, want %q\n%s", got, want, src)
 	}
 }
+
+// TestReadLooseHeaders: columns are found by the first word of their
+// header, and by the last when no other column has that name, so a
+// hand writer's "Key Attributes" or "Node Name" column is read; the
+// first-word rule alone read "Key Attributes" as a column "key", and
+// adopt dropped every hand-kept attribute without a word.
+func TestReadLooseHeaders(t *testing.T) {
+	src := []byte("## Nodes\n\n" +
+		"| Node Name | Node Type | Status | Last Modified | Key Attributes |\n|---|---|---|---|---|\n" +
+		"| auth | component | active | evt-003 | owner: team a |\n\n" +
+		"## Edges\n\n| From Node | To Node | Relation Type |\n|---|---|---|\n| auth | db | depends_on |\n")
+	g, probs := ReadLoose(src)
+	if len(probs) != 0 || len(g.Nodes) != 1 || len(g.Edges) != 1 {
+		t.Fatalf("ReadLoose: %d nodes, %d edges, problems %q", len(g.Nodes), len(g.Edges), probs)
+	}
+	n, e := g.Nodes[0], g.Edges[0]
+	if n.Name != "auth" || n.Type != "component" || n.Status != "active" || !reflect.DeepEqual(n.Attrs, []Attr{{"owner", "team a"}}) {
+		t.Errorf("node = %+v", *n)
+	}
+	if e.From != "auth" || e.To != "db" || e.Relation != "depends_on" {
+		t.Errorf("edge = %+v", *e)
+	}
+}
