@@ -315,3 +315,22 @@ func TestLogChangesUnderneath(t *testing.T) {
 		t.Errorf("event resource after another append: %v", err)
 	}
 }
+
+// TestRegenNothingWrittenIsEmptyList: when the derived files are current
+// memsys_regen says written: [] (as memsys_append's regenerated), not
+// null, which a client reading the documented list has to special-case.
+func TestRegenNothingWrittenIsEmptyList(t *testing.T) {
+	cs := connect(t, copyExample(t))
+	// The second call answers from what the first learnt (the cache):
+	// it said null where the first said [].
+	for i := range 2 {
+		res := call(t, cs, "memsys_regen", map[string]any{})
+		if res.IsError {
+			t.Fatal(text(res))
+		}
+		b, _ := json.Marshal(res.StructuredContent)
+		if got, want := string(b), `{"written":[]}`; got != want {
+			t.Errorf("call %d: memsys_regen on a current memory = %s, want %s", i+1, got, want)
+		}
+	}
+}

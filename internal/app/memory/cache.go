@@ -626,7 +626,7 @@ func regenerateCurrent(root string, cfg config.Config, c *checkpointed) (*RegenR
 			return nil, false
 		}
 	}
-	r := &RegenResult{}
+	r := &RegenResult{Wrote: []string{}} // as WriteDerived says nothing written
 	for _, l := range []*parse.Log{cp.Archive, &cp.Log} {
 		if l != nil {
 			r.Problems = append(r.Problems, l.Problems...)
