@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -32,7 +33,35 @@ func New(cfg Config) *mcp.Server {
 	h := &handlers{cfg: cfg}
 	h.tools(s)
 	h.resources(s)
+	s.AddReceivingMiddleware(guard)
 	return s
+}
+
+// guard turns a panic in a handler (a bug) into an error of one line:
+// a tool error for a tool, a JSON-RPC error otherwise. The SDK does not
+// recover, so one panicking call ended the server for every agent on it.
+// Locks are released by the defers the panic runs on its way out.
+func guard(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
+		defer func() {
+			p := recover()
+			if p == nil {
+				return
+			}
+			what := method
+			if r, ok := req.(*mcp.CallToolRequest); ok && r.Params != nil {
+				what = r.Params.Name
+			}
+			msg := strings.Join(strings.Fields(fmt.Sprint(p)), " ")
+			msg = fmt.Sprintf("memsys: internal error in %s: %s: this is a bug in memsys, please report it", what, msg)
+			if method == "tools/call" {
+				res, err = &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: msg}}}, nil
+				return
+			}
+			res, err = nil, errors.New(msg)
+		}()
+		return next(ctx, method, req)
+	}
 }
 
 // Serve runs the server on t until the client disconnects.

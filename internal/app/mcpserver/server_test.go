@@ -334,3 +334,34 @@ func TestRegenNothingWrittenIsEmptyList(t *testing.T) {
 		}
 	}
 }
+
+// TestPanicIsToolError: a tool that panics (a bug) answers with a tool
+// error of one line and the server goes on serving; without the guard
+// the panic ended the server, with a Go stack trace on stderr.
+func TestPanicIsToolError(t *testing.T) {
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	srv := New(Config{Root: copyExample(t), Agent: "tester", Version: "test"})
+	mcp.AddTool(srv, &mcp.Tool{Name: "boom"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+		var m map[string]int
+		m["x"] = 1 // assignment to entry in nil map
+		return nil, nil, nil
+	})
+	ss, err := srv.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	res := call(t, cs, "boom", map[string]any{})
+	if got := text(res); !res.IsError || strings.Count(got, "\n") > 0 || !strings.HasPrefix(got, "memsys: internal error in boom: assignment to entry in nil map") {
+		t.Errorf("boom = error %v, %q", res.IsError, got)
+	}
+	if res := call(t, cs, "memsys_status", map[string]any{}); res.IsError {
+		t.Errorf("after the panic: %s", text(res))
+	}
+}
