@@ -18,6 +18,9 @@ type Result struct {
 	// are not printed; BaselineFile names that file.
 	Suppressed   int
 	BaselineFile string
+	// Counted, when set, is what the summary line says was checked in
+	// place of the event count (audit: "2 commits audited").
+	Counted string
 }
 
 // Printer writes a Result in one output format. Each format is a small
@@ -56,6 +59,9 @@ func NewPrinter(format string, opt PrinterOptions) (Printer, error) {
 func summary(r *Result) string {
 	e, w := r.Diagnostics.Count()
 	s := words.Plural(r.Events, "event")
+	if r.Counted != "" {
+		s = r.Counted
+	}
 	if r.Roots > 1 {
 		s = words.Plural(r.Roots, "memory root") + ", " + s
 	}
