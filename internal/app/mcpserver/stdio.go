@@ -192,7 +192,7 @@ func leadingID(line []byte) json.RawMessage {
 
 // line queues one input line for the SDK, or answers it with an error.
 func (r *drainReader) line(l []byte) {
-	l = bytes.TrimSpace(l)
+	l = bytes.TrimSpace(bytes.TrimPrefix(l, []byte("\ufeff")))
 	if len(l) == 0 {
 		return
 	}

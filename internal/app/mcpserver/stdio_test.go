@@ -116,3 +116,26 @@ func TestLeadingID(t *testing.T) {
 		}
 	}
 }
+
+// TestStdioBOM: a byte order mark before the first message (Windows
+// tools write one) is not part of it: the initialize is answered.
+func TestStdioBOM(t *testing.T) {
+	root := copyExample(t)
+	in := io.NopCloser(strings.NewReader("\ufeff" + strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"memsys_status","arguments":{}}}`,
+	}, "\r\n") + "\r\n"))
+	var out bytes.Buffer
+	if err := Serve(context.Background(), Config{Root: root, Agent: "t"}, Stdio(in, &out)); err != nil && !strings.Contains(err.Error(), "EOF") {
+		t.Fatalf("the session ended with %v; output:\n%s", err, out.String())
+	}
+	for _, want := range []string{`"id":1,"result"`, `"id":2,"result"`} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("no %s in:\n%s", want, out.String())
+		}
+	}
+	if strings.Contains(out.String(), `"error"`) {
+		t.Errorf("an error in:\n%s", out.String())
+	}
+}
