@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/memsys/memsys/internal/base/config"
@@ -56,11 +57,13 @@ func New(cfg config.Config, overrides ...config.RuleSetting) (*Linter, error) {
 	for i, s := range append(append([]config.RuleSetting(nil), cfg.Rules...), overrides...) {
 		r := Lookup(s.Rule)
 		if r == nil {
-			where := "--rule"
+			msg := fmt.Sprintf("unknown rule %q: use an ID or name that memsys lint --list-rules prints", s.Rule)
 			if i < len(cfg.Rules) {
-				where = fmt.Sprintf("%s:%d", cfg.File, s.Line)
+				// A config.Error, so the file is shown as every
+				// configuration error's is (workspace.DisplayError).
+				return nil, &config.Error{File: cfg.File, Line: s.Line, Msg: msg}
 			}
-			return nil, fmt.Errorf("%s: unknown rule %q: use an ID or name that memsys lint --list-rules prints", where, s.Rule)
+			return nil, errors.New("--rule: " + msg)
 		}
 		l.sev[r.ID] = s.Severity
 	}

@@ -88,21 +88,32 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			err = cannotRun{perr}
 		}
 	}
-	return exitCode(err, stderr)
+	// Paths in the message are shown from where memsys was started (or
+	// -C), as lint's diagnostics are.
+	base, berr := lcStart(app)
+	if berr != nil {
+		base = ""
+	}
+	return exitCode(err, base, stderr)
 }
 
 // exitCode prints err as one line (unless it is errFindings) and maps
-// it to the documented exit code.
-func exitCode(err error, stderr io.Writer) int {
+// it to the documented exit code. A configuration file it names is
+// shown relative to base (workspace.DisplayError).
+func exitCode(err error, base string, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}
 	if errors.Is(err, errFindings) {
 		return exitFindings
 	}
+	msg := err.Error()
+	if base != "" {
+		msg = workspace.DisplayError(base, err)
+	}
 	var ec cli.ExitCoder
 	if errors.As(err, &ec) {
-		if msg := err.Error(); msg != "" {
+		if msg != "" {
 			fmt.Fprintln(stderr, "memsys: "+msg)
 		}
 		if ec.ExitCode() == exitFindings {
@@ -110,7 +121,7 @@ func exitCode(err error, stderr io.Writer) int {
 		}
 		return exitCannot // only 0, 1 and 2 are documented
 	}
-	fmt.Fprintln(stderr, "memsys: "+err.Error())
+	fmt.Fprintln(stderr, "memsys: "+msg)
 	return exitCannot
 }
 

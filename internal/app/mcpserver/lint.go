@@ -22,7 +22,7 @@ type LintOut = lint.JSONReport
 func (h *handlers) lint(ctx context.Context, _ *mcp.CallToolRequest, in LintIn) (*mcp.CallToolResult, *LintOut, error) {
 	r, err := memory.Lint(ctx, h.cfg.Root, memory.LintOptions{Fix: in.Fix})
 	if err != nil {
-		return nil, nil, toolErr(err)
+		return nil, nil, h.toolErr(err)
 	}
 	res := &lint.Result{Diagnostics: append(diag.Diagnostics{}, r.Diagnostics...), Events: r.Events, Roots: 1, Suppressed: r.Suppressed}
 	res.Diagnostics.Sort()

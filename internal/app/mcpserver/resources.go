@@ -34,7 +34,7 @@ func (h *handlers) resources(s *mcp.Server) {
 					return nil, mcp.ResourceNotFoundError(req.Params.URI)
 				}
 				if err != nil {
-					return nil, toolErr(err)
+					return nil, h.toolErr(err)
 				}
 				return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: f.uri, MIMEType: "text/markdown", Text: string(b)}}}, nil
 			})
@@ -52,7 +52,7 @@ func (h *handlers) event(ctx context.Context, req *mcp.ReadResourceRequest) (*mc
 	}
 	src, err := recall.OpenEvents(h.cfg.Root)
 	if err != nil {
-		return nil, toolErr(err)
+		return nil, h.toolErr(err)
 	}
 	e, ok := src.Event(id)
 	if !ok {

@@ -75,9 +75,11 @@ Boot: memsys_status, then memsys_context. Before touching something: memsys_reca
 type handlers struct{ cfg Config }
 
 // toolErr turns an application error into the tool error result: the
-// CLI's one-line message, prefixed as the CLI prints it.
-func toolErr(err error) error {
-	return fmt.Errorf("memsys: %s", strings.TrimPrefix(err.Error(), "memsys: "))
+// CLI's one-line message, prefixed as the CLI prints it, with a
+// configuration file shown relative to the root the server serves (the
+// -C that memsys mcp passes), as memsys -C ROOT would print it.
+func (h *handlers) toolErr(err error) error {
+	return fmt.Errorf("memsys: %s", strings.TrimPrefix(workspace.DisplayError(h.cfg.Root, err), "memsys: "))
 }
 
 // ContextOut is memsys_context's result.
@@ -184,7 +186,7 @@ func (h *handlers) tools(s *mcp.Server) {
 func (h *handlers) status(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, *memory.StatusReport, error) {
 	r, err := memory.Status(h.cfg.Root)
 	if err != nil {
-		return nil, nil, toolErr(err)
+		return nil, nil, h.toolErr(err)
 	}
 	var b strings.Builder
 	r.WriteText(&b)
@@ -194,7 +196,7 @@ func (h *handlers) status(ctx context.Context, _ *mcp.CallToolRequest, _ struct{
 func (h *handlers) show(ctx context.Context, _ *mcp.CallToolRequest, in ShowIn) (*mcp.CallToolResult, *memory.ShowResult, error) {
 	r, err := memory.Show(h.cfg.Root, in.At, in.ID)
 	if err != nil {
-		return nil, nil, toolErr(err)
+		return nil, nil, h.toolErr(err)
 	}
 	return textResult(r.Text), r, nil
 }
@@ -203,7 +205,7 @@ func (h *handlers) log(ctx context.Context, _ *mcp.CallToolRequest, in LogIn) (*
 	evs, err := memory.Log(h.cfg.Root, memory.LogFilter{Entity: in.Entity, Types: in.Type, Agent: in.Agent,
 		Since: in.Since, Until: in.Until, RefsTo: in.RefsTo, At: in.At})
 	if err != nil {
-		return nil, LogOut{}, toolErr(err)
+		return nil, LogOut{}, h.toolErr(err)
 	}
 	var b strings.Builder
 	for _, l := range evs {
@@ -216,7 +218,7 @@ func (h *handlers) context(ctx context.Context, _ *mcp.CallToolRequest, _ struct
 	// What memsys regen --stdout context prints.
 	r, err := memory.Regenerate(h.cfg.Root, memory.RegenOptions{Stdout: "context"})
 	if err != nil {
-		return nil, ContextOut{}, toolErr(err)
+		return nil, ContextOut{}, h.toolErr(err)
 	}
 	h0, _ := materialize.FindHorizon(r.Output)
 	out := ContextOut{Horizon: h0, Text: string(r.Output)}
@@ -234,7 +236,7 @@ func (h *handlers) recall(ctx context.Context, _ *mcp.CallToolRequest, in Recall
 	}
 	p, err := recall.Recall(h.cfg.Root, q)
 	if err != nil {
-		return nil, nil, toolErr(err)
+		return nil, nil, h.toolErr(err)
 	}
 	return textResult(string(recall.Markdown(p))), p, nil
 }
@@ -245,11 +247,11 @@ func (h *handlers) graph(ctx context.Context, _ *mcp.CallToolRequest, in GraphIn
 		format = "json"
 	}
 	if !slices.Contains([]string{"json", "mermaid", "md", "dot"}, format) {
-		return nil, GraphOut{}, toolErr(fmt.Errorf("unknown format %q: use json, mermaid, md or dot", format))
+		return nil, GraphOut{}, h.toolErr(fmt.Errorf("unknown format %q: use json, mermaid, md or dot", format))
 	}
 	g, err := memory.Graph(h.cfg.Root, in.At, in.Status)
 	if err != nil {
-		return nil, GraphOut{}, toolErr(err)
+		return nil, GraphOut{}, h.toolErr(err)
 	}
 	out := GraphOut{Format: format}
 	switch format {
@@ -278,7 +280,7 @@ func (h *handlers) append(ctx context.Context, _ *mcp.CallToolRequest, in Append
 	}
 	res, err := memory.Append(h.cfg.Root, d, in.Regen, true)
 	if err != nil {
-		return nil, memory.AppendResult{}, toolErr(err)
+		return nil, memory.AppendResult{}, h.toolErr(err)
 	}
 	return nil, res, nil
 }
@@ -287,7 +289,7 @@ func (h *handlers) regen(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}
 	// What memsys regen does, under the same lock.
 	r, err := memory.Regenerate(h.cfg.Root, memory.RegenOptions{})
 	if err != nil {
-		return nil, RegenOut{}, toolErr(err)
+		return nil, RegenOut{}, h.toolErr(err)
 	}
 	return nil, RegenOut{Written: r.Wrote}, nil
 }

@@ -365,3 +365,25 @@ func TestPanicIsToolError(t *testing.T) {
 		t.Errorf("after the panic: %s", text(res))
 	}
 }
+
+// TestBrokenConfig: memsys_status reports a .memsys.json it cannot read
+// as memsys status does (one line, the file relative to the root), never
+// the defaults in silence; the tools that read no configuration still
+// answer.
+func TestBrokenConfig(t *testing.T) {
+	root := copyExample(t)
+	if err := os.WriteFile(filepath.Join(root, ".memsys.json"), []byte("{bad\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, root)
+	want := `memsys: .memsys.json:1: invalid character 'b': write valid JSON such as {"rules": {"MS117": "off"}}`
+	for _, tool := range []string{"memsys_status", "memsys_regen", "memsys_context", "memsys_lint"} {
+		res := call(t, cs, tool, map[string]any{})
+		if !res.IsError || text(res) != want {
+			t.Errorf("%s: error %v, text %q, want %q", tool, res.IsError, text(res), want)
+		}
+	}
+	if res := call(t, cs, "memsys_log", map[string]any{}); res.IsError {
+		t.Errorf("memsys_log: %s", text(res))
+	}
+}

@@ -42,6 +42,13 @@ func Append(root string, d Draft, regen, countLine bool) (AppendResult, error) {
 		return AppendResult{}, err
 	}
 	defer unlock()
+	if regen {
+		// A configuration regen cannot read would fail it after the
+		// event is in the log: refuse first, with nothing written.
+		if _, err := workspace.LoadConfig(root); err != nil {
+			return AppendResult{}, err
+		}
+	}
 	res, err := appendLocked(root, d, countLine)
 	res.Recovered = recovered
 	if err != nil || !regen {

@@ -54,7 +54,7 @@ type LoopsResult struct {
 
 // Loops replays root's history and returns the loops still open at its
 // end, oldest first. No configuration changes which loops are open, so
-// none is read (status works beside a broken .memsys.json).
+// none is read: loops works beside a broken .memsys.json.
 func Loops(root string) (LoopsResult, error) {
 	_, x, err := Replay(root, materialize.DefaultOptions(), "")
 	if err != nil {

@@ -28,7 +28,7 @@ type StatusReport struct {
 	ArchivePlan *ArchivePreview `json:"archive_plan,omitempty"`
 	root        string          // where the report was read, for the archive plan
 	// limit and keep are .memsys.json's archive threshold and keep
-	// count (the defaults when it sets none or cannot be read).
+	// count (the defaults when it sets none).
 	limit, keep int
 	// Stale is true when a derived file of the tier is stale or
 	// missing: the command then exits 1.
@@ -153,11 +153,12 @@ func ReadStatus(root string) (*StatusReport, error) {
 	// Status needs counts and the last event, not the events: it reads
 	// only the headings, as they stream past, and then the body of the
 	// last event alone.
-	// A configuration regen cannot read leaves the defaults: status
-	// still reports (regen and lint say what is wrong with the file).
+	// The configuration sets the tier and the archive threshold status
+	// reports: a file memsys cannot read is the same one-line error,
+	// exit 2, as lint and regen give, never the defaults in silence.
 	cfg, err := workspace.LoadConfig(root)
 	if err != nil {
-		cfg = config.Default()
+		return nil, err
 	}
 	// The events are hashed as they pass (their text is there even in
 	// a headers-only parse), for the seal check of each derived file.

@@ -82,7 +82,7 @@ func Parse(file string, src []byte) (Config, error) {
 	c.File = file
 	root, err := decode(src)
 	if err != nil {
-		return Config{}, fmt.Errorf("%s:%d: %s: write valid JSON such as {\"rules\": {\"MS117\": \"off\"}}", file, lineAt(src, err.off), err.msg)
+		return Config{}, &Error{File: file, Line: lineAt(src, err.off), Msg: err.msg + `: write valid JSON such as {"rules": {"MS117": "off"}}`}
 	}
 	p := &parser{file: file, src: src}
 	p.top(root, &c)
@@ -91,6 +91,19 @@ func Parse(file string, src []byte) (Config, error) {
 	}
 	return c, nil
 }
+
+// Error is a problem in a configuration file: "file:line: what is
+// wrong: what to do". File is the path as the caller named it (the
+// absolute path, from workspace.LoadConfig), so that a command can show
+// it relative to where the user started memsys, as every other
+// diagnostic is (workspace.DisplayError).
+type Error struct {
+	File string
+	Line int
+	Msg  string
+}
+
+func (e *Error) Error() string { return e.File + ":" + strconv.Itoa(e.Line) + ": " + e.Msg }
 
 // value is a decoded JSON value that remembers where it starts, so every
 // error can name its line. encoding/json's DisallowUnknownFields names
@@ -217,7 +230,7 @@ type parser struct {
 
 func (p *parser) fail(off int64, format string, args ...any) {
 	if p.err == nil {
-		p.err = fmt.Errorf("%s:%d: %s", p.file, lineAt(p.src, off), fmt.Sprintf(format, args...))
+		p.err = &Error{File: p.file, Line: lineAt(p.src, off), Msg: fmt.Sprintf(format, args...)}
 	}
 }
 

@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -10,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/memsys/memsys/internal/base/config"
 )
 
 // DisplayPath makes file, relative to the memory root, relative to base
@@ -28,6 +31,21 @@ func DisplayPath(base, root, file string) string {
 		return filepath.ToSlash(abs)
 	}
 	return filepath.ToSlash(rel)
+}
+
+// DisplayError is the one line a command prints for err: its message,
+// with the configuration file a config.Error names shown relative to
+// base as DisplayPath shows every diagnostic's file, not as the
+// absolute path LoadConfig read. Wrapping context stays as written.
+func DisplayError(base string, err error) string {
+	msg := err.Error()
+	var ce *config.Error
+	if errors.As(err, &ce) && filepath.IsAbs(ce.File) {
+		shown := *ce
+		shown.File = DisplayPath(base, "", ce.File)
+		msg = strings.Replace(msg, ce.Error(), shown.Error(), 1)
+	}
+	return msg
 }
 
 // IsTerminal reports whether w is a terminal (a character device), where
