@@ -42,16 +42,18 @@ type ArchiveOptions struct {
 
 // ArchiveResult is what memsys archive reports (its JSON form).
 type ArchiveResult struct {
-	Due          bool     `json:"due"`
-	Events       int      `json:"events"`
-	Threshold    int      `json:"threshold"`
-	Keep         int      `json:"keep"`
-	Boundary     string   `json:"boundary"`
-	Reason       string   `json:"reason"`
-	Moved        []string `json:"moved"`
-	ArchiveFile  string   `json:"archive_file"`
-	ArchiveEvent string   `json:"archive_event"`
-	DryRun       bool     `json:"dry_run"`
+	Due         bool     `json:"due"`
+	Events      int      `json:"events"`
+	Threshold   int      `json:"threshold"`
+	Keep        int      `json:"keep"`
+	Boundary    string   `json:"boundary"`
+	Reason      string   `json:"reason"`
+	Moved       []string `json:"moved"`
+	ArchiveFile string   `json:"archive_file"`
+	// ArchiveEvent is the archive event's ID: appended, or with
+	// DryRun the one the real run would append; "" when nothing moves.
+	ArchiveEvent string `json:"archive_event"`
+	DryRun       bool   `json:"dry_run"`
 	span         string
 }
 
@@ -61,7 +63,7 @@ func (r *ArchiveResult) WriteText(w io.Writer) {
 	case len(r.Moved) == 0:
 		fmt.Fprintf(w, "nothing to archive: %s\n", r.Reason)
 	case r.DryRun:
-		fmt.Fprintf(w, "would move %s (%s) to %s\nboundary: %s (%s)\n", words.Plural(len(r.Moved), "event"), r.span, r.ArchiveFile, r.Boundary, r.Reason)
+		fmt.Fprintf(w, "would move %s (%s) to %s\nboundary: %s (%s)\nwould append archive event: %s\n", words.Plural(len(r.Moved), "event"), r.span, r.ArchiveFile, r.Boundary, r.Reason, r.ArchiveEvent)
 	default:
 		fmt.Fprintf(w, "moved %s (%s) to %s\nboundary: %s (%s)\narchive event: %s\n", words.Plural(len(r.Moved), "event"), r.span, r.ArchiveFile, r.Boundary, r.Reason, r.ArchiveEvent)
 	}
@@ -113,9 +115,12 @@ func Archive(root string, opt ArchiveOptions) (*ArchiveResult, error) {
 	if len(p.Moved) > 0 {
 		res.span = p.Span()
 	}
-	if len(p.Moved) == 0 || opt.DryRun {
+	if len(p.Moved) == 0 {
 		return res, nil
 	}
+	// A dry run builds and verifies the move too, writing nothing: its
+	// archive_event is the ID the real run appends (a script may refer
+	// to it), and a move the check would refuse fails here as well.
 	newLog, newArch, id, err := a.build(opt)
 	if err != nil {
 		return nil, err
@@ -123,6 +128,9 @@ func Archive(root string, opt ArchiveOptions) (*ArchiveResult, error) {
 	res.ArchiveEvent = id
 	if err := a.verify(newLog, newArch); err != nil {
 		return nil, err
+	}
+	if opt.DryRun {
+		return res, nil
 	}
 	// Archive first: a crash between the two writes leaves the events in
 	// both files (duplicated, never lost), which lint reports.
@@ -175,7 +183,7 @@ func (a *archival) decide(opt ArchiveOptions) {
 		// only the log is rewritten, as that run would have.
 		le := inLog(a.log)
 		a.plan = ArchivePlan{Due: true, Count: len(le), Moved: le[:a.resumed], Boundary: le[a.resumed],
-			Reason: "finishing an interrupted archive: " + le[0].ID + " through " + le[a.resumed-1].ID + " are already in " + a.archName}
+			Reason: "finishing an interrupted archive: " + SpanOf(le[0].ID, le[a.resumed-1].ID) + " already in " + a.archName}
 	}
 }
 

@@ -73,12 +73,27 @@ func PlanArchive(log *parse.Log, pinned map[string]string, keep, threshold int) 
 	return p
 }
 
-// Span names the moved events: "evt-001 through evt-030".
+// Span names the moved events: "evt-001 through evt-030", or
+// "evt-045" when one moves (SpanOf).
 func (p ArchivePlan) Span() string {
 	if len(p.Moved) == 0 {
 		return ""
 	}
-	return p.Moved[0].ID + " through " + p.Moved[len(p.Moved)-1].ID
+	return SpanOf(p.Moved[0].ID, p.Moved[len(p.Moved)-1].ID)
+}
+
+// SpanOf names the run of events from first to last as archive writes
+// it in its output, the archive marker, the log's comment and the
+// archive event: "evt-001 through evt-030", or the ID alone when first
+// is last. Nothing reads a span back (parse knows an archive section by
+// its "## Archive" heading, the merge driver the comment by " archived
+// to "), so markers earlier versions wrote as "evt-045 through evt-045"
+// read and lint as before.
+func SpanOf(first, last string) string {
+	if first == last {
+		return first
+	}
+	return first + " through " + last
 }
 
 // Marker is the archive section heading the seed prescribes.
