@@ -475,7 +475,8 @@ func (b *ctxBuilder) openLoops() *Section {
 }
 
 // LoopLine is an open loop as context.md and memsys loops print it:
-// "<summary> — <type>, <age> days, owner <o>, due <d> (past due) — evt-NNN".
+// "<summary> — <type>, <age> days, owner <o>, due <d> (past due) — evt-NNN"
+// ("1 day" for one).
 func LoopLine(l *Loop, h parse.Time) string {
 	sum := cleanText(l.Summary)
 	if sum == "" {
@@ -483,7 +484,7 @@ func LoopLine(l *Loop, h parse.Time) string {
 	}
 	item := escLine(shorten(sum)) + " — " + escInline(l.Type)
 	if days, ok := l.AgeDays(h); ok {
-		item += ", " + strconv.Itoa(days) + " days"
+		item += ", " + words.Plural(days, "day")
 	}
 	if o := cleanName(l.Owner); o != "" {
 		item += ", owner " + escInline(shorten(o))

@@ -2,9 +2,9 @@ package memory
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
+	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
 )
@@ -25,11 +25,12 @@ type LoopView struct {
 }
 
 // String is the one-line text form:
-// "evt-007 | commitment | 5 days | owner bob | due 2026-03-09 (past due) | summary".
+// "evt-007 | commitment | 5 days | owner bob | due 2026-03-09 (past due) | summary"
+// ("1 day" for one).
 func (l LoopView) String() string {
 	parts := []string{l.ID, l.Type}
 	if l.AgeDays != nil {
-		parts = append(parts, strconv.Itoa(*l.AgeDays)+" days")
+		parts = append(parts, words.Plural(*l.AgeDays, "day"))
 	}
 	if l.Owner != "" {
 		parts = append(parts, "owner "+l.Owner)
