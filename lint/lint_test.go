@@ -236,22 +236,6 @@ func good(n int) string {
 	return fmt.Sprintf("### evt-%03d | 2025-01-01 10:%02d | agent | test\n\n**Scope**: auth\n**Summary**: tests pass\n\n**Details**:\n- target: auth-module\n- result: pass\n\n**Refs**: none\n**Tags**: ci\n\n---\n\n", n, n%60)
 }
 
-func TestHasProtocolHeading(t *testing.T) {
-	for src, want := range map[string]bool{
-		"## Memory System Protocol\n":                                             true,
-		"# x\n\n### memory system protocol ##\n":                                  true,
-		"```\n## Memory System Protocol\n```\n":                                   false,
-		"Memory System Protocol\n":                                                false,
-		"    ## Memory System Protocol\n":                                         false,
-		"##Memory System Protocol\n":                                              false,
-		"~~~~\n~~~\n## Memory System Protocol\n~~~~\n## Memory System Protocol\n": true,
-	} {
-		if got := hasProtocolHeading([]byte(src)); got != want {
-			t.Errorf("hasProtocolHeading(%q) = %v", src, got)
-		}
-	}
-}
-
 func sortedKeys(m map[string][]byte) []string {
 	ks := make([]string, 0, len(m))
 	for k := range m {

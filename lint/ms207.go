@@ -2,8 +2,8 @@ package lint
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
-	"strings"
 
 	"github.com/memsys/memsys/internal/base/diag"
 	"github.com/memsys/memsys/parse"
@@ -32,19 +32,22 @@ func runAgentsProtocol(p *Pass) {
 		p.Reportf(diag.Range{File: parse.AgentsFile}, "", "%s is missing: add one with a \"## Memory System Protocol\" section", parse.AgentsFile)
 	case err != nil:
 		p.Reportf(diag.Range{File: parse.AgentsFile}, "", "cannot read %s: %v", parse.AgentsFile, err)
-	case !hasProtocolHeading(src):
-		p.Reportf(lineRange(parse.AgentsFile, 1), "", "%s has no \"## Memory System Protocol\" section: add it (see memsys init)", parse.AgentsFile)
-	}
-}
-
-// hasProtocolHeading looks for a heading "Memory System Protocol" read
-// through goldmark's block structure: the seed shows the section inside
-// a fence, and a copy of that documentation is not the section itself.
-func hasProtocolHeading(src []byte) bool {
-	for _, h := range parse.Headings(src) {
-		if strings.EqualFold(strings.TrimSpace(h.Text), "Memory System Protocol") {
-			return true
+	default:
+		// The advice is what memsys init does with the file (it reads
+		// it with the same parse.FindAgentsProtocol), or what to do
+		// first when init cannot.
+		pr := parse.FindAgentsProtocol(src)
+		what := ""
+		switch {
+		case pr.Heading:
+			return
+		case pr.Begin >= 0:
+			what = "run memsys init, which restores it between the memsys markers"
+		case pr.Marker:
+			what = fmt.Sprintf("it has %q but no %q after it, so memsys init cannot restore it: delete the begin marker line, then run memsys init", parse.ProtocolBegin, parse.ProtocolEnd)
+		default:
+			what = "run memsys init to add it"
 		}
+		p.Reportf(lineRange(parse.AgentsFile, 1), "", "%s has no \"## Memory System Protocol\" section: %s", parse.AgentsFile, what)
 	}
-	return false
 }

@@ -1,6 +1,10 @@
 package templates
 
-import _ "embed"
+import (
+	_ "embed"
+
+	"github.com/memsys/memsys/parse"
+)
 
 // Changelog is the default CHANGELOG.md: an empty Event Log section.
 //
@@ -19,8 +23,9 @@ var Todo []byte
 //go:embed agents-protocol.md
 var AgentsProtocol []byte
 
-// The markers around the protocol block, so init adds it once.
+// The markers around the protocol block, so init adds it once and can
+// restore it (parse owns them: lint's MS207 reads them too).
 const (
-	ProtocolBegin = "<!-- memsys:protocol:begin -->"
-	ProtocolEnd   = "<!-- memsys:protocol:end -->"
+	ProtocolBegin = parse.ProtocolBegin
+	ProtocolEnd   = parse.ProtocolEnd
 )

@@ -94,25 +94,36 @@ func Init(root string, tier parse.Tier) (*InitResult, error) {
 
 // addProtocol adds the Memory System Protocol block to AGENTS.md once:
 // it creates the file, or appends the block when neither the markers nor
-// a "## Memory System Protocol" heading are there yet. The rest of the
-// file is kept byte for byte.
+// a "## Memory System Protocol" heading are there yet, or restores the
+// section between the markers when they are there without the heading
+// (restoreProtocol). The rest of the file is kept byte for byte. A begin
+// marker without an end marker is left alone: where the section ends is
+// unknown (MS207 says what to do).
 func addProtocol(root string) (string, error) {
 	rel := parse.AgentsFile
 	cur, err := workspace.ReadFile(root, rel)
-	switch {
-	case err != nil && errors.Is(workspace.Lstat(root, rel), fs.ErrNotExist):
+	if err != nil && errors.Is(workspace.Lstat(root, rel), fs.ErrNotExist) {
 		data := append([]byte("# AGENTS.md\n\n"), templates.AgentsProtocol...)
 		if err := workspace.WriteFile(root, rel, data); err != nil {
 			return "", err
 		}
 		return "created " + rel, nil
-	case err != nil:
+	}
+	if err != nil {
 		return "", err
-	case bytes.Contains(cur, []byte(templates.ProtocolBegin)) || bytes.Contains(cur, []byte("## Memory System Protocol")):
-		return "", nil
 	}
 	// The block takes the file's line ending, so a CRLF file stays CRLF.
 	nl := Newline(cur)
+	switch pr := parse.FindAgentsProtocol(cur); {
+	case pr.Heading, pr.Marker && pr.Begin < 0:
+		return "", nil
+	case pr.Begin >= 0:
+		data := restoreProtocol(cur, pr, nl)
+		if err := workspace.WriteFile(root, rel, data); err != nil {
+			return "", err
+		}
+		return "updated " + rel + " (restored the Memory System Protocol section between the memsys markers)", nil
+	}
 	data := append([]byte{}, cur...)
 	if len(data) > 0 && data[len(data)-1] != '\n' {
 		data = append(data, nl...)
@@ -122,6 +133,36 @@ func addProtocol(root string) (string, error) {
 		return "", err
 	}
 	return "updated " + rel + " (added the Memory System Protocol block)", nil
+}
+
+// restoreProtocol puts the template's section back between the markers
+// of cur (pr.Begin to pr.End); no byte outside them changes. Text
+// between the markers that is all the template's own lines (the rest
+// of the section, its heading deleted) is replaced; any other text
+// there is the user's and is kept, after the section, so nothing is
+// lost.
+func restoreProtocol(cur []byte, pr parse.AgentsProtocol, nl string) []byte {
+	inner := bytes.TrimPrefix(templates.AgentsProtocol, []byte(templates.ProtocolBegin+"\n"))
+	inner = bytes.TrimSuffix(inner, []byte(templates.ProtocolEnd+"\n"))
+	known := map[string]bool{}
+	for _, l := range bytes.Split(inner, []byte("\n")) {
+		known[string(bytes.TrimSpace(l))] = true
+	}
+	between := cur[pr.Begin:pr.End]
+	ours := true
+	for _, l := range bytes.Split(between, []byte("\n")) {
+		if !known[string(bytes.TrimSpace(l))] {
+			ours = false
+			break
+		}
+	}
+	data := make([]byte, 0, len(cur)+len(inner)+len(inner)/8)
+	data = append(data, cur[:pr.Begin]...)
+	data = append(data, withNewline(inner, nl)...)
+	if !ours {
+		data = append(data, between...)
+	}
+	return append(data, cur[pr.End:]...)
 }
 
 // withNewline returns text (written with "\n") with nl line endings.

@@ -1,0 +1,55 @@
+package parse
+
+import (
+	"strings"
+	"testing"
+)
+
+var agentsCases = []struct {
+	src             string
+	heading, marker bool
+	between         string // src[Begin:End], "-" when Begin is -1
+}{
+	{"## Memory System Protocol\n", true, false, "-"},
+	{"# x\n\n### memory system protocol ##\n", true, false, "-"},
+	{"```\n## Memory System Protocol\n```\n", false, false, "-"},
+	{"Memory System Protocol\n", false, false, "-"},
+	{"    ## Memory System Protocol\n", false, false, "-"},
+	{"##Memory System Protocol\n", false, false, "-"},
+	{"~~~~\n~~~\n## Memory System Protocol\n~~~~\n## Memory System Protocol\n", true, false, "-"},
+	{"# A\n<!-- memsys:protocol:begin -->\nrules\n<!-- memsys:protocol:end -->\nafter\n", false, true, "rules\n"},
+	{"<!-- memsys:protocol:begin -->\r\n## Memory System Protocol\r\n<!-- memsys:protocol:end -->\r\n", true, true, "## Memory System Protocol\r\n"},
+	{"<!-- memsys:protocol:begin -->\n<!-- memsys:protocol:end -->\n", false, true, ""},
+	{"<!-- memsys:protocol:begin -->\nrules, no end\n", false, true, "-"},
+	{"<!-- memsys:protocol:begin -->", false, true, "-"},
+	{"<!-- memsys:protocol:end -->\n<!-- memsys:protocol:begin -->\nx\n", false, true, "-"},
+	{"<!-- memsys:protocol:begin -->\nx <!-- memsys:protocol:end -->\n", false, true, ""},
+}
+
+func TestFindAgentsProtocol(t *testing.T) {
+	for _, tc := range agentsCases {
+		p := FindAgentsProtocol([]byte(tc.src))
+		between := "-"
+		if p.Begin >= 0 {
+			between = tc.src[p.Begin:p.End]
+		}
+		if p.Heading != tc.heading || p.Marker != tc.marker || between != tc.between {
+			t.Errorf("FindAgentsProtocol(%q) = %+v (between %q), want heading %v, marker %v, between %q", tc.src, p, between, tc.heading, tc.marker, tc.between)
+		}
+	}
+}
+
+func FuzzFindAgentsProtocol(f *testing.F) {
+	for _, tc := range agentsCases {
+		f.Add(tc.src)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		p := FindAgentsProtocol([]byte(src))
+		if (p.Begin < 0) != (p.End < 0) || p.Begin > p.End || p.End > len(src) {
+			t.Fatalf("%q: %+v", src, p)
+		}
+		if p.Begin >= 0 && (!p.Marker || !strings.Contains(src[p.End:], ProtocolEnd)) {
+			t.Fatalf("%q: %+v: no end marker after End", src, p)
+		}
+	})
+}
