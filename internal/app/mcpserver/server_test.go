@@ -387,3 +387,47 @@ func TestBrokenConfig(t *testing.T) {
 		t.Errorf("memsys_log: %s", text(res))
 	}
 }
+
+// TestOpenLoopsAgree: on the bundled examples, memsys_status's open
+// loops (memsys status's count) is the number memsys loops lists, both
+// when status counts a fresh context.md's Open Loops and when it
+// replays (context.md stale after an append).
+func TestOpenLoopsAgree(t *testing.T) {
+	for _, ex := range []string{"auth", "multi-agent"} {
+		root := t.TempDir()
+		if err := os.CopyFS(root, os.DirFS(filepath.Join("..", "..", "..", "examples", ex))); err != nil {
+			t.Fatal(err)
+		}
+		cs := connect(t, root)
+		check := func(when, from string, want int) {
+			t.Helper()
+			var st memory.StatusReport
+			structured(t, call(t, cs, "memsys_status", map[string]any{}), &st)
+			cli, err := memory.Status(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			loops, err := memory.Loops(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.OpenLoops != want || cli.OpenLoops != want || len(loops.Loops) != want || st.LoopsFrom != from {
+				t.Errorf("%s %s: memsys_status %d (from %s), status %d, loops %d; want %d from %s",
+					ex, when, st.OpenLoops, st.LoopsFrom, cli.OpenLoops, len(loops.Loops), want, from)
+			}
+		}
+		check("as shipped", ".memory/context.md", 0)
+		for i, typ := range []string{"blocker", "escalation", "blocker"} {
+			res := call(t, cs, "memsys_append", map[string]any{"type": typ, "scope": "qa", "summary": "open loop " + string(rune('a'+i)),
+				"details": []map[string]any{{"key": "blocked_entity", "value": "qa"}, {"key": "requested_action", "value": "look"}}})
+			if res.IsError {
+				t.Fatalf("%s append: %s", ex, text(res))
+			}
+		}
+		check("after appends (context.md stale)", "replay", 3)
+		if res := call(t, cs, "memsys_regen", map[string]any{}); res.IsError {
+			t.Fatalf("%s regen: %s", ex, text(res))
+		}
+		check("after regen", ".memory/context.md", 3)
+	}
+}

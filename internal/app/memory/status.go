@@ -40,7 +40,7 @@ type StatusReport struct {
 	// long log costs several times more), or by replaying the history
 	// when context.md is stale, missing or not part of the tier.
 	OpenLoops int    `json:"open_loops"`
-	LoopsFrom string `json:"open_loops_from"` // "context.md" or "replay"
+	LoopsFrom string `json:"open_loops_from"` // ".memory/context.md" or "replay"
 }
 
 // ArchivePreview is what memsys archive would do now.
