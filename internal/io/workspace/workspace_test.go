@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"fmt"
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
