@@ -1,8 +1,8 @@
 package workspace
 
 import (
-	"fmt"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
