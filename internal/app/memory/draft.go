@@ -526,11 +526,41 @@ func NextID(logs ...*parse.Log) (string, error) {
 			}
 		}
 	}
+	if p := tooLongAfterLast(logs); p != nil {
+		return "", fmt.Errorf("%s:%d: %s, then append again", p.Range.File, p.Range.Line, p.Message)
+	}
 	if maxNum >= parse.MaxEventNum {
 		return "", fmt.Errorf("%s:%d: %s is the largest event ID there can be (%d digits), so no event can follow it: if the number is a typo, correct it before it is committed",
 			last.Range.File, last.Range.Line, last.ID, parse.MaxIDDigits)
 	}
 	return parse.FormatID(maxNum+1, width), nil
+}
+
+// tooLongAfterLast finds a heading after a log's last numbered event
+// whose ID has too many digits (parse.IDTooLong): the parser does not
+// count it as an event, so numbering from the events before it would
+// write an ID below one already in the log. Only headings after the
+// last numbered event count, so the answer is the same whether append
+// read the log's tail or all of it.
+func tooLongAfterLast(logs []*parse.Log) *parse.Problem {
+	for _, l := range logs {
+		if l == nil {
+			continue
+		}
+		last := 0
+		for i := range l.Events {
+			if l.Events[i].Num > 0 {
+				last = max(last, l.Events[i].Range.Line)
+			}
+		}
+		for i := range l.Problems {
+			p := &l.Problems[i]
+			if p.Kind == parse.KindID && p.Range.Line > last && parse.IDTooLong(p.Event) {
+				return p
+			}
+		}
+	}
+	return nil
 }
 
 // KnownIn builds a Known over the events of logs. It searches from the
