@@ -111,7 +111,7 @@ func lcDraft(cmd *cli.Command) (memory.Draft, error) {
 			Scope:   cmd.String("scope"),
 			Summary: cmd.String("summary"),
 			Refs:    cmd.StringSlice("refs"),
-			Tags:    cmd.StringSlice("tags"),
+			Tags:    memory.SplitList(cmd.StringSlice("tags")),
 
 			Supersedes: cmd.StringSlice("supersedes"),
 		}

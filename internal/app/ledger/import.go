@@ -231,7 +231,14 @@ func planLine(fs []field, newID, agent string, newOf map[string]string) (Line, e
 		case "related":
 			related, err = list(f)
 		case "tags":
-			d.Tags, err = list(f)
+			// A string is a comma-separated list, as --tags takes it; in
+			// a list each item is one tag, and a comma in one is an error.
+			var s string
+			if json.Unmarshal(f.raw, &s) == nil {
+				d.Tags = memory.SplitList([]string{s})
+			} else {
+				d.Tags, err = list(f)
+			}
 		case "supersedes":
 			supersedes, err = str(f)
 		case "entity":

@@ -304,16 +304,35 @@ func Normalize(d *Draft, known Known) error {
 	if d.Supersedes, err = knownIDs("supersedes", d.Supersedes, known, "name the earlier event this one corrects"); err != nil {
 		return err
 	}
-	d.Tags = SplitList(d.Tags)
-	for _, tag := range d.Tags {
-		if strings.ContainsAny(tag, "\n\r") {
-			return fmt.Errorf("tag %q spans several lines: use one word", tag)
-		}
+	if d.Tags, err = cleanTags(d.Tags); err != nil {
+		return err
 	}
 	if err := checkDetails(d.Details); err != nil {
 		return err
 	}
 	return checkSemantics(d.Details, known)
+}
+
+// cleanTags trims each tag and drops empty ones and "none" (what the
+// Tags line writes for no tags). A tag is one entry: a comma in it
+// would read back from the **Tags** line as two tags, so it is refused
+// rather than split; the flag form (--tags a,b) is split before it
+// gets here (SplitList).
+func cleanTags(tags []string) ([]string, error) {
+	var out []string
+	for _, tag := range tags {
+		tag = strings.TrimSpace(tag)
+		switch {
+		case tag == "" || strings.EqualFold(tag, "none"):
+			continue
+		case strings.ContainsAny(tag, "\n\r"):
+			return nil, fmt.Errorf("tag %q spans several lines: use one word", tag)
+		case strings.Contains(tag, ","):
+			return nil, fmt.Errorf("tag %q contains a comma, which the Tags line reads as two tags: give each tag as its own list item", tag)
+		}
+		out = append(out, tag)
+	}
+	return out, nil
 }
 
 // checkUTF8 names the first field of d that is not UTF-8 (an agent's
@@ -385,10 +404,13 @@ func checkDetails(ds []DraftDetail) error {
 		if ds[i].Key == "" && ds[i].Value == "" {
 			return fmt.Errorf("empty detail: give each detail a key and a value")
 		}
-		if ds[i].Key != "" {
-			if msg := checkKey(ds[i].Key); msg != "" {
-				return fmt.Errorf("detail %q: %s", ds[i].Key, msg)
-			}
+		// A bullet without a key is text replay ignores and lint
+		// flags (MS132): refuse it rather than write a warning.
+		if ds[i].Key == "" {
+			return fmt.Errorf("detail %q has an empty key: give every detail a key (\"note\" for text that is only for readers)", ds[i].Value)
+		}
+		if msg := checkKey(ds[i].Key); msg != "" {
+			return fmt.Errorf("detail %q: %s", ds[i].Key, msg)
 		}
 		if strings.ContainsAny(ds[i].Value, "\n\r") {
 			return fmt.Errorf("detail %q spans several lines: use nested details for more lines", ds[i].Key)
