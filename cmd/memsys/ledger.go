@@ -49,18 +49,26 @@ func runImport(ctx context.Context, cmd *cli.Command) error {
 		return cannotRun{err}
 	}
 	w := cmd.Root().Writer
+	skipped := ""
+	if r.Skipped > 0 {
+		skipped = "; skipped " + words.Plural(r.Skipped, "line") + " already imported"
+	}
 	if r.DryRun {
 		for _, l := range r.Lines {
+			if l.Skipped {
+				fmt.Fprintf(w, "%s:%d %s = %s (already imported, skipped)\n", from, l.Line, l.OldID, l.NewID)
+				continue
+			}
 			fmt.Fprintf(w, "%s:%d %s -> %s | %s | %s | %s | %s\n", from, l.Line, l.OldID, l.NewID, l.Draft.Time, l.Draft.Agent, l.Draft.Type, l.Draft.Summary)
 		}
-		fmt.Fprintf(w, "dry run: %s would be appended; nothing written\n", words.Plural(r.Events, "event"))
+		fmt.Fprintf(w, "dry run: %s would be appended%s; nothing written\n", words.Plural(r.Events, "event"), skipped)
 		return nil
 	}
 	if r.Events == 0 {
-		fmt.Fprintln(w, "nothing to import")
+		fmt.Fprintf(w, "nothing to import%s\n", skipped)
 		return nil
 	}
-	fmt.Fprintf(w, "imported %s: %s to %s\n", words.Plural(r.Events, "event"), r.First, r.Last)
+	fmt.Fprintf(w, "imported %s: %s to %s%s\n", words.Plural(r.Events, "event"), r.First, r.Last, skipped)
 	return nil
 }
 

@@ -10,11 +10,12 @@ import (
 
 // Result is what an import did (or, with DryRun, would do).
 type Result struct {
-	Lines  []Line `json:"-"`
-	Events int    `json:"events"`
-	First  string `json:"first"` // first new ID, "" when the ledger is empty
-	Last   string `json:"last"`
-	DryRun bool   `json:"dry_run"`
+	Lines   []Line `json:"-"`
+	Events  int    `json:"events"`  // events appended (or, dry, to append)
+	Skipped int    `json:"skipped"` // lines already imported, not appended again
+	First   string `json:"first"`   // first new ID, "" when none is appended
+	Last    string `json:"last"`
+	DryRun  bool   `json:"dry_run"`
 }
 
 // Import appends the ledger's events to the memory at root, under the
@@ -30,35 +31,44 @@ func Import(root, file string, src []byte, agent string, dryRun bool) (*Result, 
 	if err != nil {
 		return nil, err
 	}
-	log := parse.Parse(parse.LogFile, logSrc, parse.HeadersOnly())
+	// A full parse, not headers only: the summaries and ledger_id
+	// details tell which lines were imported before (ImportedIn).
+	log := parse.Parse(parse.LogFile, logSrc)
 	var arch *parse.Log
 	if name, asrc, err := memory.ReadArchive(root); err != nil {
 		return nil, err
 	} else if name != "" {
-		arch = parse.Parse(name, asrc, parse.Archive(), parse.HeadersOnly())
+		arch = parse.Parse(name, asrc, parse.Archive())
 	}
 	first, err := memory.NextID(log, arch)
 	if err != nil {
 		return nil, err
 	}
-	lines, err := Plan(file, src, first, memory.KnownIn(log, arch), agent)
+	lines, err := Plan(file, src, first, memory.KnownIn(log, arch), ImportedIn(log, arch), agent)
 	if err != nil {
 		return nil, err
 	}
-	r := &Result{Lines: lines, Events: len(lines), DryRun: dryRun}
-	if len(lines) > 0 {
-		r.First, r.Last = lines[0].NewID, lines[len(lines)-1].NewID
-	}
-	if dryRun || len(lines) == 0 {
-		return r, nil
-	}
+	r := &Result{Lines: lines, DryRun: dryRun}
+	var texts [][]byte
 	nl := memory.Newline(logSrc)
-	texts := make([][]byte, len(lines))
-	for i, l := range lines {
-		texts[i] = l.Text
-		if nl != "\n" {
-			texts[i] = memory.Render(l.NewID, l.Draft, nl)
+	for _, l := range lines {
+		if l.Skipped {
+			r.Skipped++
+			continue
 		}
+		if r.First == "" {
+			r.First = l.NewID
+		}
+		r.Last = l.NewID
+		r.Events++
+		t := l.Text
+		if nl != "\n" {
+			t = memory.Render(l.NewID, l.Draft, nl)
+		}
+		texts = append(texts, t)
+	}
+	if dryRun || r.Events == 0 {
+		return r, nil
 	}
 	out, err := memory.AppendEvents(parse.LogFile, logSrc, log, texts)
 	if err != nil {

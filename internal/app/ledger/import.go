@@ -36,9 +36,52 @@ const MaxLine = 1 << 20
 type Line struct {
 	Line  int          // 1-based line number in the ledger
 	OldID string       // the line's "id"
-	NewID string       // the event ID it gets
+	NewID string       // the event ID it gets, or the event it was imported as
 	Draft memory.Draft // the event, normalised as append would
 	Text  []byte       // the event as append renders it, with "\n" line ends
+	// Skipped is true when the memory already holds the event this
+	// line was imported as (NewID): it is not appended again.
+	Skipped bool
+}
+
+// Imported answers whether the memory already holds the event a ledger
+// line was imported as, and gives its ID: ImportedIn builds one.
+type Imported func(oldID, time, summary string) (id string, ok bool)
+
+// ImportedIn finds, in logs, the event a ledger line became: one that
+// names the line's id (its own ID, as an export imported into an empty
+// memory keeps it, or a ledger_id detail, which import writes whenever
+// the ID changes) and has the line's time and summary. The time and
+// summary tell apart two ledgers that both number their lines 1, 2, 3.
+func ImportedIn(logs ...*parse.Log) Imported {
+	type event struct{ id, time, summary string }
+	by := map[string][]event{}
+	for _, l := range logs {
+		if l == nil {
+			continue
+		}
+		for i := range l.Events {
+			e := &l.Events[i]
+			if e.Num <= 0 {
+				continue
+			}
+			ev := event{e.ID, e.Time.String(), e.Summary}
+			by[e.ID] = append(by[e.ID], ev)
+			for _, d := range e.Details {
+				if d.Norm() == "ledger_id" && d.Value != e.ID {
+					by[d.Value] = append(by[d.Value], ev)
+				}
+			}
+		}
+	}
+	return func(oldID, time, summary string) (string, bool) {
+		for _, ev := range by[oldID] {
+			if ev.time == time && ev.summary == summary {
+				return ev.id, true
+			}
+		}
+		return "", false
+	}
 }
 
 // Existing answers whether the memory already holds an event with this
@@ -48,9 +91,12 @@ type Existing = memory.Known
 
 // Plan reads a ledger and plans one event a line, in order, numbering
 // from first (the memory's next ID, memory.NextID). agent is the agent
-// for lines that name none. The first bad line stops the plan with
+// for lines that name none. A line imported before (imported, which may
+// be nil) is planned as Skipped and takes no ID; later lines' refs to it
+// name the event it became, so a ledger that grew imports only its new
+// lines. The first bad line stops the plan with
 // "file:line: what is wrong: what to do".
-func Plan(file string, src []byte, first string, existing Existing, agent string) ([]Line, error) {
+func Plan(file string, src []byte, first string, existing Existing, imported Imported, agent string) ([]Line, error) {
 	var out []Line
 	newOf := map[string]string{} // old ID → new ID
 	byNum := map[int]string{}    // new number → new ID
@@ -86,12 +132,18 @@ func Plan(file string, src []byte, first string, existing Existing, agent string
 			return nil, fail("%v", err)
 		}
 		l.Line = n
-		if l.OldID != "" {
-			if _, dup := newOf[l.OldID]; dup {
-				return nil, fail("id %q appears twice: give every line its own id", l.OldID)
-			}
-			newOf[l.OldID] = l.NewID
+		if _, dup := newOf[l.OldID]; dup {
+			return nil, fail("id %q appears twice: give every line its own id", l.OldID)
 		}
+		if imported != nil {
+			if id, ok := imported(l.OldID, l.Draft.Time, strings.TrimSpace(l.Draft.Summary)); ok {
+				l.NewID, l.Skipped = id, true
+				newOf[l.OldID] = id
+				out = append(out, l)
+				continue
+			}
+		}
+		newOf[l.OldID] = l.NewID
 		num := idNum(l.NewID)
 		byNum[num] = l.NewID
 		known := func(k int) (string, bool) {

@@ -54,6 +54,15 @@ func TestRoundTripGenerated(t *testing.T) {
 		}
 		t.Fatalf("exports differ in length: %d and %d lines", len(a), len(b))
 	}
+	// Importing the same ledger again appends nothing: every line is
+	// found as the event it became.
+	again, err := Import(dir, "ledger.jsonl", first, "nobody", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Events != 0 || again.Skipped != len(orig.Events) {
+		t.Fatalf("second import: %d events appended, %d skipped; want 0 and %d", again.Events, again.Skipped, len(orig.Events))
+	}
 }
 
 // TestPlanTable: the mapping of seed 000's fields, one row a rule of
@@ -78,7 +87,7 @@ func TestPlanTable(t *testing.T) {
 			"fix", "2026-01-28 10:00", "priority=P1;confidence=0.9;flags=[\"a\"]", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ls, err := Plan("l.jsonl", []byte(tc.line), "evt-001", known, "agent")
+			ls, err := Plan("l.jsonl", []byte(tc.line), "evt-001", known, nil, "agent")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -99,11 +108,11 @@ func TestPlanTable(t *testing.T) {
 func TestPlanBOM(t *testing.T) {
 	line := `{"id":"E1","ts":"2026-01-28T14:03","type":"decision","content":"x"}` + "\n"
 	known := func(int) (string, bool) { return "", false }
-	want, err := Plan("l.jsonl", []byte(line), "evt-001", known, "agent")
+	want, err := Plan("l.jsonl", []byte(line), "evt-001", known, nil, "agent")
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := Plan("l.jsonl", []byte("\xef\xbb\xbf"+line), "evt-001", known, "agent")
+	got, err := Plan("l.jsonl", []byte("\xef\xbb\xbf"+line), "evt-001", known, nil, "agent")
 	if err != nil {
 		t.Fatalf("with a BOM: %v", err)
 	}
@@ -124,7 +133,7 @@ func FuzzPlan(f *testing.F) {
 		f.Add(src)
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
-		ls, err := Plan("l.jsonl", src, "evt-001", func(int) (string, bool) { return "", false }, "agent")
+		ls, err := Plan("l.jsonl", src, "evt-001", func(int) (string, bool) { return "", false }, nil, "agent")
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "l.jsonl:") {
 				t.Fatalf("error without file and line: %v", err)
