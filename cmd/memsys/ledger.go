@@ -17,9 +17,9 @@ func importCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "import",
 		Usage:     "append the events of a JSONL ledger (seed 000's ledger.jsonl or memsys export), all or nothing",
-		UsageText: "memsys import --from ledger.jsonl [--dry-run] [--agent NAME]",
+		UsageText: "memsys import --from ledger.jsonl [--dry-run] [--agent NAME]\nmemsys export | memsys -C ../other import --from -",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "from", Usage: "the ledger `FILE`, one JSON event per line"},
+			&cli.StringFlag{Name: "from", Usage: "the ledger `FILE`, one JSON event per line; - reads standard input"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print the mapping of each line and write nothing"},
 			&cli.StringFlag{Name: "agent", Usage: "agent `NAME` for lines without one (default $MEMSYS_AGENT, else $USER, else \"agent\")"},
 		},
@@ -33,18 +33,24 @@ func runImport(ctx context.Context, cmd *cli.Command) error {
 	}
 	from := cmd.String("from")
 	if from == "" {
-		return usageErr("import needs --from FILE: the JSONL ledger to import")
+		return usageErr("import needs --from FILE: the JSONL ledger to import (- for standard input)")
 	}
 	root, err := lcRoot(cmd)
 	if err != nil {
 		return err
 	}
-	// -C means "as if started in DIR": a relative --from is read from there.
-	path := from
-	if dir := cmd.String("C"); dir != "" && !filepath.IsAbs(from) {
-		path = filepath.Join(dir, from)
+	var r *ledger.Result
+	if from == "-" {
+		from = ledger.StdinName
+		r, err = ledger.ImportReader(root, from, cmd.Root().Reader, lcAgent(cmd.String("agent")), cmd.Bool("dry-run"))
+	} else {
+		// -C means "as if started in DIR": a relative --from is read from there.
+		path := from
+		if dir := cmd.String("C"); dir != "" && !filepath.IsAbs(from) {
+			path = filepath.Join(dir, from)
+		}
+		r, err = ledger.ImportFile(root, path, lcAgent(cmd.String("agent")), cmd.Bool("dry-run"))
 	}
-	r, err := ledger.ImportFile(root, path, lcAgent(cmd.String("agent")), cmd.Bool("dry-run"))
 	if err != nil {
 		return cannotRun{err}
 	}

@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"fmt"
 	"io"
 
 	"github.com/memsys/memsys/internal/app/memory"
@@ -103,4 +104,26 @@ func ImportFile(root, path, agent string, dryRun bool) (*Result, error) {
 		return nil, err
 	}
 	return Import(root, path, src, agent, dryRun)
+}
+
+// maxInput is the most bytes of a ledger on standard input: a ledger
+// file's limit. A variable so a test can lower it.
+var maxInput int64 = workspace.MaxFileSize
+
+// StdinName names the ledger read from standard input (--from -) in
+// messages and the dry run's lines.
+const StdinName = "stdin"
+
+// ImportReader reads a ledger from r (standard input) within the limit
+// a ledger file has (workspace.MaxFileSize) and imports it (see Import);
+// name stands for it in every message.
+func ImportReader(root, name string, r io.Reader, agent string, dryRun bool) (*Result, error) {
+	src, err := io.ReadAll(io.LimitReader(r, maxInput+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: cannot read: %v", name, err)
+	}
+	if int64(len(src)) > maxInput {
+		return nil, fmt.Errorf("%s: over the %d MiB limit: split it", name, maxInput>>20)
+	}
+	return Import(root, name, src, agent, dryRun)
 }

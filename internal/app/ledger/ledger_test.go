@@ -147,3 +147,22 @@ func FuzzPlan(f *testing.F) {
 		}
 	})
 }
+
+// TestImportReaderLimit: a ledger on standard input over the size limit
+// of a ledger file is refused, naming stdin, and nothing is written.
+func TestImportReaderLimit(t *testing.T) {
+	old := maxInput
+	maxInput = 2 << 20
+	t.Cleanup(func() { maxInput = old })
+	dir := emptyMemory(t)
+	line := `{"id":"a","ts":"2026-01-28T14:03","type":"fact","content":"x"}` + "\n"
+	big := strings.Repeat(line, int(maxInput)/len(line)+1)
+	_, err := ImportReader(dir, StdinName, strings.NewReader(big), "agent", false)
+	if err == nil || err.Error() != "stdin: over the 2 MiB limit: split it" {
+		t.Fatalf("err = %v, want the limit named with stdin", err)
+	}
+	got, _ := os.ReadFile(filepath.Join(dir, parse.LogFile))
+	if string(got) != "# Changelog\n\n## Event Log\n" {
+		t.Fatalf("the log changed:\n%s", got)
+	}
+}
