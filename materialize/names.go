@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/parse"
 )
 
@@ -107,12 +108,7 @@ func detailName(ev *parse.Event, keys ...string) (name string, notes []string) {
 	return "", notes
 }
 
-func clip(s string) string {
-	if len(s) > 48 {
-		return s[:48] + "…"
-	}
-	return s
-}
+func clip(s string) string { return words.ClipTo(s, 48) }
 
 // subjectKeys are, per event type, the detail keys that name the node
 // the event is about, in the order replay tries them, and whether the

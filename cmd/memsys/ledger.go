@@ -29,7 +29,7 @@ func importCommand() *cli.Command {
 
 func runImport(ctx context.Context, cmd *cli.Command) error {
 	if cmd.Args().Len() > 0 {
-		return usageErr("import takes no arguments, got %q: pass the ledger with --from FILE", cmd.Args().First())
+		return usageErr("import takes no arguments, got %q: pass the ledger with --from FILE", words.Clip(cmd.Args().First()))
 	}
 	from := cmd.String("from")
 	if from == "" {
@@ -96,7 +96,7 @@ func runExport(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	if cmd.Args().Len() > 0 {
-		return usageErr("export takes no arguments, got %q", cmd.Args().First())
+		return usageErr("export takes no arguments, got %q", words.Clip(cmd.Args().First()))
 	}
 	root, err := lcRoot(cmd)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/memsys/memsys/internal/app/memory"
+	"github.com/memsys/memsys/internal/base/words"
 )
 
 // logCommand lists events oldest first, one line each, archive
@@ -37,7 +38,7 @@ func runLog(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	if cmd.Args().Len() > 0 {
-		return usageErr("log takes no arguments, got %q: filter with --entity, --type, --agent, --since, --until or --refs-to", cmd.Args().First())
+		return usageErr("log takes no arguments, got %q: filter with --entity, --type, --agent, --since, --until or --refs-to", words.Clip(cmd.Args().First()))
 	}
 	f := memory.LogFilter{Entity: cmd.String("entity"), Agent: cmd.String("agent"), Since: cmd.String("since"),
 		Until: cmd.String("until"), RefsTo: cmd.String("refs-to"), At: cmd.String("at"),

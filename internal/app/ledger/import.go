@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/memsys/memsys/internal/app/memory"
+	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/parse"
 )
 
@@ -133,7 +134,7 @@ func Plan(file string, src []byte, first string, existing Existing, imported Imp
 		}
 		l.Line = n
 		if _, dup := newOf[l.OldID]; dup {
-			return nil, fail("id %q appears twice: give every line its own id", l.OldID)
+			return nil, fail("id %q appears twice: give every line its own id", words.Clip(l.OldID))
 		}
 		if imported != nil {
 			if id, ok := imported(l.OldID, l.Draft.Time, strings.TrimSpace(l.Draft.Summary)); ok {
@@ -200,7 +201,7 @@ func object(raw []byte) ([]field, error) {
 			return nil, err
 		}
 		if seen[k] {
-			return nil, fmt.Errorf("key %q twice", k)
+			return nil, fmt.Errorf("key %q twice", words.Clip(k))
 		}
 		seen[k] = true
 		out = append(out, field{k, v})
@@ -244,7 +245,7 @@ func planLine(fs []field, newID, agent string, newOf map[string]string) (Line, e
 	str := func(f field) (string, error) {
 		var s string
 		if err := json.Unmarshal(f.raw, &s); err != nil {
-			return "", fmt.Errorf("%q must be a string", f.key)
+			return "", fmt.Errorf("%q must be a string", words.Clip(f.key))
 		}
 		return s, nil
 	}
@@ -255,7 +256,7 @@ func planLine(fs []field, newID, agent string, newOf map[string]string) (Line, e
 			if json.Unmarshal(f.raw, &s) == nil {
 				return []string{s}, nil
 			}
-			return nil, fmt.Errorf("%q must be a list of strings", f.key)
+			return nil, fmt.Errorf("%q must be a list of strings", words.Clip(f.key))
 		}
 		return xs, nil
 	}
@@ -340,7 +341,7 @@ func planLine(fs []field, newID, agent string, newOf map[string]string) (Line, e
 		return l, fmt.Errorf("no \"type\": use one of %s", strings.Join(allTypes(), ", "))
 	}
 	if mapped == "" {
-		return l, fmt.Errorf("unknown type %q: use one of %s", typ, strings.Join(allTypes(), ", "))
+		return l, fmt.Errorf("unknown type %q: use one of %s", words.Clip(typ), strings.Join(allTypes(), ", "))
 	}
 	if typ == "commitment" && closed(extra) {
 		mapped = "modify"
@@ -372,7 +373,7 @@ func planLine(fs []field, newID, agent string, newOf map[string]string) (Line, e
 		id, ok := newOf[r]
 		if !ok {
 			if idNum(r) == 0 {
-				return l, fmt.Errorf("\"related\" or \"supersedes\" names %q, which no earlier line has: list events before the events that refer to them", r)
+				return l, fmt.Errorf("\"related\" or \"supersedes\" names %q, which no earlier line has: list events before the events that refer to them", words.Clip(r))
 			}
 			id = r // an evt-NNN already in the memory; Normalize checks it
 		}
@@ -437,7 +438,7 @@ func minute(ts string) (string, bool, error) {
 	if ts == "" {
 		return "", false, fmt.Errorf("no \"ts\": give the time as ISO 8601, e.g. \"2026-01-28T14:03:11-05:00\"")
 	}
-	bad := fmt.Errorf("\"ts\" %q is not ISO 8601: write e.g. \"2026-01-28T14:03\" or \"2026-01-28T14:03:11-05:00\"", ts)
+	bad := fmt.Errorf("\"ts\" %q is not ISO 8601: write e.g. \"2026-01-28T14:03\" or \"2026-01-28T14:03:11-05:00\"", words.Clip(ts))
 	if len(ts) == 10 {
 		if t, msg := parse.ParseTime(ts); msg == "" && t.DateOnly {
 			return ts + " 00:00", false, nil

@@ -11,6 +11,7 @@ import (
 
 	"github.com/memsys/memsys/internal/app/memory"
 	"github.com/memsys/memsys/internal/app/recall"
+	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
@@ -245,7 +246,7 @@ func (h *handlers) graph(ctx context.Context, _ *mcp.CallToolRequest, in GraphIn
 		format = "json"
 	}
 	if !slices.Contains([]string{"json", "mermaid", "md", "dot"}, format) {
-		return nil, GraphOut{}, toolErr(fmt.Errorf("unknown format %q: use json, mermaid, md or dot", format))
+		return nil, GraphOut{}, toolErr(fmt.Errorf("unknown format %q: use json, mermaid, md or dot", words.Clip(format)))
 	}
 	g, err := memory.Graph(h.cfg.Root, in.At, in.Status)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
 )
@@ -44,7 +45,7 @@ func findUpTo(all []parse.Event, n int, id, what string) (int, error) {
 	if err != nil && n < len(all) {
 		if _, later := Find(all[n:], id, what); later == nil {
 			at := all[n-1].ID
-			return 0, fmt.Errorf("%s %q comes after --at %s: name an event up to %s, or drop --at", what, id, at, at)
+			return 0, fmt.Errorf("%s %q comes after --at %s: name an event up to %s, or drop --at", what, words.Clip(id), at, at)
 		}
 	}
 	return i, err
@@ -293,7 +294,7 @@ func Log(root string, f LogFilter) ([]EventLine, error) {
 		// happened. A type outside the seed's that the history holds
 		// (lint reports it, MS105) is still a filter.
 		if !slices.Contains(parse.EventTypes, t) && !slices.ContainsFunc(all, func(e parse.Event) bool { return e.Type == t }) {
-			return nil, fmt.Errorf("--type %q: unknown event type: use one of %s", t, strings.Join(parse.EventTypes, ", "))
+			return nil, fmt.Errorf("--type %q: unknown event type: use one of %s", words.Clip(t), strings.Join(parse.EventTypes, ", "))
 		}
 		types = append(types, t)
 	}
@@ -353,7 +354,7 @@ func openAt(evs []parse.Event) map[int]bool {
 func bound(flag, v string, end bool) (int64, error) {
 	t, msg := parse.ParseTime(v)
 	if msg != "" {
-		return 0, fmt.Errorf("--%s %q is not a date: write YYYY-MM-DD or \"YYYY-MM-DD HH:MM\"", flag, v)
+		return 0, fmt.Errorf("--%s %q is not a date: write YYYY-MM-DD or \"YYYY-MM-DD HH:MM\"", flag, words.Clip(v))
 	}
 	if t.DateOnly && end {
 		t.Hour, t.Minute = 23, 59
@@ -367,7 +368,7 @@ func touchedBy(evs []parse.Event, name string) (map[int]bool, error) {
 	g, changes := materialize.Replay(evs)
 	n := g.Node(name)
 	if n == nil {
-		return nil, fmt.Errorf("--entity %q: no such node in the graph: memsys graph lists the nodes", name)
+		return nil, fmt.Errorf("--entity %q: no such node in the graph: memsys graph lists the nodes", words.Clip(name))
 	}
 	touched := map[int]bool{}
 	for i := range evs {
