@@ -124,7 +124,9 @@ type AppendIn struct {
 	Details []memory.DraftDetail `json:"details,omitempty" jsonschema:"detail bullets: key, value, nested children"`
 	Refs    []string             `json:"refs,omitempty" jsonschema:"IDs of earlier events this one follows from"`
 	Tags    []string             `json:"tags,omitempty"`
-	Regen   bool                 `json:"regen,omitempty" jsonschema:"also regenerate graph.md and context.md under the same lock"`
+	// Supersedes corrects earlier events: they leave the derived files.
+	Supersedes []string `json:"supersedes,omitempty" jsonschema:"IDs of earlier events this one corrects: they leave graph.md and context.md but stay in the log"`
+	Regen      bool     `json:"regen,omitempty" jsonschema:"also regenerate graph.md and context.md under the same lock"`
 }
 
 // ShowIn is memsys_show's input.
@@ -142,11 +144,23 @@ type LogIn struct {
 	Until  string   `json:"until,omitempty" jsonschema:"only events at or before this date (a date includes the whole day)"`
 	RefsTo string   `json:"refs_to,omitempty" jsonschema:"only events whose Refs name this event ID"`
 	At     string   `json:"at,omitempty" jsonschema:"read the memory as of this event ID"`
+	Open   bool     `json:"open,omitempty" jsonschema:"only open loops: blockers, escalations and commitments no later event closed"`
+	// Superseded lists the events a later event supersedes.
+	Superseded bool `json:"superseded,omitempty" jsonschema:"only events that a later event supersedes"`
+	Limit      int  `json:"limit,omitempty" jsonschema:"only the last N events that pass the filters, still oldest first (default 100)"`
 }
+
+// DefaultLogLimit is how many events memsys_log returns when the call
+// sets no limit: the whole log of a long history would fill an agent's
+// context window, and the newest events are the ones it asks for.
+const DefaultLogLimit = 100
 
 // LogOut is memsys_log's result.
 type LogOut struct {
 	Events []memory.EventLine `json:"events"`
+	// Matched counts the events that passed the filters, before the
+	// limit: more than len(Events) means older ones were left out.
+	Matched int `json:"matched"`
 }
 
 func (h *handlers) tools(s *mcp.Server) {
@@ -200,16 +214,27 @@ func (h *handlers) show(ctx context.Context, _ *mcp.CallToolRequest, in ShowIn) 
 }
 
 func (h *handlers) log(ctx context.Context, _ *mcp.CallToolRequest, in LogIn) (*mcp.CallToolResult, LogOut, error) {
-	evs, err := memory.Log(h.cfg.Root, memory.LogFilter{Entity: in.Entity, Types: in.Type, Agent: in.Agent,
-		Since: in.Since, Until: in.Until, RefsTo: in.RefsTo, At: in.At})
+	if in.Limit < 0 {
+		return nil, LogOut{}, toolErr(memory.ErrLimit("limit", in.Limit))
+	}
+	limit := in.Limit
+	if limit == 0 {
+		limit = DefaultLogLimit
+	}
+	evs, matched, err := memory.Log(h.cfg.Root, memory.LogFilter{Entity: in.Entity, Types: in.Type, Agent: in.Agent,
+		Since: in.Since, Until: in.Until, RefsTo: in.RefsTo, At: in.At, Open: in.Open, Superseded: in.Superseded, Limit: limit})
 	if err != nil {
 		return nil, LogOut{}, toolErr(err)
 	}
+	out := LogOut{Events: evs, Matched: matched}
 	var b strings.Builder
-	for _, l := range evs {
+	if matched > len(evs) {
+		fmt.Fprintf(&b, "the last %d of %d events (set limit for more)\n", len(evs), matched)
+	}
+	for _, l := range out.Events {
 		b.WriteString(l.String() + "\n")
 	}
-	return textResult(b.String()), LogOut{Events: evs}, nil
+	return textResult(b.String()), out, nil
 }
 
 func (h *handlers) context(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, ContextOut, error) {
@@ -269,7 +294,7 @@ func (h *handlers) graph(ctx context.Context, _ *mcp.CallToolRequest, in GraphIn
 
 func (h *handlers) append(ctx context.Context, _ *mcp.CallToolRequest, in AppendIn) (*mcp.CallToolResult, memory.AppendResult, error) {
 	d := memory.Draft{Type: in.Type, Scope: in.Scope, Summary: in.Summary, Agent: in.Agent, Time: in.Time,
-		Details: in.Details, Refs: in.Refs, Tags: in.Tags}
+		Details: in.Details, Refs: in.Refs, Tags: in.Tags, Supersedes: in.Supersedes}
 	if strings.TrimSpace(d.Agent) == "" {
 		d.Agent = h.cfg.Agent
 	}

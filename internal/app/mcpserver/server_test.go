@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -104,6 +105,52 @@ func TestTools(t *testing.T) {
 	}
 }
 
+// TestLogOpenAndSuperseded: memsys_log has the CLI's --open and
+// --superseded filters.
+func TestLogOpenAndSuperseded(t *testing.T) {
+	root := copyExample(t)
+	cs := connect(t, root)
+	var lg LogOut
+	structured(t, call(t, cs, "memsys_log", map[string]any{"open": true}), &lg)
+	if len(lg.Events) != 0 {
+		t.Fatalf("open before the blocker: %v", lg.Events)
+	}
+	call(t, cs, "memsys_append", map[string]any{"type": "blocker", "scope": "stripe", "summary": "Sandbox down",
+		"details": []map[string]any{{"key": "blocked", "value": "stripe"}, {"key": "reason", "value": "outage"}}})
+	structured(t, call(t, cs, "memsys_log", map[string]any{"open": true}), &lg)
+	if len(lg.Events) != 1 || lg.Events[0].ID != "evt-020" || lg.Matched != 1 {
+		t.Errorf("open after the blocker: %+v", lg)
+	}
+	call(t, cs, "memsys_append", map[string]any{"type": "fix", "scope": "stripe", "summary": "Sandbox back",
+		"details": []map[string]any{{"key": "entity", "value": "stripe"}}, "refs": []string{"evt-020"}})
+	call(t, cs, "memsys_append", map[string]any{"type": "fix", "scope": "stripe", "summary": "Sandbox back, the right way",
+		"details": []map[string]any{{"key": "entity", "value": "stripe"}}, "refs": []string{"evt-020"}, "supersedes": []string{"evt-021"}})
+	structured(t, call(t, cs, "memsys_log", map[string]any{"superseded": true}), &lg)
+	want, _, err := memory.Log(root, memory.LogFilter{Superseded: true})
+	if err != nil || len(want) != 1 || !slices.Equal(lg.Events, want) {
+		t.Errorf("superseded: %v, want %v (%v)", lg.Events, want, err)
+	}
+}
+
+// TestAppendInHasDraftFields: memsys_append takes every field of
+// `memsys append --json`'s object, so an agent over MCP can write any
+// event the CLI can (supersedes was once missing).
+func TestAppendInHasDraftFields(t *testing.T) {
+	fields := func(typ reflect.Type) []string {
+		var names []string
+		for f := range typ.Fields() {
+			names = append(names, strings.Split(f.Tag.Get("json"), ",")[0])
+		}
+		return names
+	}
+	in := fields(reflect.TypeFor[AppendIn]())
+	for _, name := range fields(reflect.TypeFor[memory.Draft]()) {
+		if !slices.Contains(in, name) {
+			t.Errorf("AppendIn has no %q, which append --json takes", name)
+		}
+	}
+}
+
 func TestCallEachTool(t *testing.T) {
 	root := copyExample(t)
 	cs := connect(t, root)
@@ -129,6 +176,12 @@ func TestCallEachTool(t *testing.T) {
 	if len(lg.Events) == 0 {
 		t.Errorf("log --entity stripe: none")
 	}
+	// A limit keeps the newest events and says how many matched.
+	res := call(t, cs, "memsys_log", map[string]any{"limit": 2})
+	structured(t, res, &lg)
+	if len(lg.Events) != 2 || lg.Events[1].ID != "evt-019" || lg.Matched != 19 || !strings.HasPrefix(text(res), "the last 2 of 19 events") {
+		t.Errorf("log limit 2: %d events, matched %d, text %q", len(lg.Events), lg.Matched, text(res))
+	}
 
 	var li LintOut
 	structured(t, call(t, cs, "memsys_lint", map[string]any{}), &li)
@@ -142,7 +195,7 @@ func TestCallEachTool(t *testing.T) {
 		t.Errorf("context: horizon %q fresh %v", ctxOut.Horizon, ctxOut.Fresh)
 	}
 
-	res := call(t, cs, "memsys_recall", map[string]any{"entities": []string{"Payments API"}, "budget": 200})
+	res = call(t, cs, "memsys_recall", map[string]any{"entities": []string{"Payments API"}, "budget": 200})
 	if res.IsError || !strings.Contains(text(res), "## payments_api") {
 		t.Errorf("recall: %s", text(res))
 	}
@@ -225,6 +278,7 @@ func TestMalformedCalls(t *testing.T) {
 		{"memsys_show", map[string]any{}, "id"},
 		{"memsys_log", map[string]any{"since": "last week"}, `--since "last week" is not a date`},
 		{"memsys_log", map[string]any{"entity": "nothing"}, `--entity "nothing": no such node in the graph`},
+		{"memsys_log", map[string]any{"limit": -1}, `limit -1: must be at least 1`},
 	} {
 		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tc.tool, Arguments: tc.args})
 		msg := ""

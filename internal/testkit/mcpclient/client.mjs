@@ -95,6 +95,9 @@ check(!ap.isError && ap.structuredContent.id === "evt-020" && ap.structuredConte
 {
   const lg = await client.callTool({ name: "memsys_log", arguments: { type: ["modify"], agent: "ts-agent" } });
   check(!lg.isError && lg.structuredContent.events.length === 1, "memsys_log filters by type and agent");
+  const last = await client.callTool({ name: "memsys_log", arguments: { limit: 2 } });
+  check(!last.isError && last.structuredContent.events.length === 2 && last.structuredContent.events[1].id === "evt-020" &&
+    last.structuredContent.matched === 20, "memsys_log limit: the last 2 of 20 events");
 }
 {
   const li = await client.callTool({ name: "memsys_lint", arguments: {} });
