@@ -81,7 +81,7 @@ func structured(t *testing.T, res *mcp.CallToolResult, v any) {
 
 // Tools is every tool the server offers; TestTools fails when one is
 // added without a test here.
-var Tools = []string{"memsys_append", "memsys_context", "memsys_graph", "memsys_lint", "memsys_log", "memsys_recall", "memsys_regen", "memsys_show", "memsys_status"}
+var Tools = []string{"memsys_append", "memsys_archive", "memsys_context", "memsys_graph", "memsys_lint", "memsys_log", "memsys_recall", "memsys_regen", "memsys_show", "memsys_status"}
 
 func TestTools(t *testing.T) {
 	cs := connect(t, copyExample(t))
@@ -148,6 +148,51 @@ func TestAppendInHasDraftFields(t *testing.T) {
 		if !slices.Contains(in, name) {
 			t.Errorf("AppendIn has no %q, which append --json takes", name)
 		}
+	}
+}
+
+// TestArchive: memsys_archive runs the Archival Protocol with the
+// project's thresholds; dry_run writes nothing; a run then regen leaves
+// a memory that lints clean.
+func TestArchive(t *testing.T) {
+	root := copyExample(t)
+	cs := connect(t, root)
+	var ar memory.ArchiveResult
+	structured(t, call(t, cs, "memsys_archive", map[string]any{"dry_run": true}), &ar)
+	if ar.Due || len(ar.Moved) != 0 || ar.Threshold != memory.DefaultThreshold {
+		t.Fatalf("19 events, default threshold: %+v", ar)
+	}
+	if err := os.WriteFile(filepath.Join(root, ".memsys.json"), []byte(`{"archive": {"threshold": 10, "keep": 5}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(filepath.Join(root, "CHANGELOG.md"))
+	res := call(t, cs, "memsys_archive", map[string]any{"dry_run": true})
+	structured(t, res, &ar)
+	after, _ := os.ReadFile(filepath.Join(root, "CHANGELOG.md"))
+	if !ar.Due || !ar.DryRun || len(ar.Moved) == 0 || ar.Threshold != 10 || ar.Keep != 5 ||
+		!strings.HasPrefix(text(res), "would move ") || string(before) != string(after) {
+		t.Fatalf("dry run: %+v %q", ar, text(res))
+	}
+	want := ar.Moved
+	structured(t, call(t, cs, "memsys_archive", map[string]any{}), &ar)
+	if ar.DryRun || !slices.Equal(ar.Moved, want) || ar.ArchiveEvent != "evt-020" {
+		t.Fatalf("archive: %+v, want moved %v", ar, want)
+	}
+	var sh memory.ShowResult
+	structured(t, call(t, cs, "memsys_show", map[string]any{"id": "evt-020"}), &sh)
+	if sh.Type != "archive" || sh.Agent != "tester" {
+		t.Errorf("archive event: %+v", sh.EventLine)
+	}
+	call(t, cs, "memsys_regen", map[string]any{})
+	var li LintOut
+	structured(t, call(t, cs, "memsys_lint", map[string]any{}), &li)
+	if li.Summary.Events != 20 || li.Summary.Errors != 0 || li.Summary.Warnings != 0 {
+		t.Errorf("lint after archive and regen: %+v", li)
+	}
+	// A second run has nothing left to move.
+	structured(t, call(t, cs, "memsys_archive", map[string]any{}), &ar)
+	if len(ar.Moved) != 0 {
+		t.Errorf("second archive moved %v", ar.Moved)
 	}
 }
 
@@ -279,6 +324,8 @@ func TestMalformedCalls(t *testing.T) {
 		{"memsys_log", map[string]any{"since": "last week"}, `--since "last week" is not a date`},
 		{"memsys_log", map[string]any{"entity": "nothing"}, `--entity "nothing": no such node in the graph`},
 		{"memsys_log", map[string]any{"limit": -1}, `limit -1: must be at least 1`},
+		{"memsys_log", map[string]any{"limit": 0}, `limit 0: must be at least 1`},
+		{"memsys_archive", map[string]any{"dry_run": "yes"}, "dry_run"},
 	} {
 		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tc.tool, Arguments: tc.args})
 		msg := ""

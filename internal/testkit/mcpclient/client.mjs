@@ -103,6 +103,11 @@ check(!ap.isError && ap.structuredContent.id === "evt-020" && ap.structuredConte
   const li = await client.callTool({ name: "memsys_lint", arguments: {} });
   check(!li.isError && li.structuredContent.diagnostics.some((d) => d.rule === "MS203"), "memsys_lint reports the stale context.md as data");
 }
+{
+  const ar = await client.callTool({ name: "memsys_archive", arguments: { dry_run: true } });
+  check(!ar.isError && ar.structuredContent.due === false && ar.structuredContent.dry_run === true &&
+    text(ar).startsWith("nothing to archive"), "memsys_archive dry_run: not due at 20 events");
+}
 const gr = await client.callTool({ name: "memsys_graph", arguments: { format: "mermaid" } });
 check(!gr.isError && text(gr).startsWith("flowchart LR"), "memsys_graph draws Mermaid");
 const gj = await client.callTool({ name: "memsys_graph", arguments: { status: ["deprecated"] } });
