@@ -32,14 +32,14 @@ func Import(root, file string, src []byte, agent string, dryRun bool) (*Result, 
 	if err != nil {
 		return nil, err
 	}
-	// A full parse, not headers only: the summaries and ledger_id
-	// details tell which lines were imported before (ImportedIn).
-	log := parse.Parse(parse.LogFile, logSrc)
+	log := parse.Parse(parse.LogFile, logSrc, parse.HeadersOnly())
 	var arch *parse.Log
-	if name, asrc, err := memory.ReadArchive(root); err != nil {
+	archName, archSrc, err := memory.ReadArchive(root)
+	if err != nil {
 		return nil, err
-	} else if name != "" {
-		arch = parse.Parse(name, asrc, parse.Archive())
+	}
+	if archName != "" {
+		arch = parse.Parse(archName, archSrc, parse.Archive(), parse.HeadersOnly())
 	}
 	first, err := memory.NextID(log, arch)
 	if err != nil {

@@ -49,34 +49,75 @@ type Line struct {
 // line was imported as, and gives its ID: ImportedIn builds one.
 type Imported func(oldID, time, summary string) (id string, ok bool)
 
-// ImportedIn finds, in logs, the event a ledger line became: one that
-// names the line's id (its own ID, as an export imported into an empty
-// memory keeps it, or a ledger_id detail, which import writes whenever
-// the ID changes) and has the line's time and summary. The time and
-// summary tell apart two ledgers that both number their lines 1, 2, 3.
+// ImportedIn finds, in logs (the log and the archive, parsed headers
+// only), the event a ledger line became: one that names the line's id
+// (its own ID, as an export imported into an empty memory keeps it, or
+// a ledger_id detail, which import writes whenever the ID changes) and
+// has the line's time and summary. The time and summary tell apart two
+// ledgers that both number their lines 1, 2, 3.
+// Only the events that can match are parsed whole (their Text alone),
+// and each index is built on the first line that needs it, so an import
+// into a long history costs little more than it did before it skipped
+// anything, not a full parse of the history.
 func ImportedIn(logs ...*parse.Log) Imported {
 	type event struct{ id, time, summary string }
-	by := map[string][]event{}
-	for _, l := range logs {
-		if l == nil {
-			continue
+	var (
+		byNum      map[int]*parse.Event
+		byLedgerID map[string][]event
+	)
+	whole := func(e *parse.Event) *parse.Event {
+		l := parse.Parse(e.Range.File, []byte(e.Text))
+		if len(l.Events) != 1 {
+			return nil
 		}
-		for i := range l.Events {
-			e := &l.Events[i]
-			if e.Num <= 0 {
+		return &l.Events[0]
+	}
+	each := func(f func(e *parse.Event)) {
+		for _, l := range logs {
+			if l == nil {
 				continue
 			}
-			ev := event{e.ID, e.Time.String(), e.Summary}
-			by[e.ID] = append(by[e.ID], ev)
-			for _, d := range e.Details {
-				if d.Norm() == "ledger_id" && d.Value != e.ID {
-					by[d.Value] = append(by[d.Value], ev)
+			for i := range l.Events {
+				if l.Events[i].Num > 0 {
+					f(&l.Events[i])
 				}
 			}
 		}
 	}
 	return func(oldID, time, summary string) (string, bool) {
-		for _, ev := range by[oldID] {
+		if n, ok := parse.EventNum(oldID); ok {
+			if byNum == nil {
+				byNum = map[int]*parse.Event{}
+				each(func(e *parse.Event) {
+					if _, dup := byNum[e.Num]; !dup {
+						byNum[e.Num] = e
+					}
+				})
+			}
+			if e := byNum[n]; e != nil && e.ID == oldID && e.Time.String() == time {
+				if w := whole(e); w != nil && w.Summary == summary {
+					return e.ID, true
+				}
+			}
+		}
+		if byLedgerID == nil {
+			byLedgerID = map[string][]event{}
+			each(func(e *parse.Event) {
+				// A cheap test first: a key the parser reads as
+				// ledger_id (NormKey) has "ledger" in lower or upper case.
+				if !strings.Contains(e.Text, "edger") && !strings.Contains(e.Text, "EDGER") {
+					return
+				}
+				if w := whole(e); w != nil {
+					for _, d := range w.Details {
+						if d.Norm() == "ledger_id" && d.Value != e.ID {
+							byLedgerID[d.Value] = append(byLedgerID[d.Value], event{e.ID, e.Time.String(), w.Summary})
+						}
+					}
+				}
+			})
+		}
+		for _, ev := range byLedgerID[oldID] {
 			if ev.time == time && ev.summary == summary {
 				return ev.id, true
 			}

@@ -166,3 +166,43 @@ func TestImportReaderLimit(t *testing.T) {
 		t.Fatalf("the log changed:\n%s", got)
 	}
 }
+
+// TestReimportShifted: an export imported into a memory that already
+// has events gets new IDs (and ledger_id details); importing it again
+// finds every line by its ledger_id and appends nothing, and a ledger
+// that grew by one line appends that line alone.
+func TestReimportShifted(t *testing.T) {
+	orig := parse.Parse(parse.LogFile, loggen.Generate(300, 3))
+	ledger, err := Export(orig.Events)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	own := "# Changelog\n\n## Event Log\n\n### evt-001 | 2020-01-01 10:00 | a | create\n\n**Scope**: x\n**Summary**: not from the ledger\n\n**Details**:\n- entity: x\n\n**Refs**: none\n**Tags**: none\n"
+	if err := os.WriteFile(filepath.Join(dir, parse.LogFile), []byte(own), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.SplitAfter(bytes.TrimSuffix(ledger, []byte("\n")), []byte("\n"))
+	head := bytes.Join(lines[:len(lines)-1], nil)
+	r, err := Import(dir, "ledger.jsonl", head, "nobody", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Events != len(lines)-1 || r.Skipped != 0 || r.First != "evt-002" {
+		t.Fatalf("first import: %+v", *r)
+	}
+	r, err = Import(dir, "ledger.jsonl", ledger, "nobody", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Events != 1 || r.Skipped != len(lines)-1 {
+		t.Fatalf("grown ledger: %d appended, %d skipped; want 1 and %d", r.Events, r.Skipped, len(lines)-1)
+	}
+	r, err = Import(dir, "ledger.jsonl", ledger, "nobody", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Events != 0 || r.Skipped != len(lines) {
+		t.Fatalf("third import: %d appended, %d skipped; want 0 and %d", r.Events, r.Skipped, len(lines))
+	}
+}
