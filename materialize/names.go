@@ -190,6 +190,20 @@ var DetailKeys = map[string][]string{
 // closes.
 var EveryEventKeys = []string{"priority", "closes"}
 
+// Provenance keys are the details memsys import writes on an event to
+// say where it came from in a JSONL ledger: its id there, its type
+// there, and its timestamp when the event's minute does not hold it
+// all. Replay ignores them; lint accepts them on every event type, so
+// an imported history does not warn about keys memsys chose itself.
+const (
+	LedgerIDKey   = "ledger_id"
+	LedgerTypeKey = "ledger_type"
+	LedgerTSKey   = "ts"
+)
+
+// ProvenanceKeys lists them.
+var ProvenanceKeys = []string{LedgerIDKey, LedgerTypeKey, LedgerTSKey}
+
 // RelationKeys are the detail keys that draw edges on create, modify
 // and handoff events: the seed's relations and their reverse spellings.
 func RelationKeys() []string {

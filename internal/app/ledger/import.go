@@ -12,6 +12,7 @@ import (
 
 	"github.com/memsys/memsys/internal/app/memory"
 	"github.com/memsys/memsys/internal/base/words"
+	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
 )
 
@@ -110,7 +111,7 @@ func ImportedIn(logs ...*parse.Log) Imported {
 				}
 				if w := whole(e); w != nil {
 					for _, d := range w.Details {
-						if d.Norm() == "ledger_id" && d.Value != e.ID {
+						if d.Norm() == materialize.LedgerIDKey && d.Value != e.ID {
 							byLedgerID[d.Value] = append(byLedgerID[d.Value], event{e.ID, e.Time.String(), w.Summary})
 						}
 					}
@@ -432,10 +433,10 @@ func planLine(fs []field, newID, agent string, newOf map[string]string) (Line, e
 		add = append(add, memory.DraftDetail{Key: "entity", Value: entity})
 	}
 	if mapped != typ {
-		add = append(add, memory.DraftDetail{Key: "ledger_type", Value: typ})
+		add = append(add, memory.DraftDetail{Key: materialize.LedgerTypeKey, Value: typ})
 	}
 	if l.OldID != newID {
-		add = append(add, memory.DraftDetail{Key: "ledger_id", Value: l.OldID})
+		add = append(add, memory.DraftDetail{Key: materialize.LedgerIDKey, Value: l.OldID})
 	}
 	if supersedes != "" {
 		s := supersedes
@@ -445,7 +446,7 @@ func planLine(fs []field, newID, agent string, newOf map[string]string) (Line, e
 		add = append(add, memory.DraftDetail{Key: "supersedes", Value: s})
 	}
 	if !exact {
-		add = append(add, memory.DraftDetail{Key: "ts", Value: ts})
+		add = append(add, memory.DraftDetail{Key: materialize.LedgerTSKey, Value: ts})
 	}
 	d.Details = append(append(d.Details, add...), extra...)
 	return l, nil
