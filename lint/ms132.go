@@ -17,7 +17,9 @@ func init() {
 			"\"Rules by event type\"); any other key on a typed event, and a bullet without " +
 			"a `key:`, is ignored without a word, so a misspelt `dependancy` or a `- **Note** " +
 			"text` bullet changes nothing in the graph. Use one of the type's keys, or " +
-			"`- note: ...` for text that is only for readers.",
+			"`- note: ...` for text that is only for readers. The keys `memsys import` writes " +
+			"to say where an event came from (`ledger_id`, `ledger_type`, `ts`) are accepted " +
+			"on every type.",
 		Bad:      "### evt-022 | ... | dependency\n**Details**:\n- dependancy: jose",
 		Good:     "### evt-022 | ... | dependency\n**Details**:\n- dependency: jose",
 		Severity: diag.Warning,
@@ -42,7 +44,7 @@ func visitDetailNames(p *Pass) Visitor {
 				continue
 			}
 			k := d.Norm()
-			if slices.Contains(known, k) || slices.Contains(notes, k) || slices.Contains(materialize.EveryEventKeys, k) || slices.Contains(requiredKeys(e.Type), k) ||
+			if slices.Contains(known, k) || slices.Contains(notes, k) || slices.Contains(materialize.EveryEventKeys, k) || slices.Contains(materialize.ProvenanceKeys, k) || slices.Contains(requiredKeys(e.Type), k) ||
 				(e.Type == "create" || e.Type == "modify" || e.Type == "handoff") && slices.Contains(rel, k) {
 				continue
 			}

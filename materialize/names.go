@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/parse"
 )
 
@@ -107,12 +108,7 @@ func detailName(ev *parse.Event, keys ...string) (name string, notes []string) {
 	return "", notes
 }
 
-func clip(s string) string {
-	if len(s) > 48 {
-		return s[:48] + "…"
-	}
-	return s
-}
+func clip(s string) string { return words.ClipTo(s, 48) }
 
 // subjectKeys are, per event type, the detail keys that name the node
 // the event is about, in the order replay tries them, and whether the
@@ -193,6 +189,20 @@ var DetailKeys = map[string][]string{
 // type: its priority (context.md's decay and budget) and the loops it
 // closes.
 var EveryEventKeys = []string{"priority", "closes"}
+
+// Provenance keys are the details memsys import writes on an event to
+// say where it came from in a JSONL ledger: its id there, its type
+// there, and its timestamp when the event's minute does not hold it
+// all. Replay ignores them; lint accepts them on every event type, so
+// an imported history does not warn about keys memsys chose itself.
+const (
+	LedgerIDKey   = "ledger_id"
+	LedgerTypeKey = "ledger_type"
+	LedgerTSKey   = "ts"
+)
+
+// ProvenanceKeys lists them.
+var ProvenanceKeys = []string{LedgerIDKey, LedgerTypeKey, LedgerTSKey}
 
 // RelationKeys are the detail keys that draw edges on create, modify
 // and handoff events: the seed's relations and their reverse spellings.

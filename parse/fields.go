@@ -4,6 +4,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/memsys/memsys/internal/base/words"
 )
 
 // parseHeader reads "evt-NNN | YYYY-MM-DD HH:MM | agent | type".
@@ -196,12 +198,7 @@ func (p *state) fieldLines(lines []srcLine) {
 	}
 }
 
-func clip(s string) string {
-	if len(s) > 40 {
-		return s[:40] + "…"
-	}
-	return s
-}
+func clip(s string) string { return words.ClipTo(s, 40) }
 
 // applyField copies a known field into its Event member.
 func (p *state) applyField(key, val string) {

@@ -68,6 +68,22 @@ func parseID(id string) (int, string) {
 	return n, ""
 }
 
+// IDTooLong reports whether id would be an event ID but for having
+// more than MaxIDDigits digits: a number past MaxEventNum, which the
+// parser reports (KindID) and does not take as an event. A writer that
+// numbers after the last event must not number below such a heading.
+func IDTooLong(id string) bool {
+	if len(id) <= len(idPrefix)+MaxIDDigits || !strings.EqualFold(id[:len(idPrefix)], idPrefix) {
+		return false
+	}
+	for i := len(idPrefix); i < len(id); i++ {
+		if id[i] < '0' || id[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
 // FormatID writes event number n zero-padded to width digits (the seed
 // numbers evt-001, so width is usually 3).
 func FormatID(n, width int) string {

@@ -139,3 +139,22 @@ func TestReplaceIDs(t *testing.T) {
 		}
 	}
 }
+
+func TestIDTooLong(t *testing.T) {
+	for _, tc := range []struct {
+		id   string
+		want bool
+	}{
+		{"evt-9999999999", true},
+		{"EVT-0000000001", true},
+		{"evt-999999999", false},
+		{"evt-001", false},
+		{"evt-99999999x99", false},
+		{"ev-9999999999", false},
+		{"", false},
+	} {
+		if got := IDTooLong(tc.id); got != tc.want {
+			t.Errorf("IDTooLong(%q) = %v, want %v", tc.id, got, tc.want)
+		}
+	}
+}

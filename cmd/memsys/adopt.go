@@ -39,7 +39,7 @@ could not be carried over (listed); 2 when memsys cannot run.`,
 
 func runAdopt(ctx context.Context, cmd *cli.Command) error {
 	if cmd.Args().Len() > 0 {
-		return usageErr("adopt takes no arguments, got %q", cmd.Args().First())
+		return usageErr("adopt takes no arguments, got %q", words.Clip(cmd.Args().First()))
 	}
 	root, err := lcRoot(cmd)
 	if err != nil {

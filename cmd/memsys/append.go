@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/memsys/memsys/internal/app/memory"
+	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/lint"
 	"github.com/memsys/memsys/parse"
@@ -49,7 +50,7 @@ func appendCommand() *cli.Command {
 
 func runAppend(ctx context.Context, cmd *cli.Command) error {
 	if cmd.Args().Len() > 0 {
-		return usageErr("append takes no arguments, got %q: pass the event with flags or --json -", cmd.Args().First())
+		return usageErr("append takes no arguments, got %q: pass the event with flags or --json -", words.Clip(cmd.Args().First()))
 	}
 	format, err := lcFormat(cmd, "text", "json")
 	if err != nil {
@@ -91,7 +92,7 @@ func lcDraft(cmd *cli.Command) (memory.Draft, error) {
 	var d memory.Draft
 	if src := cmd.String("json"); src != "" {
 		if src != "-" {
-			return d, usageErr("--json %q: only \"-\" (stdin) is supported", src)
+			return d, usageErr("--json %q: only \"-\" (stdin) is supported", words.Clip(src))
 		}
 		for _, f := range []string{"type", "scope", "summary", "detail", "refs", "tags", "supersedes"} {
 			if cmd.IsSet(f) {
@@ -111,7 +112,7 @@ func lcDraft(cmd *cli.Command) (memory.Draft, error) {
 			Scope:   cmd.String("scope"),
 			Summary: cmd.String("summary"),
 			Refs:    cmd.StringSlice("refs"),
-			Tags:    cmd.StringSlice("tags"),
+			Tags:    memory.SplitList(cmd.StringSlice("tags")),
 
 			Supersedes: cmd.StringSlice("supersedes"),
 		}
@@ -180,7 +181,7 @@ func lcFormat(cmd *cli.Command, allowed ...string) (string, error) {
 			return f, nil
 		}
 	}
-	return "", usageErr("unknown --format %q: use %s", f, strings.Join(allowed, " or "))
+	return "", usageErr("unknown --format %q: use %s", words.Clip(f), strings.Join(allowed, " or "))
 }
 
 // lcJSON prints v as indented JSON with a final newline.

@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/memsys/memsys/internal/app/history"
+	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/internal/io/gitx"
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/lint"
@@ -40,11 +41,11 @@ Exit status: 0 nothing changed, 1 changes found, 2 when memsys cannot run.`,
 
 func runAudit(ctx context.Context, cmd *cli.Command) error {
 	if cmd.Args().Len() > 0 {
-		return usageErr("audit takes no arguments, got %q", cmd.Args().First())
+		return usageErr("audit takes no arguments, got %q", words.Clip(cmd.Args().First()))
 	}
 	format := cmd.String("format")
 	if !slices.Contains(lint.Formats, format) {
-		return usageErr("audit: unknown --format %q: use %s", format, strings.Join(lint.Formats, ", "))
+		return usageErr("audit: unknown --format %q: use %s", words.Clip(format), strings.Join(lint.Formats, ", "))
 	}
 	since := cmd.String("since")
 	if cmd.IsSet("since") {

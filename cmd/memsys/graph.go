@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/memsys/memsys/internal/app/memory"
+	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/materialize"
 )
 
@@ -31,7 +32,7 @@ func runGraph(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	if cmd.Args().Len() > 0 {
-		return usageErr("graph takes no arguments, got %q", cmd.Args().First())
+		return usageErr("graph takes no arguments, got %q", words.Clip(cmd.Args().First()))
 	}
 	var statuses []string
 	if v := cmd.String("status"); v != "" {

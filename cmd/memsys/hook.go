@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/memsys/memsys/internal/app/hook"
+	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/internal/io/workspace"
 )
 
@@ -30,7 +31,7 @@ memsys's hook and moves the chained hook back, unchanged.`,
 		OnUsageError: usageOneLine,
 		Action: func(_ context.Context, cmd *cli.Command) error {
 			if cmd.Args().Len() > 0 {
-				return usageErr("unknown hook command %q: use memsys hook install or memsys hook uninstall", cmd.Args().First())
+				return usageErr("unknown hook command %q: use memsys hook install or memsys hook uninstall", words.Clip(cmd.Args().First()))
 			}
 			return usageErr("hook needs a command: memsys hook install or memsys hook uninstall")
 		},
@@ -65,7 +66,7 @@ exits 0; a pre-commit hook memsys did not write is never touched.`,
 // pointer to help reads "memsys hook install --help".
 func hookUsage(_ context.Context, cmd *cli.Command, err error, _ bool) error {
 	name := strings.TrimPrefix(cmd.FullName(), "memsys ")
-	return usageErr("%s: %v: see memsys %s --help", name, err, name)
+	return usageErr("%s: %s: see memsys %s --help", name, words.ClipFields(err.Error()), name)
 }
 
 // hookStart is the folder hook runs from: -C, else the current one.
@@ -78,7 +79,7 @@ func hookStart(cmd *cli.Command) string {
 
 func runHookInstall(ctx context.Context, cmd *cli.Command) error {
 	if cmd.Args().Len() > 0 {
-		return usageErr("hook install takes no arguments, got %q", cmd.Args().First())
+		return usageErr("hook install takes no arguments, got %q", words.Clip(cmd.Args().First()))
 	}
 	h, err := hook.Find(ctx, hookStart(cmd))
 	if err != nil {
@@ -98,7 +99,7 @@ func runHookInstall(ctx context.Context, cmd *cli.Command) error {
 
 func runHookUninstall(ctx context.Context, cmd *cli.Command) error {
 	if cmd.Args().Len() > 0 {
-		return usageErr("hook uninstall takes no arguments, got %q", cmd.Args().First())
+		return usageErr("hook uninstall takes no arguments, got %q", words.Clip(cmd.Args().First()))
 	}
 	h, err := hook.Find(ctx, hookStart(cmd))
 	if err != nil {

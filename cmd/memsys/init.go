@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/memsys/memsys/internal/app/memory"
+	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/parse"
 )
@@ -41,16 +42,17 @@ had events.`,
 // OnUsageError, and its default prints "Incorrect Usage" and the whole
 // help text.
 func usageOneLine(_ context.Context, cmd *cli.Command, err error, _ bool) error {
-	return usageErr("%s: %v: see memsys %s --help", cmd.Name, err, cmd.Name)
+	// The flag parser's message quotes the value whole: clip it.
+	return usageErr("%s: %s: see memsys %s --help", cmd.Name, words.ClipFields(err.Error()), cmd.Name)
 }
 
 func runInit(ctx context.Context, cmd *cli.Command) error {
 	if cmd.Args().Len() > 0 {
-		return usageErr("init takes no arguments, got %q", cmd.Args().First())
+		return usageErr("init takes no arguments, got %q", words.Clip(cmd.Args().First()))
 	}
 	tier := parse.Tier(cmd.String("tier"))
 	if tier != parse.MVP && tier != parse.Core && tier != parse.Full {
-		return usageErr("unknown --tier %q: use mvp, core or full", tier)
+		return usageErr("unknown --tier %q: use mvp, core or full", words.Clip(string(tier)))
 	}
 	root := cmd.String("C")
 	if root == "" {

@@ -17,9 +17,9 @@ func importCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "import",
 		Usage:     "append the events of a JSONL ledger (seed 000's ledger.jsonl or memsys export), all or nothing",
-		UsageText: "memsys import --from ledger.jsonl [--dry-run] [--agent NAME]",
+		UsageText: "memsys import --from ledger.jsonl [--dry-run] [--agent NAME]\nmemsys export | memsys -C ../other import --from -",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "from", Usage: "the ledger `FILE`, one JSON event per line"},
+			&cli.StringFlag{Name: "from", Usage: "the ledger `FILE`, one JSON event per line; - reads standard input"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print the mapping of each line and write nothing"},
 			&cli.StringFlag{Name: "agent", Usage: "agent `NAME` for lines without one (default $MEMSYS_AGENT, else $USER, else \"agent\")"},
 		},
@@ -29,38 +29,52 @@ func importCommand() *cli.Command {
 
 func runImport(ctx context.Context, cmd *cli.Command) error {
 	if cmd.Args().Len() > 0 {
-		return usageErr("import takes no arguments, got %q: pass the ledger with --from FILE", cmd.Args().First())
+		return usageErr("import takes no arguments, got %q: pass the ledger with --from FILE", words.Clip(cmd.Args().First()))
 	}
 	from := cmd.String("from")
 	if from == "" {
-		return usageErr("import needs --from FILE: the JSONL ledger to import")
+		return usageErr("import needs --from FILE: the JSONL ledger to import (- for standard input)")
 	}
 	root, err := lcRoot(cmd)
 	if err != nil {
 		return err
 	}
-	// -C means "as if started in DIR": a relative --from is read from there.
-	path := from
-	if dir := cmd.String("C"); dir != "" && !filepath.IsAbs(from) {
-		path = filepath.Join(dir, from)
+	var r *ledger.Result
+	if from == "-" {
+		from = ledger.StdinName
+		r, err = ledger.ImportReader(root, from, cmd.Root().Reader, lcAgent(cmd.String("agent")), cmd.Bool("dry-run"))
+	} else {
+		// -C means "as if started in DIR": a relative --from is read from there.
+		path := from
+		if dir := cmd.String("C"); dir != "" && !filepath.IsAbs(from) {
+			path = filepath.Join(dir, from)
+		}
+		r, err = ledger.ImportFile(root, path, lcAgent(cmd.String("agent")), cmd.Bool("dry-run"))
 	}
-	r, err := ledger.ImportFile(root, path, lcAgent(cmd.String("agent")), cmd.Bool("dry-run"))
 	if err != nil {
 		return cannotRun{err}
 	}
 	w := cmd.Root().Writer
+	skipped := ""
+	if r.Skipped > 0 {
+		skipped = "; skipped " + words.Plural(r.Skipped, "line") + " already imported"
+	}
 	if r.DryRun {
 		for _, l := range r.Lines {
+			if l.Skipped {
+				fmt.Fprintf(w, "%s:%d %s = %s (already imported, skipped)\n", from, l.Line, l.OldID, l.NewID)
+				continue
+			}
 			fmt.Fprintf(w, "%s:%d %s -> %s | %s | %s | %s | %s\n", from, l.Line, l.OldID, l.NewID, l.Draft.Time, l.Draft.Agent, l.Draft.Type, l.Draft.Summary)
 		}
-		fmt.Fprintf(w, "dry run: %s would be appended; nothing written\n", words.Plural(r.Events, "event"))
+		fmt.Fprintf(w, "dry run: %s would be appended%s; nothing written\n", words.Plural(r.Events, "event"), skipped)
 		return nil
 	}
 	if r.Events == 0 {
-		fmt.Fprintln(w, "nothing to import")
+		fmt.Fprintf(w, "nothing to import%s\n", skipped)
 		return nil
 	}
-	fmt.Fprintf(w, "imported %s: %s to %s\n", words.Plural(r.Events, "event"), r.First, r.Last)
+	fmt.Fprintf(w, "imported %s: %s to %s%s\n", words.Plural(r.Events, "event"), r.First, r.Last, skipped)
 	return nil
 }
 
@@ -82,7 +96,7 @@ func runExport(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	if cmd.Args().Len() > 0 {
-		return usageErr("export takes no arguments, got %q", cmd.Args().First())
+		return usageErr("export takes no arguments, got %q", words.Clip(cmd.Args().First()))
 	}
 	root, err := lcRoot(cmd)
 	if err != nil {

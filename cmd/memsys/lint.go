@@ -16,6 +16,7 @@ import (
 	"github.com/memsys/memsys/internal/app/memory"
 	"github.com/memsys/memsys/internal/base/config"
 	"github.com/memsys/memsys/internal/base/diag"
+	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/lint"
 )
@@ -48,7 +49,7 @@ func runLint(ctx context.Context, cmd *cli.Command) error {
 	stdout := cmd.Root().Writer
 	format := cmd.String("format")
 	if !slices.Contains(lint.Formats, format) {
-		return usageErr("lint: unknown format %q: use %s", format, strings.Join(lint.Formats, ", "))
+		return usageErr("lint: unknown format %q: use %s", words.Clip(format), strings.Join(lint.Formats, ", "))
 	}
 	if cmd.Bool("list-rules") {
 		return listRules(stdout, format)
@@ -56,7 +57,7 @@ func runLint(ctx context.Context, cmd *cli.Command) error {
 	if id := cmd.String("explain"); id != "" {
 		r := lint.Lookup(id)
 		if r == nil {
-			return usageErr("lint --explain %q: no such rule: memsys lint --list-rules lists them", id)
+			return usageErr("lint --explain %q: no such rule: memsys lint --list-rules lists them", words.Clip(id))
 		}
 		switch format {
 		case "json":
@@ -65,7 +66,7 @@ func runLint(ctx context.Context, cmd *cli.Command) error {
 			fmt.Fprint(stdout, lint.Explain(r))
 			return nil
 		}
-		return usageErr("lint --explain prints text or json, not %q: see memsys lint --help", format)
+		return usageErr("lint --explain prints text or json, not %q: see memsys lint --help", words.Clip(format))
 	}
 	overrides, err := ruleFlags(cmd.StringSlice("rule"))
 	if err != nil {
@@ -160,11 +161,11 @@ func ruleFlags(vals []string) ([]config.RuleSetting, error) {
 	for _, v := range vals {
 		id, sev, ok := strings.Cut(v, "=")
 		if !ok {
-			return nil, usageErr("lint: --rule %q has no \"=\": write it as ID=SEVERITY, e.g. --rule MS117=off", v)
+			return nil, usageErr("lint: --rule %q has no \"=\": write it as ID=SEVERITY, e.g. --rule MS117=off", words.Clip(v))
 		}
 		s, err := diag.ParseSeverity(strings.TrimSpace(sev))
 		if err != nil {
-			return nil, usageErr("lint: --rule %q: %v", v, err)
+			return nil, usageErr("lint: --rule %q: %v", words.Clip(v), err)
 		}
 		out = append(out, config.RuleSetting{Rule: strings.TrimSpace(id), Severity: s})
 	}
@@ -175,7 +176,7 @@ func listRules(w io.Writer, format string) error {
 	rules := lint.Rules()
 	if format != "text" && format != "json" {
 		// github and sarif carry findings, not a rule list.
-		return usageErr("lint --list-rules prints text or json, not %q: see memsys lint --help", format)
+		return usageErr("lint --list-rules prints text or json, not %q: see memsys lint --help", words.Clip(format))
 	}
 	if format == "json" {
 		out := make([]lint.RuleHelp, 0, len(rules))

@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/memsys/memsys/internal/app/memory"
+	"github.com/memsys/memsys/internal/base/words"
 )
 
 // loopsCommand lists the open loops: blockers, escalations and
@@ -28,7 +29,7 @@ func runLoops(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	if cmd.Args().Len() > 0 {
-		return usageErr("loops takes no arguments, got %q", cmd.Args().First())
+		return usageErr("loops takes no arguments, got %q", words.Clip(cmd.Args().First()))
 	}
 	root, err := lcRoot(cmd)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/memsys/memsys/internal/base/buildinfo"
+	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/internal/io/workspace"
 )
 
@@ -135,7 +136,7 @@ func init() { cli.ShowCommandHelp = showCommandHelp }
 // 'nonexist'".
 func showCommandHelp(ctx context.Context, cmd *cli.Command, name string) error {
 	if cmd.Command(name) == nil {
-		return usageErr("help: unknown command %q%s: see %s --help", name, didYouMean(cmd.Commands, name), cmd.FullName())
+		return usageErr("help: unknown command %q%s: see %s --help", words.Clip(name), didYouMean(cmd.Commands, name), cmd.FullName())
 	}
 	return cli.DefaultShowCommandHelp(ctx, cmd, name)
 }
@@ -168,12 +169,12 @@ func newApp(stdout, stderr io.Writer) *cli.Command {
 		// the default handler would call os.Exit from inside Run.
 		ExitErrHandler: func(context.Context, *cli.Command, error) {},
 		OnUsageError: func(_ context.Context, _ *cli.Command, err error, _ bool) error {
-			return usageErr("%v: see memsys --help", err)
+			return usageErr("%s: see memsys --help", words.ClipFields(err.Error()))
 		},
 		// The root runs only when no subcommand matched.
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if cmd.Args().Len() > 0 {
-				return usageErr("unknown command %q%s: see memsys --help", cmd.Args().First(), didYouMean(cmd.Commands, cmd.Args().First()))
+				return usageErr("unknown command %q%s: see memsys --help", words.Clip(cmd.Args().First()), didYouMean(cmd.Commands, cmd.Args().First()))
 			}
 			return cli.ShowAppHelp(cmd)
 		},

@@ -5,6 +5,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/internal/io/companion"
 	"github.com/memsys/memsys/internal/io/workspace"
 )
@@ -30,7 +31,7 @@ func mcpCommand() *cli.Command {
 
 func runMCP(ctx context.Context, cmd *cli.Command) error {
 	if cmd.Args().Len() > 0 {
-		return usageErr("mcp takes no arguments, got %q", cmd.Args().First())
+		return usageErr("mcp takes no arguments, got %q", words.Clip(cmd.Args().First()))
 	}
 	root, err := lcRoot(cmd)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/memsys/memsys/internal/app/converge"
+	"github.com/memsys/memsys/internal/base/words"
 )
 
 func mergeDriverCommand() *cli.Command {
@@ -66,7 +67,7 @@ func runMergeDriver(ctx context.Context, cmd *cli.Command) error {
 	if n == 5 {
 		size, err := strconv.Atoi(a[4])
 		if err != nil || size < 1 {
-			return usageErr("merge-driver: marker size %q is not a positive number", a[4])
+			return usageErr("merge-driver: marker size %q is not a positive number", words.Clip(a[4]))
 		}
 		args.MarkerSize = size
 	}
@@ -90,7 +91,7 @@ func runMergeDriver(ctx context.Context, cmd *cli.Command) error {
 func runMergeDriverInstall(install bool) cli.ActionFunc {
 	return func(ctx context.Context, cmd *cli.Command) error {
 		if cmd.Args().Len() > 0 {
-			return usageErr("%s takes no arguments, got %q", strings.TrimPrefix(cmd.FullName(), "memsys "), cmd.Args().First())
+			return usageErr("%s takes no arguments, got %q", strings.TrimPrefix(cmd.FullName(), "memsys "), words.Clip(cmd.Args().First()))
 		}
 		root, err := lcRoot(cmd)
 		if err != nil {

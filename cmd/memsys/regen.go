@@ -37,11 +37,11 @@ a file is out of date (a unified diff is printed); 2 when memsys cannot run.`,
 
 func runRegen(ctx context.Context, cmd *cli.Command) error {
 	if cmd.Args().Len() > 0 {
-		return usageErr("regen takes no arguments, got %q", cmd.Args().First())
+		return usageErr("regen takes no arguments, got %q", words.Clip(cmd.Args().First()))
 	}
 	which := cmd.String("stdout")
 	if which != "" && which != "graph" && which != "context" {
-		return usageErr("unknown --stdout %q: use graph or context", which)
+		return usageErr("unknown --stdout %q: use graph or context", words.Clip(which))
 	}
 	if cmd.Bool("check") && which != "" && !cmd.Bool("staged") {
 		return usageErr("regen --check compares the files, --stdout prints one: use one of them")

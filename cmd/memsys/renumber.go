@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/memsys/memsys/internal/app/converge"
+	"github.com/memsys/memsys/internal/base/words"
 )
 
 func renumberCommand() *cli.Command {
@@ -36,7 +37,7 @@ nothing is written); 2 when memsys cannot run.`,
 
 func runRenumber(ctx context.Context, cmd *cli.Command) error {
 	if cmd.Args().Len() > 0 {
-		return usageErr("renumber takes no arguments, got %q", cmd.Args().First())
+		return usageErr("renumber takes no arguments, got %q", words.Clip(cmd.Args().First()))
 	}
 	onto := cmd.String("onto")
 	root, err := lcRoot(cmd)

@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/memsys/memsys/internal/base/buildinfo"
+	"github.com/memsys/memsys/internal/base/words"
 )
 
 func versionCommand() *cli.Command {
@@ -16,7 +17,7 @@ func versionCommand() *cli.Command {
 		ArgsUsage: " ",
 		Action: func(_ context.Context, cmd *cli.Command) error {
 			if cmd.Args().Len() > 0 {
-				return usageErr("version takes no arguments, got %q", cmd.Args().First())
+				return usageErr("version takes no arguments, got %q", words.Clip(cmd.Args().First()))
 			}
 			fmt.Fprintln(cmd.Root().Writer, "memsys version "+buildinfo.Version())
 			return nil

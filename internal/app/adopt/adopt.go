@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/memsys/memsys/internal/app/memory"
+	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
 )
@@ -75,7 +76,7 @@ func Make(in Input) Plan {
 	bad := map[string]bool{}
 	for _, h := range hand.Nodes {
 		if why := materialize.NameProblem(h.Name); why != "" {
-			p.Problems = append(p.Problems, fmt.Sprintf("node %q is not a name (%s): not adopted; rename it in graph.md", h.Name, why))
+			p.Problems = append(p.Problems, fmt.Sprintf("node %q is not a name (%s): not adopted; rename it in graph.md", words.Clip(h.Name), why))
 			bad[materialize.Canon(h.Name)] = true
 			continue
 		}
@@ -83,7 +84,7 @@ func Make(in Input) Plan {
 		var details memory.DraftDetails
 		typ := h.Type
 		if typ != "" && !contains(materialize.NodeTypes, typ) {
-			p.Problems = append(p.Problems, fmt.Sprintf("node %q has type %q, not one of the seed's: adopted as component", h.Name, h.Type))
+			p.Problems = append(p.Problems, fmt.Sprintf("node %q has type %q, not one of the seed's: adopted as component", words.Clip(h.Name), words.Clip(h.Type)))
 			typ = "component"
 		}
 		if typ == "" {
@@ -96,7 +97,7 @@ func Make(in Input) Plan {
 		if h.Status != "" {
 			s, ok := materialize.Status(h.Status)
 			if !ok {
-				p.Problems = append(p.Problems, fmt.Sprintf("node %q has status %q, not one of the seed's: status not adopted", h.Name, h.Status))
+				p.Problems = append(p.Problems, fmt.Sprintf("node %q has status %q, not one of the seed's: status not adopted", words.Clip(h.Name), words.Clip(h.Status)))
 			} else {
 				status = s
 			}
@@ -107,7 +108,7 @@ func Make(in Input) Plan {
 		var attrs []memory.DraftDetail
 		for _, a := range h.Attrs {
 			if !materialize.IsKey(a.Key) {
-				p.Problems = append(p.Problems, fmt.Sprintf("node %q attribute %q: the key is not letters, digits, spaces, '_' or '-': not adopted", h.Name, a.Key))
+				p.Problems = append(p.Problems, fmt.Sprintf("node %q attribute %q: the key is not letters, digits, spaces, '_' or '-': not adopted", words.Clip(h.Name), words.Clip(a.Key)))
 				continue
 			}
 			if cur != nil {
@@ -132,15 +133,15 @@ func Make(in Input) Plan {
 			continue
 		}
 		if !contains(materialize.EdgeRelations, e.Relation) {
-			p.Problems = append(p.Problems, fmt.Sprintf("edge %s -%s-> %s: %q is not one of the seed's relations: not adopted", e.From, e.Relation, e.To, e.Relation))
+			p.Problems = append(p.Problems, fmt.Sprintf("edge %s -%s-> %s: %q is not one of the seed's relations: not adopted", e.From, e.Relation, e.To, words.Clip(e.Relation)))
 			continue
 		}
 		if why := materialize.NameProblem(e.To); why != "" {
-			p.Problems = append(p.Problems, fmt.Sprintf("edge %s -%s-> %s: %q is not a name (%s): not adopted", e.From, e.Relation, e.To, e.To, why))
+			p.Problems = append(p.Problems, fmt.Sprintf("edge %s -%s-> %s: %q is not a name (%s): not adopted", e.From, e.Relation, e.To, words.Clip(e.To), why))
 			continue
 		}
 		if why := materialize.NameProblem(e.From); why != "" {
-			p.Problems = append(p.Problems, fmt.Sprintf("edge %s -%s-> %s: %q is not a name (%s): not adopted", e.From, e.Relation, e.To, e.From, why))
+			p.Problems = append(p.Problems, fmt.Sprintf("edge %s -%s-> %s: %q is not a name (%s): not adopted", e.From, e.Relation, e.To, words.Clip(e.From), why))
 			continue
 		}
 		if materialize.HasEdge(g, e) {

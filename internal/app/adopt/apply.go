@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/memsys/memsys/internal/app/memory"
+	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
 )
@@ -29,7 +30,7 @@ func Apply(logName string, src []byte, archive *parse.Log, in Input, p Plan, age
 		d.Agent, d.Time = agent, time
 		log := parse.Parse(logName, out, parse.HeadersOnly())
 		if err := memory.Normalize(&d, memory.KnownIn(log, archive)); err != nil {
-			return r, fmt.Errorf("adopting %q: %w", d.Scope, err)
+			return r, fmt.Errorf("adopting %q: %w", words.Clip(d.Scope), err)
 		}
 		id, err := memory.NextID(log, archive)
 		if err != nil {
@@ -37,7 +38,7 @@ func Apply(logName string, src []byte, archive *parse.Log, in Input, p Plan, age
 		}
 		text := memory.Render(id, d, memory.Newline(out))
 		if err := memory.CheckRoundTrip(id, d, text); err != nil {
-			return r, fmt.Errorf("adopting %q: %w", d.Scope, err)
+			return r, fmt.Errorf("adopting %q: %w", words.Clip(d.Scope), err)
 		}
 		next, err := memory.AppendEvent(logName, out, log, text)
 		if err != nil {

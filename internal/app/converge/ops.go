@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/memsys/memsys/internal/app/memory"
+	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/internal/io/gitx"
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/lint"
@@ -265,7 +266,7 @@ func collisions(ctx context.Context, g Git, root string, revs []string) ([]RefCo
 				return nil, nil, err
 			}
 			if len(m) == 0 {
-				return nil, nil, fmt.Errorf("%q matches no branch: list them with git branch -a", r)
+				return nil, nil, fmt.Errorf("%q matches no branch: list them with git branch -a", words.Clip(r))
 			}
 			names = append(names, m...)
 			continue

@@ -8,6 +8,7 @@ import (
 
 	"github.com/memsys/memsys/internal/base/config"
 	"github.com/memsys/memsys/internal/base/diag"
+	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/internal/io/gitx"
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/lint"
@@ -280,7 +281,7 @@ func walk(ctx context.Context, g *gitx.Git, prefix string, revs []string, shallo
 		header, raw, _ := strings.Cut(rec, "\n")
 		f := strings.Split(header, "\x1f")
 		if len(f) != 3 {
-			return nil, nil, "", fmt.Errorf("git log: unexpected line %q", header)
+			return nil, nil, "", fmt.Errorf("git log: unexpected line %q", words.Clip(header))
 		}
 		ids := strings.Fields(f[0])
 		c := commit{id: ids[0], parents: ids[1:], author: f[1], date: f[2]}
@@ -754,7 +755,7 @@ func rawFiles(raw, prefix string) (bf, hf files, err error) {
 		meta, path, ok := strings.Cut(line, "\t")
 		m := strings.Fields(meta)
 		if !ok || len(m) < 5 {
-			return bf, hf, fmt.Errorf("git log: unexpected raw line %q", line)
+			return bf, hf, fmt.Errorf("git log: unexpected raw line %q", words.Clip(line))
 		}
 		name := strings.TrimPrefix(path, prefix)
 		oldOID, newOID := blobOID(m[0][1:], m[2]), blobOID(m[1], m[3])

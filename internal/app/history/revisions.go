@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/internal/io/gitx"
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/lint"
@@ -160,7 +161,7 @@ func autoBase() (string, error) {
 			} `json:"pull_request"`
 		}
 		if err := json.Unmarshal(data, &ev); err != nil {
-			return "", fmt.Errorf("lint --base auto: $GITHUB_EVENT_PATH %q is not JSON: %w", path, err)
+			return "", fmt.Errorf("lint --base auto: $GITHUB_EVENT_PATH %q is not JSON: %w", words.Clip(path), err)
 		}
 		if sha := ev.PullRequest.Base.SHA; sha != "" {
 			return sha, nil

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/internal/io/gitx"
 	"github.com/memsys/memsys/internal/io/workspace"
 )
@@ -51,7 +52,7 @@ func Find(ctx context.Context, start string) (Place, error) {
 		return Place{}, err
 	}
 	if !workspace.IsDir(abs) {
-		return Place{}, fmt.Errorf("hook: %q is not a folder", start)
+		return Place{}, fmt.Errorf("hook: %q is not a folder", words.Clip(start))
 	}
 	g := &gitx.Git{Dir: abs}
 	top, err := g.Line(ctx, "rev-parse", "--show-toplevel")

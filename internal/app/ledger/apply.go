@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"fmt"
 	"io"
 
 	"github.com/memsys/memsys/internal/app/memory"
@@ -10,11 +11,12 @@ import (
 
 // Result is what an import did (or, with DryRun, would do).
 type Result struct {
-	Lines  []Line `json:"-"`
-	Events int    `json:"events"`
-	First  string `json:"first"` // first new ID, "" when the ledger is empty
-	Last   string `json:"last"`
-	DryRun bool   `json:"dry_run"`
+	Lines   []Line `json:"-"`
+	Events  int    `json:"events"`  // events appended (or, dry, to append)
+	Skipped int    `json:"skipped"` // lines already imported, not appended again
+	First   string `json:"first"`   // first new ID, "" when none is appended
+	Last    string `json:"last"`
+	DryRun  bool   `json:"dry_run"`
 }
 
 // Import appends the ledger's events to the memory at root, under the
@@ -32,33 +34,42 @@ func Import(root, file string, src []byte, agent string, dryRun bool) (*Result, 
 	}
 	log := parse.Parse(parse.LogFile, logSrc, parse.HeadersOnly())
 	var arch *parse.Log
-	if name, asrc, err := memory.ReadArchive(root); err != nil {
+	archName, archSrc, err := memory.ReadArchive(root)
+	if err != nil {
 		return nil, err
-	} else if name != "" {
-		arch = parse.Parse(name, asrc, parse.Archive(), parse.HeadersOnly())
+	}
+	if archName != "" {
+		arch = parse.Parse(archName, archSrc, parse.Archive(), parse.HeadersOnly())
 	}
 	first, err := memory.NextID(log, arch)
 	if err != nil {
 		return nil, err
 	}
-	lines, err := Plan(file, src, first, memory.KnownIn(log, arch), agent)
+	lines, err := Plan(file, src, first, memory.KnownIn(log, arch), ImportedIn(log, arch), agent)
 	if err != nil {
 		return nil, err
 	}
-	r := &Result{Lines: lines, Events: len(lines), DryRun: dryRun}
-	if len(lines) > 0 {
-		r.First, r.Last = lines[0].NewID, lines[len(lines)-1].NewID
-	}
-	if dryRun || len(lines) == 0 {
-		return r, nil
-	}
+	r := &Result{Lines: lines, DryRun: dryRun}
+	var texts [][]byte
 	nl := memory.Newline(logSrc)
-	texts := make([][]byte, len(lines))
-	for i, l := range lines {
-		texts[i] = l.Text
-		if nl != "\n" {
-			texts[i] = memory.Render(l.NewID, l.Draft, nl)
+	for _, l := range lines {
+		if l.Skipped {
+			r.Skipped++
+			continue
 		}
+		if r.First == "" {
+			r.First = l.NewID
+		}
+		r.Last = l.NewID
+		r.Events++
+		t := l.Text
+		if nl != "\n" {
+			t = memory.Render(l.NewID, l.Draft, nl)
+		}
+		texts = append(texts, t)
+	}
+	if dryRun || r.Events == 0 {
+		return r, nil
 	}
 	out, err := memory.AppendEvents(parse.LogFile, logSrc, log, texts)
 	if err != nil {
@@ -93,4 +104,26 @@ func ImportFile(root, path, agent string, dryRun bool) (*Result, error) {
 		return nil, err
 	}
 	return Import(root, path, src, agent, dryRun)
+}
+
+// maxInput is the most bytes of a ledger on standard input: a ledger
+// file's limit. A variable so a test can lower it.
+var maxInput int64 = workspace.MaxFileSize
+
+// StdinName names the ledger read from standard input (--from -) in
+// messages and the dry run's lines.
+const StdinName = "stdin"
+
+// ImportReader reads a ledger from r (standard input) within the limit
+// a ledger file has (workspace.MaxFileSize) and imports it (see Import);
+// name stands for it in every message.
+func ImportReader(root, name string, r io.Reader, agent string, dryRun bool) (*Result, error) {
+	src, err := io.ReadAll(io.LimitReader(r, maxInput+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: cannot read: %v", name, err)
+	}
+	if int64(len(src)) > maxInput {
+		return nil, fmt.Errorf("%s: over the %d MiB limit: split it", name, maxInput>>20)
+	}
+	return Import(root, name, src, agent, dryRun)
 }

@@ -16,7 +16,7 @@ func BenchmarkPlan10k(b *testing.B) {
 	}
 	none := func(int) (string, bool) { return "", false }
 	for b.Loop() {
-		if _, err := Plan("ledger.jsonl", src, "evt-001", none, "agent"); err != nil {
+		if _, err := Plan("ledger.jsonl", src, "evt-001", none, nil, "agent"); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/memsys/memsys/internal/app/memory"
+	"github.com/memsys/memsys/internal/base/words"
+	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
 )
 
@@ -36,9 +38,93 @@ const MaxLine = 1 << 20
 type Line struct {
 	Line  int          // 1-based line number in the ledger
 	OldID string       // the line's "id"
-	NewID string       // the event ID it gets
+	NewID string       // the event ID it gets, or the event it was imported as
 	Draft memory.Draft // the event, normalised as append would
 	Text  []byte       // the event as append renders it, with "\n" line ends
+	// Skipped is true when the memory already holds the event this
+	// line was imported as (NewID): it is not appended again.
+	Skipped bool
+}
+
+// Imported answers whether the memory already holds the event a ledger
+// line was imported as, and gives its ID: ImportedIn builds one.
+type Imported func(oldID, time, summary string) (id string, ok bool)
+
+// ImportedIn finds, in logs (the log and the archive, parsed headers
+// only), the event a ledger line became: one that names the line's id
+// (its own ID, as an export imported into an empty memory keeps it, or
+// a ledger_id detail, which import writes whenever the ID changes) and
+// has the line's time and summary. The time and summary tell apart two
+// ledgers that both number their lines 1, 2, 3.
+// Only the events that can match are parsed whole (their Text alone),
+// and each index is built on the first line that needs it, so an import
+// into a long history costs little more than it did before it skipped
+// anything, not a full parse of the history.
+func ImportedIn(logs ...*parse.Log) Imported {
+	type event struct{ id, time, summary string }
+	var (
+		byNum      map[int]*parse.Event
+		byLedgerID map[string][]event
+	)
+	whole := func(e *parse.Event) *parse.Event {
+		l := parse.Parse(e.Range.File, []byte(e.Text))
+		if len(l.Events) != 1 {
+			return nil
+		}
+		return &l.Events[0]
+	}
+	each := func(f func(e *parse.Event)) {
+		for _, l := range logs {
+			if l == nil {
+				continue
+			}
+			for i := range l.Events {
+				if l.Events[i].Num > 0 {
+					f(&l.Events[i])
+				}
+			}
+		}
+	}
+	return func(oldID, time, summary string) (string, bool) {
+		if n, ok := parse.EventNum(oldID); ok {
+			if byNum == nil {
+				byNum = map[int]*parse.Event{}
+				each(func(e *parse.Event) {
+					if _, dup := byNum[e.Num]; !dup {
+						byNum[e.Num] = e
+					}
+				})
+			}
+			if e := byNum[n]; e != nil && e.ID == oldID && e.Time.String() == time {
+				if w := whole(e); w != nil && w.Summary == summary {
+					return e.ID, true
+				}
+			}
+		}
+		if byLedgerID == nil {
+			byLedgerID = map[string][]event{}
+			each(func(e *parse.Event) {
+				// A cheap test first: a key the parser reads as
+				// ledger_id (NormKey) has "ledger" in lower or upper case.
+				if !strings.Contains(e.Text, "edger") && !strings.Contains(e.Text, "EDGER") {
+					return
+				}
+				if w := whole(e); w != nil {
+					for _, d := range w.Details {
+						if d.Norm() == materialize.LedgerIDKey && d.Value != e.ID {
+							byLedgerID[d.Value] = append(byLedgerID[d.Value], event{e.ID, e.Time.String(), w.Summary})
+						}
+					}
+				}
+			})
+		}
+		for _, ev := range byLedgerID[oldID] {
+			if ev.time == time && ev.summary == summary {
+				return ev.id, true
+			}
+		}
+		return "", false
+	}
 }
 
 // Existing answers whether the memory already holds an event with this
@@ -48,9 +134,12 @@ type Existing = memory.Known
 
 // Plan reads a ledger and plans one event a line, in order, numbering
 // from first (the memory's next ID, memory.NextID). agent is the agent
-// for lines that name none. The first bad line stops the plan with
+// for lines that name none. A line imported before (imported, which may
+// be nil) is planned as Skipped and takes no ID; later lines' refs to it
+// name the event it became, so a ledger that grew imports only its new
+// lines. The first bad line stops the plan with
 // "file:line: what is wrong: what to do".
-func Plan(file string, src []byte, first string, existing Existing, agent string) ([]Line, error) {
+func Plan(file string, src []byte, first string, existing Existing, imported Imported, agent string) ([]Line, error) {
 	var out []Line
 	newOf := map[string]string{} // old ID → new ID
 	byNum := map[int]string{}    // new number → new ID
@@ -86,12 +175,18 @@ func Plan(file string, src []byte, first string, existing Existing, agent string
 			return nil, fail("%v", err)
 		}
 		l.Line = n
-		if l.OldID != "" {
-			if _, dup := newOf[l.OldID]; dup {
-				return nil, fail("id %q appears twice: give every line its own id", l.OldID)
-			}
-			newOf[l.OldID] = l.NewID
+		if _, dup := newOf[l.OldID]; dup {
+			return nil, fail("id %q appears twice: give every line its own id", words.Clip(l.OldID))
 		}
+		if imported != nil {
+			if id, ok := imported(l.OldID, l.Draft.Time, strings.TrimSpace(l.Draft.Summary)); ok {
+				l.NewID, l.Skipped = id, true
+				newOf[l.OldID] = id
+				out = append(out, l)
+				continue
+			}
+		}
+		newOf[l.OldID] = l.NewID
 		num := idNum(l.NewID)
 		byNum[num] = l.NewID
 		known := func(k int) (string, bool) {
@@ -148,7 +243,7 @@ func object(raw []byte) ([]field, error) {
 			return nil, err
 		}
 		if seen[k] {
-			return nil, fmt.Errorf("key %q twice", k)
+			return nil, fmt.Errorf("key %q twice", words.Clip(k))
 		}
 		seen[k] = true
 		out = append(out, field{k, v})
@@ -192,7 +287,7 @@ func planLine(fs []field, newID, agent string, newOf map[string]string) (Line, e
 	str := func(f field) (string, error) {
 		var s string
 		if err := json.Unmarshal(f.raw, &s); err != nil {
-			return "", fmt.Errorf("%q must be a string", f.key)
+			return "", fmt.Errorf("%q must be a string", words.Clip(f.key))
 		}
 		return s, nil
 	}
@@ -203,7 +298,7 @@ func planLine(fs []field, newID, agent string, newOf map[string]string) (Line, e
 			if json.Unmarshal(f.raw, &s) == nil {
 				return []string{s}, nil
 			}
-			return nil, fmt.Errorf("%q must be a list of strings", f.key)
+			return nil, fmt.Errorf("%q must be a list of strings", words.Clip(f.key))
 		}
 		return xs, nil
 	}
@@ -231,7 +326,14 @@ func planLine(fs []field, newID, agent string, newOf map[string]string) (Line, e
 		case "related":
 			related, err = list(f)
 		case "tags":
-			d.Tags, err = list(f)
+			// A string is a comma-separated list, as --tags takes it; in
+			// a list each item is one tag, and a comma in one is an error.
+			var s string
+			if json.Unmarshal(f.raw, &s) == nil {
+				d.Tags = memory.SplitList([]string{s})
+			} else {
+				d.Tags, err = list(f)
+			}
 		case "supersedes":
 			supersedes, err = str(f)
 		case "entity":
@@ -281,7 +383,7 @@ func planLine(fs []field, newID, agent string, newOf map[string]string) (Line, e
 		return l, fmt.Errorf("no \"type\": use one of %s", strings.Join(allTypes(), ", "))
 	}
 	if mapped == "" {
-		return l, fmt.Errorf("unknown type %q: use one of %s", typ, strings.Join(allTypes(), ", "))
+		return l, fmt.Errorf("unknown type %q: use one of %s", words.Clip(typ), strings.Join(allTypes(), ", "))
 	}
 	if typ == "commitment" && closed(extra) {
 		mapped = "modify"
@@ -313,7 +415,7 @@ func planLine(fs []field, newID, agent string, newOf map[string]string) (Line, e
 		id, ok := newOf[r]
 		if !ok {
 			if idNum(r) == 0 {
-				return l, fmt.Errorf("\"related\" or \"supersedes\" names %q, which no earlier line has: list events before the events that refer to them", r)
+				return l, fmt.Errorf("\"related\" or \"supersedes\" names %q, which no earlier line has: list events before the events that refer to them", words.Clip(r))
 			}
 			id = r // an evt-NNN already in the memory; Normalize checks it
 		}
@@ -331,10 +433,10 @@ func planLine(fs []field, newID, agent string, newOf map[string]string) (Line, e
 		add = append(add, memory.DraftDetail{Key: "entity", Value: entity})
 	}
 	if mapped != typ {
-		add = append(add, memory.DraftDetail{Key: "ledger_type", Value: typ})
+		add = append(add, memory.DraftDetail{Key: materialize.LedgerTypeKey, Value: typ})
 	}
 	if l.OldID != newID {
-		add = append(add, memory.DraftDetail{Key: "ledger_id", Value: l.OldID})
+		add = append(add, memory.DraftDetail{Key: materialize.LedgerIDKey, Value: l.OldID})
 	}
 	if supersedes != "" {
 		s := supersedes
@@ -344,7 +446,7 @@ func planLine(fs []field, newID, agent string, newOf map[string]string) (Line, e
 		add = append(add, memory.DraftDetail{Key: "supersedes", Value: s})
 	}
 	if !exact {
-		add = append(add, memory.DraftDetail{Key: "ts", Value: ts})
+		add = append(add, memory.DraftDetail{Key: materialize.LedgerTSKey, Value: ts})
 	}
 	d.Details = append(append(d.Details, add...), extra...)
 	return l, nil
@@ -378,7 +480,7 @@ func minute(ts string) (string, bool, error) {
 	if ts == "" {
 		return "", false, fmt.Errorf("no \"ts\": give the time as ISO 8601, e.g. \"2026-01-28T14:03:11-05:00\"")
 	}
-	bad := fmt.Errorf("\"ts\" %q is not ISO 8601: write e.g. \"2026-01-28T14:03\" or \"2026-01-28T14:03:11-05:00\"", ts)
+	bad := fmt.Errorf("\"ts\" %q is not ISO 8601: write e.g. \"2026-01-28T14:03\" or \"2026-01-28T14:03:11-05:00\"", words.Clip(ts))
 	if len(ts) == 10 {
 		if t, msg := parse.ParseTime(ts); msg == "" && t.DateOnly {
 			return ts + " 00:00", false, nil

@@ -54,6 +54,15 @@ func TestRoundTripGenerated(t *testing.T) {
 		}
 		t.Fatalf("exports differ in length: %d and %d lines", len(a), len(b))
 	}
+	// Importing the same ledger again appends nothing: every line is
+	// found as the event it became.
+	again, err := Import(dir, "ledger.jsonl", first, "nobody", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Events != 0 || again.Skipped != len(orig.Events) {
+		t.Fatalf("second import: %d events appended, %d skipped; want 0 and %d", again.Events, again.Skipped, len(orig.Events))
+	}
 }
 
 // TestPlanTable: the mapping of seed 000's fields, one row a rule of
@@ -78,7 +87,7 @@ func TestPlanTable(t *testing.T) {
 			"fix", "2026-01-28 10:00", "priority=P1;confidence=0.9;flags=[\"a\"]", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ls, err := Plan("l.jsonl", []byte(tc.line), "evt-001", known, "agent")
+			ls, err := Plan("l.jsonl", []byte(tc.line), "evt-001", known, nil, "agent")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -99,11 +108,11 @@ func TestPlanTable(t *testing.T) {
 func TestPlanBOM(t *testing.T) {
 	line := `{"id":"E1","ts":"2026-01-28T14:03","type":"decision","content":"x"}` + "\n"
 	known := func(int) (string, bool) { return "", false }
-	want, err := Plan("l.jsonl", []byte(line), "evt-001", known, "agent")
+	want, err := Plan("l.jsonl", []byte(line), "evt-001", known, nil, "agent")
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := Plan("l.jsonl", []byte("\xef\xbb\xbf"+line), "evt-001", known, "agent")
+	got, err := Plan("l.jsonl", []byte("\xef\xbb\xbf"+line), "evt-001", known, nil, "agent")
 	if err != nil {
 		t.Fatalf("with a BOM: %v", err)
 	}
@@ -124,7 +133,7 @@ func FuzzPlan(f *testing.F) {
 		f.Add(src)
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
-		ls, err := Plan("l.jsonl", src, "evt-001", func(int) (string, bool) { return "", false }, "agent")
+		ls, err := Plan("l.jsonl", src, "evt-001", func(int) (string, bool) { return "", false }, nil, "agent")
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "l.jsonl:") {
 				t.Fatalf("error without file and line: %v", err)
@@ -137,4 +146,63 @@ func FuzzPlan(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestImportReaderLimit: a ledger on standard input over the size limit
+// of a ledger file is refused, naming stdin, and nothing is written.
+func TestImportReaderLimit(t *testing.T) {
+	old := maxInput
+	maxInput = 2 << 20
+	t.Cleanup(func() { maxInput = old })
+	dir := emptyMemory(t)
+	line := `{"id":"a","ts":"2026-01-28T14:03","type":"fact","content":"x"}` + "\n"
+	big := strings.Repeat(line, int(maxInput)/len(line)+1)
+	_, err := ImportReader(dir, StdinName, strings.NewReader(big), "agent", false)
+	if err == nil || err.Error() != "stdin: over the 2 MiB limit: split it" {
+		t.Fatalf("err = %v, want the limit named with stdin", err)
+	}
+	got, _ := os.ReadFile(filepath.Join(dir, parse.LogFile))
+	if string(got) != "# Changelog\n\n## Event Log\n" {
+		t.Fatalf("the log changed:\n%s", got)
+	}
+}
+
+// TestReimportShifted: an export imported into a memory that already
+// has events gets new IDs (and ledger_id details); importing it again
+// finds every line by its ledger_id and appends nothing, and a ledger
+// that grew by one line appends that line alone.
+func TestReimportShifted(t *testing.T) {
+	orig := parse.Parse(parse.LogFile, loggen.Generate(300, 3))
+	ledger, err := Export(orig.Events)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	own := "# Changelog\n\n## Event Log\n\n### evt-001 | 2020-01-01 10:00 | a | create\n\n**Scope**: x\n**Summary**: not from the ledger\n\n**Details**:\n- entity: x\n\n**Refs**: none\n**Tags**: none\n"
+	if err := os.WriteFile(filepath.Join(dir, parse.LogFile), []byte(own), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.SplitAfter(bytes.TrimSuffix(ledger, []byte("\n")), []byte("\n"))
+	head := bytes.Join(lines[:len(lines)-1], nil)
+	r, err := Import(dir, "ledger.jsonl", head, "nobody", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Events != len(lines)-1 || r.Skipped != 0 || r.First != "evt-002" {
+		t.Fatalf("first import: %+v", *r)
+	}
+	r, err = Import(dir, "ledger.jsonl", ledger, "nobody", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Events != 1 || r.Skipped != len(lines)-1 {
+		t.Fatalf("grown ledger: %d appended, %d skipped; want 1 and %d", r.Events, r.Skipped, len(lines)-1)
+	}
+	r, err = Import(dir, "ledger.jsonl", ledger, "nobody", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Events != 0 || r.Skipped != len(lines) {
+		t.Fatalf("third import: %d appended, %d skipped; want 0 and %d", r.Events, r.Skipped, len(lines))
+	}
 }

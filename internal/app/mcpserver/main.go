@@ -10,6 +10,7 @@ import (
 
 	"github.com/memsys/memsys/internal/app/memory"
 	"github.com/memsys/memsys/internal/base/buildinfo"
+	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/internal/io/workspace"
 )
 
@@ -55,7 +56,7 @@ func Main(ctx context.Context, args []string, stderr io.Writer) int {
 		return 2
 	}
 	if fs.NArg() > 0 {
-		return fail(fmt.Errorf("%s takes no arguments, got %q", Program, fs.Arg(0)))
+		return fail(fmt.Errorf("%s takes no arguments, got %q", Program, words.Clip(fs.Arg(0))))
 	}
 	root, explicit := *dir, true
 	if root == "" {

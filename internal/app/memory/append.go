@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/parse"
 )
 
@@ -72,7 +73,7 @@ func AppendLead(file string, src []byte, log *parse.Log) ([]byte, error) {
 	}
 	if line, h := sectionAfter(src, tail); line > 0 {
 		line += bytes.Count(src[:tail], []byte("\n"))
-		return nil, fmt.Errorf("%s:%d: section %q follows the Event Log: move it above \"## Event Log\" so events can be appended at the end", file, line, h)
+		return nil, fmt.Errorf("%s:%d: section %q follows the Event Log: move it above \"## Event Log\" so events can be appended at the end", file, line, words.Clip(h))
 	}
 	nl := Newline(src)
 	// out is the file's last bytes followed by the lead, so that blank

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -104,7 +105,7 @@ func objectDetails(dec *json.Decoder) ([]DraftDetail, error) {
 		case bytes.HasPrefix(raw, []byte(`"`)):
 			_ = json.Unmarshal(raw, &d.Value)
 		case bytes.HasPrefix(raw, []byte("[")), bytes.Equal(raw, []byte("null")):
-			return nil, fmt.Errorf("details: the value of %q is %s, want a string, number or object", key, clipJSON(raw))
+			return nil, fmt.Errorf("details: the value of %q is %s, want a string, number or object", words.Clip(key), clipJSON(raw))
 		default: // a number or a boolean, written as JSON wrote it
 			d.Value = string(raw)
 		}
@@ -116,12 +117,8 @@ func objectDetails(dec *json.Decoder) ([]DraftDetail, error) {
 	return out, nil
 }
 
-func clipJSON(b []byte) string {
-	if len(b) > 20 {
-		return string(b[:20]) + "…"
-	}
-	return string(b)
-}
+// clipJSON is a JSON value as a message quotes it (words.ClipTo).
+func clipJSON(b []byte) string { return words.ClipTo(string(b), 20) }
 
 // jsonMessage words a decoding error for a person, without Go type
 // names such as "[]memory.DraftDetail".
@@ -132,7 +129,14 @@ func jsonMessage(err error) string {
 		if field == "" {
 			field = "a value"
 		}
-		return fmt.Sprintf("%s is a JSON %s where a %s is expected", field, te.Value, plainType(te.Type.Kind().String()))
+		return fmt.Sprintf("%s is a JSON %s where a %s is expected", words.Clip(field), te.Value, plainType(te.Type.Kind().String()))
+	}
+	// DisallowUnknownFields names the key as sent, however long.
+	if k, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+		if u, err := strconv.Unquote(k); err == nil {
+			k = u
+		}
+		return fmt.Sprintf("json: unknown field %q", words.Clip(k))
 	}
 	return err.Error()
 }
@@ -181,12 +185,12 @@ func DecodeDraft(data []byte) (Draft, error) {
 func AddDetailFlag(ds []DraftDetail, arg string) ([]DraftDetail, error) {
 	key, value, ok := strings.Cut(arg, "=")
 	if !ok {
-		return ds, fmt.Errorf("--detail %q has no \"=\": write it as key=value, e.g. --detail 'rationale=simpler'", arg)
+		return ds, fmt.Errorf("--detail %q has no \"=\": write it as key=value, e.g. --detail 'rationale=simpler'", words.Clip(arg))
 	}
 	path := strings.Split(strings.TrimSpace(key), ".")
 	for _, k := range path {
 		if msg := checkKey(strings.TrimSpace(k)); msg != "" {
-			return ds, fmt.Errorf("--detail %q: %s", arg, msg)
+			return ds, fmt.Errorf("--detail %q: %s", words.Clip(arg), msg)
 		}
 	}
 	d := DraftDetail{Key: strings.TrimSpace(path[len(path)-1]), Value: strings.TrimSpace(value)}
@@ -208,7 +212,7 @@ func insertDetail(ds []DraftDetail, parents []string, d DraftDetail, arg string)
 			return ds, nil
 		}
 	}
-	return ds, fmt.Errorf("--detail %q nests under %q, which no earlier --detail defines: add --detail '%s=...' before it", arg, want, want)
+	return ds, fmt.Errorf("--detail %q nests under %q, which no earlier --detail defines: add --detail '%s=...' before it", words.Clip(arg), words.Clip(want), words.Clip(want))
 }
 
 // checkKey mirrors the parser's idea of a detail key (a short run of
@@ -263,7 +267,7 @@ func Normalize(d *Draft, known Known) error {
 	case d.Type == "":
 		return fmt.Errorf("missing event type: pass --type, one of %s", strings.Join(parse.EventTypes, ", "))
 	case !slices.Contains(parse.EventTypes, d.Type):
-		return fmt.Errorf("unknown event type %q: use one of %s", d.Type, strings.Join(parse.EventTypes, ", "))
+		return fmt.Errorf("unknown event type %q: use one of %s", words.Clip(d.Type), strings.Join(parse.EventTypes, ", "))
 	case d.Scope == "":
 		return fmt.Errorf("missing scope: pass --scope with the area the event affects")
 	case d.Summary == "":
@@ -271,18 +275,18 @@ func Normalize(d *Draft, known Known) error {
 	case d.Agent == "":
 		return fmt.Errorf("missing agent: pass --agent or set MEMSYS_AGENT")
 	case strings.ContainsAny(d.Agent, "|\n\r"):
-		return fmt.Errorf("agent %q contains '|' or a line break: use a plain name", d.Agent)
+		return fmt.Errorf("agent %q contains '|' or a line break: use a plain name", words.Clip(d.Agent))
 	}
 	if err := checkUTF8(d); err != nil {
 		return err
 	}
 	for _, f := range [][2]string{{"scope", d.Scope}, {"summary", d.Summary}} {
 		if strings.ContainsAny(f[1], "\n\r") {
-			return fmt.Errorf("%s %q spans several lines: keep it on one line and put the rest in --detail", f[0], f[1])
+			return fmt.Errorf("%s %q spans several lines: keep it on one line and put the rest in --detail", f[0], words.Clip(f[1]))
 		}
 	}
 	if strings.Contains(d.Type, "|") {
-		return fmt.Errorf("type %q contains '|': use one of %s", d.Type, strings.Join(parse.EventTypes, ", "))
+		return fmt.Errorf("type %q contains '|': use one of %s", words.Clip(d.Type), strings.Join(parse.EventTypes, ", "))
 	}
 	if len(d.Time) == 16 && d.Time[10] == 'T' {
 		// ISO 8601's separator, as agents (and the MCP tool's callers)
@@ -291,10 +295,10 @@ func Normalize(d *Draft, known Known) error {
 	}
 	t, msg := parse.ParseTime(d.Time)
 	if msg != "" {
-		return fmt.Errorf("--time %q is not \"YYYY-MM-DD HH:MM\": give a valid date and 24-hour time", d.Time)
+		return fmt.Errorf("--time %q is not \"YYYY-MM-DD HH:MM\": give a valid date and 24-hour time", words.Clip(d.Time))
 	}
 	if t.DateOnly {
-		return fmt.Errorf("--time %q has no time of day: write \"YYYY-MM-DD HH:MM\"", d.Time)
+		return fmt.Errorf("--time %q has no time of day: write \"YYYY-MM-DD HH:MM\"", words.Clip(d.Time))
 	}
 	d.Time = t.String()
 	var err error
@@ -304,16 +308,35 @@ func Normalize(d *Draft, known Known) error {
 	if d.Supersedes, err = knownIDs("supersedes", d.Supersedes, known, "name the earlier event this one corrects"); err != nil {
 		return err
 	}
-	d.Tags = SplitList(d.Tags)
-	for _, tag := range d.Tags {
-		if strings.ContainsAny(tag, "\n\r") {
-			return fmt.Errorf("tag %q spans several lines: use one word", tag)
-		}
+	if d.Tags, err = cleanTags(d.Tags); err != nil {
+		return err
 	}
 	if err := checkDetails(d.Details); err != nil {
 		return err
 	}
 	return checkSemantics(d.Details, known)
+}
+
+// cleanTags trims each tag and drops empty ones and "none" (what the
+// Tags line writes for no tags). A tag is one entry: a comma in it
+// would read back from the **Tags** line as two tags, so it is refused
+// rather than split; the flag form (--tags a,b) is split before it
+// gets here (SplitList).
+func cleanTags(tags []string) ([]string, error) {
+	var out []string
+	for _, tag := range tags {
+		tag = strings.TrimSpace(tag)
+		switch {
+		case tag == "" || strings.EqualFold(tag, "none"):
+			continue
+		case strings.ContainsAny(tag, "\n\r"):
+			return nil, fmt.Errorf("tag %q spans several lines: use one word", words.Clip(tag))
+		case strings.Contains(tag, ","):
+			return nil, fmt.Errorf("tag %q contains a comma, which the Tags line reads as two tags: give each tag as its own list item", words.Clip(tag))
+		}
+		out = append(out, tag)
+	}
+	return out, nil
 }
 
 // checkUTF8 names the first field of d that is not UTF-8 (an agent's
@@ -322,7 +345,7 @@ func Normalize(d *Draft, known Known) error {
 // the fix.
 func checkUTF8(d *Draft) error {
 	bad := func(what, v string) error {
-		return fmt.Errorf("%s %q is not valid UTF-8: pass UTF-8 text (convert it from its encoding, e.g. Latin-1)", what, v)
+		return fmt.Errorf("%s %q is not valid UTF-8: pass UTF-8 text (convert it from its encoding, e.g. Latin-1)", what, words.Clip(v))
 	}
 	for _, f := range [][2]string{{"agent", d.Agent}, {"scope", d.Scope}, {"summary", d.Summary}} {
 		if !utf8.ValidString(f[1]) {
@@ -341,7 +364,7 @@ func checkUTF8(d *Draft) error {
 				return bad("detail key", x.Key)
 			}
 			if !utf8.ValidString(x.Value) {
-				return bad(fmt.Sprintf("detail %q value", x.Key), x.Value)
+				return bad(fmt.Sprintf("detail %q value", words.Clip(x.Key)), x.Value)
 			}
 			if err := walk(x.Children); err != nil {
 				return err
@@ -361,16 +384,16 @@ func checkSemantics(ds []DraftDetail, known Known) error {
 		switch parse.NormKey(d.Key) {
 		case "priority":
 			if _, ok := materialize.ParsePriority(d.Value); !ok {
-				return fmt.Errorf("priority %q is not P0, P1, P2 or P3: write one of them (P1 is the default)", d.Value)
+				return fmt.Errorf("priority %q is not P0, P1, P2 or P3: write one of them (P1 is the default)", words.Clip(d.Value))
 			}
 		case "closes":
 			for _, c := range materialize.Closes(&parse.Event{Details: []parse.Detail{{Key: d.Key, Value: d.Value}}}) {
 				num, ok := parse.EventNum(c)
 				if !ok {
-					return fmt.Errorf("closes %q is not an event ID: write evt-NNN", c)
+					return fmt.Errorf("closes %q is not an event ID: write evt-NNN", words.Clip(c))
 				}
 				if _, ok := known(num); !ok {
-					return fmt.Errorf("closes %q names no event in the log or the archive: a loop is closed after it is opened, so name an earlier event", c)
+					return fmt.Errorf("closes %q names no event in the log or the archive: a loop is closed after it is opened, so name an earlier event", words.Clip(c))
 				}
 			}
 		}
@@ -385,13 +408,16 @@ func checkDetails(ds []DraftDetail) error {
 		if ds[i].Key == "" && ds[i].Value == "" {
 			return fmt.Errorf("empty detail: give each detail a key and a value")
 		}
-		if ds[i].Key != "" {
-			if msg := checkKey(ds[i].Key); msg != "" {
-				return fmt.Errorf("detail %q: %s", ds[i].Key, msg)
-			}
+		// A bullet without a key is text replay ignores and lint
+		// flags (MS132): refuse it rather than write a warning.
+		if ds[i].Key == "" {
+			return fmt.Errorf("detail %q has an empty key: give every detail a key (\"note\" for text that is only for readers)", words.Clip(ds[i].Value))
+		}
+		if msg := checkKey(ds[i].Key); msg != "" {
+			return fmt.Errorf("detail %q: %s", words.Clip(ds[i].Key), msg)
 		}
 		if strings.ContainsAny(ds[i].Value, "\n\r") {
-			return fmt.Errorf("detail %q spans several lines: use nested details for more lines", ds[i].Key)
+			return fmt.Errorf("detail %q spans several lines: use nested details for more lines", words.Clip(ds[i].Key))
 		}
 		if err := checkDetails(ds[i].Children); err != nil {
 			return err
@@ -476,9 +502,9 @@ func CheckRoundTrip(id string, d Draft, text []byte) error {
 	case e.ID != id || e.Type != d.Type || e.Agent != d.Agent || e.Time.String() != d.Time:
 		return fmt.Errorf("the event header would read back differently: remove '|' and line breaks from agent and type")
 	case e.Scope != d.Scope:
-		return fmt.Errorf("scope %q would read back as %q: simplify it", d.Scope, e.Scope)
+		return fmt.Errorf("scope %q would read back as %q: simplify it", words.Clip(d.Scope), words.Clip(e.Scope))
 	case e.Summary != d.Summary:
-		return fmt.Errorf("summary %q would read back as %q: simplify it", d.Summary, e.Summary)
+		return fmt.Errorf("summary %q would read back as %q: simplify it", words.Clip(d.Summary), words.Clip(e.Summary))
 	case !slices.Equal(e.Refs, d.Refs):
 		return fmt.Errorf("refs would read back as %v: give plain evt-NNN IDs", e.Refs)
 	case !slices.Equal(e.Supersedes, d.Supersedes):
@@ -495,7 +521,7 @@ func sameDetails(want []DraftDetail, got []parse.Detail) error {
 	}
 	for i := range want {
 		if want[i].Key != got[i].Key || want[i].Value != got[i].Value {
-			return fmt.Errorf("detail %q would read back as key %q, value %q: avoid ':' and markdown in keys", want[i].Key+": "+want[i].Value, got[i].Key, got[i].Value)
+			return fmt.Errorf("detail %q would read back as key %q, value %q: avoid ':' and markdown in keys", words.Clip(want[i].Key+": "+want[i].Value), words.Clip(got[i].Key), words.Clip(got[i].Value))
 		}
 		if err := sameDetails(want[i].Children, got[i].Children); err != nil {
 			return err
@@ -526,11 +552,41 @@ func NextID(logs ...*parse.Log) (string, error) {
 			}
 		}
 	}
+	if p := tooLongAfterLast(logs); p != nil {
+		return "", fmt.Errorf("%s:%d: %s, then append again", p.Range.File, p.Range.Line, p.Message)
+	}
 	if maxNum >= parse.MaxEventNum {
 		return "", fmt.Errorf("%s:%d: %s is the largest event ID there can be (%d digits), so no event can follow it: if the number is a typo, correct it before it is committed",
 			last.Range.File, last.Range.Line, last.ID, parse.MaxIDDigits)
 	}
 	return parse.FormatID(maxNum+1, width), nil
+}
+
+// tooLongAfterLast finds a heading after a log's last numbered event
+// whose ID has too many digits (parse.IDTooLong): the parser does not
+// count it as an event, so numbering from the events before it would
+// write an ID below one already in the log. Only headings after the
+// last numbered event count, so the answer is the same whether append
+// read the log's tail or all of it.
+func tooLongAfterLast(logs []*parse.Log) *parse.Problem {
+	for _, l := range logs {
+		if l == nil {
+			continue
+		}
+		last := 0
+		for i := range l.Events {
+			if l.Events[i].Num > 0 {
+				last = max(last, l.Events[i].Range.Line)
+			}
+		}
+		for i := range l.Problems {
+			p := &l.Problems[i]
+			if p.Kind == parse.KindID && p.Range.Line > last && parse.IDTooLong(p.Event) {
+				return p
+			}
+		}
+	}
+	return nil
 }
 
 // KnownIn builds a Known over the events of logs. It searches from the
@@ -561,11 +617,11 @@ func knownIDs(what string, vals []string, known Known, hint string) ([]string, e
 	for _, r := range SplitList(vals) {
 		num, ok := parse.EventNum(r)
 		if !ok {
-			return nil, fmt.Errorf("%s %q is not an event ID: write evt-NNN", what, r)
+			return nil, fmt.Errorf("%s %q is not an event ID: write evt-NNN", what, words.Clip(r))
 		}
 		id, ok := known(num)
 		if !ok {
-			return nil, fmt.Errorf("%s %q names no event in the log or the archive: %s", what, r, hint)
+			return nil, fmt.Errorf("%s %q names no event in the log or the archive: %s", what, words.Clip(r), hint)
 		}
 		if !slices.Contains(ids, id) {
 			ids = append(ids, id)

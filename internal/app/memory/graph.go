@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/materialize"
 )
 
@@ -17,7 +18,7 @@ func Graph(root, at string, statuses []string) (*materialize.Graph, error) {
 	for _, s := range statuses {
 		s = strings.ToLower(strings.TrimSpace(s))
 		if !slices.Contains(materialize.NodeStatuses, s) {
-			return nil, fmt.Errorf("--status %q: unknown status: use %s", s, strings.Join(materialize.NodeStatuses, ", "))
+			return nil, fmt.Errorf("--status %q: unknown status: use %s", words.Clip(s), strings.Join(materialize.NodeStatuses, ", "))
 		}
 		keep = append(keep, s)
 	}

@@ -26,7 +26,7 @@ type InitResult struct {
 // the log, so they are current even when CHANGELOG.md already had
 // events. On an error, Done still lists what was written before it.
 func Init(root string, tier parse.Tier) (*InitResult, error) {
-	unlock, err := workspace.Lock(root)
+	unlock, err := workspace.LockInit(root)
 	if err != nil {
 		return nil, err
 	}

@@ -61,9 +61,15 @@ func TestAddDetailFlag(t *testing.T) {
 func TestNormalize(t *testing.T) {
 	l := parse.Parse("CHANGELOG.md", genLog(3, "\n---\n\n"))
 	known := KnownIn(l)
-	ok := Draft{Type: "Fix", Scope: "core", Summary: "s", Agent: "a", Time: "2026-02-01 09:05", Refs: []string{"evt-1, evt-003"}, Tags: []string{"a,b", "none"}}
+	ok := Draft{Type: "Fix", Scope: "core", Summary: "s", Agent: "a", Time: "2026-02-01 09:05", Refs: []string{"evt-1, evt-003"}, Tags: []string{"a", " b ", "none"}}
 	if err := Normalize(&ok, known); err != nil {
 		t.Fatal(err)
+	}
+	// One tag is one entry: the flag form is split before Normalize
+	// (SplitList); a comma inside one tag cannot round-trip.
+	comma := Draft{Type: "fix", Scope: "core", Summary: "s", Agent: "a", Time: "2026-02-01 09:05", Tags: []string{"a,b"}}
+	if err := Normalize(&comma, known); err == nil || !strings.Contains(err.Error(), `tag "a,b" contains a comma`) {
+		t.Errorf("Normalize of tag \"a,b\": %v", err)
 	}
 	if ok.Type != "fix" || strings.Join(ok.Refs, " ") != "evt-001 evt-003" || strings.Join(ok.Tags, " ") != "a b" {
 		t.Errorf("normalised to %+v", ok)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
 )
@@ -44,7 +45,7 @@ func findUpTo(all []parse.Event, n int, id, what string) (int, error) {
 	if err != nil && n < len(all) {
 		if _, later := Find(all[n:], id, what); later == nil {
 			at := all[n-1].ID
-			return 0, fmt.Errorf("%s %q comes after --at %s: name an event up to %s, or drop --at", what, id, at, at)
+			return 0, fmt.Errorf("%s %q comes after --at %s: name an event up to %s, or drop --at", what, words.Clip(id), at, at)
 		}
 	}
 	return i, err
@@ -239,11 +240,23 @@ type LogFilter struct {
 	// commitments no later event closed); Superseded only the events a
 	// later event supersedes.
 	Open, Superseded bool
+	// Limit keeps only the last Limit events that pass the filters
+	// (still oldest first); 0 keeps them all.
+	Limit int
 }
 
-// Check reports a --since or --until that is not a date, before any
-// file is read.
+// ErrLimit is the error for a limit below one, named what (the flag or
+// field).
+func ErrLimit(what string, n int) error {
+	return fmt.Errorf("%s %d: must be at least 1 (leave it out for every event)", what, n)
+}
+
+// Check reports a --since or --until that is not a date, or a limit
+// below one, before any file is read.
 func (f LogFilter) Check() error {
+	if f.Limit < 0 {
+		return ErrLimit("--limit", f.Limit)
+	}
 	_, _, err := f.bounds()
 	return err
 }
@@ -264,22 +277,27 @@ func (f LogFilter) bounds() (since, until int64, err error) {
 	return since, until, nil
 }
 
-// Log returns the events of root's history that pass f, oldest first.
-func Log(root string, f LogFilter) ([]EventLine, error) {
+// Log returns the events of root's history that pass f, oldest first,
+// and how many passed before f.Limit cut them (more than it returned
+// means older ones were left out).
+func Log(root string, f LogFilter) ([]EventLine, int, error) {
+	if f.Limit < 0 {
+		return nil, 0, ErrLimit("--limit", f.Limit)
+	}
 	since, until, err := f.bounds()
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	all, n, err := historyAt(root, f.At)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	evs := all[:n]
 	refsTo := 0
 	if f.RefsTo != "" {
 		i, err := findUpTo(all, n, f.RefsTo, "--refs-to")
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		refsTo = evs[i].Num
 	}
@@ -293,7 +311,7 @@ func Log(root string, f LogFilter) ([]EventLine, error) {
 		// happened. A type outside the seed's that the history holds
 		// (lint reports it, MS105) is still a filter.
 		if !slices.Contains(parse.EventTypes, t) && !slices.ContainsFunc(all, func(e parse.Event) bool { return e.Type == t }) {
-			return nil, fmt.Errorf("--type %q: unknown event type: use one of %s", t, strings.Join(parse.EventTypes, ", "))
+			return nil, 0, fmt.Errorf("--type %q: unknown event type: use one of %s", words.Clip(t), strings.Join(parse.EventTypes, ", "))
 		}
 		types = append(types, t)
 	}
@@ -308,7 +326,7 @@ func Log(root string, f LogFilter) ([]EventLine, error) {
 	var touched map[int]bool
 	if f.Entity != "" {
 		if touched, err = touchedBy(evs, f.Entity); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 	}
 	out := make([]EventLine, 0, len(evs)) // no filter keeps them all
@@ -325,7 +343,11 @@ func Log(root string, f LogFilter) ([]EventLine, error) {
 		}
 		out = append(out, LineOf(e))
 	}
-	return out, nil
+	matched := len(out)
+	if f.Limit > 0 && len(out) > f.Limit {
+		out = out[len(out)-f.Limit:]
+	}
+	return out, matched, nil
 }
 
 // openAt returns the positions in evs of the loops open after them.
@@ -353,7 +375,7 @@ func openAt(evs []parse.Event) map[int]bool {
 func bound(flag, v string, end bool) (int64, error) {
 	t, msg := parse.ParseTime(v)
 	if msg != "" {
-		return 0, fmt.Errorf("--%s %q is not a date: write YYYY-MM-DD or \"YYYY-MM-DD HH:MM\"", flag, v)
+		return 0, fmt.Errorf("--%s %q is not a date: write YYYY-MM-DD or \"YYYY-MM-DD HH:MM\"", flag, words.Clip(v))
 	}
 	if t.DateOnly && end {
 		t.Hour, t.Minute = 23, 59
@@ -367,7 +389,7 @@ func touchedBy(evs []parse.Event, name string) (map[int]bool, error) {
 	g, changes := materialize.Replay(evs)
 	n := g.Node(name)
 	if n == nil {
-		return nil, fmt.Errorf("--entity %q: no such node in the graph: memsys graph lists the nodes", name)
+		return nil, fmt.Errorf("--entity %q: no such node in the graph: memsys graph lists the nodes", words.Clip(name))
 	}
 	touched := map[int]bool{}
 	for i := range evs {

@@ -92,7 +92,7 @@ func Snapshot(root, entity, atID string) (*materialize.Snapshot, error) {
 	}
 	s, ok := materialize.EntitySnapshot(evs, entity)
 	if !ok {
-		return nil, fmt.Errorf("no entity %q in the graph at %s: memsys graph lists the nodes", entity, orDash(horizonOf(evs)))
+		return nil, fmt.Errorf("no entity %q in the graph at %s: memsys graph lists the nodes", words.Clip(entity), orDash(horizonOf(evs)))
 	}
 	return s, nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/memsys/memsys/internal/base/config"
 	"github.com/memsys/memsys/internal/base/udiff"
+	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/lint"
 	"github.com/memsys/memsys/materialize"
@@ -17,13 +18,13 @@ import (
 // ErrNotEventID is the error for an event named on the command line
 // (what is the flag or argument) that is not an event ID.
 func ErrNotEventID(what, id string) error {
-	return fmt.Errorf("%s %q is not an event ID: write evt-NNN", what, id)
+	return fmt.Errorf("%s %q is not an event ID: write evt-NNN", what, words.Clip(id))
 }
 
 // ErrNoSuchEvent is the error for an event named on the command line
 // that neither the log nor the archive holds.
 func ErrNoSuchEvent(what, id string) error {
-	return fmt.Errorf("%s %q: no such event in %s or the archive: memsys log lists the events", what, id, workspace.LogName)
+	return fmt.Errorf("%s %q: no such event in %s or the archive: memsys log lists the events", what, words.Clip(id), workspace.LogName)
 }
 
 // Replay replays root's history (archive, then log) as the parser reads

@@ -83,6 +83,17 @@ func ReadTail(file string, f LogFile) (t *Tail, ok bool, err error) {
 	}
 }
 
+// numbered reports whether l has an event with a valid ID, one NextID
+// can number after.
+func numbered(l *parse.Log) bool {
+	for i := range l.Events {
+		if l.Events[i].Num > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 func inLogCount(l *parse.Log) int {
 	n := 0
 	for i := range l.Events {
@@ -233,6 +244,9 @@ func planTail(file string, log, arch LogFile, t *Tail, d Draft, countLine bool) 
 	lead, err := AppendLead(file, t.Src, t.Log)
 	if err != nil {
 		return tailPlan{}, false, nil // the whole read words it with the right line
+	}
+	if !numbered(t.Log) {
+		return tailPlan{}, false, nil // nothing in the tail to number after
 	}
 	id, err := NextID(t.Log)
 	if err != nil {

@@ -67,6 +67,9 @@ func TestPlanAppendTail(t *testing.T) {
 		{"CRLF", strings.ReplaceAll(string(genLog(12, "\n---\n\n")), "\n", "\r\n"), nil, draft("evt-3")},
 		{"four-digit IDs", strings.ReplaceAll(string(genLog(12, "\n---\n\n")), "evt-0", "evt-00"), nil, draft("evt-3")},
 		{"no event log", "# Changelog\n\n" + strings.Repeat("text\n\n", 40), nil, draft()},
+		{"last heading has 10 digits", string(genLog(12, "\n---\n\n")) + "\n---\n\n" + strings.Replace(event(13, "fix"), "evt-013", "evt-9999999999", 1), nil, draft()},
+		{"10 digits, then an event", string(genLog(12, "\n---\n\n")) + "\n---\n\n" + strings.Replace(event(13, "fix"), "evt-013", "evt-9999999999", 1) + "\n---\n\n" + event(14, "fix"), nil, draft()},
+		{"tail of bad headings only", string(genLog(12, "\n---\n\n")) + strings.Repeat("\n---\n\n"+strings.Replace(event(13, "fix"), "evt-013", "evt-01x", 1), 4), nil, draft()},
 	}
 	for _, c := range cases {
 		for _, countLine := range []bool{false, true} {
@@ -77,6 +80,12 @@ func TestPlanAppendTail(t *testing.T) {
 				}
 			})
 		}
+	}
+	// A heading past the largest ID after the last event stops append,
+	// naming its line, on either path.
+	tooLong := string(genLog(12, "\n---\n\n")) + "\n---\n\n" + strings.Replace(event(13, "fix"), "evt-013", "evt-9999999999", 1)
+	if tail, _ := planBoth(t, []byte(tooLong), nil, draft(), false); !strings.Contains(tail, `error: CHANGELOG.md:`) || !strings.Contains(tail, `"evt-9999999999" has 10 digits`) {
+		t.Errorf("append after a 10-digit heading: %s", tail)
 	}
 	// The tail path is taken where it should be: a plain log is not
 	// read whole.

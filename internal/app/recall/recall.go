@@ -118,7 +118,7 @@ type NotFoundError struct {
 }
 
 func (e *NotFoundError) Error() string {
-	msg := fmt.Sprintf("unknown entity %q: no such node in the graph", e.Name)
+	msg := fmt.Sprintf("unknown entity %q: no such node in the graph", words.Clip(e.Name))
 	if len(e.Nearest) > 0 {
 		q := make([]string, len(e.Nearest))
 		for i, n := range e.Nearest {
@@ -137,7 +137,7 @@ func (q *Query) Check() error {
 	}
 	for _, e := range q.Entities {
 		if materialize.Canon(e) == "" {
-			return fmt.Errorf("entity %q is empty: name a node of the graph", e)
+			return fmt.Errorf("entity %q is empty: name a node of the graph", words.Clip(e))
 		}
 	}
 	if q.Depth < 0 || q.Depth > MaxDepth {

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+
+	"github.com/memsys/memsys/internal/base/words"
 )
 
 // Severity orders how much a diagnostic matters. Off exists so a
@@ -49,7 +51,7 @@ func ParseSeverity(s string) (Severity, error) {
 	case "off", "none":
 		return Off, nil
 	}
-	return Off, fmt.Errorf("unknown severity %q: use error, warning or off", s)
+	return Off, fmt.Errorf("unknown severity %q: use error, warning or off", words.Clip(s))
 }
 
 // Range is a span of a file. Lines and columns count from 1 (columns in

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+
+	"github.com/memsys/memsys/internal/base/words"
 )
 
 // ReadInput reads a file the user named on the command line (import's
@@ -13,9 +15,9 @@ func ReadInput(path string) ([]byte, error) {
 	fi, err := os.Stat(path)
 	switch {
 	case err != nil:
-		return nil, fmt.Errorf("%s: %v", path, errors.Unwrap(err))
+		return nil, fmt.Errorf("%s: %v", words.ClipPath(path), errors.Unwrap(err))
 	case fi.IsDir():
-		return nil, fmt.Errorf("%s: is a directory, not a file", path)
+		return nil, fmt.Errorf("%s: is a directory, not a file", words.ClipPath(path))
 	case fi.Size() > MaxFileSize:
 		return nil, fmt.Errorf("%s: %d bytes, over the %d MiB limit: split it", path, fi.Size(), MaxFileSize>>20)
 	}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/parse"
 )
 
@@ -90,10 +91,10 @@ func FindRoot(dir string, explicit bool) (string, error) {
 	if explicit {
 		fi, err := os.Stat(abs)
 		if err != nil {
-			return "", fmt.Errorf("-C %s: %w", dir, errors.Unwrap(err))
+			return "", fmt.Errorf("-C %s: %w", words.ClipPath(dir), errors.Unwrap(err))
 		}
 		if !fi.IsDir() {
-			return "", fmt.Errorf("-C %s: not a directory", dir)
+			return "", fmt.Errorf("-C %s: not a directory", words.ClipPath(dir))
 		}
 		return abs, nil
 	}

@@ -1,7 +1,9 @@
 package workspace
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -187,6 +189,9 @@ func TestWriteFileAtomic(t *testing.T) {
 
 func TestLockExcludes(t *testing.T) {
 	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, LogName), []byte("# Changelog\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	var mu sync.Mutex
 	inside, maxInside := 0, 0
 	var wg sync.WaitGroup
@@ -363,4 +368,22 @@ func TestAppendJournal(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestLockNoMemory: a folder without a log is not a memory; Lock fails
+// as reading the log would and leaves no lock file behind, while
+// LockInit (for init) locks it.
+func TestLockNoMemory(t *testing.T) {
+	root := t.TempDir()
+	if _, err := Lock(root); err == nil || !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("Lock without a log: err = %v, want a missing-log error", err)
+	}
+	if _, err := os.Stat(filepath.Join(root, LockName)); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("Lock without a log left %s behind (stat: %v)", LockName, err)
+	}
+	unlock, err := LockInit(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unlock()
 }

@@ -107,8 +107,20 @@ const LockName = ".memsys.lock"
 // memsys never leaves the memory locked. Once it holds the lock, it
 // undoes an append an earlier run left half-written (see File.Append),
 // before the caller reads anything.
+//
+// A folder without a log is not a memory: Lock then fails as reading
+// the log would, and creates no lock file there (a failed append in the
+// wrong folder must leave nothing behind). Only init, which makes the
+// memory, locks such a folder (LockInit).
 func Lock(root string) (unlock func(), err error) {
 	unlock, _, err = LockRecover(root)
+	return unlock, err
+}
+
+// LockInit is Lock for init: it takes the lock of a folder that has no
+// log yet, creating the lock file.
+func LockInit(root string) (unlock func(), err error) {
+	unlock, _, err = lock(root, false)
 	return unlock, err
 }
 
@@ -116,6 +128,20 @@ func Lock(root string) (unlock func(), err error) {
 // partial event of an interrupted append ("" otherwise), for append to
 // report.
 func LockRecover(root string) (unlock func(), recovered string, err error) {
+	return lock(root, true)
+}
+
+func lock(root string, needLog bool) (unlock func(), recovered string, err error) {
+	if needLog {
+		lp, err := Resolve(root, LogName)
+		if err != nil {
+			return nil, "", err
+		}
+		if _, err := os.Lstat(lp); errors.Is(err, fs.ErrNotExist) {
+			_, err := checked(root, LogName)
+			return nil, "", err
+		}
+	}
 	p, err := Resolve(root, LockName)
 	if err != nil {
 		return nil, "", err
