@@ -101,7 +101,7 @@ type RecallIn struct {
 // project's (.memsys.json, else the Archival Protocol's 50 and 20), not
 // the caller's.
 type ArchiveIn struct {
-	DryRun bool   `json:"dry_run,omitempty" jsonschema:"report the boundary and what would move; write nothing"`
+	DryRun bool   `json:"dry_run,omitempty" jsonschema:"report the boundary, what would move and the archive event it would append; write nothing"`
 	Agent  string `json:"agent,omitempty" jsonschema:"agent of the archive event (default: the server's --agent or $MEMSYS_AGENT)"`
 }
 

@@ -169,7 +169,8 @@ func TestArchive(t *testing.T) {
 	res := call(t, cs, "memsys_archive", map[string]any{"dry_run": true})
 	structured(t, res, &ar)
 	after, _ := os.ReadFile(filepath.Join(root, "CHANGELOG.md"))
-	if !ar.Due || !ar.DryRun || len(ar.Moved) == 0 || ar.Threshold != 10 || ar.Keep != 5 ||
+	// The dry run names the archive event the real run appends.
+	if !ar.Due || !ar.DryRun || len(ar.Moved) == 0 || ar.Threshold != 10 || ar.Keep != 5 || ar.ArchiveEvent != "evt-020" ||
 		!strings.HasPrefix(text(res), "would move ") || string(before) != string(after) {
 		t.Fatalf("dry run: %+v %q", ar, text(res))
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memsys/memsys/internal/base/config"
 	"github.com/memsys/memsys/parse"
 )
 
@@ -386,4 +387,25 @@ func TestLockNoMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	unlock()
+}
+
+func TestDisplayError(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "repo")
+	abs := filepath.Join(root, ".memsys.json")
+	cfgErr := &config.Error{File: abs, Line: 3, Msg: "unknown key"}
+	for _, tc := range []struct {
+		base string
+		err  error
+		want string
+	}{
+		{root, cfgErr, ".memsys.json:3: unknown key"},
+		{filepath.Join(root, "sub"), cfgErr, "../.memsys.json:3: unknown key"},
+		{filepath.Join(root, "sub"), fmt.Errorf("evt-001 was appended; regen failed: %w", cfgErr), "evt-001 was appended; regen failed: ../.memsys.json:3: unknown key"},
+		{root, &config.Error{File: ".memsys.json", Line: 1, Msg: "staged"}, ".memsys.json:1: staged"},
+		{root, errors.New(abs + ": other"), abs + ": other"},
+	} {
+		if got := DisplayError(tc.base, tc.err); got != tc.want {
+			t.Errorf("DisplayError(%s, %v) = %q, want %q", tc.base, tc.err, got, tc.want)
+		}
+	}
 }
