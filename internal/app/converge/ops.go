@@ -178,6 +178,11 @@ func renumber(ctx context.Context, g Git, root, onto string, dryRun bool) (Renum
 	if dryRun || len(writes) == 0 {
 		return res, nil
 	}
+	// The regen after the writes reads the configuration: refuse one it
+	// cannot read before the log is rewritten, not after.
+	if _, err := workspace.LoadConfig(root); err != nil {
+		return res, err
+	}
 	for _, w := range writes {
 		if err := workspace.WriteFile(root, w.name, w.data); err != nil {
 			return res, err
