@@ -14,7 +14,7 @@ func init() {
 			"memsys's merge driver is not installed, and git writes both sides between " +
 			"`<<<<<<<`, `=======` and `>>>>>>>` lines. Left in place (or committed), they " +
 			"make the fields between them text: an event loses its summary or refs, or two " +
-			"events share an ID. memsys reports each `<<<<<<<` line. Finish the merge: " +
+			"events share an ID. memsys reports each `<<<<<<<` line, except in a fenced code block or an HTML comment, where an event quotes a conflict (how a merge was resolved, say). Finish the merge: " +
 			"`memsys renumber --onto REV` resolves the log (REV is the branch merged in, or " +
 			"the one merged into), or keep one side by hand and delete the markers; " +
 			"`memsys merge-driver install` avoids the conflict next time.",

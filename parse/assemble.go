@@ -36,8 +36,23 @@ func (p *state) consume(blocks []block) {
 			if p.cur != nil {
 				p.listTo = ""
 			}
+			if len(p.conflicts) > 0 && b.quoted.end > b.quoted.off {
+				p.quote(b.quoted)
+			}
 		}
 	}
+}
+
+// quote drops the conflict markers found inside q, the content of a
+// code block or comment: they are quoted, not left by a merge.
+func (p *state) quote(q srcLine) {
+	kept := p.conflicts[:0]
+	for _, c := range p.conflicts {
+		if c.at < q.off || c.at >= q.end {
+			kept = append(kept, c)
+		}
+	}
+	p.conflicts = kept
 }
 
 func (p *state) heading(h *block) {

@@ -43,6 +43,10 @@ type block struct {
 	setext bool
 	lines  []srcLine
 	items  []item
+	// quoted spans the content of a fenced code block or an HTML block
+	// of kinds 1-5 (a comment, say), whose lines are text however they
+	// look: a "<<<<<<<" line there quotes a conflict, it is not one.
+	quoted srcLine
 }
 
 // goldmarkBlocks converts the top-level blocks of a goldmark document
@@ -69,11 +73,28 @@ func goldmarkBlocks(doc ast.Node, src []byte, base int) []block {
 			out = append(out, block{kind: bList, items: listItems(b, src, base)})
 		case *ast.ThematicBreak:
 			out = append(out, block{kind: bBreak})
+		case *ast.FencedCodeBlock:
+			out = append(out, block{kind: bOther, quoted: span(b, base)})
+		case *ast.HTMLBlock:
+			bl := block{kind: bOther}
+			if b.HTMLBlockType <= ast.HTMLBlockType5 {
+				bl.quoted = span(b, base)
+			}
+			out = append(out, bl)
 		default:
 			out = append(out, block{kind: bOther})
 		}
 	}
 	return out
+}
+
+// span is the extent of n's lines in the source, empty when it has none.
+func span(n ast.Node, base int) srcLine {
+	l := n.Lines()
+	if l.Len() == 0 {
+		return srcLine{}
+	}
+	return srcLine{off: base + l.At(0).Start, end: base + l.At(l.Len()-1).Stop}
 }
 
 func listItems(l *ast.List, src []byte, base int) []item {

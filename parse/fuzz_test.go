@@ -15,7 +15,8 @@ func seeds() []string {
 	s = append(s, head+"### evt-001 | 2025-02-03 10:00 | a | fix\n\n```\n### evt-002 | x\n",
 		head+"- ```\n### evt-001 | 2025-02-03 10:00 | a | fix\n```\n### evt-002 | 2025-02-03 10:00 | a | fix\n",
 		head+"<div>\n### evt-001 | 2025-02-03 10:00 | a | fix\n\n### evt-002 | 2025-02-03 10:00 | a | fix\n",
-		head+"### evt-001 | 2025-02-03 10:00 | a | fix\n- a: b\n  - c: d\n    - e: f\n- g\n**Refs**:\n- evt-001\n")
+		head+"### evt-001 | 2025-02-03 10:00 | a | fix\n- a: b\n  - c: d\n    - e: f\n- g\n**Refs**:\n- evt-001\n",
+		head+"### evt-001 | 2025-02-03 10:00 | a | fix\n\n```\n<<<<<<< HEAD\n```\n\n<!--\n<<<<<<< x\n-->\n\n<<<<<<< HEAD\n### evt-002 | 2025-02-03 10:00 | a | fix\n")
 	return s
 }
 

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/memsys/memsys/internal/base/diag"
 )
 
 // Option configures Parse.
@@ -94,7 +96,7 @@ func parse(file string, src []byte, each func(*Event), opts []Option) *Log {
 		starts = []int{0}
 	}
 	p.encoding()
-	p.conflicts()
+	p.conflictMarkers()
 	p.run(starts)
 	return p.log
 }
@@ -104,11 +106,13 @@ func parse(file string, src []byte, each func(*Event), opts []Option) *Log {
 // markdown's, unlike "=======" (a setext underline) or ">>>>>>>".
 var conflictMarker = []byte("<<<<<<<")
 
-// conflicts reports every line that opens a git conflict: a merge
+// conflictMarkers finds every line that opens a git conflict: a merge
 // without memsys's driver stopped on the log and the markers were left
 // (or committed). Every such line is reported, not the first, so a
-// file read in parts gives the same problems as read whole.
-func (p *state) conflicts() {
+// file read in parts gives the same problems as read whole; those in a
+// code block or comment are dropped as the blocks are read (quote), and
+// the rest reported at the end (reportConflicts).
+func (p *state) conflictMarkers() {
 	for off := 0; ; {
 		i := bytes.Index(p.src[off:], conflictMarker)
 		if i < 0 {
@@ -122,8 +126,23 @@ func (p *state) conflicts() {
 		if off < len(p.src) && p.src[off] != ' ' && p.src[off] != '\n' {
 			continue
 		}
-		p.problem(KindConflict, at, lineEnd(p.src, at), "",
-			"unresolved merge conflict (git's \"<<<<<<<\" marker): finish the merge: memsys renumber --onto REV resolves the log, or keep one side by hand and delete the markers")
+		p.conflicts = append(p.conflicts, conflict{at: at, r: p.rangeOf(at, lineEnd(p.src, at))})
+	}
+}
+
+// conflict is a conflict marker line found by conflictMarkers, with its
+// range computed then, while the line cursor is still at the start.
+type conflict struct {
+	at int
+	r  diag.Range
+}
+
+// reportConflicts reports the conflict markers that no code block or
+// comment quoted.
+func (p *state) reportConflicts() {
+	for _, c := range p.conflicts {
+		p.log.Problems = append(p.log.Problems, Problem{Kind: KindConflict, Range: c.r,
+			Message: "unresolved merge conflict (git's \"<<<<<<<\" marker): finish the merge: memsys renumber --onto REV resolves the log, or keep one side by hand and delete the markers"})
 	}
 }
 

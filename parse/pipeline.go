@@ -52,6 +52,8 @@ type state struct {
 	// section; if an event heading follows it, the heading was text in
 	// that event, not the end of the log (see heading).
 	cut *cutHeading
+	// conflicts are the conflict markers not yet found quoted.
+	conflicts []conflict
 }
 
 type cutHeading struct {
@@ -78,6 +80,7 @@ func (p *state) run(starts []int) {
 		p.pipeline(starts)
 	}
 	p.closeEvent(len(p.src))
+	p.reportConflicts()
 	p.finish()
 }
 

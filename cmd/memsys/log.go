@@ -24,6 +24,7 @@ func logCommand() *cli.Command {
 			&cli.StringFlag{Name: "refs-to", Usage: "only events whose Refs name `evt-NNN`"},
 			&cli.BoolFlag{Name: "open", Usage: "only open loops: blockers, escalations and commitments no later event closed"},
 			&cli.BoolFlag{Name: "superseded", Usage: "only events that a later event supersedes"},
+			&cli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "only the last `N` events that pass the filters (still oldest first)", HideDefault: true},
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "output `FORMAT`: text or json"},
 			lcAtFlag(),
 		},
@@ -41,7 +42,10 @@ func runLog(ctx context.Context, cmd *cli.Command) error {
 	}
 	f := memory.LogFilter{Entity: cmd.String("entity"), Agent: cmd.String("agent"), Since: cmd.String("since"),
 		Until: cmd.String("until"), RefsTo: cmd.String("refs-to"), At: cmd.String("at"),
-		Open: cmd.Bool("open"), Superseded: cmd.Bool("superseded")}
+		Open: cmd.Bool("open"), Superseded: cmd.Bool("superseded"), Limit: int(cmd.Int("limit"))}
+	if cmd.IsSet("limit") && f.Limit < 1 {
+		return cannotRun{memory.ErrLimit("--limit", f.Limit)}
+	}
 	if v := cmd.String("type"); v != "" {
 		f.Types = strings.Split(v, ",")
 	}
@@ -52,7 +56,7 @@ func runLog(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	out, err := memory.Log(root, f)
+	out, _, err := memory.Log(root, f)
 	if err != nil {
 		return cannotRun{err}
 	}

@@ -70,7 +70,7 @@ func Serve(ctx context.Context, cfg Config, t mcp.Transport) error {
 }
 
 const instructions = `memsys keeps this project's memory: CHANGELOG.md is the append-only event log, .memory/graph.md and .memory/context.md are derived from it.
-Boot: memsys_status, then memsys_context. Before touching something: memsys_recall with its name. One memsys_append per action (decision, create, modify, fix, test, ...). Shutdown: memsys_append (e.g. a handoff) with regen=true, or memsys_regen.`
+Boot: memsys_status, then memsys_context. Before touching something: memsys_recall with its name. One memsys_append per action (decision, create, modify, fix, test, ...). When memsys_status says archival is due: memsys_archive, then memsys_regen. Shutdown: memsys_append (e.g. a handoff) with regen=true, or memsys_regen.`
 
 type handlers struct{ cfg Config }
 
@@ -92,6 +92,14 @@ type RecallIn struct {
 	Entities []string `json:"entities" jsonschema:"graph node names you are about to touch; matched ignoring case, spaces, '-' and '_'"`
 	Depth    *int     `json:"depth,omitempty" jsonschema:"neighbours up to this many edges away (default 1, at most 5)"`
 	Budget   *int     `json:"budget,omitempty" jsonschema:"word budget of the pack (default 1500)"`
+}
+
+// ArchiveIn is memsys_archive's input: the thresholds are the
+// project's (.memsys.json, else the Archival Protocol's 50 and 20), not
+// the caller's.
+type ArchiveIn struct {
+	DryRun bool   `json:"dry_run,omitempty" jsonschema:"report the boundary and what would move; write nothing"`
+	Agent  string `json:"agent,omitempty" jsonschema:"agent of the archive event (default: the server's --agent or $MEMSYS_AGENT)"`
 }
 
 // RegenOut is memsys_regen's result.
@@ -124,7 +132,9 @@ type AppendIn struct {
 	Details []memory.DraftDetail `json:"details,omitempty" jsonschema:"detail bullets: key, value, nested children"`
 	Refs    []string             `json:"refs,omitempty" jsonschema:"IDs of earlier events this one follows from"`
 	Tags    []string             `json:"tags,omitempty"`
-	Regen   bool                 `json:"regen,omitempty" jsonschema:"also regenerate graph.md and context.md under the same lock"`
+	// Supersedes corrects earlier events: they leave the derived files.
+	Supersedes []string `json:"supersedes,omitempty" jsonschema:"IDs of earlier events this one corrects: they leave graph.md and context.md but stay in the log"`
+	Regen      bool     `json:"regen,omitempty" jsonschema:"also regenerate graph.md and context.md under the same lock"`
 }
 
 // ShowIn is memsys_show's input.
@@ -142,11 +152,23 @@ type LogIn struct {
 	Until  string   `json:"until,omitempty" jsonschema:"only events at or before this date (a date includes the whole day)"`
 	RefsTo string   `json:"refs_to,omitempty" jsonschema:"only events whose Refs name this event ID"`
 	At     string   `json:"at,omitempty" jsonschema:"read the memory as of this event ID"`
+	Open   bool     `json:"open,omitempty" jsonschema:"only open loops: blockers, escalations and commitments no later event closed"`
+	// Superseded lists the events a later event supersedes.
+	Superseded bool `json:"superseded,omitempty" jsonschema:"only events that a later event supersedes"`
+	Limit      *int `json:"limit,omitempty" jsonschema:"only the last N events that pass the filters, still oldest first (default 100)"`
 }
+
+// DefaultLogLimit is how many events memsys_log returns when the call
+// sets no limit: the whole log of a long history would fill an agent's
+// context window, and the newest events are the ones it asks for.
+const DefaultLogLimit = 100
 
 // LogOut is memsys_log's result.
 type LogOut struct {
 	Events []memory.EventLine `json:"events"`
+	// Matched counts the events that passed the filters, before the
+	// limit: more than len(Events) means older ones were left out.
+	Matched int `json:"matched"`
 }
 
 func (h *handlers) tools(s *mcp.Server) {
@@ -176,6 +198,9 @@ func (h *handlers) tools(s *mcp.Server) {
 		Description: "Append one event to CHANGELOG.md (next ID, validated, under the lock); regen=true also rewrites the derived files.",
 		InputSchema: schemaFor[AppendIn]()},
 		h.append)
+	mcp.AddTool(s, &mcp.Tool{Name: "memsys_archive",
+		Description: "The Archival Protocol, when memsys_status says archival is due (best at a milestone): move the events before the boundary to changelog-archive.md, verified byte for byte, and append the archive event. Then call memsys_regen. dry_run=true only reports."},
+		h.archive)
 	mcp.AddTool(s, &mcp.Tool{Name: "memsys_regen",
 		Description: "Rewrite .memory/graph.md and .memory/context.md from the log, under the lock. Call at shutdown."},
 		h.regen)
@@ -200,16 +225,26 @@ func (h *handlers) show(ctx context.Context, _ *mcp.CallToolRequest, in ShowIn) 
 }
 
 func (h *handlers) log(ctx context.Context, _ *mcp.CallToolRequest, in LogIn) (*mcp.CallToolResult, LogOut, error) {
-	evs, err := memory.Log(h.cfg.Root, memory.LogFilter{Entity: in.Entity, Types: in.Type, Agent: in.Agent,
-		Since: in.Since, Until: in.Until, RefsTo: in.RefsTo, At: in.At})
+	limit := DefaultLogLimit
+	if in.Limit != nil {
+		if limit = *in.Limit; limit < 1 {
+			return nil, LogOut{}, toolErr(memory.ErrLimit("limit", limit))
+		}
+	}
+	evs, matched, err := memory.Log(h.cfg.Root, memory.LogFilter{Entity: in.Entity, Types: in.Type, Agent: in.Agent,
+		Since: in.Since, Until: in.Until, RefsTo: in.RefsTo, At: in.At, Open: in.Open, Superseded: in.Superseded, Limit: limit})
 	if err != nil {
 		return nil, LogOut{}, toolErr(err)
 	}
+	out := LogOut{Events: evs, Matched: matched}
 	var b strings.Builder
-	for _, l := range evs {
+	if matched > len(evs) {
+		fmt.Fprintf(&b, "the last %d of %d events (set limit for more)\n", len(evs), matched)
+	}
+	for _, l := range out.Events {
 		b.WriteString(l.String() + "\n")
 	}
-	return textResult(b.String()), LogOut{Events: evs}, nil
+	return textResult(b.String()), out, nil
 }
 
 func (h *handlers) context(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, ContextOut, error) {
@@ -269,7 +304,7 @@ func (h *handlers) graph(ctx context.Context, _ *mcp.CallToolRequest, in GraphIn
 
 func (h *handlers) append(ctx context.Context, _ *mcp.CallToolRequest, in AppendIn) (*mcp.CallToolResult, memory.AppendResult, error) {
 	d := memory.Draft{Type: in.Type, Scope: in.Scope, Summary: in.Summary, Agent: in.Agent, Time: in.Time,
-		Details: in.Details, Refs: in.Refs, Tags: in.Tags}
+		Details: in.Details, Refs: in.Refs, Tags: in.Tags, Supersedes: in.Supersedes}
 	if strings.TrimSpace(d.Agent) == "" {
 		d.Agent = h.cfg.Agent
 	}
@@ -281,6 +316,24 @@ func (h *handlers) append(ctx context.Context, _ *mcp.CallToolRequest, in Append
 		return nil, memory.AppendResult{}, toolErr(err)
 	}
 	return nil, res, nil
+}
+
+func (h *handlers) archive(ctx context.Context, _ *mcp.CallToolRequest, in ArchiveIn) (*mcp.CallToolResult, *memory.ArchiveResult, error) {
+	threshold, keep, err := memory.ArchiveLimits(h.cfg.Root)
+	if err != nil {
+		return nil, nil, toolErr(err)
+	}
+	agent := in.Agent
+	if strings.TrimSpace(agent) == "" {
+		agent = h.cfg.Agent
+	}
+	r, err := memory.Archive(h.cfg.Root, memory.ArchiveOptions{Threshold: threshold, Keep: keep, DryRun: in.DryRun, Agent: agent})
+	if err != nil {
+		return nil, nil, toolErr(err)
+	}
+	var b strings.Builder
+	r.WriteText(&b)
+	return textResult(b.String()), r, nil
 }
 
 func (h *handlers) regen(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, RegenOut, error) {

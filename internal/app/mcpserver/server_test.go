@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -80,7 +81,7 @@ func structured(t *testing.T, res *mcp.CallToolResult, v any) {
 
 // Tools is every tool the server offers; TestTools fails when one is
 // added without a test here.
-var Tools = []string{"memsys_append", "memsys_context", "memsys_graph", "memsys_lint", "memsys_log", "memsys_recall", "memsys_regen", "memsys_show", "memsys_status"}
+var Tools = []string{"memsys_append", "memsys_archive", "memsys_context", "memsys_graph", "memsys_lint", "memsys_log", "memsys_recall", "memsys_regen", "memsys_show", "memsys_status"}
 
 func TestTools(t *testing.T) {
 	cs := connect(t, copyExample(t))
@@ -101,6 +102,97 @@ func TestTools(t *testing.T) {
 	slices.Sort(names)
 	if !slices.Equal(names, Tools) {
 		t.Errorf("tools %v, want %v", names, Tools)
+	}
+}
+
+// TestLogOpenAndSuperseded: memsys_log has the CLI's --open and
+// --superseded filters.
+func TestLogOpenAndSuperseded(t *testing.T) {
+	root := copyExample(t)
+	cs := connect(t, root)
+	var lg LogOut
+	structured(t, call(t, cs, "memsys_log", map[string]any{"open": true}), &lg)
+	if len(lg.Events) != 0 {
+		t.Fatalf("open before the blocker: %v", lg.Events)
+	}
+	call(t, cs, "memsys_append", map[string]any{"type": "blocker", "scope": "stripe", "summary": "Sandbox down",
+		"details": []map[string]any{{"key": "blocked", "value": "stripe"}, {"key": "reason", "value": "outage"}}})
+	structured(t, call(t, cs, "memsys_log", map[string]any{"open": true}), &lg)
+	if len(lg.Events) != 1 || lg.Events[0].ID != "evt-020" || lg.Matched != 1 {
+		t.Errorf("open after the blocker: %+v", lg)
+	}
+	call(t, cs, "memsys_append", map[string]any{"type": "fix", "scope": "stripe", "summary": "Sandbox back",
+		"details": []map[string]any{{"key": "entity", "value": "stripe"}}, "refs": []string{"evt-020"}})
+	call(t, cs, "memsys_append", map[string]any{"type": "fix", "scope": "stripe", "summary": "Sandbox back, the right way",
+		"details": []map[string]any{{"key": "entity", "value": "stripe"}}, "refs": []string{"evt-020"}, "supersedes": []string{"evt-021"}})
+	structured(t, call(t, cs, "memsys_log", map[string]any{"superseded": true}), &lg)
+	want, _, err := memory.Log(root, memory.LogFilter{Superseded: true})
+	if err != nil || len(want) != 1 || !slices.Equal(lg.Events, want) {
+		t.Errorf("superseded: %v, want %v (%v)", lg.Events, want, err)
+	}
+}
+
+// TestAppendInHasDraftFields: memsys_append takes every field of
+// `memsys append --json`'s object, so an agent over MCP can write any
+// event the CLI can (supersedes was once missing).
+func TestAppendInHasDraftFields(t *testing.T) {
+	fields := func(typ reflect.Type) []string {
+		var names []string
+		for f := range typ.Fields() {
+			names = append(names, strings.Split(f.Tag.Get("json"), ",")[0])
+		}
+		return names
+	}
+	in := fields(reflect.TypeFor[AppendIn]())
+	for _, name := range fields(reflect.TypeFor[memory.Draft]()) {
+		if !slices.Contains(in, name) {
+			t.Errorf("AppendIn has no %q, which append --json takes", name)
+		}
+	}
+}
+
+// TestArchive: memsys_archive runs the Archival Protocol with the
+// project's thresholds; dry_run writes nothing; a run then regen leaves
+// a memory that lints clean.
+func TestArchive(t *testing.T) {
+	root := copyExample(t)
+	cs := connect(t, root)
+	var ar memory.ArchiveResult
+	structured(t, call(t, cs, "memsys_archive", map[string]any{"dry_run": true}), &ar)
+	if ar.Due || len(ar.Moved) != 0 || ar.Threshold != memory.DefaultThreshold {
+		t.Fatalf("19 events, default threshold: %+v", ar)
+	}
+	if err := os.WriteFile(filepath.Join(root, ".memsys.json"), []byte(`{"archive": {"threshold": 10, "keep": 5}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(filepath.Join(root, "CHANGELOG.md"))
+	res := call(t, cs, "memsys_archive", map[string]any{"dry_run": true})
+	structured(t, res, &ar)
+	after, _ := os.ReadFile(filepath.Join(root, "CHANGELOG.md"))
+	if !ar.Due || !ar.DryRun || len(ar.Moved) == 0 || ar.Threshold != 10 || ar.Keep != 5 ||
+		!strings.HasPrefix(text(res), "would move ") || string(before) != string(after) {
+		t.Fatalf("dry run: %+v %q", ar, text(res))
+	}
+	want := ar.Moved
+	structured(t, call(t, cs, "memsys_archive", map[string]any{}), &ar)
+	if ar.DryRun || !slices.Equal(ar.Moved, want) || ar.ArchiveEvent != "evt-020" {
+		t.Fatalf("archive: %+v, want moved %v", ar, want)
+	}
+	var sh memory.ShowResult
+	structured(t, call(t, cs, "memsys_show", map[string]any{"id": "evt-020"}), &sh)
+	if sh.Type != "archive" || sh.Agent != "tester" {
+		t.Errorf("archive event: %+v", sh.EventLine)
+	}
+	call(t, cs, "memsys_regen", map[string]any{})
+	var li LintOut
+	structured(t, call(t, cs, "memsys_lint", map[string]any{}), &li)
+	if li.Summary.Events != 20 || li.Summary.Errors != 0 || li.Summary.Warnings != 0 {
+		t.Errorf("lint after archive and regen: %+v", li)
+	}
+	// A second run has nothing left to move.
+	structured(t, call(t, cs, "memsys_archive", map[string]any{}), &ar)
+	if len(ar.Moved) != 0 {
+		t.Errorf("second archive moved %v", ar.Moved)
 	}
 }
 
@@ -129,6 +221,12 @@ func TestCallEachTool(t *testing.T) {
 	if len(lg.Events) == 0 {
 		t.Errorf("log --entity stripe: none")
 	}
+	// A limit keeps the newest events and says how many matched.
+	res := call(t, cs, "memsys_log", map[string]any{"limit": 2})
+	structured(t, res, &lg)
+	if len(lg.Events) != 2 || lg.Events[1].ID != "evt-019" || lg.Matched != 19 || !strings.HasPrefix(text(res), "the last 2 of 19 events") {
+		t.Errorf("log limit 2: %d events, matched %d, text %q", len(lg.Events), lg.Matched, text(res))
+	}
 
 	var li LintOut
 	structured(t, call(t, cs, "memsys_lint", map[string]any{}), &li)
@@ -142,7 +240,7 @@ func TestCallEachTool(t *testing.T) {
 		t.Errorf("context: horizon %q fresh %v", ctxOut.Horizon, ctxOut.Fresh)
 	}
 
-	res := call(t, cs, "memsys_recall", map[string]any{"entities": []string{"Payments API"}, "budget": 200})
+	res = call(t, cs, "memsys_recall", map[string]any{"entities": []string{"Payments API"}, "budget": 200})
 	if res.IsError || !strings.Contains(text(res), "## payments_api") {
 		t.Errorf("recall: %s", text(res))
 	}
@@ -225,6 +323,9 @@ func TestMalformedCalls(t *testing.T) {
 		{"memsys_show", map[string]any{}, "id"},
 		{"memsys_log", map[string]any{"since": "last week"}, `--since "last week" is not a date`},
 		{"memsys_log", map[string]any{"entity": "nothing"}, `--entity "nothing": no such node in the graph`},
+		{"memsys_log", map[string]any{"limit": -1}, `limit -1: must be at least 1`},
+		{"memsys_log", map[string]any{"limit": 0}, `limit 0: must be at least 1`},
+		{"memsys_archive", map[string]any{"dry_run": "yes"}, "dry_run"},
 	} {
 		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tc.tool, Arguments: tc.args})
 		msg := ""

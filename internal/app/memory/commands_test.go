@@ -58,12 +58,21 @@ func TestCommandsOnAFolder(t *testing.T) {
 	if err != nil || len(show.ReferencedBy) != 1 || show.ReferencedBy[0].ID != "evt-002" || !slices.Equal(show.Changes.NodesAdded, []string{"auth"}) {
 		t.Errorf("show evt-001: %+v, %v", show, err)
 	}
-	lines, err := Log(root, LogFilter{Types: []string{" TEST"}})
-	if err != nil || len(lines) != 1 || lines[0].ID != "evt-002" {
-		t.Errorf("log --type test: %v, %v", lines, err)
+	lines, matched, err := Log(root, LogFilter{Types: []string{" TEST"}})
+	if err != nil || len(lines) != 1 || lines[0].ID != "evt-002" || matched != 1 {
+		t.Errorf("log --type test: %v, %d, %v", lines, matched, err)
 	}
-	if _, err := Log(root, LogFilter{Since: "yesterday"}); err == nil {
+	// --limit keeps the newest of what matched, oldest first, and says
+	// how many matched.
+	lines, matched, err = Log(root, LogFilter{Limit: 1})
+	if err != nil || len(lines) != 1 || lines[0].ID != "evt-002" || matched != 2 {
+		t.Errorf("log --limit 1: %v, %d, %v", lines, matched, err)
+	}
+	if _, _, err := Log(root, LogFilter{Since: "yesterday"}); err == nil {
 		t.Error("log --since yesterday passed")
+	}
+	if _, _, err := Log(root, LogFilter{Limit: -1}); err == nil {
+		t.Error("log --limit -1 passed")
 	}
 
 	// A hand edit of context.md is drift; --fix rewrites it.

@@ -239,11 +239,23 @@ type LogFilter struct {
 	// commitments no later event closed); Superseded only the events a
 	// later event supersedes.
 	Open, Superseded bool
+	// Limit keeps only the last Limit events that pass the filters
+	// (still oldest first); 0 keeps them all.
+	Limit int
 }
 
-// Check reports a --since or --until that is not a date, before any
-// file is read.
+// ErrLimit is the error for a limit below one, named what (the flag or
+// field).
+func ErrLimit(what string, n int) error {
+	return fmt.Errorf("%s %d: must be at least 1 (leave it out for every event)", what, n)
+}
+
+// Check reports a --since or --until that is not a date, or a limit
+// below one, before any file is read.
 func (f LogFilter) Check() error {
+	if f.Limit < 0 {
+		return ErrLimit("--limit", f.Limit)
+	}
 	_, _, err := f.bounds()
 	return err
 }
@@ -264,22 +276,27 @@ func (f LogFilter) bounds() (since, until int64, err error) {
 	return since, until, nil
 }
 
-// Log returns the events of root's history that pass f, oldest first.
-func Log(root string, f LogFilter) ([]EventLine, error) {
+// Log returns the events of root's history that pass f, oldest first,
+// and how many passed before f.Limit cut them (more than it returned
+// means older ones were left out).
+func Log(root string, f LogFilter) ([]EventLine, int, error) {
+	if f.Limit < 0 {
+		return nil, 0, ErrLimit("--limit", f.Limit)
+	}
 	since, until, err := f.bounds()
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	all, n, err := historyAt(root, f.At)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	evs := all[:n]
 	refsTo := 0
 	if f.RefsTo != "" {
 		i, err := findUpTo(all, n, f.RefsTo, "--refs-to")
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		refsTo = evs[i].Num
 	}
@@ -293,7 +310,7 @@ func Log(root string, f LogFilter) ([]EventLine, error) {
 		// happened. A type outside the seed's that the history holds
 		// (lint reports it, MS105) is still a filter.
 		if !slices.Contains(parse.EventTypes, t) && !slices.ContainsFunc(all, func(e parse.Event) bool { return e.Type == t }) {
-			return nil, fmt.Errorf("--type %q: unknown event type: use one of %s", t, strings.Join(parse.EventTypes, ", "))
+			return nil, 0, fmt.Errorf("--type %q: unknown event type: use one of %s", t, strings.Join(parse.EventTypes, ", "))
 		}
 		types = append(types, t)
 	}
@@ -308,7 +325,7 @@ func Log(root string, f LogFilter) ([]EventLine, error) {
 	var touched map[int]bool
 	if f.Entity != "" {
 		if touched, err = touchedBy(evs, f.Entity); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 	}
 	out := make([]EventLine, 0, len(evs)) // no filter keeps them all
@@ -325,7 +342,11 @@ func Log(root string, f LogFilter) ([]EventLine, error) {
 		}
 		out = append(out, LineOf(e))
 	}
-	return out, nil
+	matched := len(out)
+	if f.Limit > 0 && len(out) > f.Limit {
+		out = out[len(out)-f.Limit:]
+	}
+	return out, matched, nil
 }
 
 // openAt returns the positions in evs of the loops open after them.

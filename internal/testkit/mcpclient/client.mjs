@@ -95,10 +95,18 @@ check(!ap.isError && ap.structuredContent.id === "evt-020" && ap.structuredConte
 {
   const lg = await client.callTool({ name: "memsys_log", arguments: { type: ["modify"], agent: "ts-agent" } });
   check(!lg.isError && lg.structuredContent.events.length === 1, "memsys_log filters by type and agent");
+  const last = await client.callTool({ name: "memsys_log", arguments: { limit: 2 } });
+  check(!last.isError && last.structuredContent.events.length === 2 && last.structuredContent.events[1].id === "evt-020" &&
+    last.structuredContent.matched === 20, "memsys_log limit: the last 2 of 20 events");
 }
 {
   const li = await client.callTool({ name: "memsys_lint", arguments: {} });
   check(!li.isError && li.structuredContent.diagnostics.some((d) => d.rule === "MS203"), "memsys_lint reports the stale context.md as data");
+}
+{
+  const ar = await client.callTool({ name: "memsys_archive", arguments: { dry_run: true } });
+  check(!ar.isError && ar.structuredContent.due === false && ar.structuredContent.dry_run === true &&
+    text(ar).startsWith("nothing to archive"), "memsys_archive dry_run: not due at 20 events");
 }
 const gr = await client.callTool({ name: "memsys_graph", arguments: { format: "mermaid" } });
 check(!gr.isError && text(gr).startsWith("flowchart LR"), "memsys_graph draws Mermaid");

@@ -20,7 +20,7 @@ import (
 )
 
 // tools is every tool `memsys mcp` offers.
-var tools = []string{"memsys_append", "memsys_context", "memsys_graph", "memsys_lint", "memsys_log", "memsys_recall", "memsys_regen", "memsys_show", "memsys_status"}
+var tools = []string{"memsys_append", "memsys_archive", "memsys_context", "memsys_graph", "memsys_lint", "memsys_log", "memsys_recall", "memsys_regen", "memsys_show", "memsys_status"}
 
 var (
 	buildOnce sync.Once
