@@ -58,6 +58,11 @@ type LintReport struct {
 //
 // A baseline file (lint.BaselineFile) at root hides the findings it
 // holds; with WriteBaseline the findings are recorded there instead.
+//
+// With Git.Staged every file, the configuration and the baseline
+// included, is read from the git index (what the next commit records),
+// not the working tree: a plain pre-commit hook runs with unstaged
+// changes still on disk.
 func Lint(ctx context.Context, root string, o LintOptions) (*LintReport, error) {
 	if o.Notes == nil {
 		o.Notes = func(string) {}
