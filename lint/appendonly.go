@@ -3,6 +3,7 @@ package lint
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"sync"
 
@@ -15,17 +16,26 @@ import (
 // and CHANGELOG.md (nil if none).
 type side struct {
 	Archive, Log *parse.Log
+	// all is events(), joined once by readSide: the comparison asks for
+	// it several times, and at 100k events each join copied 35 MB of
+	// events (a third of lint --base's time).
+	all []parse.Event
 }
 
 // events returns the side's events in history order: archive, then log.
+// The result is shared: callers must not modify it.
 func (s side) events() []parse.Event {
-	var out []parse.Event
-	for _, l := range []*parse.Log{s.Archive, s.Log} {
-		if l != nil {
-			out = append(out, l.Events...)
-		}
+	switch {
+	case s.all != nil:
+		return s.all
+	case s.Archive == nil && s.Log == nil:
+		return nil
+	case s.Archive == nil:
+		return slices.Clip(s.Log.Events)
+	case s.Log == nil:
+		return slices.Clip(s.Archive.Events)
 	}
-	return out
+	return slices.Concat(s.Archive.Events, s.Log.Events)
 }
 
 // compare reports every way head breaks append-only with respect to

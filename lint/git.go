@@ -187,6 +187,7 @@ func (p *Pass) readSide(rev string) (side, error) {
 			s.Archive = parse.Parse(name, data, parse.Archive(), parse.HeadersOnly())
 		}
 	}
+	s.all = s.events()
 	return s, nil
 }
 

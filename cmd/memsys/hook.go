@@ -20,7 +20,8 @@ func hookCommand() *cli.Command {
 		Description: `For repositories without the pre-commit framework (see
 .pre-commit-hooks.yaml for that): a git pre-commit hook that runs
 
-  memsys lint --staged             the staged log only appends to HEAD
+  memsys lint --staged             the staged files lint clean, and the
+                                   staged log only appends to HEAD
   memsys regen --check --staged    the staged derived files are current
 
 The hook goes where git looks for hooks (git rev-parse --git-path hooks),

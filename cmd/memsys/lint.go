@@ -38,7 +38,7 @@ func lintCommand() *cli.Command {
 			&cli.StringSliceFlag{Name: "rule", Usage: "set a rule's severity, overriding .memsys.json: `ID=SEVERITY` (error, warning, off)"},
 			&cli.StringFlag{Name: "base", Usage: "check that the log only appended events since git `REV` (\"auto\": the pull request base)"},
 			&cli.StringFlag{Name: "head", Usage: "with --base, compare git `REV` instead of the working tree"},
-			&cli.BoolFlag{Name: "staged", Usage: "check that the staged log only appends to HEAD"},
+			&cli.BoolFlag{Name: "staged", Usage: "lint the staged files (the git index: what the commit records), and check that the staged log only appends to HEAD"},
 			&cli.BoolFlag{Name: "write-baseline", Usage: "record today's findings in " + lint.BaselineFile + "; later runs report only new ones"},
 		},
 		Action: runLint,

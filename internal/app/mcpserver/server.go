@@ -174,37 +174,62 @@ type LogOut struct {
 	Matched int `json:"matched"`
 }
 
+// The tools' annotations (MCP ToolAnnotations), the hints a host reads
+// to decide whether to ask the user before a call. Every tool's world is
+// the memory root: none reaches an open world (OpenWorldHint false).
+// Rewriting the derived files (.memory/graph.md and context.md, which
+// memsys writes from the log and nobody edits) counts as additive: the
+// same bytes come back from the log at any time. Archive is destructive:
+// it takes events out of CHANGELOG.md, verified and kept in the archive,
+// but the log is rewritten, not appended to. docs/agents.md has the table;
+// TestToolAnnotations checks it.
+const (
+	additive, destructive = false, true
+	idempotent, repeated  = true, false
+)
+
+// readOnly annotates a tool that never writes. Reading again changes
+// nothing, so it is idempotent too.
+func readOnly() *mcp.ToolAnnotations {
+	return &mcp.ToolAnnotations{ReadOnlyHint: true, DestructiveHint: new(false), IdempotentHint: true, OpenWorldHint: new(false)}
+}
+
+// writes annotates a tool that writes in the memory root.
+func writes(destructive, idempotent bool) *mcp.ToolAnnotations {
+	return &mcp.ToolAnnotations{DestructiveHint: new(destructive), IdempotentHint: idempotent, OpenWorldHint: new(false)}
+}
+
 func (h *handlers) tools(s *mcp.Server) {
-	mcp.AddTool(s, &mcp.Tool{Name: "memsys_status",
+	mcp.AddTool(s, &mcp.Tool{Name: "memsys_status", Annotations: readOnly(),
 		Description: "Boot check: tier, event counts, last event, whether graph.md and context.md are fresh, whether archival is due."},
 		h.status)
-	mcp.AddTool(s, &mcp.Tool{Name: "memsys_show",
+	mcp.AddTool(s, &mcp.Tool{Name: "memsys_show", Annotations: readOnly(),
 		Description:  "One event by ID: its text, fields, what it changed in the graph, and the events that refer to it.",
 		OutputSchema: schemaFor[memory.ShowResult]()},
 		h.show)
-	mcp.AddTool(s, &mcp.Tool{Name: "memsys_log",
+	mcp.AddTool(s, &mcp.Tool{Name: "memsys_log", Annotations: readOnly(),
 		Description: "Events oldest first, one line each, filtered by entity, type, agent, date range or refs (as memsys log)."},
 		h.log)
-	mcp.AddTool(s, &mcp.Tool{Name: "memsys_lint",
+	mcp.AddTool(s, &mcp.Tool{Name: "memsys_lint", Annotations: writes(additive, idempotent),
 		Description: "Check the memory against every lint rule; findings as data (rule, severity, file, line, message). Not an error when findings exist."},
 		h.lint)
-	mcp.AddTool(s, &mcp.Tool{Name: "memsys_context",
+	mcp.AddTool(s, &mcp.Tool{Name: "memsys_context", Annotations: readOnly(),
 		Description: "Read .memory/context.md, what matters now; regenerated in memory if stale. Call at boot after memsys_status."},
 		h.context)
-	mcp.AddTool(s, &mcp.Tool{Name: "memsys_recall",
+	mcp.AddTool(s, &mcp.Tool{Name: "memsys_recall", Annotations: readOnly(),
 		Description: "Before touching entities: their state, provenance, neighbours, open blockers, decisions and recent events, within a word budget."},
 		h.recall)
-	mcp.AddTool(s, &mcp.Tool{Name: "memsys_graph",
+	mcp.AddTool(s, &mcp.Tool{Name: "memsys_graph", Annotations: readOnly(),
 		Description: "The knowledge graph replayed from the log, as JSON, Mermaid, graph.md markdown or DOT, optionally filtered by node status."},
 		h.graph)
-	mcp.AddTool(s, &mcp.Tool{Name: "memsys_append",
+	mcp.AddTool(s, &mcp.Tool{Name: "memsys_append", Annotations: writes(additive, repeated),
 		Description: "Append one event to CHANGELOG.md (next ID, validated, under the lock); regen=true also rewrites the derived files.",
 		InputSchema: schemaFor[AppendIn]()},
 		h.append)
-	mcp.AddTool(s, &mcp.Tool{Name: "memsys_archive",
+	mcp.AddTool(s, &mcp.Tool{Name: "memsys_archive", Annotations: writes(destructive, idempotent),
 		Description: "The Archival Protocol, when memsys_status says archival is due (best at a milestone): move the events before the boundary to changelog-archive.md, verified byte for byte, and append the archive event. Then call memsys_regen. dry_run=true only reports."},
 		h.archive)
-	mcp.AddTool(s, &mcp.Tool{Name: "memsys_regen",
+	mcp.AddTool(s, &mcp.Tool{Name: "memsys_regen", Annotations: writes(additive, idempotent),
 		Description: "Rewrite .memory/graph.md and .memory/context.md from the log, under the lock. Call at shutdown."},
 		h.regen)
 }

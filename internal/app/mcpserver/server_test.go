@@ -533,3 +533,95 @@ func TestOpenLoopsAgree(t *testing.T) {
 		check("after regen", ".memory/context.md", 3)
 	}
 }
+
+// TestToolAnnotations: every tool carries the MCP hints a host reads
+// to decide whether to ask before a call, as the client sees them:
+// read-only tools say so; writing tools say whether they only add
+// (append, regen, lint's fix) or rewrite the log (archive) and whether a
+// second identical call changes anything; no tool reaches an open world.
+func TestToolAnnotations(t *testing.T) {
+	type hints struct{ readOnly, destructive, idempotent bool }
+	want := map[string]hints{
+		"memsys_status":  {readOnly: true, idempotent: true},
+		"memsys_show":    {readOnly: true, idempotent: true},
+		"memsys_log":     {readOnly: true, idempotent: true},
+		"memsys_context": {readOnly: true, idempotent: true},
+		"memsys_recall":  {readOnly: true, idempotent: true},
+		"memsys_graph":   {readOnly: true, idempotent: true},
+		"memsys_lint":    {idempotent: true},
+		"memsys_regen":   {idempotent: true},
+		"memsys_append":  {},
+		"memsys_archive": {destructive: true, idempotent: true},
+	}
+	cs := connect(t, copyExample(t))
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Tools) != len(want) {
+		t.Errorf("%d tools, want annotations checked for %d", len(res.Tools), len(want))
+	}
+	for _, tool := range res.Tools {
+		a := tool.Annotations
+		w, ok := want[tool.Name]
+		switch {
+		case !ok:
+			t.Errorf("%s: no expected annotations: add it to this table", tool.Name)
+		case a == nil:
+			t.Errorf("%s: no annotations", tool.Name)
+		case a.DestructiveHint == nil || a.OpenWorldHint == nil:
+			t.Errorf("%s: destructiveHint %v, openWorldHint %v: want both set (the defaults are true)", tool.Name, a.DestructiveHint, a.OpenWorldHint)
+		default:
+			got := hints{readOnly: a.ReadOnlyHint, destructive: *a.DestructiveHint, idempotent: a.IdempotentHint}
+			if got != w || *a.OpenWorldHint {
+				t.Errorf("%s: %+v, openWorld %v; want %+v, openWorld false", tool.Name, got, *a.OpenWorldHint, w)
+			}
+		}
+	}
+}
+
+// TestReadOnlyToolsWriteNothing holds the read-only tools to their
+// annotation: on a stale memory (where memsys_context renders the
+// context it would write), each leaves every file of the root as it
+// was, and so do lint without fix and archive's dry run.
+func TestReadOnlyToolsWriteNothing(t *testing.T) {
+	root := copyExample(t)
+	cs := connect(t, root)
+	call(t, cs, "memsys_append", map[string]any{"type": "test", "scope": "api", "summary": "stale now",
+		"details": []map[string]any{{"key": "target", "value": "api"}, {"key": "result", "value": "pass"}}})
+	files := func() map[string]string {
+		out := map[string]string{}
+		err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			b, err := os.ReadFile(p)
+			out[p] = string(b)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	before := files()
+	calls := []struct {
+		tool string
+		args map[string]any
+	}{
+		{"memsys_status", nil}, {"memsys_show", map[string]any{"id": "evt-1"}}, {"memsys_log", nil},
+		{"memsys_context", nil}, {"memsys_recall", map[string]any{"entities": []string{"Payments API"}}}, {"memsys_graph", nil},
+		{"memsys_lint", nil}, {"memsys_archive", map[string]any{"dry_run": true}},
+	}
+	for _, c := range calls {
+		if c.args == nil {
+			c.args = map[string]any{}
+		}
+		if res := call(t, cs, c.tool, c.args); res.IsError {
+			t.Errorf("%s: %s", c.tool, text(res))
+		}
+		if !reflect.DeepEqual(files(), before) {
+			t.Fatalf("%s changed the memory's files", c.tool)
+		}
+	}
+}

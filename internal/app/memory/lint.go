@@ -12,6 +12,7 @@ import (
 	"github.com/memsys/memsys/internal/base/config"
 	"github.com/memsys/memsys/internal/base/diag"
 	"github.com/memsys/memsys/internal/base/words"
+	"github.com/memsys/memsys/internal/io/gitx"
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/lint"
 	"github.com/memsys/memsys/parse"
@@ -57,11 +58,33 @@ type LintReport struct {
 //
 // A baseline file (lint.BaselineFile) at root hides the findings it
 // holds; with WriteBaseline the findings are recorded there instead.
+//
+// With Git.Staged every file, the configuration and the baseline
+// included, is read from the git index (what the next commit records),
+// not the working tree: a plain pre-commit hook runs with unstaged
+// changes still on disk.
 func Lint(ctx context.Context, root string, o LintOptions) (*LintReport, error) {
 	if o.Notes == nil {
 		o.Notes = func(string) {}
 	}
-	cfg, err := workspace.LoadConfig(root)
+	if o.Git.Staged && (o.Fix || o.WriteBaseline) {
+		return nil, errors.New("lint: --staged checks the staged files; --fix and --write-baseline change the working tree: run them without --staged")
+	}
+	git, revs, closeGit, err := history.Revisions(ctx, root, o.Git)
+	if err != nil {
+		return nil, err
+	}
+	defer closeGit()
+	files := memFiles{root: root}
+	if o.Git.Staged {
+		view, closeIndex, err := stagedView(ctx, root, git, revs)
+		if err != nil {
+			return nil, err
+		}
+		defer closeIndex()
+		files.view = view
+	}
+	cfg, err := files.config()
 	if err != nil {
 		return nil, err
 	}
@@ -69,24 +92,20 @@ func Lint(ctx context.Context, root string, o LintOptions) (*LintReport, error) 
 	if err != nil {
 		return nil, err
 	}
-	git, revs, closeGit, err := history.Revisions(ctx, root, o.Git)
-	if err != nil {
-		return nil, err
-	}
-	defer closeGit()
-	in := LintInput(root)
+	in := files.input()
 	in.Git, in.Revisions = git, revs
 	// A plain lint goes through the cache (lintcache.go); the baseline
-	// is applied after it either way.
+	// is applied after it either way. The cache knows the working tree
+	// only: a staged lint is never answered from it nor stored in it.
 	var ds diag.Diagnostics
 	var events int
-	if git == nil && revs == nil && !o.Fix && workspace.CacheEnabled() {
+	if files.view == nil && git == nil && revs == nil && !o.Fix && workspace.CacheEnabled() {
 		if ds, events, err = lintCached(l, root, lintCacheName(root, o.Overrides), in, o.Exiting); err != nil {
 			return nil, err
 		}
 	} else {
 		var s *lint.Session
-		if ds, events, s, _, err = lintOnce(l, root, in, o.Fix, nil); err != nil {
+		if ds, events, s, _, err = lintOnce(l, files, in, o.Fix, nil); err != nil {
 			return nil, err
 		}
 		if o.Fix {
@@ -96,14 +115,102 @@ func Lint(ctx context.Context, root string, o LintOptions) (*LintReport, error) 
 		}
 	}
 	r := &LintReport{Events: events}
-	r.Diagnostics, r.Suppressed, err = applyBaseline(root, l, ds, o.WriteBaseline, o.Notes)
+	r.Diagnostics, r.Suppressed, err = applyBaseline(root, files, l, ds, o.WriteBaseline, o.Notes)
 	return r, err
+}
+
+// stagedView is the View of the staged memory files at root (lint
+// --staged), read through gitx. A log that is neither staged nor in
+// HEAD is not yet part of any commit: there is nothing to check but
+// the user's intent, so it is one line, not a missing-log finding. A
+// log staged for deletion from HEAD is linted as the commit would
+// leave it (its events deleted: MS301).
+func stagedView(ctx context.Context, root string, git lint.Git, revs *lint.Revisions) (*workspace.View, func(), error) {
+	// history.Revisions has found the repository.
+	g := &gitx.Git{Dir: root}
+	idx, err := g.ReadIndex(ctx)
+	if err != nil {
+		return nil, nil, fmt.Errorf("lint --staged: read the index: %w", err)
+	}
+	view := workspace.NewView("staged", idx)
+	if !view.Exists(workspace.LogName) {
+		inHead := false
+		if git != nil && revs != nil {
+			if _, ok, err := git.Blob(revs.Base, workspace.LogName); err == nil && ok {
+				inHead = true
+			}
+		}
+		if !inHead {
+			idx.Close()
+			return nil, nil, fmt.Errorf("lint --staged: %s is not staged: git add it to commit the memory (memsys lint without --staged checks the working tree)", workspace.LogName)
+		}
+	}
+	return view, func() { idx.Close() }, nil
+}
+
+// memFiles is where a lint reads the memory: the working tree at root,
+// or, when view is set, the staged files (lint --staged). Rules see
+// either through the same lint.Input.
+type memFiles struct {
+	root string
+	view *workspace.View
+}
+
+func (f memFiles) config() (config.Config, error) {
+	if f.view != nil {
+		return f.view.Config()
+	}
+	return workspace.LoadConfig(f.root)
+}
+
+func (f memFiles) input() lint.Input {
+	if f.view != nil {
+		return lint.Input{LogFile: workspace.LogName, ReadFile: f.view.ReadFile, Exists: f.view.Exists}
+	}
+	return LintInput(f.root)
+}
+
+func (f memFiles) readFile(rel string) ([]byte, error) {
+	if f.view != nil {
+		return f.view.ReadFile(rel)
+	}
+	return workspace.ReadFile(f.root, rel)
+}
+
+func (f memFiles) tier() workspace.Tier {
+	if f.view != nil {
+		return f.view.Tier()
+	}
+	return workspace.DetectTier(f.root)
+}
+
+func (f memFiles) hasLog() bool {
+	if f.view != nil {
+		return f.view.Exists(workspace.LogName)
+	}
+	return !errors.Is(workspace.Lstat(f.root, workspace.LogName), fs.ErrNotExist)
+}
+
+func (f memFiles) stream(before func(*workspace.Memory), each func(*parse.Event), opts ...parse.Option) (*workspace.Memory, error) {
+	if f.view != nil {
+		return f.view.StreamWith(before, each, opts...)
+	}
+	return workspace.StreamWith(f.root, before, each, opts...)
+}
+
+// restream is Input.Restream: the history streamed again from the
+// files.
+func (f memFiles) restream() func(func(*parse.Event)) error {
+	return func(each func(*parse.Event)) error {
+		_, err := f.stream(nil, each)
+		return err
+	}
 }
 
 // applyBaseline applies root's baseline file, when it has one, to ds:
 // the findings it holds are dropped and counted, its stale entries
 // reported (MS208). With write, it records ds as the baseline first.
-func applyBaseline(root string, l *lint.Linter, ds diag.Diagnostics, write bool, note func(string)) (diag.Diagnostics, int, error) {
+func applyBaseline(root string, files memFiles, l *lint.Linter, ds diag.Diagnostics, write bool, note func(string)) (diag.Diagnostics, int, error) {
 	if write {
 		b := lint.NewBaseline(ds)
 		if err := workspace.WriteFile(root, lint.BaselineFile, b.Marshal()); err != nil {
@@ -113,7 +220,7 @@ func applyBaseline(root string, l *lint.Linter, ds diag.Diagnostics, write bool,
 		kept, n, _ := b.Apply(ds)
 		return kept, n, nil
 	}
-	data, err := workspace.ReadFile(root, lint.BaselineFile)
+	data, err := files.readFile(lint.BaselineFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return ds, 0, nil
 	}
@@ -140,15 +247,15 @@ func applyBaseline(root string, l *lint.Linter, ds diag.Diagnostics, write bool,
 // (if not nil) sees the Session after the last event, with the log's
 // last event and the number of events: the lint cache checkpoints it
 // there.
-func lintOnce(l *lint.Linter, root string, in lint.Input, derive bool, beforeFinish func(*lint.Session, *workspace.Memory, lastEvent, int)) (diag.Diagnostics, int, *lint.Session, *workspace.Memory, error) {
+func lintOnce(l *lint.Linter, files memFiles, in lint.Input, derive bool, beforeFinish func(*lint.Session, *workspace.Memory, lastEvent, int)) (diag.Diagnostics, int, *lint.Session, *workspace.Memory, error) {
 	in.Derive = derive
 	// The replay learns beforehand which events later ones supersede,
 	// predicted from the bytes; if that was wrong, Finish replays again
 	// from a second stream.
-	in.Restream = restream(root)
+	in.Restream = files.restream()
 	s := l.Start(in)
-	mem := &workspace.Memory{Root: root, Tier: workspace.DetectTier(root)}
-	if !errors.Is(workspace.Lstat(root, workspace.LogName), fs.ErrNotExist) {
+	mem := &workspace.Memory{Root: files.root, Tier: files.tier()}
+	if files.hasLog() {
 		var last lastEvent
 		n := 0
 		each := s.Event
@@ -165,7 +272,7 @@ func lintOnce(l *lint.Linter, root string, in lint.Input, derive bool, beforeFin
 		var err error
 		// The Session says which events its rules and replay are done
 		// with, and each keeps none but the last (parse.Reuse).
-		if mem, err = workspace.StreamWith(root, func(m *workspace.Memory) { s.Expect(m.Supersessions()) }, each, parse.Reuse(s)); err != nil {
+		if mem, err = files.stream(func(m *workspace.Memory) { s.Expect(m.Supersessions()) }, each, parse.Reuse(s)); err != nil {
 			return nil, 0, nil, nil, err
 		}
 		if beforeFinish != nil {
@@ -230,6 +337,6 @@ func fixDerived(root string, l *lint.Linter, s *lint.Session, ds diag.Diagnostic
 		}
 		note("lint --fix: rewrote " + f + " as regen writes it")
 	}
-	again, _, _, _, err := lintOnce(l, root, in, false, nil)
+	again, _, _, _, err := lintOnce(l, memFiles{root: root}, in, false, nil)
 	return again, err
 }

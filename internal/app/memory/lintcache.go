@@ -256,7 +256,7 @@ func lintCached(l *lint.Linter, root, name string, in lint.Input, exiting bool) 
 func lintCold(l *lint.Linter, root, name string, in lint.Input) (diag.Diagnostics, int, error) {
 	rec := &lintRecorder{reads: map[string]lintRead{}}
 	var cp *lintCheckpoint
-	ds, events, _, mem, err := lintOnce(l, root, rec.wrap(in), false, func(s *lint.Session, mem *workspace.Memory, last lastEvent, n int) {
+	ds, events, _, mem, err := lintOnce(l, memFiles{root: root}, rec.wrap(in), false, func(s *lint.Session, mem *workspace.Memory, last lastEvent, n int) {
 		if mem.Log == nil || !checkpointable(mem.Log, mem.Archive, last) {
 			return
 		}
@@ -288,7 +288,7 @@ func lintResume(l *lint.Linter, root, name, cpName string, in lint.Input, arch *
 	defer holdGC(len(suffix))()
 	rec := &lintRecorder{reads: map[string]lintRead{}}
 	rin := rec.wrap(in)
-	rin.Restream = restream(root)
+	rin.Restream = memFiles{root: root}.restream()
 	s, err := l.Resume(rin, cp.session)
 	if err != nil {
 		return nil, 0, false
@@ -445,13 +445,4 @@ func putLint(root, name string, m *lintManifest) {
 		}
 		return snapshot.EncodeTo(w, &m.Findings)
 	})
-}
-
-// restream is Input.Restream for root: the history streamed again from
-// the files.
-func restream(root string) func(func(*parse.Event)) error {
-	return func(each func(*parse.Event)) error {
-		_, err := workspace.Stream(root, each)
-		return err
-	}
 }

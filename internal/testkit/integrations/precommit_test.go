@@ -497,3 +497,27 @@ func TestPreCommitSubfolder(t *testing.T) {
 		t.Errorf("lint did not read svc/CHANGELOG.md:\n%s", got["memsys-append-only"].output)
 	}
 }
+
+// TestPreCommitUntracked: pre-commit sets aside unstaged changes but
+// leaves untracked files in place, so the working tree can still differ
+// from the commit. An untracked TODO.md makes the working tree's memory
+// full tier (graph.md required, and missing); the commit holds a core
+// memory. memsys-append-only (lint --staged) reads the staged files and
+// judges the commit, as memsys-regen-check does.
+func TestPreCommitUntracked(t *testing.T) {
+	hooks := loadHooks(t)
+	r := newMemoryRepo(t, "")
+	r.write("CHANGELOG.md", changelog(3, nil))
+	r.regen("")
+	r.git("add", "-A")
+	r.write("TODO.md", "# TODO\n\n- [ ] later\n")
+	if out, code := r.run("memsys", "lint"); code != 1 || !strings.Contains(out, "graph.md is missing (full tier)") {
+		t.Fatalf("working tree lint: exit %d, want 1 with graph.md missing:\n%s", code, out)
+	}
+	got := r.runHooks(hooks)
+	for _, id := range []string{"memsys-append-only", "memsys-regen-check"} {
+		if !got[id].passed() {
+			t.Errorf("untracked TODO.md: hook %s: exit %d, want a pass (the commit is a core memory)\n%s", id, got[id].code, got[id].output)
+		}
+	}
+}

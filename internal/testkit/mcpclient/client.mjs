@@ -60,6 +60,22 @@ for (const t of tools) {
   check(t.inputSchema && t.inputSchema.type === "object" && t.outputSchema, `${t.name} has input and output schemas`);
 }
 
+// Annotations, as the TypeScript client parses them: a read-only tool
+// and a writing one (docs/agents.md has every tool's hints).
+{
+  const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+  const hints = (name) => JSON.stringify(byName[name].annotations);
+  const status = byName.memsys_status.annotations || {};
+  check(status.readOnlyHint === true && status.destructiveHint === false && status.idempotentHint === true && status.openWorldHint === false,
+    `memsys_status is annotated read-only, idempotent, closed-world: ${hints("memsys_status")}`);
+  const append = byName.memsys_append.annotations || {};
+  check(append.readOnlyHint === false && append.destructiveHint === false && append.idempotentHint === false && append.openWorldHint === false,
+    `memsys_append is annotated as an additive, non-idempotent write: ${hints("memsys_append")}`);
+  const archive = byName.memsys_archive.annotations || {};
+  check(archive.readOnlyHint === false && archive.destructiveHint === true && archive.openWorldHint === false,
+    `memsys_archive is annotated destructive: ${hints("memsys_archive")}`);
+}
+
 // The agent's lifecycle, through MCP alone.
 // BOOT: status, then context.
 {

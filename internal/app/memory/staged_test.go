@@ -1,0 +1,140 @@
+package memory
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/memsys/memsys/internal/app/history"
+	"github.com/memsys/memsys/internal/io/gitx"
+	"github.com/memsys/memsys/internal/io/workspace"
+	"github.com/memsys/memsys/internal/testkit/loggen"
+	"github.com/memsys/memsys/parse"
+)
+
+// stagedRepo is a git repository holding a memory of n events
+// committed, one more event staged, and an unstaged append after it
+// (without regen: the working tree's log is two events ahead of HEAD).
+func stagedRepo(t testing.TB, n int) string {
+	t.Helper()
+	root := t.TempDir()
+	g := &gitx.Git{Dir: root, Env: []string{"HOME=" + root, "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=a", "GIT_AUTHOR_EMAIL=a@x",
+		"GIT_COMMITTER_NAME=a", "GIT_COMMITTER_EMAIL=a@x", "GIT_AUTHOR_DATE=2025-01-01T00:00:00Z", "GIT_COMMITTER_DATE=2025-01-01T00:00:00Z"}}
+	git := func(args ...string) {
+		t.Helper()
+		if _, err := g.Run(context.Background(), args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write := func(rel string, data []byte) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(root, rel), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	log := loggen.Generate(n, 1)
+	git("init", "-q", "-b", "main")
+	write(parse.AgentsFile, []byte("# Agents\n\n## Memory System Protocol\n"))
+	write(parse.LogFile, log)
+	git("add", ".")
+	git("commit", "-q", "-m", "memory")
+	next := func(k int) []byte { return []byte(newEventN(loggen.ID(n + k)[len("evt-"):])) }
+	log = append(log, next(1)...)
+	write(parse.LogFile, log)
+	git("add", parse.LogFile)
+	write(parse.LogFile, append(log, next(2)...))
+	return root
+}
+
+func newEventN(num string) string {
+	return "\n---\n\n### evt-" + num + " | 2099-01-01 00:00 | a | create\n\n**Scope**: s\n**Summary**: appended\n\n**Details**:\n- entity: appended_thing\n\n**Refs**: none\n**Tags**: none\n"
+}
+
+// TestLintStagedKeepsCacheApart: a staged lint reads the index and is
+// neither answered from the lint cache, which knows the working tree,
+// nor stored in it; the working tree's cached result survives it.
+func TestLintStagedKeepsCacheApart(t *testing.T) {
+	root := stagedRepo(t, 30)
+	defer useCache(true)()
+	ctx := context.Background()
+	plain := func() *LintReport {
+		t.Helper()
+		r, err := Lint(ctx, root, LintOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	first := plain()
+	hits := lintHits
+	if again := plain(); lintHits != hits+1 || again.Events != first.Events {
+		t.Fatalf("second plain lint: hits %d→%d, events %d, want a hit with %d", hits, lintHits, again.Events, first.Events)
+	}
+	entries := cacheEntries(t, root)
+	hits, resumes, saves := lintHits, lintResumes, lintSaves
+	staged, err := Lint(ctx, root, LintOptions{Git: history.GitOptions{Staged: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if staged.Events != 31 || first.Events != 32 {
+		t.Errorf("events: staged %d, working tree %d; want 31 and 32", staged.Events, first.Events)
+	}
+	if lintHits != hits || lintResumes != resumes || lintSaves != saves {
+		t.Errorf("a staged lint used the cache: hits %d→%d, resumes %d→%d, saves %d→%d", hits, lintHits, resumes, lintResumes, saves, lintSaves)
+	}
+	if got := cacheEntries(t, root); !slices.Equal(got, entries) {
+		t.Errorf("a staged lint changed the cache folder: %q, then %q", entries, got)
+	}
+	if last := plain(); lintHits != hits+1 || last.Events != first.Events {
+		t.Errorf("plain lint after a staged one: hits %d→%d, events %d, want a hit with %d", hits, lintHits, last.Events, first.Events)
+	}
+}
+
+// cacheEntries lists the cache folder of root with each entry's size
+// and modification time.
+func cacheEntries(t testing.TB, root string) []string {
+	t.Helper()
+	des, err := os.ReadDir(workspace.CacheDir(root))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, de := range des {
+		fi, err := de.Info()
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, de.Name()+" "+fi.ModTime().String())
+	}
+	return out
+}
+
+// BenchmarkLintStaged measures what lint --staged costs, never cached
+// (TestLintStagedKeepsCacheApart), against lint --base HEAD (the same
+// comparison with HEAD, the files read from the working tree) and a
+// plain lint cold and answered from the cache, on a 10,000-event log:
+// compare the ns/op of one run.
+func BenchmarkLintStaged(b *testing.B) {
+	root := stagedRepo(b, 10000)
+	ctx := context.Background()
+	run := func(b *testing.B, cache bool, o LintOptions) {
+		defer useCache(cache)()
+		if _, err := Lint(ctx, root, o); err != nil { // the cache's entries, when on
+			b.Fatal(err)
+		}
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			if _, err := Lint(ctx, root, o); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.Run("staged", func(b *testing.B) { run(b, true, LintOptions{Git: history.GitOptions{Staged: true}}) })
+	// --base HEAD compares the working tree with HEAD as --staged
+	// compares the index: the same history rules, files read from disk.
+	b.Run("base-HEAD", func(b *testing.B) { run(b, true, LintOptions{Git: history.GitOptions{Base: "HEAD"}}) })
+	b.Run("cold", func(b *testing.B) { run(b, false, LintOptions{}) })
+	b.Run("cached", func(b *testing.B) { run(b, true, LintOptions{}) })
+}
