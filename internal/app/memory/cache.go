@@ -268,9 +268,17 @@ func replayRead(root string, opt materialize.Options, mem *workspace.Memory, tie
 	}
 	if !x.Exact() {
 		// The bytes hid a Supersedes field the events have, or
-		// showed one they do not.
-		mem, x, err := replayStream(root, opt, "")
-		return mem, &rendered{x: x}, err
+		// showed one they do not: replay the same bytes again with
+		// the fields the events have (not the files on disk, which
+		// for regen --check --staged are not what was read).
+		a := materialize.NewAsync(opt)
+		a.Expect(x.Seen())
+		err := mem.Stream(func(e *parse.Event) { a.Add(e) }, parse.Reuse(a))
+		x = a.Wait()
+		if err != nil {
+			return nil, nil, err
+		}
+		return mem, &rendered{x: x}, nil
 	}
 	r := &rendered{x: x}
 	if saveable(mem, last) {

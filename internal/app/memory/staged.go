@@ -8,8 +8,8 @@ import (
 	"github.com/memsys/memsys/internal/base/config"
 	"github.com/memsys/memsys/internal/base/udiff"
 	"github.com/memsys/memsys/internal/io/gitx"
+	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/lint"
-	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
 )
 
@@ -49,16 +49,14 @@ func CheckStaged(ctx context.Context, root string) (diff string, problems []pars
 			return "", nil, err
 		}
 	}
-	opt := lint.RenderOptions(cfg)
-	x := materialize.NewReplayer(opt)
-	var logs []*parse.Log
+	mem := &workspace.Memory{Root: root}
 	for _, name := range parse.ArchiveFiles {
 		data, ok, err := staged(name)
 		if err != nil {
 			return "", nil, err
 		}
 		if ok {
-			logs = append(logs, parse.Parse(name, data, parse.Archive()))
+			mem.ArchivePath, mem.ArchiveBytes = name, data
 			break
 		}
 	}
@@ -69,11 +67,17 @@ func CheckStaged(ctx context.Context, root string) (diff string, problems []pars
 	if !ok {
 		return "", nil, fmt.Errorf("regen --staged: %s is not in the index: git add it", parse.LogFile)
 	}
-	logs = append(logs, parse.Parse(parse.LogFile, data))
-	for _, l := range logs {
-		problems = append(problems, l.Problems...)
-		for i := range l.Events {
-			x.Apply(&l.Events[i])
+	mem.LogBytes = data
+	// Through the history cache: it checks the staged bytes against its
+	// checkpoint by hash, so a commit of the log as it is on disk (the
+	// usual one) resumes where the last regen or lint left off.
+	x, err := ReplayRead(root, lint.RenderOptions(cfg), mem)
+	if err != nil {
+		return "", nil, err
+	}
+	for _, l := range []*parse.Log{mem.Archive, mem.Log} {
+		if l != nil {
+			problems = append(problems, l.Problems...)
 		}
 	}
 	tier, err := stagedTier(cfg, staged)

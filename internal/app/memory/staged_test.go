@@ -138,3 +138,52 @@ func BenchmarkLintStaged(b *testing.B) {
 	b.Run("cold", func(b *testing.B) { run(b, false, LintOptions{}) })
 	b.Run("cached", func(b *testing.B) { run(b, true, LintOptions{}) })
 }
+
+// TestCheckStagedCachedEqualsCold: regen --check --staged goes through
+// the history cache, keyed by the staged bytes: with the working tree
+// two events ahead (and its checkpoint written by a regen) and after
+// the staged derived files, cached and cold give the same diff and
+// warnings, and a second staged check resumes from the checkpoint the
+// first one wrote for the staged log.
+func TestCheckStagedCachedEqualsCold(t *testing.T) {
+	root := stagedRepo(t, 40)
+	// Full tier, and derived files regenerated from the working tree's
+	// log (two events past HEAD) and staged: one event ahead of the
+	// staged log. The regen leaves a checkpoint of the longer log.
+	if err := os.WriteFile(filepath.Join(root, ".memsys.json"), []byte(`{"tier": "full"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	func() {
+		defer useCache(true)()
+		if _, err := Regenerate(root, RegenOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}()
+	g := &gitx.Git{Dir: root, Env: []string{"HOME=" + root, "GIT_CONFIG_NOSYSTEM=1"}}
+	if _, err := g.Run(context.Background(), "add", ".memsys.json", parse.GraphFile, parse.ContextFile); err != nil {
+		t.Fatal(err)
+	}
+	check := func(cached bool) (string, []parse.Problem) {
+		t.Helper()
+		defer useCache(cached)()
+		diff, problems, err := CheckStaged(context.Background(), root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return diff, problems
+	}
+	coldDiff, coldProblems := check(false)
+	if coldDiff == "" {
+		t.Fatal("the staged derived files are an event ahead of the staged log: want a diff")
+	}
+	for i := range 2 {
+		before := resumes
+		diff, problems := check(true)
+		if diff != coldDiff || !slices.Equal(problems, coldProblems) {
+			t.Fatalf("run %d: cached staged check differs from the cold one:\n%s\nwant\n%s", i, diff, coldDiff)
+		}
+		if i == 1 && resumes == before {
+			t.Error("the second staged check did not resume from the checkpoint the first wrote")
+		}
+	}
+}
