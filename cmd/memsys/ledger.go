@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/memsys/memsys/internal/app/ledger"
+	"github.com/memsys/memsys/internal/app/memory"
 	"github.com/memsys/memsys/internal/base/words"
 )
 
@@ -74,7 +75,7 @@ func runImport(ctx context.Context, cmd *cli.Command) error {
 		fmt.Fprintf(w, "nothing to import%s\n", skipped)
 		return nil
 	}
-	fmt.Fprintf(w, "imported %s: %s to %s%s\n", words.Plural(r.Events, "event"), r.First, r.Last, skipped)
+	fmt.Fprintf(w, "imported %s: %s%s\n", words.Plural(r.Events, "event"), memory.SpanOf(r.First, r.Last), skipped)
 	return nil
 }
 
