@@ -131,6 +131,9 @@ func renumber(ctx context.Context, g Git, root, onto string, dryRun bool) (Renum
 		if cur == nil {
 			continue
 		}
+		// onto's blob has git's line endings (LF under core.autocrlf);
+		// the result takes the working file's, as append does.
+		crlf := allCRLF(cur)
 		if hasMarkers(cur) {
 			// A merge with onto stopped on this file (no driver): the
 			// branch's version is the other side's, and the result
@@ -168,6 +171,9 @@ func renumber(ctx context.Context, g Git, root, onto string, dryRun bool) (Renum
 				res.Moves = append(res.Moves, m)
 			}
 		}
+		if crlf {
+			r.Data = toCRLF(r.Data)
+		}
 		if string(r.Data) != string(cur) || slices.Contains(res.Resolved, name) {
 			writes = append(writes, write{name, r.Data})
 		}
@@ -195,6 +201,20 @@ func renumber(ctx context.Context, g Git, root, onto string, dryRun bool) (Renum
 	}
 	res.Written = append(res.Written, derived...)
 	return res, nil
+}
+
+// allCRLF reports whether every line of b ends in CRLF: a checkout with
+// core.autocrlf, or a log kept in CRLF. A file of mixed endings is
+// left as the merge lays it out rather than guessed at.
+func allCRLF(b []byte) bool {
+	n := bytes.Count(b, []byte("\n"))
+	return n > 0 && n == bytes.Count(b, []byte("\r\n"))
+}
+
+// toCRLF ends every line of b in CRLF, so a log renumbered in a CRLF
+// checkout is not left with LF events among CRLF ones.
+func toCRLF(b []byte) []byte {
+	return bytes.ReplaceAll(normalizeEOL(b), []byte("\n"), []byte("\r\n"))
 }
 
 // stoppedSide returns the commit that holds this branch's side of the
