@@ -103,7 +103,7 @@ func runMergeDriverInstall(install bool) cli.ActionFunc {
 		}
 		did, err := op(ctx, root)
 		if err != nil {
-			return cannotRun{err}
+			return cannotRun{fmt.Errorf("%s: %w", strings.TrimPrefix(cmd.FullName(), "memsys "), err)}
 		}
 		if len(did) == 0 {
 			fmt.Fprintln(cmd.Root().Writer, "nothing to do: the merge driver is already "+verb)

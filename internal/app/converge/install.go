@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"strings"
 
@@ -53,6 +54,14 @@ func Install(ctx context.Context, root string) ([]string, error) {
 }
 
 func install(ctx context.Context, g Git, root string) ([]string, error) {
+	// The block's paths start at root: written where no log is (the
+	// repository root of a monorepo whose memory is in a subfolder) it
+	// names files that are not there, and the memory's merges never
+	// reach the driver; nothing says so until a merge conflicts.
+	if err := workspace.Stat(root, parse.LogFile); errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("no %s in %s: the attributes name the memory's files from its root: run it in the folder that holds %s (or pass -C DIR), after memsys init",
+			parse.LogFile, root, parse.LogFile)
+	}
 	var did []string
 	name, _, err := g.Config(ctx, "merge."+DriverName+".name")
 	if err != nil {
