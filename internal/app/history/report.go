@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"strings"
 
 	"github.com/memsys/memsys/internal/base/diag"
@@ -13,6 +14,7 @@ import (
 	"github.com/memsys/memsys/internal/io/gitx"
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/lint"
+	"github.com/memsys/memsys/parse"
 )
 
 // Audit audits the memory at root as memsys audit does: since limits
@@ -43,6 +45,14 @@ func Audit(ctx context.Context, root, start, since string) (*Result, error) {
 			return nil, fmt.Errorf("audit: %v", err)
 		}
 		return nil, fmt.Errorf("audit: %w", err)
+	}
+	if res.Commits == 0 {
+		// Nothing to audit and no log here: the wrong folder (a
+		// monorepo's root, a mistyped -C), not a clean history. A CI
+		// job would read exit 0 as a pass forever.
+		if err := workspace.Stat(root, parse.LogFile); errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("audit: no %s in %s and no commit that changed one: run memsys audit in the memory's folder (or pass -C DIR)", parse.LogFile, root)
+		}
 	}
 	for i := range res.Findings {
 		f := &res.Findings[i]
