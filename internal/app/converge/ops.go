@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path"
 	"slices"
 	"strings"
 
@@ -306,6 +307,7 @@ func collisions(ctx context.Context, g Git, root string, revs []string) ([]RefCo
 	}
 	commits := make([]string, len(names))
 	hist := map[string][]parse.Event{}
+	hasLog := false
 	read := func(commit string) ([]parse.Event, error) {
 		if h, ok := hist[commit]; ok {
 			return h, nil
@@ -320,6 +322,7 @@ func collisions(ctx context.Context, g Git, root string, revs []string) ([]RefCo
 				continue
 			}
 			if name == parse.LogFile {
+				hasLog = true
 				logs[1] = parse.Parse(name, data, parse.HeadersOnly())
 			} else if logs[0] == nil {
 				logs[0] = parse.Parse(name, data, parse.Archive(), parse.HeadersOnly())
@@ -333,6 +336,14 @@ func collisions(ctx context.Context, g Git, root string, revs []string) ([]RefCo
 		if commits[i], err = g.Resolve(n); err != nil {
 			return nil, nil, err
 		}
+		if _, err := read(commits[i]); err != nil {
+			return nil, nil, err
+		}
+	}
+	if !hasLog {
+		// The wrong folder (a monorepo's root, a mistyped -C), not
+		// branches that agree: a CI job would read exit 0 as a pass.
+		return nil, nil, fmt.Errorf("no revision named has %s: run memsys collisions in the memory's folder (or pass -C DIR)", path.Join("/"+prefix, parse.LogFile))
 	}
 	var out []RefCollision
 	for i := range names {
