@@ -25,6 +25,7 @@ type Git interface {
 	Prefix(ctx context.Context) (string, error)
 	GitDir(ctx context.Context) (string, error)
 	TopLevel(ctx context.Context) (string, error)
+	Unmerged(ctx context.Context, path string) (bool, error)
 	Refs(ctx context.Context, pattern string) ([]string, error)
 	Config(ctx context.Context, key string) (string, bool, error)
 	SetConfig(ctx context.Context, key, value string) error

@@ -85,6 +85,7 @@ func renumber(ctx context.Context, g Git, root, onto string, dryRun bool) (Renum
 	}
 	names := append([]string{parse.LogFile}, parse.ArchiveFiles...)
 	curs := make([][]byte, len(names))
+	stopped := make([]bool, len(names))
 	marked := ""
 	for i, name := range names {
 		cur, err := workspace.ReadFile(root, name)
@@ -94,7 +95,15 @@ func renumber(ctx context.Context, g Git, root, onto string, dryRun bool) (Renum
 			return res, err
 		}
 		curs[i] = cur
-		if marked == "" && hasMarkers(cur) {
+		// A driver that could not run (memsys not on git's PATH)
+		// leaves the file unmerged with ours' text and no markers:
+		// taken as it is, the other side's events would be lost.
+		if stopped[i] = hasMarkers(cur); !stopped[i] {
+			if stopped[i], err = g.Unmerged(ctx, name); err != nil {
+				return res, err
+			}
+		}
+		if marked == "" && stopped[i] {
 			marked = name
 		}
 	}
@@ -135,7 +144,7 @@ func renumber(ctx context.Context, g Git, root, onto string, dryRun bool) (Renum
 		// onto's blob has git's line endings (LF under core.autocrlf);
 		// the result takes the working file's, as append does.
 		crlf := allCRLF(cur)
-		if hasMarkers(cur) {
+		if stopped[i] {
 			// A merge with onto stopped on this file (no driver): the
 			// branch's version is the other side's, and the result
 			// resolves it.

@@ -88,6 +88,18 @@ func (g *Git) GitDir(ctx context.Context) (string, error) {
 	return g.Line(ctx, "rev-parse", "--absolute-git-dir")
 }
 
+// Unmerged reports whether the index holds path (relative to the
+// folder g runs in) as unmerged: a merge, rebase or cherry-pick stopped
+// on it. A merge driver that could not run leaves such a file with
+// ours' text and no conflict markers, so only the index tells.
+func (g *Git) Unmerged(ctx context.Context, path string) (bool, error) {
+	out, err := g.Run(ctx, "ls-files", "--unmerged", "-z", "--", ":(literal)"+path)
+	if err != nil {
+		return false, err
+	}
+	return len(out) > 0, nil
+}
+
 // TopLevel returns the absolute path of the work tree's top folder.
 func (g *Git) TopLevel(ctx context.Context) (string, error) {
 	return g.Line(ctx, "rev-parse", "--show-toplevel")
