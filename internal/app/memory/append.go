@@ -47,6 +47,13 @@ func AppendLead(file string, src []byte, log *parse.Log) ([]byte, error) {
 	if !log.HasEventLog {
 		return nil, fmt.Errorf("%s: no \"## Event Log\" section: add one (memsys init writes it) before appending", file)
 	}
+	// A merge stopped on the log: the event would land inside the
+	// conflict, and git merge --abort would discard it with the markers.
+	for _, p := range log.Problems {
+		if p.Kind == parse.KindConflict {
+			return nil, fmt.Errorf("%s:%d: unresolved merge conflict marker: an event appended now would land inside the conflict: finish the merge first (memsys renumber --onto REV resolves the log), then append", file, p.Range.Line)
+		}
+	}
 	// Only the last two events decide the separator; copying all of them
 	// would cost more than the rest of append on a 100k-event log.
 	var inLog []*parse.Event
