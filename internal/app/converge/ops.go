@@ -121,8 +121,11 @@ func renumber(ctx context.Context, g Git, root, onto string, dryRun bool) (Renum
 	if parent != "" && parent != res.Base {
 		// The result would hold every event of the replayed commit's
 		// branch since the merge base, not only the commit's own.
-		return res, fmt.Errorf("%s has conflict markers from replaying %s, which is not the first commit after the merge base with %s: renumber would bring the commits before it too; resolve the markers by hand (memsys merge-driver install resolves such conflicts by itself)",
-			marked, short(mine), onto)
+		// The driver stops here too (the ancestor holds the branch's
+		// earlier events, which ours never had), so "install the
+		// driver" is no advice; replaying from the first commit is.
+		return res, fmt.Errorf("%s has conflict markers from replaying %s, which is not the first commit after the merge base with %s: renumber would bring the commits before it too: abort, then replay the branch from its first new commit with the merge driver installed (git cherry-pick %s..%s), or resolve the markers by hand",
+			marked, short(mine), onto, short(res.Base), short(mine))
 	}
 	prefix, err := g.Prefix(ctx)
 	if err != nil {
