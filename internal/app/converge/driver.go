@@ -224,7 +224,7 @@ func regenDerived(ctx context.Context, g Git, repoPath string) ([]byte, []string
 			return merged, nil
 		}
 		if name == parse.LogFile {
-			notes = append(notes, repoPath+": git merged no "+root+name+" in this merge: rendered from ours' log; if theirs changed the log, run memsys regen after the merge")
+			notes = append(notes, repoPath+": no merged "+root+name+" from this merge (git had none to merge, or its merge stopped on a conflict): rendered from ours' log; run memsys regen once the merge is finished")
 		}
 		return ours, nil
 	}
