@@ -16,7 +16,7 @@ func TestBaseline(t *testing.T) {
 		at(30, "MS111", "evt-005", `timestamp "2025-01-05" has no time of day`),
 		at(50, "MS301", "evt-009", "evt-009 was edited"),
 	}
-	b, err := ReadBaseline(NewBaseline(old).Marshal())
+	b, err := ReadBaseline(BaselineFile, NewBaseline(old).Marshal())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +37,7 @@ func TestBaseline(t *testing.T) {
 	if len(stale) != 1 || stale[0].Rule != "MS208" || stale[0].Event != "evt-005" {
 		t.Errorf("stale %v", stale)
 	}
-	if _, err := ReadBaseline([]byte(`{"version": 2}`)); err == nil {
+	if _, err := ReadBaseline(BaselineFile, []byte(`{"version": 2}`)); err == nil {
 		t.Error("version 2 read without error")
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -227,7 +228,7 @@ func applyBaseline(root string, files memFiles, l *lint.Linter, ds diag.Diagnost
 	if err != nil {
 		return nil, 0, err
 	}
-	b, err := lint.ReadBaseline(data)
+	b, err := lint.ReadBaseline(filepath.Join(root, lint.BaselineFile), data)
 	if err != nil {
 		return nil, 0, err
 	}
