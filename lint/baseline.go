@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/memsys/memsys/internal/base/config"
 	"github.com/memsys/memsys/internal/base/diag"
+	"github.com/memsys/memsys/parse"
 )
 
 // BaselineFile is the baseline memsys lint --write-baseline writes at
@@ -62,9 +64,21 @@ var numbers = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`
 // and message with line numbers taken out, so it survives the lines
 // shifting above it (an event appended, a paragraph added to the
 // changelog above the log) but not a change to what it says.
+//
+// A finding on an event is fingerprinted as if the event were in the
+// log even when it is in the archive: memsys archive moves events
+// there, and the findings the team accepted on them must stay accepted
+// (the README's adoption steps are baseline, then archive).
 func Fingerprint(d diag.Diagnostic) string {
 	msg := numbers().ReplaceAllString(d.Message, "${1}N")
-	h := sha256.Sum256([]byte(d.Rule + "\x00" + d.Range.File + "\x00" + d.Event + "\x00" + msg))
+	file := d.Range.File
+	if d.Event != "" {
+		dir, name := path.Split(file)
+		if slices.Contains(parse.ArchiveFiles, name) {
+			file = dir + parse.LogFile
+		}
+	}
+	h := sha256.Sum256([]byte(d.Rule + "\x00" + file + "\x00" + d.Event + "\x00" + msg))
 	return hex.EncodeToString(h[:8])
 }
 

@@ -58,3 +58,23 @@ func TestMarkBaseline(t *testing.T) {
 		t.Errorf("count %d errors, %d notes", e, ds.Notes())
 	}
 }
+
+// TestFingerprintArchived: memsys archive moves an event from the log
+// to the archive; a finding accepted on it keeps its fingerprint. A
+// finding on no event (the file itself) does not.
+func TestFingerprintArchived(t *testing.T) {
+	d := func(file, evt string) diag.Diagnostic {
+		return diag.Diagnostic{Rule: "MS104", Range: diag.Range{File: file, Line: 9}, Event: evt, Message: "m"}
+	}
+	for _, archive := range []string{"changelog-archive.md", "CHANGELOG-archive.md"} {
+		if Fingerprint(d(archive, "evt-002")) != Fingerprint(d("CHANGELOG.md", "evt-002")) {
+			t.Errorf("%s: an archived event's finding has a new fingerprint", archive)
+		}
+		if Fingerprint(d("svc/"+archive, "evt-002")) == Fingerprint(d("CHANGELOG.md", "evt-002")) {
+			t.Errorf("svc/%s: the folder was dropped", archive)
+		}
+		if Fingerprint(d(archive, "")) == Fingerprint(d("CHANGELOG.md", "")) {
+			t.Errorf("%s: a finding on the file itself matched the log's", archive)
+		}
+	}
+}
