@@ -155,3 +155,16 @@ func TestStepSummaryLimit(t *testing.T) {
 		t.Errorf("small summary:\n%s", summary.String())
 	}
 }
+
+// TestSARIFWarning: a run over GitHub's result limit is rejected at
+// upload, so memsys says so when it writes one, and only then.
+func TestSARIFWarning(t *testing.T) {
+	res := &Result{Diagnostics: make(diag.Diagnostics, SARIFResultLimit)}
+	if w := SARIFWarning(res); w != "" {
+		t.Errorf("at the limit: %q", w)
+	}
+	res.Diagnostics = append(res.Diagnostics, diag.Diagnostic{})
+	if w := SARIFWarning(res); !strings.HasPrefix(w, "25001 results: GitHub code scanning rejects") || !strings.Contains(w, "--write-baseline") {
+		t.Errorf("over the limit: %q", w)
+	}
+}

@@ -155,6 +155,9 @@ func lcPrint(ctx context.Context, cmd *cli.Command, format string, res *lint.Res
 	if err := p.Print(stdout, res); err != nil {
 		return cannotRun{fmt.Errorf("%s: write output: %w", cmd.Name, err)}
 	}
+	if w := lint.SARIFWarning(res); format == "sarif" && w != "" {
+		fmt.Fprintln(cmd.Root().ErrWriter, "memsys: "+cmd.Name+": "+w)
+	}
 	return nil
 }
 
