@@ -1,16 +1,22 @@
 package lint
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"path"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
 
+	"github.com/memsys/memsys/internal/base/config"
 	"github.com/memsys/memsys/internal/base/diag"
+	"github.com/memsys/memsys/parse"
 )
 
 // BaselineFile is the baseline memsys lint --write-baseline writes at
@@ -58,9 +64,21 @@ var numbers = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`
 // and message with line numbers taken out, so it survives the lines
 // shifting above it (an event appended, a paragraph added to the
 // changelog above the log) but not a change to what it says.
+//
+// A finding on an event is fingerprinted as if the event were in the
+// log even when it is in the archive: memsys archive moves events
+// there, and the findings the team accepted on them must stay accepted
+// (the README's adoption steps are baseline, then archive).
 func Fingerprint(d diag.Diagnostic) string {
 	msg := numbers().ReplaceAllString(d.Message, "${1}N")
-	h := sha256.Sum256([]byte(d.Rule + "\x00" + d.Range.File + "\x00" + d.Event + "\x00" + msg))
+	file := d.Range.File
+	if d.Event != "" {
+		dir, name := path.Split(file)
+		if slices.Contains(parse.ArchiveFiles, name) {
+			file = dir + parse.LogFile
+		}
+	}
+	h := sha256.Sum256([]byte(d.Rule + "\x00" + file + "\x00" + d.Event + "\x00" + msg))
 	return hex.EncodeToString(h[:8])
 }
 
@@ -86,16 +104,170 @@ func (b Baseline) Marshal() []byte {
 	return append(out, '\n')
 }
 
-// ReadBaseline reads BaselineFile's content.
-func ReadBaseline(data []byte) (Baseline, error) {
-	var b Baseline
-	if err := json.Unmarshal(data, &b); err != nil {
-		return b, fmt.Errorf("%s: %v: rewrite it with memsys lint --write-baseline", BaselineFile, err)
-	}
-	if b.Version != 1 {
-		return b, fmt.Errorf("%s: version %d, want 1: rewrite it with memsys lint --write-baseline", BaselineFile, b.Version)
+// ReadBaseline reads BaselineFile's content; file is its path, which
+// errors name (a *config.Error, so a command shows it relative to where
+// the user started memsys). A damaged or hand-edited file is one line
+// naming the line and what is wrong, never a Go type name; keys it does
+// not know are left alone, but every entry needs the rule and the
+// fingerprint it is matched by.
+func ReadBaseline(file string, data []byte) (Baseline, error) {
+	r := baselineReader{file: file, src: data, dec: json.NewDecoder(bytes.NewReader(data))}
+	b, err := r.read()
+	if err != nil {
+		return Baseline{}, err
 	}
 	return b, nil
+}
+
+const baselineFix = ": rewrite it with memsys lint --write-baseline"
+
+type baselineReader struct {
+	file string
+	src  []byte
+	dec  *json.Decoder
+}
+
+func (r *baselineReader) fail(off int64, format string, args ...any) error {
+	if off > int64(len(r.src)) {
+		off = int64(len(r.src))
+	}
+	line := bytes.Count(r.src[:max(off, 0)], []byte{'\n'}) + 1
+	return &config.Error{File: r.file, Line: line, Msg: fmt.Sprintf(format, args...) + baselineFix}
+}
+
+// syntax turns a decoding error into one line at its offset.
+func (r *baselineReader) syntax(err error, at int64) error {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		return r.fail(se.Offset, "%s", strings.TrimPrefix(se.Error(), "json: "))
+	case errors.As(err, &te):
+		return r.fail(at, "%q is %s, not %s", te.Field, jsonKind(te.Value), jsonKind(te.Type.Kind().String()))
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return r.fail(int64(len(r.src)), "unexpected end of file")
+	}
+	return r.fail(at, "%s", strings.TrimPrefix(err.Error(), "json: "))
+}
+
+// jsonKind names a JSON value kind (from UnmarshalTypeError.Value) or
+// the Go kind it was decoded into, as a user who reads JSON says it.
+func jsonKind(k string) string {
+	switch k {
+	case "number", "int", "int64", "float64":
+		return "a number"
+	case "string":
+		return "a string"
+	case "array", "slice":
+		return "an array"
+	case "object", "struct", "map":
+		return "an object"
+	case "bool":
+		return "true or false"
+	}
+	return k
+}
+
+// next skips JSON white space (and the separators Token consumes) so
+// an offset names the line a value starts on.
+func (r *baselineReader) next() int64 {
+	off := r.dec.InputOffset()
+	for off < int64(len(r.src)) && strings.IndexByte(" \t\r\n,:", r.src[off]) >= 0 {
+		off++
+	}
+	return off
+}
+
+func (r *baselineReader) read() (Baseline, error) {
+	var b Baseline
+	if len(bytes.TrimSpace(r.src)) == 0 {
+		return b, r.fail(0, "empty file, not a JSON object with \"version\" and \"findings\"")
+	}
+	start := r.next()
+	if tok, err := r.dec.Token(); err != nil {
+		return b, r.syntax(err, start)
+	} else if tok != json.Delim('{') {
+		return b, r.fail(start, "not a JSON object with \"version\" and \"findings\"")
+	}
+	version, findings := false, false
+	for r.dec.More() {
+		at := r.next()
+		tok, err := r.dec.Token()
+		if err != nil {
+			return b, r.syntax(err, at)
+		}
+		key, _ := tok.(string)
+		at = r.next()
+		switch key {
+		case "version":
+			if err := r.dec.Decode(&b.Version); err != nil {
+				return b, r.syntax(err, at)
+			}
+			version = true
+		case "findings":
+			if err := r.findings(&b); err != nil {
+				return b, err
+			}
+			findings = true
+		default:
+			var skip json.RawMessage
+			if err := r.dec.Decode(&skip); err != nil {
+				return b, r.syntax(err, at)
+			}
+		}
+	}
+	end := r.next()
+	if _, err := r.dec.Token(); err != nil {
+		return b, r.syntax(err, end)
+	}
+	if _, err := r.dec.Token(); err != io.EOF {
+		return b, r.fail(r.next(), "unexpected data after the top-level object")
+	}
+	switch {
+	case !version:
+		return b, r.fail(start, "no \"version\"")
+	case b.Version != 1:
+		return b, r.fail(start, "version %d, want 1", b.Version)
+	case !findings:
+		return b, r.fail(start, "no \"findings\"")
+	}
+	return b, nil
+}
+
+func (r *baselineReader) findings(b *Baseline) error {
+	at := r.next()
+	if tok, err := r.dec.Token(); err != nil {
+		return r.syntax(err, at)
+	} else if tok != json.Delim('[') {
+		return r.fail(at, "\"findings\" is not an array")
+	}
+	b.Findings = []BaselineEntry{}
+	for n := 1; r.dec.More(); n++ {
+		at := r.next()
+		var e BaselineEntry
+		if err := r.dec.Decode(&e); err != nil {
+			var te *json.UnmarshalTypeError
+			if errors.As(err, &te) && te.Field == "" {
+				return r.fail(at, "finding %d is %s, not an object", n, jsonKind(te.Value))
+			}
+			if errors.As(err, &te) {
+				return r.fail(at, "finding %d: %q is %s, not %s", n, te.Field, jsonKind(te.Value), jsonKind(te.Type.Kind().String()))
+			}
+			return r.syntax(err, at)
+		}
+		switch {
+		case e.Rule == "":
+			return r.fail(at, "finding %d has no \"rule\"", n)
+		case e.Fingerprint == "":
+			return r.fail(at, "finding %d has no \"fingerprint\"", n)
+		}
+		b.Findings = append(b.Findings, e)
+	}
+	end := r.next()
+	if _, err := r.dec.Token(); err != nil {
+		return r.syntax(err, end)
+	}
+	return nil
 }
 
 // Apply drops the findings of ds the baseline holds (each entry

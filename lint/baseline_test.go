@@ -16,7 +16,7 @@ func TestBaseline(t *testing.T) {
 		at(30, "MS111", "evt-005", `timestamp "2025-01-05" has no time of day`),
 		at(50, "MS301", "evt-009", "evt-009 was edited"),
 	}
-	b, err := ReadBaseline(NewBaseline(old).Marshal())
+	b, err := ReadBaseline(BaselineFile, NewBaseline(old).Marshal())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +37,7 @@ func TestBaseline(t *testing.T) {
 	if len(stale) != 1 || stale[0].Rule != "MS208" || stale[0].Event != "evt-005" {
 		t.Errorf("stale %v", stale)
 	}
-	if _, err := ReadBaseline([]byte(`{"version": 2}`)); err == nil {
+	if _, err := ReadBaseline(BaselineFile, []byte(`{"version": 2}`)); err == nil {
 		t.Error("version 2 read without error")
 	}
 }
@@ -56,5 +56,25 @@ func TestMarkBaseline(t *testing.T) {
 	}
 	if e, _ := ds.Count(); e != 3 || ds.Notes() != 1 {
 		t.Errorf("count %d errors, %d notes", e, ds.Notes())
+	}
+}
+
+// TestFingerprintArchived: memsys archive moves an event from the log
+// to the archive; a finding accepted on it keeps its fingerprint. A
+// finding on no event (the file itself) does not.
+func TestFingerprintArchived(t *testing.T) {
+	d := func(file, evt string) diag.Diagnostic {
+		return diag.Diagnostic{Rule: "MS104", Range: diag.Range{File: file, Line: 9}, Event: evt, Message: "m"}
+	}
+	for _, archive := range []string{"changelog-archive.md", "CHANGELOG-archive.md"} {
+		if Fingerprint(d(archive, "evt-002")) != Fingerprint(d("CHANGELOG.md", "evt-002")) {
+			t.Errorf("%s: an archived event's finding has a new fingerprint", archive)
+		}
+		if Fingerprint(d("svc/"+archive, "evt-002")) == Fingerprint(d("CHANGELOG.md", "evt-002")) {
+			t.Errorf("svc/%s: the folder was dropped", archive)
+		}
+		if Fingerprint(d(archive, "")) == Fingerprint(d("CHANGELOG.md", "")) {
+			t.Errorf("%s: a finding on the file itself matched the log's", archive)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -75,15 +76,30 @@ func escapeData(s string) string { return dataEscaper.Replace(s) }
 // file): ':' and ',' would end the value.
 func escapeProperty(s string) string { return propertyEscaper.Replace(s) }
 
-// writeStepSummary appends a Markdown table of every finding.
+// StepSummaryLimit is the most lint writes to $GITHUB_STEP_SUMMARY.
+// GitHub drops a step's summary whole when it is over 1 MiB, so the
+// table stops well below it (room for what other tools of the same
+// step write) rather than lose every row.
+const StepSummaryLimit = 512 << 10
+
+// writeStepSummary appends a Markdown table of every finding, or of as
+// many as fit in StepSummaryLimit and a line counting the rest (the
+// step's log, the annotations' source, has them all).
 func writeStepSummary(w io.Writer, r *Result) error {
 	var b strings.Builder
 	b.WriteString("### memsys lint\n\n" + summary(r) + "\n\n")
 	if len(r.Diagnostics) > 0 {
 		b.WriteString("| Severity | Rule | Location | Event | Message |\n|---|---|---|---|---|\n")
-		for _, d := range r.Diagnostics {
-			b.WriteString("| " + d.Severity.String() + " | " + cell(d.Rule) + " | `" + cell(d.Range.String()) + "` | " +
-				cell(d.Event) + " | " + cell(d.Message) + " |\n")
+		// Room for the closing line: its count has at most 10 digits.
+		const tail = len("\n0000000000 more findings are not in this table (GitHub shows at most 1 MiB here): the step's log lists every one\n\n")
+		for i, d := range r.Diagnostics {
+			row := "| " + d.Severity.String() + " | " + cell(d.Rule) + " | `" + cell(d.Range.String()) + "` | " +
+				cell(d.Event) + " | " + cell(d.Message) + " |\n"
+			if b.Len()+len(row)+tail > StepSummaryLimit {
+				fmt.Fprintf(&b, "\n%d more findings are not in this table (GitHub shows at most 1 MiB here): the step's log lists every one\n", len(r.Diagnostics)-i)
+				break
+			}
+			b.WriteString(row)
 		}
 		b.WriteString("\n")
 	}

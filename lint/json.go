@@ -39,6 +39,10 @@ type JSONSummary struct {
 	Errors   int `json:"errors"`
 	Warnings int `json:"warnings"`
 	Events   int `json:"events"`
+	// Baseline counts the findings .memsys-baseline.json hid (not in
+	// diagnostics nor in the counts above), so a program knows they
+	// exist; absent when none.
+	Baseline int `json:"baseline,omitempty"`
 }
 
 // JSONReport is the JSON format's document: what JSONPrinter writes and
@@ -67,6 +71,7 @@ func NewJSONReport(r *Result) JSONReport {
 	}
 	out.Summary.Errors, out.Summary.Warnings = r.Diagnostics.Count()
 	out.Summary.Events = r.Events
+	out.Summary.Baseline = r.Suppressed
 	return out
 }
 

@@ -14,10 +14,11 @@ type Result struct {
 	Diagnostics diag.Diagnostics // sorted with Diagnostics.Sort
 	Events      int              // events checked, archive included
 	Roots       int              // memory roots checked
-	// Suppressed counts the findings a baseline file matched, which
-	// are not printed; BaselineFile names that file.
-	Suppressed   int
-	BaselineFile string
+	// Suppressed counts the findings baseline files matched, which
+	// are not printed; BaselineFiles names those files as the output
+	// names every path (none: BaselineFile).
+	Suppressed    int
+	BaselineFiles []string
 	// Counted, when set, is what the summary line says was checked in
 	// place of the event count (audit: "2 commits audited").
 	Counted string
@@ -74,7 +75,14 @@ func summary(r *Result) string {
 		s += " (" + words.Plural(n, "note") + " on events the base revision already has)"
 	}
 	if r.Suppressed > 0 {
-		s += "; " + words.Plural(r.Suppressed, "finding") + " in " + r.BaselineFile + " not shown"
+		in := BaselineFile
+		switch n := len(r.BaselineFiles); {
+		case n == 1:
+			in = r.BaselineFiles[0]
+		case n > 1:
+			in = words.Plural(n, "baseline file")
+		}
+		s += "; " + words.Plural(r.Suppressed, "finding") + " in " + in + " not shown"
 	}
 	return s
 }

@@ -3,6 +3,8 @@ package lint
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -111,5 +113,58 @@ func TestSARIFFileURI(t *testing.T) {
 		if got := fileURI(tc.in); got != tc.want {
 			t.Errorf("fileURI(%q) = %q, want %q", tc.in, got, tc.want)
 		}
+	}
+}
+
+// TestStepSummaryLimit: GitHub drops a step summary over 1 MiB whole
+// ("$GITHUB_STEP_SUMMARY upload aborted, supports content up to a size
+// of 1024k"), so a hand-kept log with tens of thousands of findings
+// would show no summary at all. The table stops below the limit and
+// says how many findings it left out and where they are.
+func TestStepSummaryLimit(t *testing.T) {
+	res := &Result{Events: 50000, Roots: 1}
+	for i := 1; i <= 50000; i++ {
+		res.Diagnostics = append(res.Diagnostics, diag.Diagnostic{Rule: "MS112", Severity: diag.Warning,
+			Range: diag.Range{File: "CHANGELOG.md", Line: i * 13, Col: 1}, Event: fmt.Sprintf("evt-%05d", i),
+			Message: fmt.Sprintf("evt-%05d (test) has no result detail: add \"- result: ...\" under **Details**", i)})
+	}
+	var summary bytes.Buffer
+	if err := (&GitHubPrinter{StepSummary: &summary}).Print(io.Discard, res); err != nil {
+		t.Fatal(err)
+	}
+	out := summary.String()
+	if len(out) > StepSummaryLimit {
+		t.Errorf("step summary is %d bytes, over GitHub's limit (%d)", len(out), StepSummaryLimit)
+	}
+	if !strings.Contains(out, "| warning | MS112 | `CHANGELOG.md:13:1` | evt-00001 |") {
+		t.Error("the first finding is not in the table")
+	}
+	rows := strings.Count(out, "| warning | MS112 |")
+	want := fmt.Sprintf("\n%d more findings are not in this table (GitHub shows at most 1 MiB here): the step's log lists every one\n", 50000-rows)
+	if rows == 0 || rows == 50000 || !strings.HasSuffix(out, want+"\n") {
+		t.Errorf("%d rows; the summary ends %q, want %q", rows, out[max(0, len(out)-200):], want)
+	}
+
+	// A small result is whole, with no such line.
+	summary.Reset()
+	res.Diagnostics = res.Diagnostics[:3]
+	if err := (&GitHubPrinter{StepSummary: &summary}).Print(io.Discard, res); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(summary.String(), "more findings") || strings.Count(summary.String(), "| warning |") != 3 {
+		t.Errorf("small summary:\n%s", summary.String())
+	}
+}
+
+// TestSARIFWarning: a run over GitHub's result limit is rejected at
+// upload, so memsys says so when it writes one, and only then.
+func TestSARIFWarning(t *testing.T) {
+	res := &Result{Diagnostics: make(diag.Diagnostics, SARIFResultLimit)}
+	if w := SARIFWarning(res); w != "" {
+		t.Errorf("at the limit: %q", w)
+	}
+	res.Diagnostics = append(res.Diagnostics, diag.Diagnostic{})
+	if w := SARIFWarning(res); !strings.HasPrefix(w, "25001 results: GitHub code scanning rejects") || !strings.Contains(w, "--write-baseline") {
+		t.Errorf("over the limit: %q", w)
 	}
 }

@@ -2,11 +2,13 @@ package lint
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/url"
 	"path/filepath"
 
 	"github.com/memsys/memsys/internal/base/diag"
+	"github.com/memsys/memsys/internal/base/words"
 )
 
 // SARIFPrinter writes SARIF 2.1.0 as github/codeql-action/upload-sarif
@@ -173,4 +175,20 @@ func helpText(r *Rule) string {
 
 func helpMarkdown(r *Rule) string {
 	return r.Doc + "\n\nBad:\n\n```markdown\n" + r.Bad + "\n```\n\nGood:\n\n```markdown\n" + r.Good + "\n```"
+}
+
+// SARIFResultLimit is the most results GitHub code scanning accepts in
+// one SARIF run: a file with more is rejected at upload ("Analysis
+// SARIF file rejected due to result limits").
+const SARIFResultLimit = 25000
+
+// SARIFWarning is what to tell the user when r's SARIF would be
+// rejected by code scanning, or "": the upload fails later, in another
+// step, with GitHub's words, so memsys says why and what to do first.
+func SARIFWarning(r *Result) string {
+	if n := len(r.Diagnostics); n > SARIFResultLimit {
+		return fmt.Sprintf("%s: GitHub code scanning rejects a SARIF run with more than %s: record the existing findings with memsys lint --write-baseline so only new ones are uploaded",
+			words.Plural(n, "result"), words.Plural(SARIFResultLimit, "result"))
+	}
+	return ""
 }

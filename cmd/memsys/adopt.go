@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/memsys/memsys/internal/app/adopt"
+	"github.com/memsys/memsys/internal/app/memory"
 	"github.com/memsys/memsys/internal/base/words"
 )
 
@@ -70,11 +71,8 @@ func runAdopt(ctx context.Context, cmd *cli.Command) error {
 	case dry:
 		fmt.Fprintln(w, "would append "+summary)
 	default:
-		ids := res.IDs[0]
-		if len(res.IDs) > 1 {
-			ids += ".." + res.IDs[len(res.IDs)-1]
-		}
-		fmt.Fprintf(w, "appended %s (%s)\n", ids, summary)
+		// Named as import and archive name what they moved.
+		fmt.Fprintf(w, "appended %s (%s)\n", memory.SpanOf(res.IDs[0], res.IDs[len(res.IDs)-1]), summary)
 		for _, f := range o.Wrote {
 			fmt.Fprintln(w, "wrote "+f)
 		}

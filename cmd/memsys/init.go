@@ -67,6 +67,9 @@ func runInit(ctx context.Context, cmd *cli.Command) error {
 		if r.Warning != "" {
 			fmt.Fprintln(cmd.Root().ErrWriter, "memsys: warning: "+r.Warning)
 		}
+		for _, k := range r.Kept {
+			fmt.Fprintln(cmd.Root().ErrWriter, "memsys: warning: "+k)
+		}
 		for _, l := range r.Done {
 			fmt.Fprintln(cmd.Root().Writer, l)
 		}

@@ -86,13 +86,16 @@ func runLint(ctx context.Context, cmd *cli.Command) error {
 	res := &lint.Result{Diagnostics: diag.Diagnostics{}, Roots: len(roots)}
 	for i, root := range roots {
 		opt.Exiting = i == len(roots)-1 // only the last root's lint is followed by the printing alone
+		opt.Display = func(f string) string { return workspace.DisplayPath(base, root, f) }
 		r, err := memory.Lint(ctx, root, opt)
 		if err != nil {
 			return cannotRun{err}
 		}
 		res.Events += r.Events
 		res.Suppressed += r.Suppressed
-		res.BaselineFile = lint.BaselineFile
+		if r.Suppressed > 0 {
+			res.BaselineFiles = append(res.BaselineFiles, opt.Display(lint.BaselineFile))
+		}
 		res.Diagnostics = append(res.Diagnostics, r.Diagnostics.Relocate(func(f string) string { return workspace.DisplayPath(base, root, f) })...)
 	}
 	res.Diagnostics.Sort()
@@ -151,6 +154,9 @@ func lcPrint(ctx context.Context, cmd *cli.Command, format string, res *lint.Res
 	}
 	if err := p.Print(stdout, res); err != nil {
 		return cannotRun{fmt.Errorf("%s: write output: %w", cmd.Name, err)}
+	}
+	if w := lint.SARIFWarning(res); format == "sarif" && w != "" {
+		fmt.Fprintln(cmd.Root().ErrWriter, "memsys: "+cmd.Name+": "+w)
 	}
 	return nil
 }

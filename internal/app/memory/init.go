@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strings"
 
+	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/lint"
 	"github.com/memsys/memsys/parse"
@@ -17,6 +19,10 @@ import (
 type InitResult struct {
 	Done    []string
 	Warning string // "" or a sentence about the existing log
+	// Kept has a sentence for each existing derived file init left
+	// alone although it is not what regen writes (kept by hand before
+	// memsys): lint would fail on it, so init says what to run.
+	Kept []string
 }
 
 // Init deploys the files of tier at root, as the seed's Tiers table
@@ -71,8 +77,12 @@ func Init(root string, tier parse.Tier) (*InitResult, error) {
 		}
 	}
 	for _, f := range derived {
+		cur, err := workspace.ReadFile(root, f.File)
 		if err := create(f.File, f.Data); err != nil {
 			return r, err
+		}
+		if err == nil {
+			r.Kept = append(r.Kept, keptDerived(f.File, cur, f.Data)...)
 		}
 	}
 	gi, err := workspace.ReadFile(root, ".gitignore")
@@ -90,6 +100,24 @@ func Init(root string, tier parse.Tier) (*InitResult, error) {
 		r.Done = append(r.Done, added)
 	}
 	return r, err
+}
+
+// keptDerived is what init says of the existing derived file rel (cur)
+// when it is not what regen writes (want): rows to adopt first, or a
+// file to regenerate. Line endings aside, as lint's drift rules judge.
+func keptDerived(rel string, cur, want []byte) []string {
+	if bytes.Equal(bytes.ReplaceAll(cur, []byte("\r\n"), []byte("\n")), want) {
+		return nil
+	}
+	if rows := lint.Curated(rel, cur, want, false); len(rows) > 0 {
+		them := "them"
+		if len(rows) == 1 {
+			them = "it"
+		}
+		return []string{fmt.Sprintf("kept %s, which holds %s no replay of the log produces (%s): run memsys adopt to record %s as events, then memsys regen",
+			rel, words.Plural(len(rows), "item"), words.Clip(strings.Join(rows, ", ")), them)}
+	}
+	return []string{"kept " + rel + ", which is not what memsys regen writes from the log: run memsys regen (memsys lint shows the difference)"}
 }
 
 // addProtocol adds the Memory System Protocol block to AGENTS.md once:

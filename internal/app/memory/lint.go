@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -29,6 +30,10 @@ type LintOptions struct {
 	// Notes receives one line per thing lint did besides judging: a
 	// file --fix rewrote or kept, the baseline written. nil drops them.
 	Notes func(string)
+	// Display names a root-relative file in Notes as the command shows
+	// every path (relative to where memsys started: a monorepo's roots
+	// each have a .memsys-baseline.json). nil names it as is.
+	Display func(file string) string
 	// Exiting says the process prints the report and exits after this
 	// lint (the memsys command's last root, not the MCP server): a lint
 	// answered from the cache's
@@ -66,6 +71,9 @@ type LintReport struct {
 func Lint(ctx context.Context, root string, o LintOptions) (*LintReport, error) {
 	if o.Notes == nil {
 		o.Notes = func(string) {}
+	}
+	if o.Display == nil {
+		o.Display = func(f string) string { return f }
 	}
 	if o.Git.Staged && (o.Fix || o.WriteBaseline) {
 		return nil, errors.New("lint: --staged checks the staged files; --fix and --write-baseline change the working tree: run them without --staged")
@@ -109,13 +117,13 @@ func Lint(ctx context.Context, root string, o LintOptions) (*LintReport, error) 
 			return nil, err
 		}
 		if o.Fix {
-			if ds, err = fixDerived(root, l, s, ds, in, o.Notes); err != nil {
+			if ds, err = fixDerived(root, l, s, ds, in, o.Notes, o.Display); err != nil {
 				return nil, err
 			}
 		}
 	}
 	r := &LintReport{Events: events}
-	r.Diagnostics, r.Suppressed, err = applyBaseline(root, files, l, ds, o.WriteBaseline, o.Notes)
+	r.Diagnostics, r.Suppressed, err = applyBaseline(root, files, l, ds, o.WriteBaseline, o.Notes, o.Display)
 	return r, err
 }
 
@@ -210,13 +218,13 @@ func (f memFiles) restream() func(func(*parse.Event)) error {
 // applyBaseline applies root's baseline file, when it has one, to ds:
 // the findings it holds are dropped and counted, its stale entries
 // reported (MS208). With write, it records ds as the baseline first.
-func applyBaseline(root string, files memFiles, l *lint.Linter, ds diag.Diagnostics, write bool, note func(string)) (diag.Diagnostics, int, error) {
+func applyBaseline(root string, files memFiles, l *lint.Linter, ds diag.Diagnostics, write bool, note func(string), show func(string) string) (diag.Diagnostics, int, error) {
 	if write {
 		b := lint.NewBaseline(ds)
 		if err := workspace.WriteFile(root, lint.BaselineFile, b.Marshal()); err != nil {
 			return nil, 0, err
 		}
-		note(fmt.Sprintf("lint: wrote %s (%s): commit it; later runs report only new findings", lint.BaselineFile, words.Plural(len(b.Findings), "finding")))
+		note(fmt.Sprintf("lint: wrote %s (%s): commit it; later runs report only new findings", show(lint.BaselineFile), words.Plural(len(b.Findings), "finding")))
 		kept, n, _ := b.Apply(ds)
 		return kept, n, nil
 	}
@@ -227,7 +235,7 @@ func applyBaseline(root string, files memFiles, l *lint.Linter, ds diag.Diagnost
 	if err != nil {
 		return nil, 0, err
 	}
-	b, err := lint.ReadBaseline(data)
+	b, err := lint.ReadBaseline(filepath.Join(root, lint.BaselineFile), data)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -299,7 +307,7 @@ func LintInput(root string) lint.Input {
 // fixDerived rewrites the derived files that the findings of rules
 // declaring Fix name with what regen writes (the Session replayed the
 // history for it), then lints again.
-func fixDerived(root string, l *lint.Linter, s *lint.Session, ds diag.Diagnostics, in lint.Input, note func(string)) (diag.Diagnostics, error) {
+func fixDerived(root string, l *lint.Linter, s *lint.Session, ds diag.Diagnostics, in lint.Input, note func(string), show func(string) string) (diag.Diagnostics, error) {
 	var files []string
 	for _, d := range ds {
 		if r := lint.Lookup(d.Rule); r != nil && r.Fix && !slices.Contains(files, d.Range.File) {
@@ -328,14 +336,14 @@ func fixDerived(root string, l *lint.Linter, s *lint.Session, ds diag.Diagnostic
 		// kept by hand) is kept: memsys adopt records them first.
 		if cur, err := workspace.ReadFile(root, f); err == nil {
 			if rows := lint.Curated(f, cur, data, false); len(rows) > 0 {
-				note(fmt.Sprintf("lint --fix: kept %s: it holds %s no replay produces (%s): run memsys adopt first", f, words.Plural(len(rows), "item"), strings.Join(rows, ", ")))
+				note(fmt.Sprintf("lint --fix: kept %s: it holds %s no replay produces (%s): run memsys adopt first", show(f), words.Plural(len(rows), "item"), strings.Join(rows, ", ")))
 				continue
 			}
 		}
 		if err := workspace.WriteFile(root, f, data); err != nil {
 			return nil, fmt.Errorf("lint --fix: %w", err)
 		}
-		note("lint --fix: rewrote " + f + " as regen writes it")
+		note("lint --fix: rewrote " + show(f) + " as regen writes it")
 	}
 	again, _, _, _, err := lintOnce(l, memFiles{root: root}, in, false, nil)
 	return again, err

@@ -69,9 +69,12 @@ type DerivedView struct {
 
 // ReportFindings counts lint's findings.
 type ReportFindings struct {
-	Errors   int     `json:"errors"`
-	Warnings int     `json:"warnings"`
-	Notes    int     `json:"notes"`
+	Errors   int `json:"errors"`
+	Warnings int `json:"warnings"`
+	Notes    int `json:"notes"`
+	// Baseline counts the findings .memsys-baseline.json accepted,
+	// which lint does not show and which are not in the other counts.
+	Baseline int     `json:"baseline"`
 	ByRule   []Count `json:"by_rule"`
 }
 
@@ -157,6 +160,12 @@ func BuildReport(root string) (*Report, error) {
 		}
 		r.Derived = append(r.Derived, DerivedView{File: f.File, State: state})
 	}
+	// The baseline is applied as lint applies it, so the receipt counts
+	// what lint reports (MS208 included) and a damaged file stops both.
+	ds, r.Findings.Baseline, err = applyBaseline(root, memFiles{root: root}, l, ds, false, func(string) {}, func(f string) string { return f })
+	if err != nil {
+		return nil, err
+	}
 	rules := map[string]int{}
 	for _, d := range ds {
 		switch d.Severity {
@@ -198,7 +207,11 @@ func (r *Report) Markdown() string {
 	line("")
 	line("- **Event horizon**: %s (%s)", orDash(r.Horizon), orDash(r.At))
 	line("- **Events**: %d (log %d, archive %d)", r.Events.Total, r.Events.Log, r.Events.Archive)
-	line("- **Findings**: errors %d, warnings %d, notes %d", r.Findings.Errors, r.Findings.Warnings, r.Findings.Notes)
+	accepted := ""
+	if r.Findings.Baseline > 0 {
+		accepted = fmt.Sprintf("; %d accepted in %s", r.Findings.Baseline, lint.BaselineFile)
+	}
+	line("- **Findings**: errors %d, warnings %d, notes %d%s", r.Findings.Errors, r.Findings.Warnings, r.Findings.Notes, accepted)
 	table := func(title, col string, cs []Count) {
 		line("")
 		line("## %s", title)

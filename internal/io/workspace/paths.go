@@ -115,7 +115,7 @@ func Roots(base string, explicit bool, patterns []string) ([]string, error) {
 			}
 		}
 		if !found {
-			return nil, fmt.Errorf("lint: no memory root (a folder with %s) matches %q", LogName, pat)
+			return nil, fmt.Errorf("lint: no memory root (a folder with %s) matches %q: check the pattern; it is relative to the folder memsys started in (or -C)", LogName, pat)
 		}
 	}
 	slices.Sort(roots)

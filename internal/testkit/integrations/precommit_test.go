@@ -138,7 +138,7 @@ func TestPreCommitManifest(t *testing.T) {
 		for _, f := range []string{
 			"CHANGELOG.md", "changelog-archive.md", "CHANGELOG-archive.md", ".memsys.json",
 			".memory/graph.md", ".memory/context.md", "svc/CHANGELOG.md", "apps/a/.memory/context.md",
-			"AGENTS.md", "TODO.md", "svc/AGENTS.md",
+			"AGENTS.md", "TODO.md", "svc/AGENTS.md", ".memsys-baseline.json", "svc/.memsys-baseline.json",
 		} {
 			if !re.MatchString(f) {
 				t.Errorf("hook %q does not run for %s", h.str("id"), f)
