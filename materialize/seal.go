@@ -28,6 +28,15 @@ import (
 // sealPrefix starts the seal line.
 const sealPrefix = "<!-- memsys digest: "
 
+// RenderVersion names what RenderGraph and RenderContext write for given
+// events, and goes into every seal: a memsys whose renderer writes
+// other bytes for the same events ("1 day" where an older one wrote "1
+// days") must not take an older file's seal for its own, or status would
+// call fresh what lint finds differs from what regen writes.
+// TestRenderVersion fails when the rendered output of its corpus changes
+// and this number does not.
+const RenderVersion = 2
+
 // A SourceHasher digests a history as regen reads it: the text of each
 // event (line endings already LF), in order, and the options that
 // shape context.md. Feed it the archive's events, then the log's.
@@ -42,7 +51,7 @@ type SourceHasher struct {
 func NewSourceHasher(opt Options) *SourceHasher {
 	opt = opt.withDefaults()
 	s := &SourceHasher{h: sha256.New()}
-	s.h.Write([]byte("memsys-source-v1 " + strconv.Itoa(opt.ContextWords) + " " + strconv.Itoa(opt.WindowHours) + " " + strconv.Itoa(opt.WindowEvents) + "\n"))
+	s.h.Write([]byte("memsys-source-v1 render-" + strconv.Itoa(RenderVersion) + " " + strconv.Itoa(opt.ContextWords) + " " + strconv.Itoa(opt.WindowHours) + " " + strconv.Itoa(opt.WindowEvents) + "\n"))
 	return s
 }
 
@@ -128,6 +137,36 @@ func SourceDigest(events []parse.Event, opt Options) []byte {
 		s.Add(&events[i])
 	}
 	return s.Sum()
+}
+
+// SealOnlyDiffers reports whether a and b, two sealed files, hold the
+// same text and differ only in their seal lines: what a memsys with
+// another renderer version (RenderVersion) wrote for the same events,
+// as opposed to a hand edit, which changes the text or follows the
+// seal.
+func SealOnlyDiffers(a, b []byte) bool {
+	ab, aok := splitSeal(a)
+	bb, bok := splitSeal(b)
+	return aok && bok && bytes.Equal(ab, bb) && !bytes.Equal(a, b)
+}
+
+// splitSeal returns the text above file's seal line, and whether the
+// file ends with a well-formed one.
+func splitSeal(file []byte) ([]byte, bool) {
+	i := bytes.LastIndex(file, []byte("\n"+sealPrefix))
+	if i < 0 {
+		return nil, false
+	}
+	line := strings.TrimSuffix(string(file[i+1:]), "\n")
+	hexPart, ok := strings.CutPrefix(line, sealPrefix)
+	if !ok || !strings.HasSuffix(hexPart, " -->") {
+		return nil, false
+	}
+	hexPart = strings.TrimSuffix(hexPart, " -->")
+	if _, err := hex.DecodeString(hexPart); err != nil || len(hexPart) != 32 {
+		return nil, false
+	}
+	return file[:i+1], true
 }
 
 // Unseal returns file without its seal line: the rendered content, as

@@ -338,7 +338,7 @@ func (d DerivedStatus) text(last, tier string) string {
 		fix = lint.NotInTier(tier) // regen writes only the tier's files
 	}
 	if d.Differs {
-		return "stale (horizon " + or(d.Horizon, "none") + ", but the content is not what regen writes: edited by hand, an event edited, or other options): " + fix
+		return "stale (horizon " + or(d.Horizon, "none") + ", but the content is not what regen writes: edited by hand, an event edited, other options, or another version of memsys): " + fix
 	}
 	return "stale (horizon " + or(d.Horizon, "none") + ", last event " + or(last, "none") + "): " + fix
 }
