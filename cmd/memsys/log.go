@@ -45,7 +45,7 @@ func runLog(ctx context.Context, cmd *cli.Command) error {
 		Until: cmd.String("until"), RefsTo: cmd.String("refs-to"), At: cmd.String("at"),
 		Open: cmd.Bool("open"), Superseded: cmd.Bool("superseded"), Limit: int(cmd.Int("limit"))}
 	if cmd.IsSet("limit") && f.Limit < 1 {
-		return cannotRun{memory.ErrLimit("--limit", f.Limit)}
+		return cannotRun{memory.ErrLimit("--limit", f.Limit, "every event")}
 	}
 	if v := cmd.String("type"); v != "" {
 		f.Types = strings.Split(v, ",")

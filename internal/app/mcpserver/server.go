@@ -256,7 +256,7 @@ func (h *handlers) log(ctx context.Context, _ *mcp.CallToolRequest, in LogIn) (*
 	limit := DefaultLogLimit
 	if in.Limit != nil {
 		if limit = *in.Limit; limit < 1 {
-			return nil, LogOut{}, h.toolErr(memory.ErrLimit("limit", limit))
+			return nil, LogOut{}, h.toolErr(memory.ErrLimit("limit", limit, fmt.Sprintf("the last %d, or set a larger limit for more", DefaultLogLimit)))
 		}
 	}
 	evs, matched, err := memory.Log(h.cfg.Root, memory.LogFilter{Entity: in.Entity, Types: in.Type, Agent: in.Agent,

@@ -325,7 +325,8 @@ func TestMalformedCalls(t *testing.T) {
 		{"memsys_log", map[string]any{"since": "last week"}, `--since "last week" is not a date`},
 		{"memsys_log", map[string]any{"entity": "nothing"}, `--entity "nothing": no such node in the graph`},
 		{"memsys_log", map[string]any{"limit": -1}, `limit -1: must be at least 1`},
-		{"memsys_log", map[string]any{"limit": 0}, `limit 0: must be at least 1`},
+		// Leaving limit out gives the last 100, not every event as on the CLI.
+		{"memsys_log", map[string]any{"limit": 0}, `memsys: limit 0: must be at least 1 (leave it out for the last 100, or set a larger limit for more)`},
 		{"memsys_archive", map[string]any{"dry_run": "yes"}, "dry_run"},
 	} {
 		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tc.tool, Arguments: tc.args})

@@ -246,16 +246,18 @@ type LogFilter struct {
 }
 
 // ErrLimit is the error for a limit below one, named what (the flag or
-// field).
-func ErrLimit(what string, n int) error {
-	return fmt.Errorf("%s %d: must be at least 1 (leave it out for every event)", what, n)
+// field); omitted says what leaving it out gives, which differs between
+// the CLI (every event) and memsys_log (a default cap), so the advice
+// is true where it is read.
+func ErrLimit(what string, n int, omitted string) error {
+	return fmt.Errorf("%s %d: must be at least 1 (leave it out for %s)", what, n, omitted)
 }
 
 // Check reports a --since or --until that is not a date, or a limit
 // below one, before any file is read.
 func (f LogFilter) Check() error {
 	if f.Limit < 0 {
-		return ErrLimit("--limit", f.Limit)
+		return ErrLimit("--limit", f.Limit, "every event")
 	}
 	_, _, err := f.bounds()
 	return err
@@ -282,7 +284,7 @@ func (f LogFilter) bounds() (since, until int64, err error) {
 // means older ones were left out).
 func Log(root string, f LogFilter) ([]EventLine, int, error) {
 	if f.Limit < 0 {
-		return nil, 0, ErrLimit("--limit", f.Limit)
+		return nil, 0, ErrLimit("--limit", f.Limit, "every event")
 	}
 	since, until, err := f.bounds()
 	if err != nil {

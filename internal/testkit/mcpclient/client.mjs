@@ -114,6 +114,11 @@ check(!ap.isError && ap.structuredContent.id === "evt-020" && ap.structuredConte
   const last = await client.callTool({ name: "memsys_log", arguments: { limit: 2 } });
   check(!last.isError && last.structuredContent.events.length === 2 && last.structuredContent.events[1].id === "evt-020" &&
     last.structuredContent.matched === 20, "memsys_log limit: the last 2 of 20 events");
+  // The open loops memsys_status counts are the ones memsys_log lists.
+  const st = await client.callTool({ name: "memsys_status", arguments: {} });
+  const open = await client.callTool({ name: "memsys_log", arguments: { open: true } });
+  check(!open.isError && open.structuredContent.matched === st.structuredContent.open_loops,
+    `memsys_log open lists the ${st.structuredContent.open_loops} open loops memsys_status counts`);
 }
 {
   const li = await client.callTool({ name: "memsys_lint", arguments: {} });
@@ -152,6 +157,12 @@ await expectError(client, "memsys_recall", { entities: ["paymnts_api"] }, 'neare
 await expectError(client, "memsys_recall", { entities: "stripe" }, "entities");
 await expectError(client, "memsys_graph", { format: "png" }, 'unknown format "png"');
 await expectError(client, "memsys_nonexistent", {}, "memsys_nonexistent");
+// The errors an agent triggers most: a missing key (the SDK's schema),
+// a malformed time, a limit below 1 (whose advice is MCP's default of
+// 100, not the CLI's "every event").
+await expectError(client, "memsys_append", { type: "fix", scope: "x" }, "summary");
+await expectError(client, "memsys_append", { type: "fix", scope: "x", summary: "y", time: "2026-03-01 25:00" }, 'is not "YYYY-MM-DD HH:MM"');
+await expectError(client, "memsys_log", { limit: 0 }, "memsys: limit 0: must be at least 1 (leave it out for the last 100, or set a larger limit for more)");
 
 // SHUTDOWN: a handoff, then regen.
 const ho = await client.callTool({
