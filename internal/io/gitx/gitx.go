@@ -22,11 +22,16 @@ import (
 type MissingError struct {
 	Rev     string
 	Shallow bool
+	// Empty is true when the repository has no commit at all: no
+	// revision can be found, and fetching one is not the fix.
+	Empty bool
 }
 
 func (e *MissingError) Error() string {
 	var fix string
 	switch expr := strings.ContainsAny(e.Rev, "~^:") || strings.Contains(e.Rev, "@{"); {
+	case e.Empty:
+		return fmt.Sprintf("git revision %q is not in this repository: it has no commits yet: commit first (there is nothing to compare with before the first commit)", e.Rev)
 	case expr && e.Shallow:
 		// A remote has no ref named HEAD~1: only more history helps.
 		fix = fmt.Sprintf("this is a shallow clone without the history %s needs: run git fetch --unshallow (or, in GitHub Actions, set fetch-depth: 0 on actions/checkout)", e.Rev)
@@ -187,7 +192,8 @@ func (g *Git) ResolveContext(ctx context.Context, rev string) (string, error) {
 	if err != nil {
 		var ge *Error
 		if errors.As(err, &ge) && ge.Stderr == "" {
-			return "", &MissingError{Rev: rev, Shallow: g.Shallow(ctx)}
+			_, headErr := g.Run(ctx, "rev-parse", "--verify", "--quiet", "HEAD^{commit}")
+			return "", &MissingError{Rev: rev, Shallow: g.Shallow(ctx), Empty: headErr != nil}
 		}
 		return "", err
 	}

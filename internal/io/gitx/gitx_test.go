@@ -98,8 +98,16 @@ func TestRepo(t *testing.T) {
 		}
 	}
 	var me *MissingError
-	if _, err := g.Resolve("no-such-branch"); !errors.As(err, &me) || me.Shallow {
+	if _, err := g.Resolve("no-such-branch"); !errors.As(err, &me) || me.Shallow || me.Empty {
 		t.Errorf("unknown revision: %v", err)
+	}
+	// A repository without a commit: the fix is to commit, not to fetch.
+	empty := &Git{Dir: t.TempDir()}
+	if _, err := empty.Run(ctx, "init", "-q"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := empty.Resolve("HEAD"); !errors.As(err, &me) || !me.Empty || !strings.Contains(err.Error(), "it has no commits yet: commit first") || strings.Contains(err.Error(), "fetch") {
+		t.Errorf("HEAD of an empty repository: %v", err)
 	}
 	if _, err := Open(ctx, t.TempDir()); err == nil {
 		t.Error("Open outside a repository")
