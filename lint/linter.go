@@ -3,6 +3,8 @@ package lint
 import (
 	"errors"
 	"fmt"
+	"io/fs"
+	"slices"
 
 	"github.com/memsys/memsys/internal/base/config"
 	"github.com/memsys/memsys/internal/base/diag"
@@ -130,11 +132,25 @@ func (l *Linter) check(in Input) (diag.Diagnostics, *materialize.Replayer) {
 // tree to lint. Severities apply as in Check.
 func (l *Linter) CheckHistory(in Input) (diag.Diagnostics, error) {
 	s := &Session{l: l, in: &in, sh: &shared{in: &in, cfg: l.cfg}}
-	for _, r := range Rules() {
-		if sev := l.sev[r.ID]; r.Git && sev != diag.Off {
-			r.Run(s.pass(r, sev))
-		}
+	s.judgeHistory(false)
+	s.ds.Sort()
+	return s.ds, s.sh.err
+}
+
+// WithHistory completes ds, the findings of a lint of in's files
+// without revisions (in.Git and in.Revisions nil, as the lint cache
+// judges them), into what a Session over in finds: the findings of the
+// rules that read git, and ds's findings on events the base already
+// has marked (MarkBaseline). Only the git rules read revisions and
+// only MarkBaseline changes another rule's finding, so the files can
+// be judged apart and the result is the same (lint --staged and
+// --base through the cache). ds is not modified.
+func (l *Linter) WithHistory(in Input, ds diag.Diagnostics) (diag.Diagnostics, error) {
+	if in.ReadFile == nil {
+		in.ReadFile = func(string) ([]byte, error) { return nil, fs.ErrNotExist }
 	}
+	s := &Session{l: l, in: &in, sh: &shared{in: &in, cfg: l.cfg}, ds: slices.Clone(ds)}
+	s.judgeHistory(true)
 	s.ds.Sort()
 	return s.ds, s.sh.err
 }

@@ -181,21 +181,35 @@ func (s *Session) Finish(log, archive *parse.Log) diag.Diagnostics {
 		}
 	}
 	for _, r := range Rules() {
-		if sev := s.l.sev[r.ID]; r.Run != nil && sev != diag.Off {
+		if sev := s.l.sev[r.ID]; r.Run != nil && !r.Git && sev != diag.Off {
 			p := s.pass(r, sev)
 			p.Log, p.Archive = log, archive
 			r.Run(p)
 		}
 	}
-	if s.in.Revisions != nil && s.in.Git != nil && s.sh.err == nil {
-		// --base and --staged judge only what the change added.
+	s.judgeHistory(true)
+	s.noteSuperseded()
+	s.ds.Sort()
+	return s.ds
+}
+
+// judgeHistory runs the rules that read git (Rule.Git), after every
+// other rule, and with mark, when the Session has revisions, marks the
+// findings on events the base already has (MarkBaseline): --base and
+// --staged judge only what the change added. Finish and WithHistory
+// both end here, so a lint whose files were judged apart (through the
+// cache) finds what one Session finds.
+func (s *Session) judgeHistory(mark bool) {
+	for _, r := range Rules() {
+		if sev := s.l.sev[r.ID]; r.Run != nil && r.Git && sev != diag.Off {
+			r.Run(s.pass(r, sev))
+		}
+	}
+	if mark && len(s.ds) > 0 && s.in.Revisions != nil && s.in.Git != nil && s.sh.err == nil {
 		if base, head, err := s.pass(registry["MS301"], diag.Error).sides(); err == nil {
 			MarkBaseline(s.ds, unchanged(base, head))
 		}
 	}
-	s.noteSuperseded()
-	s.ds.Sort()
-	return s.ds
 }
 
 // drain waits until the rules have seen every event passed to Event;

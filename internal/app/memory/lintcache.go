@@ -48,7 +48,10 @@ import (
 // event can undo an earlier one's effects on the replay: see
 // replayCached), nor is a suffix with one resumed: such lints are cold,
 // with the result cache still answering an unchanged memory. Runs with
-// git revisions (--base, --staged) or --fix are never cached. Either
+// --fix are never cached. A lint with git revisions (--base, --staged)
+// judges its files through the cache (the staged ones checked by hash
+// against the same entries: memFiles.after), then the history rules
+// apart (lint.Linter.WithHistory), which the cache never answers. Either
 // entry, damaged or not matching, means a cold run, which rewrites
 // both: the cache decides what to parse, never what is found
 // (TestLintCachedEqualsCold, FuzzLintCache).
@@ -112,15 +115,24 @@ const lintManifestVersion = 3
 // checkpoint of a 100,000-event log.
 var lintSuffixBound = 256 << 10
 
-// lintCacheName names the lint entries of root under the given
-// overrides and configuration file bytes.
-func lintCacheName(root string, overrides []config.RuleSetting) string {
+// lintCacheName names the lint entries of the memory files holds under
+// the given overrides and configuration file bytes (as files holds
+// them), and, with staged, of a staged lint. A staged lint has entries
+// of its own, so that it never replaces the working tree's result when
+// the files on disk are ahead of the index; the last commit's staged
+// log starts the next one's (the log is append-only), so its
+// checkpoint serves the next commit's hook. Every input is checked by
+// content all the same, so a staged lint may resume from the working
+// tree's checkpoint (lintCached's alt): a configuration lint could
+// load is read or absent, and the name does not depend on how the
+// file is missing, nor on where it was read.
+func lintCacheName(files memFiles, overrides []config.RuleSetting, staged bool) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "%d\x00%s\x00%s\x00%v\x00", lintManifestVersion, workspace.BuildID(), root, overrides)
-	if b, err := workspace.ReadFile(root, config.FileName); err == nil {
+	fmt.Fprintf(h, "%d\x00%s\x00%s\x00%v\x00%t\x00", lintManifestVersion, workspace.BuildID(), files.root, overrides, staged)
+	if b, err := files.readFile(config.FileName); err == nil {
 		h.Write(b)
 	} else {
-		fmt.Fprintf(h, "\x00%v", err)
+		h.Write([]byte("\x00absent"))
 	}
 	return "lint-" + hex.EncodeToString(h.Sum(nil)[:16])
 }
@@ -210,14 +222,20 @@ func readsSame(in lint.Input, reads []lintRead) bool {
 // written, for the tests.
 var lintHits, lintResumes, lintSaves int
 
-// lintCached is a plain lint of root through the cache: the last
-// findings when no input changed, else a Session resumed from the
-// checkpoint when the log only grew after it, else a cold lint. It
-// stores what the next run needs. name is lintCacheName's.
-func lintCached(l *lint.Linter, root, name string, in lint.Input, exiting bool) (diag.Diagnostics, int, error) {
-	arch, err := workspace.ReadArchive(root)
+// lintCached is a lint of files (the working tree, or the staged
+// files) through the cache: the last findings when no input changed,
+// else a Session resumed from the checkpoint when the log only grew
+// after it, else a cold lint. It stores what the next run needs. name
+// is lintCacheName's; alt, when not "", names entries whose checkpoint
+// may serve too when name's does not (a staged lint's: the working
+// tree's, written by the lints of the files on disk), never written.
+// in has no revisions (the history rules are
+// judged apart, lint.Linter.WithHistory).
+func lintCached(l *lint.Linter, files memFiles, name, alt string, in lint.Input, exiting bool) (diag.Diagnostics, int, error) {
+	root := files.root
+	arch, err := files.readArchive()
 	if err != nil {
-		return lintCold(l, root, name, in)
+		return lintCold(l, files, name, in)
 	}
 	var suffix []byte
 	var m lintManifest
@@ -226,7 +244,7 @@ func lintCached(l *lint.Linter, root, name string, in lint.Input, exiting bool) 
 		if findings, err := snapshot.DecodeTail(data, &m); err == nil && m.Version == lintManifestVersion &&
 			m.Tier == string(arch.Tier) && m.Archive == arch.ArchivePath && m.ArchSum == sha256.Sum256(arch.ArchiveBytes) {
 			mOK = true
-			suffix, prefixOK, _ = workspace.ReadAfter(root, workspace.LogName, int64(m.PrefixLen), m.PrefixSum)
+			suffix, prefixOK = files.after(arch, m.PrefixLen, m.PrefixSum)
 			if prefixOK && sha256.Sum256(suffix) == m.SuffixSum && readsSame(in, m.Reads) && snapshot.Decode(findings, &m.Findings) == nil {
 				lintHits++
 				if exiting {
@@ -237,26 +255,54 @@ func lintCached(l *lint.Linter, root, name string, in lint.Input, exiting bool) 
 		}
 	}
 	cpName := lintCheckpointName(name, arch)
-	var cp lintCheckpoint
-	if data, ok := workspace.CacheView(root, cpName); ok && decodeCheckpoint(data, &cp) == nil && cp.Version == lintManifestVersion && cp.Tier == string(arch.Tier) {
-		if !mOK || !prefixOK || m.PrefixLen != cp.PrefixLen || m.PrefixSum != cp.PrefixSum {
-			suffix, prefixOK, _ = workspace.ReadAfter(root, workspace.LogName, int64(cp.PrefixLen), cp.PrefixSum)
-		}
-		if prefixOK && resumable(suffix) && len(parse.ScanSupersedes(workspace.LogName, suffix)) == 0 && readsSame(in, cp.Reads) {
-			if ds, n, ok := lintResume(l, root, name, cpName, in, arch, &cp, suffix); ok {
-				return ds, n, nil
+	froms := []string{cpName}
+	if alt != "" {
+		froms = append(froms, lintCheckpointName(alt, arch))
+	}
+	for _, from := range froms {
+		var cp lintCheckpoint
+		if data, ok := workspace.CacheView(root, from); ok && decodeCheckpoint(data, &cp) == nil && cp.Version == lintManifestVersion && cp.Tier == string(arch.Tier) {
+			if from != cpName || !mOK || !prefixOK || m.PrefixLen != cp.PrefixLen || m.PrefixSum != cp.PrefixSum {
+				suffix, prefixOK = files.after(arch, cp.PrefixLen, cp.PrefixSum)
+			}
+			if prefixOK && resumable(suffix) && len(parse.ScanSupersedes(workspace.LogName, suffix)) == 0 && readsSame(in, cp.Reads) {
+				if ds, n, ok := lintResume(l, files, name, cpName, in, arch, &cp, suffix); ok {
+					return ds, n, nil
+				}
 			}
 		}
 	}
-	return lintCold(l, root, name, in)
+	return lintCold(l, files, name, in)
 }
 
-// lintCold lints root from the first event and stores the result and,
+// readArchive reads the archive of the memory f holds and, from a View,
+// the log too (LogBytes): the staged log is in memory already, and the
+// cache checks it against the checkpoint where it lies (after).
+func (f memFiles) readArchive() (*workspace.Memory, error) {
+	if f.view != nil {
+		return f.view.Read()
+	}
+	return workspace.ReadArchive(f.root)
+}
+
+// after returns the log's bytes after its first n if those hash to sum
+// (ok), from the bytes mem holds (readArchive of a View) or the file.
+func (f memFiles) after(mem *workspace.Memory, n int, sum [32]byte) (rest []byte, ok bool) {
+	if mem.LogBytes != nil {
+		rest, _, ok, _ = workspace.AfterMarks(mem.LogBytes, workspace.Mark{Len: int64(n), Sum: sum})
+		return rest, ok
+	}
+	rest, ok, _ = workspace.ReadAfter(f.root, workspace.LogName, int64(n), sum)
+	return rest, ok
+}
+
+// lintCold lints files from the first event and stores the result and,
 // when the log allows one, the checkpoint after its last event.
-func lintCold(l *lint.Linter, root, name string, in lint.Input) (diag.Diagnostics, int, error) {
+func lintCold(l *lint.Linter, files memFiles, name string, in lint.Input) (diag.Diagnostics, int, error) {
+	root := files.root
 	rec := &lintRecorder{reads: map[string]lintRead{}}
 	var cp *lintCheckpoint
-	ds, events, _, mem, err := lintOnce(l, memFiles{root: root}, rec.wrap(in), false, func(s *lint.Session, mem *workspace.Memory, last lastEvent, n int) {
+	ds, events, _, mem, err := lintOnce(l, files, rec.wrap(in), false, func(s *lint.Session, mem *workspace.Memory, last lastEvent, n int) {
 		if mem.Log == nil || !checkpointable(mem.Log, mem.Archive, last) {
 			return
 		}
@@ -281,14 +327,15 @@ func lintCold(l *lint.Linter, root, name string, in lint.Input) (diag.Diagnostic
 	return ds, events, nil
 }
 
-// lintResume lints root from the checkpoint cp, whose prefix the log
+// lintResume lints files from the checkpoint cp, whose prefix the log
 // starts with; suffix is the rest. ok is false when the checkpoint
 // cannot serve (a cold run follows).
-func lintResume(l *lint.Linter, root, name, cpName string, in lint.Input, arch *workspace.Memory, cp *lintCheckpoint, suffix []byte) (diag.Diagnostics, int, bool) {
+func lintResume(l *lint.Linter, files memFiles, name, cpName string, in lint.Input, arch *workspace.Memory, cp *lintCheckpoint, suffix []byte) (diag.Diagnostics, int, bool) {
+	root := files.root
 	defer holdGC(len(suffix))()
 	rec := &lintRecorder{reads: map[string]lintRead{}}
 	rin := rec.wrap(in)
-	rin.Restream = memFiles{root: root}.restream()
+	rin.Restream = files.restream()
 	s, err := l.Resume(rin, cp.session)
 	if err != nil {
 		return nil, 0, false

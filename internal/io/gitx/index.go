@@ -80,6 +80,14 @@ func (x *Index) Paths() []string {
 	return out
 }
 
+// Regular reports whether rel is staged as a file (not a symbolic
+// link, a submodule or a conflict): what Read returns of it is then
+// what git's ":0:rel" names, byte for byte.
+func (x *Index) Regular(rel string) bool {
+	e, ok := x.entries[rel]
+	return ok && !x.unmerged[rel] && e.mode != modeSymlink && e.mode != modeGitlink
+}
+
 // Read returns the staged content of rel (relative to the folder),
 // following a staged symbolic link to a staged file inside the folder,
 // as the working tree's would be followed. ok is false when rel is not

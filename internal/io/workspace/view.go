@@ -111,6 +111,23 @@ func (v *View) Config() (config.Config, error) {
 // StreamWith is the function StreamWith over the View's log and
 // archive.
 func (v *View) StreamWith(before func(*Memory), each func(*parse.Event), opts ...parse.Option) (*Memory, error) {
+	m, err := v.Read()
+	if err != nil {
+		return nil, err
+	}
+	if before != nil {
+		before(m)
+	}
+	if err := m.Stream(each, opts...); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// Read is the function Read over the View's log and archive: their
+// bytes, not parsed. The lint cache checks the staged log against its
+// checkpoint with them.
+func (v *View) Read() (*Memory, error) {
 	m := &Memory{Tier: v.Tier()}
 	src, err := v.ReadFile(LogName)
 	if err != nil {
@@ -126,12 +143,6 @@ func (v *View) StreamWith(before func(*Memory), each func(*parse.Event), opts ..
 		}
 		m.ArchivePath = name
 		break
-	}
-	if before != nil {
-		before(m)
-	}
-	if err := m.Stream(each, opts...); err != nil {
-		return nil, err
 	}
 	return m, nil
 }
