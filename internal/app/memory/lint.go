@@ -129,6 +129,10 @@ func Lint(ctx context.Context, root string, o LintOptions) (*LintReport, error) 
 // (lint.Linter.WithHistory). The findings are one Session's over in
 // (TestLintGitCachedEqualsSession).
 func lintJudged(l *lint.Linter, files memFiles, overrides []config.RuleSetting, in lint.Input, exiting bool) (diag.Diagnostics, int, error) {
+	if !judgeApart {
+		ds, events, _, _, err := lintOnce(l, files, in, false, nil)
+		return ds, events, err
+	}
 	plain := in
 	plain.Git, plain.Revisions = nil, nil
 	var ds diag.Diagnostics
@@ -151,6 +155,10 @@ func lintJudged(l *lint.Linter, files memFiles, overrides []config.RuleSetting, 
 	}
 	return ds, events, nil
 }
+
+// judgeApart is false only in the tests, which compare lintJudged with
+// the one Session over in that it stands for.
+var judgeApart = true
 
 // stagedGit is the repository of lint --staged, whose index's files
 // the View has read already: the history rules read the staged log
