@@ -1,10 +1,12 @@
 package lint
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/memsys/memsys/internal/base/diag"
@@ -323,4 +325,69 @@ func compareMerge(parent, merge side, commit string) diag.Diagnostics {
 	}
 	ds.Sort()
 	return ds
+}
+
+// PureAppend reports whether next is old with bytes added at the end,
+// starting at a heading that ends the last event (after optional blank
+// lines and "---"; "#tag" and "#### Notes" would extend it), so no
+// committed byte changed and no committed event grew: a walk over
+// thousands of commits can then skip parsing either version. A false
+// result only means "compare properly".
+func PureAppend(old, next []byte) bool {
+	if len(old) == 0 || !bytes.HasPrefix(next, old) || old[len(old)-1] != '\n' {
+		return len(old) == len(next) && bytes.Equal(old, next)
+	}
+	rest := next[len(old):]
+	for len(rest) > 0 {
+		line := rest
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			line = rest[:i]
+			rest = rest[i+1:]
+		} else {
+			rest = nil
+		}
+		t := bytes.TrimSpace(line)
+		switch {
+		case len(t) == 0, bytes.Equal(t, []byte("---")):
+			continue
+		case parse.ClosesEvent(bytes.TrimSuffix(line, []byte{'\r'})):
+			return true
+		}
+		return false
+	}
+	return true
+}
+
+// ClosedEnd reports whether text appended after data, the bytes log
+// was parsed from (the log or an archive), starting with a heading,
+// leaves its events as they are: no block is left open (a fence or an
+// HTML comment would take the appended lines in), no line is too long
+// to read on, and the last event ends its line, holds no block that
+// could stay open (parse.CutsAt, as the replay cache checks) and is
+// followed by nothing but blank lines and separators.
+func ClosedEnd(log *parse.Log, data []byte) bool {
+	for _, p := range log.Problems {
+		if p.Kind == parse.KindUnclosed || p.Kind == parse.KindLineLength {
+			return false
+		}
+	}
+	if len(log.Events) == 0 {
+		return false
+	}
+	last := log.Events[len(log.Events)-1]
+	if !strings.HasSuffix(last.Text, "\n") || !parse.CutsAt([]byte(last.Text)) || last.Range.EndOffset > len(data) {
+		return false
+	}
+	return onlySeparators(data[last.Range.EndOffset:])
+}
+
+// onlySeparators reports whether b holds nothing but blank lines and
+// "---" separators.
+func onlySeparators(b []byte) bool {
+	for _, line := range bytes.Split(b, []byte{'\n'}) {
+		if t := bytes.TrimSpace(line); len(t) != 0 && !bytes.Equal(t, []byte("---")) {
+			return false
+		}
+	}
+	return true
 }

@@ -1,9 +1,11 @@
 package lint
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 	"strings"
 
 	"github.com/memsys/memsys/internal/base/diag"
@@ -135,18 +137,170 @@ func onlyCommitted(ds diag.Diagnostics, base side) diag.Diagnostics {
 }
 
 // sides reads the base and head versions of the history once per
-// Session: the history rules and MarkBaseline share them.
+// Session: the history rules and MarkBaseline share them. A head whose
+// log only appends to the base's (appendedAt) is not parsed whole: its
+// events are the base's, then those of the bytes after them.
 func (p *Pass) sides() (base, head side, err error) {
 	sh := p.shared
 	if !sh.sidesRead {
 		sh.sidesRead = true
 		revs := p.Revisions()
-		if sh.base, sh.sidesErr = p.readSide(revs.Base); sh.sidesErr == nil {
-			sh.head, sh.sidesErr = p.readSide(revs.Head)
+		var bb, hb sideBytes
+		if bb, sh.sidesErr = p.readBytes(revs.Base); sh.sidesErr != nil {
+			return sh.base, sh.head, sh.sidesErr
+		}
+		sh.base = bb.parse()
+		if hb, sh.sidesErr = p.readBytes(revs.Head); sh.sidesErr != nil {
+			return sh.base, sh.head, sh.sidesErr
+		}
+		if h, ok := appended(sh.base, bb, hb); ok && prefixSides {
+			sh.head = h
+			appendedSides++
+		} else {
+			sh.head = hb.parse()
 		}
 	}
 	return sh.base, sh.head, sh.sidesErr
 }
+
+// prefixSides is false only in the tests, which compare the sides
+// appended builds with whole parses.
+var prefixSides = true
+
+// appendedSides counts the heads appended built, for the tests.
+var appendedSides int
+
+// sideBytes are the files of one version of the history: the log (nil
+// if none) and the first archive found.
+type sideBytes struct {
+	log         []byte
+	hasLog      bool
+	archiveName string
+	archive     []byte
+}
+
+// readBytes reads the log and the first archive found (in the order of
+// parse.ArchiveFiles, as memsys reads them) at rev.
+func (p *Pass) readBytes(rev string) (sideBytes, error) {
+	var b sideBytes
+	data, ok, err := p.blob(rev, parse.LogFile)
+	if err != nil {
+		return b, err
+	}
+	b.log, b.hasLog = data, ok
+	for _, name := range parse.ArchiveFiles {
+		data, ok, err := p.blob(rev, name)
+		if err != nil {
+			return b, err
+		}
+		if ok {
+			b.archiveName, b.archive = name, data
+			break
+		}
+	}
+	return b, nil
+}
+
+// parse parses the files. The comparison reads only IDs, positions and
+// text, so event bodies are not parsed into fields (parse.HeadersOnly).
+func (b sideBytes) parse() side {
+	var s side
+	if b.hasLog {
+		s.Log = parse.Parse(parse.LogFile, b.log, parse.HeadersOnly())
+	}
+	if b.archiveName != "" {
+		s.Archive = parse.Parse(b.archiveName, b.archive, parse.Archive(), parse.HeadersOnly())
+	}
+	s.all = s.events()
+	return s
+}
+
+// readSide reads and parses the version of the history at rev.
+func (p *Pass) readSide(rev string) (side, error) {
+	b, err := p.readBytes(rev)
+	if err != nil {
+		return side{}, err
+	}
+	return b.parse(), nil
+}
+
+// tailPre stands in for the log before the bytes appended to it: they
+// are parsed after it, in the Event Log section, as they are after the
+// base's last event (see appended).
+const tailPre = "## Event Log\n\n"
+
+// appended returns the head side whose files are hb, built from base
+// (parsed from bb) when hb's log only appends events to bb's, and the
+// archive is the same: the audit's prefix check (PureAppend, ClosedEnd)
+// says the appended bytes leave every base event as it is, and what
+// they add starts with an event heading from which it parses alone
+// (parse.CutsAt), in the base's Event Log section. Only those bytes are
+// parsed, and their events placed after the base's. ok is false in any
+// other case: the head is then parsed whole.
+func appended(base side, bb, hb sideBytes) (side, bool) {
+	if !bb.hasLog || !hb.hasLog || base.Log == nil || bb.archiveName != hb.archiveName || !bytes.Equal(bb.archive, hb.archive) {
+		return side{}, false
+	}
+	if bytes.Equal(bb.log, hb.log) {
+		return base, true
+	}
+	old := base.Log
+	if !old.HasEventLog || len(old.Events) == 0 || !old.Events[len(old.Events)-1].InLog ||
+		!PureAppend(bb.log, hb.log) || !ClosedEnd(old, bb.log) {
+		return side{}, false
+	}
+	rest := hb.log[len(bb.log):]
+	pos := 0
+	for pos < len(rest) {
+		end := bytes.IndexByte(rest[pos:], '\n')
+		if end < 0 {
+			end = len(rest) - pos
+		}
+		if t := bytes.TrimSpace(rest[pos : pos+end]); len(t) != 0 && !bytes.Equal(t, []byte("---")) {
+			break
+		}
+		pos += end + 1
+	}
+	if pos >= len(rest) {
+		return side{}, false // only separators: rare, parsed whole
+	}
+	if !parse.CutsAt(rest[pos:]) {
+		return side{}, false
+	}
+	body := make([]byte, 0, len(tailPre)+len(rest))
+	body = append(append(body, tailPre...), rest...)
+	more := parse.Parse(parse.LogFile, body, parse.HeadersOnly())
+	lines := bytes.Count(bb.log, []byte{'\n'})
+	dl, doff := lines-lineCount(tailPre), len(bb.log)-len(tailPre)
+	for i := range more.Events {
+		r := &more.Events[i].Range
+		r.Line += dl
+		r.EndLine += dl
+		r.Offset += doff
+		r.EndOffset += doff
+	}
+	log := *old
+	// The head's events extend the base's slice in place when it has
+	// room (the parser's growth leaves some): nothing writes to either
+	// side's events, and a copy of 100k events cost a third of a
+	// second of write barriers while the collector was marking.
+	log.Events = append(old.Events, more.Events...)
+	log.Problems = slices.Clone(old.Problems)
+	for _, pr := range more.Problems {
+		pr.Range.Line += dl
+		pr.Range.EndLine += dl
+		pr.Range.Offset += doff
+		pr.Range.EndOffset += doff
+		log.Problems = append(log.Problems, pr)
+	}
+	log.Lines = dl + more.Lines
+	h := side{Archive: base.Archive, Log: &log}
+	h.all = h.events()
+	return h, true
+}
+
+// lineCount is the number of line feeds in s.
+func lineCount(s string) int { return strings.Count(s, "\n") }
 
 // unchanged reports, for an event ID, whether the event is in the
 // history both sides share unchanged from the start: the same events,
@@ -163,32 +317,6 @@ func unchanged(base, head side) func(string) bool {
 		n, ok := parse.EventNum(id)
 		return ok && nums[n]
 	}
-}
-
-// readSide reads the log and the first archive found (in the order of
-// parse.ArchiveFiles, as memsys reads them) at rev. The comparison reads
-// only IDs, positions and text, so event bodies are not parsed into
-// fields (parse.HeadersOnly).
-func (p *Pass) readSide(rev string) (side, error) {
-	var s side
-	for _, name := range append([]string{parse.LogFile}, parse.ArchiveFiles...) {
-		if s.Archive != nil {
-			break
-		}
-		data, ok, err := p.blob(rev, name)
-		if err != nil {
-			return side{}, err
-		}
-		switch {
-		case !ok:
-		case name == parse.LogFile:
-			s.Log = parse.Parse(name, data, parse.HeadersOnly())
-		default:
-			s.Archive = parse.Parse(name, data, parse.Archive(), parse.HeadersOnly())
-		}
-	}
-	s.all = s.events()
-	return s, nil
 }
 
 // blob reads name at rev: from git, or from the working tree when rev

@@ -547,9 +547,9 @@ type ends struct {
 
 // appended reports whether next is old with events appended that leave
 // old's events as they were: old has a closed end and next starts with
-// its bytes (PureAppend). It records whether next's end is closed too.
+// its bytes (lint.PureAppend). It records whether next's end is closed too.
 func (e *ends) appended(oid, nextOID, name string, old, next []byte) bool {
-	if !PureAppend(old, next) {
+	if !lint.PureAppend(old, next) {
 		return false
 	}
 	if e.closed == nil {
@@ -569,33 +569,16 @@ func (e *ends) appended(oid, nextOID, name string, old, next []byte) bool {
 
 // closedEnd parses data (the log or, by name, an archive) and reports
 // whether text appended after it, starting with a heading, leaves its
-// events as they are: no block is left open (a fence or an HTML
-// comment would take the appended lines in), no line is too long to
-// read on, and the last event ends its line, holds no block that
-// could stay open (parse.CutsAt, as the replay cache checks) and is
-// followed by nothing but blank lines and separators.
+// events as they are (lint.ClosedEnd).
 func closedEnd(name string, data []byte) bool {
 	var opts []parse.Option
 	if name != workspace.LogName {
 		opts = append(opts, parse.Archive())
 	}
-	log := parse.Parse(name, data, opts...)
-	for _, p := range log.Problems {
-		if p.Kind == parse.KindUnclosed || p.Kind == parse.KindLineLength {
-			return false
-		}
-	}
-	if len(log.Events) == 0 {
-		return false
-	}
-	last := log.Events[len(log.Events)-1]
-	if !strings.HasSuffix(last.Text, "\n") || !parse.CutsAt([]byte(last.Text)) || last.Range.EndOffset > len(data) {
-		return false
-	}
-	return onlySeparators(data[last.Range.EndOffset:])
+	return lint.ClosedEnd(parse.Parse(name, data, opts...), data)
 }
 
-// addedClean reports whether what next adds to old (PureAppend holds)
+// addedClean reports whether what next adds to old (lint.PureAppend holds)
 // leaves next with a closed end as well: it ends its last line, no line
 // is too long to read on, and from its first heading, an event heading,
 // no line could open or close a block (parse.CutsAt). In an archive
@@ -634,17 +617,6 @@ func addedClean(old, next []byte, archive bool) bool {
 	// Only blank lines and separators, or a section without events: the
 	// last event is old's, followed by a heading when section is true.
 	return !section
-}
-
-// onlySeparators reports whether b holds nothing but blank lines and
-// "---" separators.
-func onlySeparators(b []byte) bool {
-	for _, line := range bytes.Split(b, []byte{'\n'}) {
-		if t := bytes.TrimSpace(line); len(t) != 0 && !bytes.Equal(t, []byte("---")) {
-			return false
-		}
-	}
-	return true
 }
 
 // comparePair compares one pair whose files are data (base log, base

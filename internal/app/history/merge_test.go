@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memsys/memsys/lint"
 	"github.com/memsys/memsys/parse"
 )
 
@@ -33,11 +34,11 @@ func TestPureAppend(t *testing.T) {
 		{base + "\r\n### evt-002\r\n", true},          // CRLF
 	}
 	for i, c := range cases {
-		if got := PureAppend([]byte(base), []byte(c.next)); got != c.want {
-			t.Errorf("case %d: PureAppend = %v, want %v", i, got, c.want)
+		if got := lint.PureAppend([]byte(base), []byte(c.next)); got != c.want {
+			t.Errorf("case %d: lint.PureAppend = %v, want %v", i, got, c.want)
 		}
 	}
-	if PureAppend([]byte("x"), []byte("x\n### evt-002")) {
+	if lint.PureAppend([]byte("x"), []byte("x\n### evt-002")) {
 		t.Error("an old version without a final newline: the next line joins its last line")
 	}
 }

@@ -1,0 +1,121 @@
+package lint
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/memsys/memsys/internal/base/config"
+	"github.com/memsys/memsys/internal/testkit/loggen"
+	"github.com/memsys/memsys/parse"
+	"github.com/rogpeppe/go-internal/txtar"
+)
+
+// sideBases are the base logs of TestSidesAppendedEqualsParsed: small
+// hand-written ones, the rule fixtures' logs and generated ones.
+func sideBases(t *testing.T) []string {
+	bases := []string{
+		head + ev(1, "one") + ev(2, "two"),
+		head + ev(1, "one") + ev(2, "two") + ev(2, "dup"),
+		strings.ReplaceAll(head+ev(1, "one")+ev(2, "two"), "\n", "\r\n"),
+		head + ev(1, "one") + "```\nopen fence\n",
+		head + ev(1, "one") + "<!-- open comment\n",
+		"# Changelog\n\n" + ev(1, "no section"),
+		head + ev(1, "one") + "## Notes\n\ntext\n",
+		string(loggen.Generate(50, 3)),
+		string(loggen.Generate(200, 4)),
+	}
+	paths, _ := filepath.Glob("testdata/rules/*.txtar")
+	for _, p := range paths {
+		ar, err := txtar.ParseFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range ar.Files {
+			if f.Name == parse.LogFile {
+				bases = append(bases, string(f.Data))
+			}
+		}
+	}
+	return bases
+}
+
+// sideHeads are the heads compared with base: appends of every kind the
+// prefix check must accept or refuse, and edits.
+func sideHeads(base string) []string {
+	nl := "\n"
+	if strings.Contains(base, "\r\n") {
+		nl = "\r\n"
+	}
+	add := func(s string) string { return base + strings.ReplaceAll(s, "\n", nl) }
+	return []string{
+		base,
+		add(ev(901, "appended")),
+		add("\n---\n\n" + ev(901, "appended") + ev(902, "two")),
+		add(ev(1, "reuses a committed number")),
+		add(ev(905, "skips numbers")),
+		add("#### evt-901 | 2026-01-01 10:00 | a | create\n\nlevel four\n"),
+		add("\n## Notes\n\n" + ev(901, "after a section")),
+		add("\n### evt-901 | broken\n```\n" + ev(902, "in a fence")),
+		add("**Tags**: late\n"),
+		add("#late\n"),
+		add("\n\n---\n\n"),
+		add(ev(901, "appended") + "<!-- open\n"),
+		strings.Replace(base, "evt-", "evt-9", 1),
+		base[:len(base)*2/3],
+		strings.Replace(base, "s\n", "S\n", 1) + ev(901, "edit and append"),
+	}
+}
+
+// TestSidesAppendedEqualsParsed: the head side appended builds from
+// the base's parse and the bytes after it holds the same events (ID,
+// number, text, position) as a parse of the whole head, and lint finds
+// the same with it, for every base and head; and the prefix check does
+// serve most appends.
+func TestSidesAppendedEqualsParsed(t *testing.T) {
+	l, err := New(config.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func(b bool) { prefixSides = b }(prefixSides)
+	hits := appendedSides
+	cases := 0
+	for i, base := range sideBases(t) {
+		for j, h := range sideHeads(base) {
+			git := fakeGit{blobs: map[string]string{"base:" + parse.LogFile: base, ":0:" + parse.LogFile: h}}
+			in := Input{Git: git, Revisions: &Revisions{Base: "base", Head: ":0", Label: "HEAD"},
+				ReadFile: memFS{parse.LogFile: []byte(h)}.read, Exists: memFS{parse.LogFile: []byte(h)}.exists}
+			run := func(prefix bool) (string, string) {
+				prefixSides = prefix
+				s := &Session{l: l, in: &in, sh: &shared{in: &in, cfg: l.cfg}}
+				_, hs, err := s.pass(registry["MS301"], 0).sides()
+				if err != nil {
+					t.Fatal(err)
+				}
+				var evs strings.Builder
+				for _, e := range hs.events() {
+					fmt.Fprintf(&evs, "%s %d %+v %q\n", e.ID, e.Num, e.Range, e.Text)
+				}
+				fs := memFS{parse.LogFile: []byte(h)}
+				ds := l.Check(Input{Git: git, Revisions: in.Revisions, ReadFile: fs.read, Exists: fs.exists})
+				b, _ := json.Marshal(ds)
+				return evs.String(), string(b)
+			}
+			fastEvents, fast := run(true)
+			fullEvents, full := run(false)
+			if fastEvents != fullEvents {
+				t.Errorf("base %d, head %d: head events built\n%s\nparsed\n%s", i, j, fastEvents, fullEvents)
+			}
+			if fast != full {
+				t.Errorf("base %d, head %d: findings with the head built\n%s\nparsed\n%s", i, j, fast, full)
+			}
+			cases++
+		}
+	}
+	if got := appendedSides - hits; got < cases/3 {
+		t.Errorf("the prefix check served %d of %d comparisons", got, cases)
+	}
+	t.Logf("%d comparisons, %d heads built from the base", cases, appendedSides-hits)
+}
