@@ -210,12 +210,27 @@ func TestPlanAppendCloses(t *testing.T) {
 		{"second ID not a loop", "evt-002, evt-010", nil, notLoop("evt-010", "a create")},
 		{"loop in the archive", "evt-1", arch, ""},
 		{"handoff in the archive", "evt-1", archHandoff, notLoop("evt-1", "a handoff")},
+		{"CRLF: blocker far back", "crlf evt-002", nil, ""},
+		{"CRLF: handoff far back", "crlf evt-003", nil, notLoop("evt-003", "a handoff")},
+	}
+	// The far-back cases are answered by FindHeading from the heading
+	// line alone, not by the whole-file fallback.
+	for _, l := range []string{src, strings.ReplaceAll(src, "\n", "\r\n")} {
+		for num, want := range map[int]string{3: "handoff", 5: "escalation"} {
+			if id, typ, ok, err := FindHeading(strings.NewReader(l), int64(len(l)), num); !ok || err != nil || typ != want || id != parse.FormatID(num, 3) {
+				t.Errorf("FindHeading(%d) = %q, %q, %v, %v; want type %q", num, id, typ, ok, err, want)
+			}
+		}
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			// The log's own evt-001 is left out, so evt-1 is the archive's.
 			log := strings.Replace(src, event(1, "create")+"\n---\n\n", "", 1)
-			d := Draft{Type: "milestone", Scope: "s", Summary: "x", Agent: "a", Time: "2026-03-01 10:00", Details: []DraftDetail{{Key: "closes", Value: c.closes}}}
+			closes := c.closes
+			if rest, ok := strings.CutPrefix(closes, "crlf "); ok {
+				log, closes = strings.ReplaceAll(log, "\n", "\r\n"), rest
+			}
+			d := Draft{Type: "milestone", Scope: "s", Summary: "x", Agent: "a", Time: "2026-03-01 10:00", Details: []DraftDetail{{Key: "closes", Value: closes}}}
 			tail, whole := planBoth(t, []byte(log), c.arch, d, false)
 			if tail != whole {
 				t.Fatalf("tail plan:\n%s\nwhole-file plan:\n%s", tail, whole)
