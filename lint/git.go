@@ -52,6 +52,11 @@ type Revisions struct {
 	Onto string
 	// OntoName names REV in messages as the user wrote it.
 	OntoName string
+	// MergeHead is set by lint --staged while a merge is in progress:
+	// the commit being merged (MERGE_HEAD), whose events MS307 checks
+	// the staged log keeps. MergeBase is its merge base with Base
+	// (HEAD), "" when this clone has none.
+	MergeHead, MergeBase string
 }
 
 // Git returns the repository the history rules read, nil without one.

@@ -57,6 +57,29 @@ type firstSeen struct {
 	offset    int64
 	pos, line int32
 	file      int32 // index in firstIndex.files
+	// typ is the event's type (typeCode), for the closes rule (MS135);
+	// it fits in the padding, so an entry stays 24 bytes.
+	typ uint8
+}
+
+// typeCode is 1 + the index of typ in parse.EventTypes, or otherType.
+func typeCode(typ string) uint8 {
+	if i := slices.Index(parse.EventTypes, typ); i >= 0 {
+		return uint8(i + 1)
+	}
+	return otherType
+}
+
+// otherType is the typeCode of a type outside parse.EventTypes (or
+// none): MS112 reports it, and it opens no loop.
+const otherType = 255
+
+// typeName is the type typeCode(t) was made from; "" for otherType.
+func typeName(c uint8) string {
+	if c == 0 || c == otherType {
+		return ""
+	}
+	return parse.EventTypes[c-1]
 }
 
 // at is the heading line of the event.
@@ -81,14 +104,15 @@ type firstIndex struct {
 	files []string
 }
 
-// seen returns the firstSeen of an event at r, the pos-th of the history.
-func (x *firstIndex) seen(pos int, r diag.Range) firstSeen {
+// seen returns the firstSeen of event e, the pos-th of the history.
+func (x *firstIndex) seen(pos int, e *parse.Event) firstSeen {
+	r := e.Range
 	f := slices.Index(x.files, r.File)
 	if f < 0 {
 		f = len(x.files)
 		x.files = append(x.files, r.File)
 	}
-	return firstSeen{pos: int32(pos), line: int32(r.Line), offset: int64(r.Offset), file: int32(f)}
+	return firstSeen{pos: int32(pos), line: int32(r.Line), offset: int64(r.Offset), file: int32(f), typ: typeCode(e.Type)}
 }
 
 // firstChunk is how many numbers one chunk of firstIndex.dense holds.
@@ -103,9 +127,20 @@ func (x *firstIndex) get(n int) (firstSeen, bool) {
 	return f, ok
 }
 
-// add records f for n unless n already has its first event.
+// add records f for n unless n already has its first event. A later
+// event with the number that opens a loop gives the entry its type
+// when the first does not: replay closes whichever of the two is open
+// (materialize's loops), so closes naming the number is no mistake.
 func (x *firstIndex) add(n int, f firstSeen) {
-	if _, ok := x.get(n); ok {
+	if old, ok := x.get(n); ok {
+		if !materialize.IsLoop(typeName(old.typ)) && materialize.IsLoop(typeName(f.typ)) {
+			old.typ = f.typ
+			if n < x.n {
+				x.dense[n/firstChunk][n%firstChunk] = old
+			} else {
+				x.sparse[n] = old
+			}
+		}
 		return
 	}
 	if n < 2*x.n+1024 {

@@ -133,7 +133,7 @@ func (s *Session) Returned() int {
 func (s *Session) visit(e *parse.Event) {
 	sh := s.sh
 	if e.Num > 0 {
-		sh.first.add(e.Num, sh.first.seen(sh.count, e.Range))
+		sh.first.add(e.Num, sh.first.seen(sh.count, e))
 	}
 	if e.Range.File == s.in.LogFile {
 		sh.logEvents++

@@ -61,6 +61,27 @@ var LoopTypes = []string{"blocker", "escalation", "commitment"}
 // IsLoop reports whether events of type typ open a loop.
 func IsLoop(typ string) bool { return contains(LoopTypes, typ) }
 
+// LoopTypesText is LoopTypes for a message: "a blocker, escalation or
+// commitment".
+func LoopTypesText() string {
+	return "a " + strings.Join(LoopTypes[:len(LoopTypes)-1], ", ") + " or " + LoopTypes[len(LoopTypes)-1]
+}
+
+// TypeNoun names an event of type typ for a message: "a handoff", "an
+// archive", or, for a type outside parse.EventTypes, "an event of type
+// \"launch\"" (and "an event with no type").
+func TypeNoun(typ string) string {
+	switch {
+	case typ == "":
+		return "an event with no type"
+	case !contains(parse.EventTypes, typ):
+		return "an event of type " + strconv.Quote(typ)
+	case strings.ContainsRune("aeiou", rune(typ[0])):
+		return "an " + typ
+	}
+	return "a " + typ
+}
+
 // Closes returns the IDs e closes explicitly, from its `closes`
 // details (comma-separated, repeatable), without the Refs of a fix or
 // milestone.

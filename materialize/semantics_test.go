@@ -176,3 +176,22 @@ func TestCountItems(t *testing.T) {
 		t.Error("not a context.md, counted anyway")
 	}
 }
+
+// TestTypeNoun: the words append and lint use for the event a closes
+// detail names.
+func TestTypeNoun(t *testing.T) {
+	for typ, want := range map[string]string{
+		"handoff":  "a handoff",
+		"archive":  "an archive",
+		"decision": "a decision",
+		"launch":   `an event of type "launch"`,
+		"":         "an event with no type",
+	} {
+		if got := TypeNoun(typ); got != want {
+			t.Errorf("TypeNoun(%q) = %q, want %q", typ, got, want)
+		}
+	}
+	if got, want := LoopTypesText(), "a blocker, escalation or commitment"; got != want {
+		t.Errorf("LoopTypesText() = %q, want %q", got, want)
+	}
+}

@@ -43,12 +43,12 @@ func Revisions(ctx context.Context, root string, o GitOptions) (git lint.Git, re
 	// Three git processes at most: the prefix, the base commit, and one
 	// cat-file for every blob, so --base stays cheap on every commit.
 	g := &gitx.Git{Dir: root}
-	prefix, err := g.Prefix(ctx)
+	prefix, gitDir, err := g.PrefixGitDir(ctx)
 	if err != nil {
 		return nil, nil, close, fmt.Errorf("lint: git checks: %v", gitx.NotARepo(root, err))
 	}
 	if o.Staged {
-		revs, err = stagedRevisions(g)
+		revs, err = stagedRevisions(ctx, g, gitDir)
 	} else {
 		revs, err = baseRevisions(ctx, g, o)
 	}
@@ -68,8 +68,13 @@ func Revisions(ctx context.Context, root string, o GitOptions) (git lint.Git, re
 
 // stagedRevisions compares what is about to be committed (the index)
 // with HEAD. Before the first commit there is nothing committed to
-// protect.
-func stagedRevisions(g *gitx.Git) (*lint.Revisions, error) {
+// protect. While a merge is in progress (MERGE_HEAD in gitDir: one
+// stat, so a plain commit pays nothing more) it also names the commit
+// being merged and the merge base, so MS307 can check that the staged
+// log keeps the other branch's events: a merge driver that could not
+// run leaves the log with ours' events only, and `git add` of it would
+// commit the merge without theirs.
+func stagedRevisions(ctx context.Context, g *gitx.Git, gitDir string) (*lint.Revisions, error) {
 	head, err := g.Resolve("HEAD")
 	if err != nil {
 		var me *gitx.MissingError
@@ -78,7 +83,26 @@ func stagedRevisions(g *gitx.Git) (*lint.Revisions, error) {
 		}
 		return nil, fmt.Errorf("lint --staged: %v", err)
 	}
-	return &lint.Revisions{Base: head, Head: ":0", Label: label("HEAD", head), NoteBase: true}, nil
+	revs := &lint.Revisions{Base: head, Head: ":0", Label: label("HEAD", head), NoteBase: true}
+	merging, err := gitx.Merging(gitDir)
+	if err != nil {
+		return nil, fmt.Errorf("lint --staged: %v", err)
+	}
+	if !merging {
+		return revs, nil
+	}
+	if revs.MergeHead, err = g.ResolveContext(ctx, "MERGE_HEAD"); err != nil {
+		return nil, fmt.Errorf("lint --staged: a merge is in progress, but %v", err)
+	}
+	// Without a merge base in this clone (a shallow fetch) every event
+	// of MERGE_HEAD is checked; those the branches share are in HEAD,
+	// so they are staged anyway.
+	if mb, err := g.MergeBase(ctx, head, revs.MergeHead); err == nil {
+		revs.MergeBase = mb
+	} else if _, ok := errors.AsType[*gitx.MissingError](err); !ok {
+		return nil, fmt.Errorf("lint --staged: %v", err)
+	}
+	return revs, nil
 }
 
 // baseRevisions compares --head REV, or the working tree, with --base.

@@ -14,7 +14,7 @@ func BenchmarkPlan10k(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	none := func(int) (string, bool) { return "", false }
+	none := func(int) (string, string, bool) { return "", "", false }
 	for b.Loop() {
 		if _, err := Plan("ledger.jsonl", src, "evt-001", none, nil, "agent"); err != nil {
 			b.Fatal(err)

@@ -142,7 +142,7 @@ type Existing = memory.Known
 func Plan(file string, src []byte, first string, existing Existing, imported Imported, agent string) ([]Line, error) {
 	var out []Line
 	newOf := map[string]string{} // old ID → new ID
-	byNum := map[int]string{}    // new number → new ID
+	byNum := map[int][2]string{} // new number → new ID and type
 	next := first
 	// A byte order mark, as Windows editors write one, is not part of
 	// the first object (RFC 8259 lets a parser ignore it; the log's
@@ -188,10 +188,10 @@ func Plan(file string, src []byte, first string, existing Existing, imported Imp
 		}
 		newOf[l.OldID] = l.NewID
 		num := idNum(l.NewID)
-		byNum[num] = l.NewID
-		known := func(k int) (string, bool) {
-			if id, ok := byNum[k]; ok {
-				return id, true
+		byNum[num] = [2]string{l.NewID, strings.ToLower(strings.TrimSpace(l.Draft.Type))}
+		known := func(k int) (string, string, bool) {
+			if e, ok := byNum[k]; ok {
+				return e[0], e[1], true
 			}
 			return existing(k)
 		}

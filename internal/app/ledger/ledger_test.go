@@ -68,7 +68,7 @@ func TestRoundTripGenerated(t *testing.T) {
 // TestPlanTable: the mapping of seed 000's fields, one row a rule of
 // the table in docs/agents.md.
 func TestPlanTable(t *testing.T) {
-	known := func(n int) (string, bool) { return "", false }
+	known := func(n int) (string, string, bool) { return "", "", false }
 	for _, tc := range []struct {
 		name, line string
 		typ, time  string
@@ -107,7 +107,7 @@ func TestPlanTable(t *testing.T) {
 // editors save it) reads like one without, as the log does.
 func TestPlanBOM(t *testing.T) {
 	line := `{"id":"E1","ts":"2026-01-28T14:03","type":"decision","content":"x"}` + "\n"
-	known := func(int) (string, bool) { return "", false }
+	known := func(int) (string, string, bool) { return "", "", false }
 	want, err := Plan("l.jsonl", []byte(line), "evt-001", known, nil, "agent")
 	if err != nil {
 		t.Fatal(err)
@@ -133,7 +133,7 @@ func FuzzPlan(f *testing.F) {
 		f.Add(src)
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
-		ls, err := Plan("l.jsonl", src, "evt-001", func(int) (string, bool) { return "", false }, nil, "agent")
+		ls, err := Plan("l.jsonl", src, "evt-001", func(int) (string, string, bool) { return "", "", false }, nil, "agent")
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "l.jsonl:") {
 				t.Fatalf("error without file and line: %v", err)

@@ -309,6 +309,7 @@ func TestMalformedCalls(t *testing.T) {
 		{"memsys_append", map[string]any{"type": "bogus", "scope": "x", "summary": "y"}, `memsys: unknown event type "bogus": use one of`},
 		{"memsys_append", map[string]any{"type": "fix", "scope": "x", "summary": "y", "refs": []string{"evt-999"}}, `memsys: ref "evt-999" names no event in the log or the archive`},
 		{"memsys_append", map[string]any{"type": "fix", "scope": "x", "summary": "two\nlines"}, "spans several lines"},
+		{"memsys_append", map[string]any{"type": "fix", "scope": "x", "summary": "y", "details": []map[string]any{{"key": "closes", "value": "evt-004"}}}, `memsys: closes "evt-004" names a handoff, which opens no loop: close a blocker, escalation or commitment, or list evt-004 in refs instead`},
 		{"memsys_append", map[string]any{"type": "fix", "scope": "x", "summary": "y", "time": "yesterday"}, `is not "YYYY-MM-DD HH:MM"`},
 		{"memsys_recall", map[string]any{"entities": []string{"paymnts_api"}}, `memsys: unknown entity "paymnts_api": no such node in the graph; nearest: "payments_api"`},
 		{"memsys_recall", map[string]any{"entities": []string{}}, "recall needs at least one entity"},

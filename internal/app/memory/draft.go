@@ -248,8 +248,10 @@ func SplitList(vals []string) []string {
 }
 
 // Known answers whether an event number exists in the log or the
-// archive, and returns its ID as written there.
-type Known func(num int) (id string, ok bool)
+// archive, and returns its ID as written there and its type (as the
+// parser reads it from the heading, lower-cased), which decides what a
+// closes detail may name.
+type Known func(num int) (id, typ string, ok bool)
 
 // Normalize trims the draft, lower-cases the type and checks it with
 // the rules lint applies to a written event: a known type, a scope, a
@@ -378,7 +380,10 @@ func checkUTF8(d *Draft) error {
 // checkSemantics checks the details that replay reads beyond the
 // graph, as lint would after the write: a priority must be one replay
 // understands (MS130), and closes must name existing events, which an
-// appended event always comes after (MS129).
+// appended event always comes after (MS129), that open a loop (MS135).
+// A loop already closed is not refused: replay only notes a second
+// close (two branches may both close one), and knowing it would mean
+// replaying the history, which append does not read.
 func checkSemantics(ds []DraftDetail, known Known) error {
 	for _, d := range ds {
 		switch parse.NormKey(d.Key) {
@@ -392,8 +397,12 @@ func checkSemantics(ds []DraftDetail, known Known) error {
 				if !ok {
 					return fmt.Errorf("closes %q is not an event ID: write evt-NNN", words.Clip(c))
 				}
-				if _, ok := known(num); !ok {
+				_, typ, ok := known(num)
+				if !ok {
 					return fmt.Errorf("closes %q names no event in the log or the archive: a loop is closed after it is opened, so name an earlier event", words.Clip(c))
+				}
+				if !materialize.IsLoop(typ) {
+					return fmt.Errorf("closes %q names %s, which opens no loop: close %s, or list %s in refs instead", words.Clip(c), materialize.TypeNoun(typ), materialize.LoopTypesText(), words.Clip(c))
 				}
 			}
 		}
@@ -594,18 +603,18 @@ func tooLongAfterLast(logs []*parse.Log) *parse.Problem {
 // few refs, mostly to recent events, and a map of 100k IDs would cost
 // more than the search.
 func KnownIn(logs ...*parse.Log) Known {
-	return func(n int) (string, bool) {
+	return func(n int) (string, string, bool) {
 		for _, l := range logs {
 			if l == nil {
 				continue
 			}
 			for i := len(l.Events) - 1; i >= 0; i-- {
 				if l.Events[i].Num == n {
-					return l.Events[i].ID, true
+					return l.Events[i].ID, l.Events[i].Type, true
 				}
 			}
 		}
-		return "", false
+		return "", "", false
 	}
 }
 
@@ -619,7 +628,7 @@ func knownIDs(what string, vals []string, known Known, hint string) ([]string, e
 		if !ok {
 			return nil, fmt.Errorf("%s %q is not an event ID: write evt-NNN", what, words.Clip(r))
 		}
-		id, ok := known(num)
+		id, _, ok := known(num)
 		if !ok {
 			return nil, fmt.Errorf("%s %q names no event in the log or the archive: %s", what, words.Clip(r), hint)
 		}

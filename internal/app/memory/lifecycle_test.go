@@ -59,7 +59,7 @@ func TestAddDetailFlag(t *testing.T) {
 }
 
 func TestNormalize(t *testing.T) {
-	l := parse.Parse("CHANGELOG.md", genLog(3, "\n---\n\n"))
+	l := parse.Parse("CHANGELOG.md", []byte(head+event(1, "create")+"\n"+event(2, "handoff")+"\n"+event(3, "Blocker")))
 	known := KnownIn(l)
 	ok := Draft{Type: "Fix", Scope: "core", Summary: "s", Agent: "a", Time: "2026-02-01 09:05", Refs: []string{"evt-1, evt-003"}, Tags: []string{"a", " b ", "none"}}
 	if err := Normalize(&ok, known); err != nil {
@@ -102,7 +102,9 @@ func TestNormalize(t *testing.T) {
 		{Draft{Type: "fix", Scope: "s", Summary: "x", Agent: "a", Time: "2026-01-01 10:00", Supersedes: []string{"evt-009"}}, `supersedes "evt-009" names no event in the log or the archive: name the earlier event this one corrects`},
 		{Draft{Type: "fix", Scope: "s", Summary: "x", Agent: "a", Time: "2026-01-01 10:00", Supersedes: []string{"the last one"}}, `supersedes "the last one" is not an event ID: write evt-NNN`},
 		{Draft{Type: "fix", Scope: "s", Summary: "x", Agent: "a", Time: "2026-01-01 10:00", Details: []DraftDetail{{Key: "priority", Value: "urgent"}}}, `priority "urgent" is not P0, P1, P2 or P3: write one of them (P1 is the default)`},
-		{Draft{Type: "fix", Scope: "s", Summary: "x", Agent: "a", Time: "2026-01-01 10:00", Details: []DraftDetail{{Key: "closes", Value: "evt-002, evt-004"}}}, `closes "evt-004" names no event in the log or the archive: a loop is closed after it is opened, so name an earlier event`},
+		{Draft{Type: "fix", Scope: "s", Summary: "x", Agent: "a", Time: "2026-01-01 10:00", Details: []DraftDetail{{Key: "closes", Value: "evt-003, evt-004"}}}, `closes "evt-004" names no event in the log or the archive: a loop is closed after it is opened, so name an earlier event`},
+		{Draft{Type: "fix", Scope: "s", Summary: "x", Agent: "a", Time: "2026-01-01 10:00", Details: []DraftDetail{{Key: "closes", Value: "evt-3; evt-002"}}}, `closes "evt-002" names a handoff, which opens no loop: close a blocker, escalation or commitment, or list evt-002 in refs instead`},
+		{Draft{Type: "fix", Scope: "s", Summary: "x", Agent: "a", Time: "2026-01-01 10:00", Details: []DraftDetail{{Key: "closes", Value: "evt-1"}}}, `closes "evt-1" names a create, which opens no loop: close a blocker, escalation or commitment, or list evt-1 in refs instead`},
 		{Draft{Type: "fix", Scope: "s", Summary: "x", Agent: "a", Time: "2026-01-01 10:00", Details: []DraftDetail{{Key: "Closes", Value: "soon"}}}, `closes "soon" is not an event ID: write evt-NNN`},
 		{Draft{Type: "fix", Scope: "s", Summary: "caf\xe9", Agent: "a", Time: "2026-01-01 10:00"}, `summary "caf\xe9" is not valid UTF-8: pass UTF-8 text (convert it from its encoding, e.g. Latin-1)`},
 		{Draft{Type: "fix", Scope: "s", Summary: "x", Agent: "\xff", Time: "2026-01-01 10:00"}, `agent "\xff" is not valid UTF-8: pass UTF-8 text (convert it from its encoding, e.g. Latin-1)`},

@@ -106,7 +106,10 @@ func inLogCount(l *parse.Log) int {
 
 // FindHeading searches f backwards, from offset end, for the heading
 // of event num written the usual way ("### evt-NNN " at the start of a
-// line after a blank line) and returns the ID as written there. It is
+// line after a blank line) and returns the ID as written there and the
+// type the heading line gives (parsed alone, as the whole parse reads
+// it: the heading carries the type, so closes is checked without the
+// event's body or the history). It is
 // how append checks a ref to an event older than the tail without
 // parsing the history: the cost grows with how far back the event is,
 // and a ref to a recent event, the common case, costs a few reads.
@@ -114,19 +117,24 @@ func inLogCount(l *parse.Log) int {
 // line inside a fence or comment does not count. Headings in other
 // forms, or that fail the check, are not found; the caller then parses
 // the whole log (the exact answer, at the old cost).
-func FindHeading(f LogFile, end int64, num int) (string, bool, error) {
+func FindHeading(f LogFile, end int64, num int) (id, typ string, ok bool, err error) {
 	id, at, ok, err := findHeading(f, end, num)
 	if err != nil || !ok {
-		return "", false, err
+		return "", "", false, err
 	}
 	rest := make([]byte, end-at)
 	if _, err := f.ReadAt(rest, at); err != nil && !errors.Is(err, io.EOF) {
-		return "", false, err
+		return "", "", false, err
 	}
 	if !parse.CutsAt(rest) {
-		return "", false, nil
+		return "", "", false, nil
 	}
-	return id, true, nil
+	line, _, _ := bytes.Cut(rest, []byte("\n"))
+	h := parse.Parse("", append([]byte(tailPrefix), line...), parse.HeadersOnly())
+	if len(h.Events) != 1 || h.Events[0].Num != num {
+		return "", "", false, nil // not read as that event's heading: let the whole parse decide
+	}
+	return id, h.Events[0].Type, true, nil
 }
 
 func findHeading(f LogFile, end int64, num int) (string, int64, bool, error) {
@@ -218,22 +226,22 @@ type tailPlan struct {
 // sure and the whole files must be read.
 func planTail(file string, log, arch LogFile, t *Tail, d Draft, countLine bool) (tailPlan, bool, error) {
 	missing := false
-	known := func(num int) (string, bool) {
+	known := func(num int) (string, string, bool) {
 		for i := len(t.Log.Events) - 1; i >= 0; i-- {
 			if t.Log.Events[i].Num == num {
-				return t.Log.Events[i].ID, true
+				return t.Log.Events[i].ID, t.Log.Events[i].Type, true
 			}
 		}
 		for _, f := range []LogFile{log, arch} {
 			if f == nil {
 				continue
 			}
-			if id, ok, err := FindHeading(f, f.Size(), num); err == nil && ok {
-				return id, true
+			if id, typ, ok, err := FindHeading(f, f.Size(), num); err == nil && ok {
+				return id, typ, true
 			}
 		}
 		missing = true
-		return "", false
+		return "", "", false
 	}
 	if err := Normalize(&d, known); err != nil {
 		if missing {

@@ -168,3 +168,76 @@ func TestPlanAppendMutations(t *testing.T) {
 		checkPlan(t, string(b), refs[r.IntN(len(refs))])
 	}
 }
+
+// TestPlanAppendCloses: closes must name a loop. The named event's type
+// comes from the tail, from its heading found far back (FindHeading)
+// or in the archive, or from the whole parse, and every path gives the
+// same answer.
+func TestPlanAppendCloses(t *testing.T) {
+	smallTail(t)
+	typed := func(n int, types map[int]string) string {
+		var b strings.Builder
+		b.WriteString(head)
+		for i := 1; i <= n; i++ {
+			if i > 1 {
+				b.WriteString("\n---\n\n")
+			}
+			typ := "create"
+			if x, ok := types[i]; ok {
+				typ = x
+			}
+			b.WriteString(event(i, typ))
+		}
+		return b.String()
+	}
+	src := typed(30, map[int]string{2: "blocker", 3: "handoff", 4: "commitment", 5: "Escalation", 28: "decision", 29: "blocker"})
+	arch := []byte("# Archive\n\n## Archive: evt-001 through evt-001\n\n" + event(1, "escalation"))
+	archHandoff := []byte("# Archive\n\n## Archive: evt-001 through evt-001\n\n" + event(1, "handoff"))
+	notLoop := func(id, noun string) string {
+		return "error: closes \"" + id + "\" names " + noun + ", which opens no loop: close a blocker, escalation or commitment, or list " + id + " in refs instead"
+	}
+	cases := []struct {
+		name, closes string
+		arch         []byte
+		want         string // "" when the append is planned
+	}{
+		{"loop in the tail", "evt-029", nil, ""},
+		{"decision in the tail", "evt-028", nil, notLoop("evt-028", "a decision")},
+		{"blocker far back", "evt-2", nil, ""},
+		{"escalation far back, heading in capitals", "evt-005", nil, ""},
+		{"commitment and blocker", "evt-004, evt-002", nil, ""},
+		{"handoff far back", "evt-003", nil, notLoop("evt-003", "a handoff")},
+		{"second ID not a loop", "evt-002, evt-010", nil, notLoop("evt-010", "a create")},
+		{"loop in the archive", "evt-1", arch, ""},
+		{"handoff in the archive", "evt-1", archHandoff, notLoop("evt-1", "a handoff")},
+		{"CRLF: blocker far back", "crlf evt-002", nil, ""},
+		{"CRLF: handoff far back", "crlf evt-003", nil, notLoop("evt-003", "a handoff")},
+	}
+	// The far-back cases are answered by FindHeading from the heading
+	// line alone, not by the whole-file fallback.
+	for _, l := range []string{src, strings.ReplaceAll(src, "\n", "\r\n")} {
+		for num, want := range map[int]string{3: "handoff", 5: "escalation"} {
+			if id, typ, ok, err := FindHeading(strings.NewReader(l), int64(len(l)), num); !ok || err != nil || typ != want || id != parse.FormatID(num, 3) {
+				t.Errorf("FindHeading(%d) = %q, %q, %v, %v; want type %q", num, id, typ, ok, err, want)
+			}
+		}
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			// The log's own evt-001 is left out, so evt-1 is the archive's.
+			log := strings.Replace(src, event(1, "create")+"\n---\n\n", "", 1)
+			closes := c.closes
+			if rest, ok := strings.CutPrefix(closes, "crlf "); ok {
+				log, closes = strings.ReplaceAll(log, "\n", "\r\n"), rest
+			}
+			d := Draft{Type: "milestone", Scope: "s", Summary: "x", Agent: "a", Time: "2026-03-01 10:00", Details: []DraftDetail{{Key: "closes", Value: closes}}}
+			tail, whole := planBoth(t, []byte(log), c.arch, d, false)
+			if tail != whole {
+				t.Fatalf("tail plan:\n%s\nwhole-file plan:\n%s", tail, whole)
+			}
+			if c.want == "" && strings.HasPrefix(tail, "error: ") || c.want != "" && tail != c.want {
+				t.Errorf("got %s\nwant %s", tail, c.want)
+			}
+		})
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -80,6 +81,36 @@ func (g *Git) Refs(ctx context.Context, pattern string) ([]string, error) {
 		}
 	}
 	return refs, nil
+}
+
+// PrefixGitDir returns Prefix and GitDir with one git call, for a
+// command that needs the git folder on every run (lint --staged looks
+// for MERGE_HEAD there) and must not pay a second process for it.
+func (g *Git) PrefixGitDir(ctx context.Context) (prefix, gitDir string, err error) {
+	out, err := g.Run(ctx, "rev-parse", "--show-prefix", "--absolute-git-dir")
+	if err != nil {
+		return "", "", err
+	}
+	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	if len(lines) != 2 || lines[1] == "" {
+		return "", "", fmt.Errorf("git rev-parse: unexpected output %q", out)
+	}
+	return strings.TrimSpace(lines[0]), lines[1], nil
+}
+
+// Merging reports whether a merge is in progress in the work tree
+// whose git folder is gitDir (GitDir): git keeps MERGE_HEAD there from
+// the start of a merge until it is committed or aborted. One stat, no
+// process: lint --staged asks on every commit.
+func Merging(gitDir string) (bool, error) {
+	_, err := os.Stat(filepath.Join(gitDir, "MERGE_HEAD"))
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, fs.ErrNotExist):
+		return false, nil
+	}
+	return false, err
 }
 
 // GitDir returns the absolute path of the repository's git folder (a

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -82,5 +83,44 @@ func TestMergeBaseRefsConfig(t *testing.T) {
 		if real, _ := filepath.EvalSymlinks(filepath.Join(dir, ".git")); gd != real {
 			t.Errorf("GitDir = %q, %v", gd, err)
 		}
+	}
+}
+
+// TestMerging: MERGE_HEAD is in the git folder PrefixGitDir names from
+// the start of a stopped merge until it is committed, and only then.
+func TestMerging(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	run(t, dir, "init", "-q", "-b", "main")
+	os.MkdirAll(filepath.Join(dir, "sub"), 0o755)
+	os.WriteFile(filepath.Join(dir, "sub", "f"), []byte("1\n"), 0o644)
+	run(t, dir, "add", ".")
+	run(t, dir, "commit", "-q", "-m", "base")
+	run(t, dir, "checkout", "-q", "-b", "other")
+	os.WriteFile(filepath.Join(dir, "sub", "f"), []byte("other\n"), 0o644)
+	run(t, dir, "commit", "-q", "-a", "-m", "other")
+	run(t, dir, "checkout", "-q", "main")
+	os.WriteFile(filepath.Join(dir, "sub", "f"), []byte("main\n"), 0o644)
+	run(t, dir, "commit", "-q", "-a", "-m", "main")
+	g := &Git{Dir: filepath.Join(dir, "sub"), Env: gitEnv(dir)}
+	prefix, gitDir, err := g.PrefixGitDir(ctx)
+	if err != nil || prefix != "sub/" || !filepath.IsAbs(gitDir) {
+		t.Fatalf("PrefixGitDir = %q, %q, %v", prefix, gitDir, err)
+	}
+	if m, err := Merging(gitDir); m || err != nil {
+		t.Errorf("Merging before the merge = %v, %v", m, err)
+	}
+	cmd := exec.Command("git", "merge", "-q", "other")
+	cmd.Dir, cmd.Env = dir, gitEnv(dir)
+	if err := cmd.Run(); err == nil {
+		t.Fatal("the merge did not stop on its conflict")
+	}
+	if m, err := Merging(gitDir); !m || err != nil {
+		t.Errorf("Merging during the merge = %v, %v", m, err)
+	}
+	os.WriteFile(filepath.Join(dir, "sub", "f"), []byte("both\n"), 0o644)
+	run(t, dir, "commit", "-q", "-a", "--no-edit")
+	if m, err := Merging(gitDir); m || err != nil {
+		t.Errorf("Merging after the commit = %v, %v", m, err)
 	}
 }
