@@ -79,37 +79,12 @@ func TestSidesAppendedEqualsParsed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func(b bool) { prefixSides = b }(prefixSides)
 	hits := appendedSides
 	cases := 0
 	for i, base := range sideBases(t) {
 		for j, h := range sideHeads(base) {
-			git := fakeGit{blobs: map[string]string{"base:" + parse.LogFile: base, ":0:" + parse.LogFile: h}}
-			in := Input{Git: git, Revisions: &Revisions{Base: "base", Head: ":0", Label: "HEAD"},
-				ReadFile: memFS{parse.LogFile: []byte(h)}.read, Exists: memFS{parse.LogFile: []byte(h)}.exists}
-			run := func(prefix bool) (string, string) {
-				prefixSides = prefix
-				s := &Session{l: l, in: &in, sh: &shared{in: &in, cfg: l.cfg}}
-				_, hs, err := s.pass(registry["MS301"], 0).sides()
-				if err != nil {
-					t.Fatal(err)
-				}
-				var evs strings.Builder
-				for _, e := range hs.events() {
-					fmt.Fprintf(&evs, "%s %d %+v %q\n", e.ID, e.Num, e.Range, e.Text)
-				}
-				fs := memFS{parse.LogFile: []byte(h)}
-				ds := l.Check(Input{Git: git, Revisions: in.Revisions, ReadFile: fs.read, Exists: fs.exists})
-				b, _ := json.Marshal(ds)
-				return evs.String(), string(b)
-			}
-			fastEvents, fast := run(true)
-			fullEvents, full := run(false)
-			if fastEvents != fullEvents {
-				t.Errorf("base %d, head %d: head events built\n%s\nparsed\n%s", i, j, fastEvents, fullEvents)
-			}
-			if fast != full {
-				t.Errorf("base %d, head %d: findings with the head built\n%s\nparsed\n%s", i, j, fast, full)
+			if msg := checkSides(t, l, base, h); msg != "" {
+				t.Errorf("base %d, head %d: %s", i, j, msg)
 			}
 			cases++
 		}
@@ -118,4 +93,59 @@ func TestSidesAppendedEqualsParsed(t *testing.T) {
 		t.Errorf("the prefix check served %d of %d comparisons", got, cases)
 	}
 	t.Logf("%d comparisons, %d heads built from the base", cases, appendedSides-hits)
+}
+
+// FuzzSidesAppended is TestSidesAppendedEqualsParsed's property for any
+// base and any bytes appended to it.
+func FuzzSidesAppended(f *testing.F) {
+	tails := []string{ev(901, "appended"), "\n---\n\n" + ev(901, "a"), "\n### evt-901 | broken\n```\n", "\n## Notes\n\n" + ev(902, "b"), "#late\n", "<!--\n" + ev(903, "c")}
+	for i, base := range []string{head + ev(1, "one") + ev(2, "two"), string(loggen.Generate(20, 5)), strings.ReplaceAll(head+ev(1, "one"), "\n", "\r\n")} {
+		for _, tail := range tails {
+			f.Add(base, tail)
+		}
+		f.Add(base, strings.ReplaceAll(tails[i], "\n", "\r\n"))
+	}
+	l, err := New(config.Default())
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, base, tail string) {
+		if msg := checkSides(t, l, base, base+tail); msg != "" {
+			t.Fatal(msg)
+		}
+	})
+}
+
+// checkSides compares, for the base and head logs given, the head side
+// and lint's findings with the prefix check and with whole parses, and
+// says how they differ ("" when they do not).
+func checkSides(t testing.TB, l *Linter, base, h string) string {
+	t.Helper()
+	defer func(b bool) { prefixSides = b }(prefixSides)
+	git := fakeGit{blobs: map[string]string{"base:" + parse.LogFile: base, ":0:" + parse.LogFile: h}}
+	fs := memFS{parse.LogFile: []byte(h)}
+	in := Input{Git: git, Revisions: &Revisions{Base: "base", Head: ":0", Label: "HEAD"}, ReadFile: fs.read, Exists: fs.exists}
+	run := func(prefix bool) (string, string) {
+		prefixSides = prefix
+		s := &Session{l: l, in: &in, sh: &shared{in: &in, cfg: l.cfg}}
+		_, hs, err := s.pass(registry["MS301"], 0).sides()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var evs strings.Builder
+		for _, e := range hs.events() {
+			fmt.Fprintf(&evs, "%s %d %+v %q\n", e.ID, e.Num, e.Range, e.Text)
+		}
+		b, _ := json.Marshal(l.Check(in))
+		return evs.String(), string(b)
+	}
+	fastEvents, fast := run(true)
+	fullEvents, full := run(false)
+	switch {
+	case fastEvents != fullEvents:
+		return fmt.Sprintf("head events built\n%s\nparsed\n%s", fastEvents, fullEvents)
+	case fast != full:
+		return fmt.Sprintf("findings with the head built\n%s\nparsed\n%s", fast, full)
+	}
+	return ""
 }
