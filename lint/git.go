@@ -151,12 +151,31 @@ func (p *Pass) sides() (base, head side, err error) {
 		sh.sidesRead = true
 		revs := p.Revisions()
 		var bb, hb sideBytes
+		headRead := false
+		// The base is read first, as it always was (its errors come
+		// first), unless a summary of it may spare reading it.
+		baseKey, headKey := p.sideKey(revs.Base), p.sideKey(revs.Head)
+		if sum, ok := p.summary(baseKey); ok && prefixSides {
+			if hb, sh.sidesErr = p.readBytes(revs.Head); sh.sidesErr != nil {
+				return sh.base, sh.head, sh.sidesErr
+			}
+			headRead = true
+			if base, head, ok := sum.sides(hb); ok {
+				sh.base, sh.head = base, head
+				summarySides++
+				p.keepSummary(headKey, head, hb)
+				return sh.base, sh.head, nil
+			}
+		}
 		if bb, sh.sidesErr = p.readBytes(revs.Base); sh.sidesErr != nil {
 			return sh.base, sh.head, sh.sidesErr
 		}
 		sh.base = bb.parse()
-		if hb, sh.sidesErr = p.readBytes(revs.Head); sh.sidesErr != nil {
-			return sh.base, sh.head, sh.sidesErr
+		p.keepSummary(baseKey, sh.base, bb)
+		if !headRead {
+			if hb, sh.sidesErr = p.readBytes(revs.Head); sh.sidesErr != nil {
+				return sh.base, sh.head, sh.sidesErr
+			}
 		}
 		if h, ok := appended(sh.base, bb, hb); ok && prefixSides {
 			sh.head = h
@@ -164,6 +183,7 @@ func (p *Pass) sides() (base, head side, err error) {
 		} else {
 			sh.head = hb.parse()
 		}
+		p.keepSummary(headKey, sh.head, hb)
 	}
 	return sh.base, sh.head, sh.sidesErr
 }
@@ -172,8 +192,9 @@ func (p *Pass) sides() (base, head side, err error) {
 // appended builds with whole parses.
 var prefixSides = true
 
-// appendedSides counts the heads appended built, for the tests.
-var appendedSides int
+// appendedSides counts the heads appended built, and summarySides the
+// sides built from a summary, for the tests.
+var appendedSides, summarySides int
 
 // sideBytes are the files of one version of the history: the log (nil
 // if none) and the first archive found.
@@ -255,21 +276,7 @@ func appended(base side, bb, hb sideBytes) (side, bool) {
 		return side{}, false
 	}
 	rest := hb.log[len(bb.log):]
-	pos := 0
-	for pos < len(rest) {
-		end := bytes.IndexByte(rest[pos:], '\n')
-		if end < 0 {
-			end = len(rest) - pos
-		}
-		if t := bytes.TrimSpace(rest[pos : pos+end]); len(t) != 0 && !bytes.Equal(t, []byte("---")) {
-			break
-		}
-		pos += end + 1
-	}
-	if pos >= len(rest) {
-		return side{}, false // only separators: rare, parsed whole
-	}
-	if !parse.CutsAt(rest[pos:]) {
+	if !appendsEvents(rest) {
 		return side{}, false
 	}
 	body := make([]byte, 0, len(tailPre)+len(rest))
@@ -302,6 +309,25 @@ func appended(base side, bb, hb sideBytes) (side, bool) {
 	h := side{Archive: base.Archive, Log: &log}
 	h.all = h.events()
 	return h, true
+}
+
+// appendsEvents reports whether rest, the bytes after a version of
+// the log with a closed end (ClosedEnd), is blank lines and separators,
+// then an event heading from which it parses alone (parse.CutsAt). Only
+// separators is false: rare, and parsed whole.
+func appendsEvents(rest []byte) bool {
+	pos := 0
+	for pos < len(rest) {
+		end := bytes.IndexByte(rest[pos:], '\n')
+		if end < 0 {
+			end = len(rest) - pos
+		}
+		if t := bytes.TrimSpace(rest[pos : pos+end]); len(t) != 0 && !bytes.Equal(t, []byte("---")) {
+			break
+		}
+		pos += end + 1
+	}
+	return pos < len(rest) && parse.CutsAt(rest[pos:])
 }
 
 // lineCount is the number of line feeds in s.

@@ -33,6 +33,11 @@ type Input struct {
 	// Revisions those rules find nothing.
 	Git       Git
 	Revisions *Revisions
+	// Summaries, when set with a Git that names blobs (BlobIDs), keeps
+	// what the comparison learnt of each version of the log it parsed
+	// (sideSummary), by its blob IDs: the next lint whose head extends
+	// that version (the next commit's hook) need not read it again.
+	Summaries Store
 	// Derive makes a Session replay the events even when no drift rule
 	// needs it, so Derived has the files for lint --fix.
 	Derive bool

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -79,7 +80,7 @@ func TestSidesAppendedEqualsParsed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hits := appendedSides
+	hits, sums := appendedSides, summarySides
 	cases := 0
 	for i, base := range sideBases(t) {
 		for j, h := range sideHeads(base) {
@@ -92,7 +93,10 @@ func TestSidesAppendedEqualsParsed(t *testing.T) {
 	if got := appendedSides - hits; got < cases/3 {
 		t.Errorf("the prefix check served %d of %d comparisons", got, cases)
 	}
-	t.Logf("%d comparisons, %d heads built from the base", cases, appendedSides-hits)
+	if got := summarySides - sums; got < cases/3 {
+		t.Errorf("the base's summary served %d of %d comparisons", got, cases)
+	}
+	t.Logf("%d comparisons, %d heads built from the base, %d sides from a summary", cases, appendedSides-hits, summarySides-sums)
 }
 
 // FuzzSidesAppended is TestSidesAppendedEqualsParsed's property for any
@@ -116,36 +120,58 @@ func FuzzSidesAppended(f *testing.F) {
 	})
 }
 
-// checkSides compares, for the base and head logs given, the head side
-// and lint's findings with the prefix check and with whole parses, and
-// says how they differ ("" when they do not).
+// idGit is a fakeGit that names its blobs by a hash of their content,
+// as git does.
+type idGit struct{ fakeGit }
+
+func (g idGit) BlobID(rev, path string) (string, bool, error) {
+	b, ok := g.blobs[rev+":"+path]
+	return fmt.Sprintf("%x", sha256.Sum256([]byte(b))), ok, nil
+}
+
+// mapStore is a Store in memory.
+type mapStore map[string][]byte
+
+func (m mapStore) Get(key string) ([]byte, bool) { b, ok := m[key]; return b, ok }
+func (m mapStore) Put(key string, data []byte)   { m[key] = data }
+
+// checkSides compares, for the base and head logs given, both sides and
+// lint's findings with whole parses, with the prefix check (appended)
+// and with a summary of the base kept by an earlier lint (sideSummary),
+// and says how they differ ("" when they do not).
 func checkSides(t testing.TB, l *Linter, base, h string) string {
 	t.Helper()
 	defer func(b bool) { prefixSides = b }(prefixSides)
-	git := fakeGit{blobs: map[string]string{"base:" + parse.LogFile: base, ":0:" + parse.LogFile: h}}
+	git := idGit{fakeGit{blobs: map[string]string{"base:" + parse.LogFile: base, ":0:" + parse.LogFile: h}}}
 	fs := memFS{parse.LogFile: []byte(h)}
-	in := Input{Git: git, Revisions: &Revisions{Base: "base", Head: ":0", Label: "HEAD"}, ReadFile: fs.read, Exists: fs.exists}
-	run := func(prefix bool) (string, string) {
+	run := func(prefix bool, store Store) string {
 		prefixSides = prefix
+		in := Input{Git: git, Revisions: &Revisions{Base: "base", Head: ":0", Label: "HEAD"}, ReadFile: fs.read, Exists: fs.exists, Summaries: store}
 		s := &Session{l: l, in: &in, sh: &shared{in: &in, cfg: l.cfg}}
-		_, hs, err := s.pass(registry["MS301"], 0).sides()
+		bs, hs, err := s.pass(registry["MS301"], 0).sides()
 		if err != nil {
 			t.Fatal(err)
 		}
-		var evs strings.Builder
-		for _, e := range hs.events() {
-			fmt.Fprintf(&evs, "%s %d %+v %q\n", e.ID, e.Num, e.Range, e.Text)
+		var out strings.Builder
+		for _, sd := range []side{bs, hs} {
+			for _, e := range sd.events() {
+				fmt.Fprintf(&out, "%s %d %+v %q\n", e.ID, e.Num, e.Range, e.Text)
+			}
+			out.WriteString("--\n")
 		}
 		b, _ := json.Marshal(l.Check(in))
-		return evs.String(), string(b)
+		return out.String() + string(b)
 	}
-	fastEvents, fast := run(true)
-	fullEvents, full := run(false)
-	switch {
-	case fastEvents != fullEvents:
-		return fmt.Sprintf("head events built\n%s\nparsed\n%s", fastEvents, fullEvents)
-	case fast != full:
-		return fmt.Sprintf("findings with the head built\n%s\nparsed\n%s", fast, full)
+	full := run(false, nil)
+	if got := run(true, nil); got != full {
+		return fmt.Sprintf("with the head built from the base\n%s\nparsed whole\n%s", got, full)
+	}
+	store := mapStore{}
+	if got := run(true, store); got != full { // keeps the summaries
+		return fmt.Sprintf("keeping summaries\n%s\nparsed whole\n%s", got, full)
+	}
+	if got := run(true, store); got != full {
+		return fmt.Sprintf("from the base's summary\n%s\nparsed whole\n%s", got, full)
 	}
 	return ""
 }

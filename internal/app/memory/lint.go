@@ -105,6 +105,9 @@ func Lint(ctx context.Context, root string, o LintOptions) (*LintReport, error) 
 	}
 	in := files.input()
 	in.Git, in.Revisions = git, revs
+	if revs != nil && workspace.CacheEnabled() {
+		in.Summaries = newSideStore(root)
+	}
 	var ds diag.Diagnostics
 	var events int
 	if o.Fix {
@@ -170,6 +173,15 @@ type stagedGit struct {
 	lint.Git
 	view *workspace.View
 	idx  *gitx.Index
+}
+
+// BlobID is the repository's (lint.BlobIDs): the index names the
+// staged blobs.
+func (g stagedGit) BlobID(rev, path string) (string, bool, error) {
+	if ids, ok := g.Git.(lint.BlobIDs); ok {
+		return ids.BlobID(rev, path)
+	}
+	return "", false, nil
 }
 
 func (g stagedGit) Blob(rev, path string) ([]byte, bool, error) {

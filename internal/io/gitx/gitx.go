@@ -493,6 +493,13 @@ func (x *Blobs) Blob(rev, path string) ([]byte, bool, error) {
 	return x.b.Contents(rev + ":" + x.prefix + path)
 }
 
+// BlobID returns the ID of the blob at path (relative to the memory
+// root) in rev without reading it (lint.BlobIDs).
+func (x *Blobs) BlobID(rev, path string) (string, bool, error) {
+	oid, _, _, ok, err := x.b.Info(rev + ":" + x.prefix + path)
+	return oid, ok, err
+}
+
 // Shallow reports whether the repository is a shallow clone.
 func (x *Blobs) Shallow() bool { return x.g.Shallow(x.ctx) }
 
