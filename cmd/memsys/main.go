@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/urfave/cli/v3"
 
@@ -67,7 +69,7 @@ func (f flushFirst) Write(p []byte) (int, error) {
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	app := newApp(stdout, stderr)
+	app := newAppFor(stdout, stderr, args)
 	var stopProfile func() error
 	app.Before = func(ctx context.Context, cmd *cli.Command) (context.Context, error) {
 		workspace.ShortLived()
@@ -142,6 +144,96 @@ func showCommandHelp(ctx context.Context, cmd *cli.Command, name string) error {
 }
 
 func newApp(stdout, stderr io.Writer) *cli.Command {
+	return newAppFor(stdout, stderr, nil)
+}
+
+// command is one of memsys's commands, by name, and the function that
+// builds it.
+type command struct {
+	name  string
+	build func() *cli.Command
+}
+
+// commands are memsys's commands in the order --help lists them, each
+// with the function that builds it.
+var commands = []command{
+	{"init", initCommand},
+	{"regen", regenCommand},
+	{"lint", lintCommand},
+	{"append", appendCommand},
+	{"status", statusCommand},
+	{"archive", archiveCommand},
+	{"show", showCommand},
+	{"log", logCommand},
+	{"graph", graphCommand},
+	{"recall", recallCommand},
+	{"import", importCommand},
+	{"export", exportCommand},
+	{"mcp", mcpCommand},
+	{"audit", auditCommand},
+	{"hook", hookCommand},
+	{"merge-driver", mergeDriverCommand},
+	{"renumber", renumberCommand},
+	{"collisions", collisionsCommand},
+	{"adopt", adoptCommand},
+	{"version", versionCommand},
+	{"loops", loopsCommand},
+	{"report", reportCommand},
+	{"snapshot", snapshotCommand},
+}
+
+// invoked returns the command args run when it is one of commands, else
+// "" (no command, help, completion, or a name memsys does not know).
+// It skips the global flags, and the value of those that take one, as
+// urfave/cli parses them before the command.
+func invoked(args []string) string {
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			if i+1 < len(args) {
+				return known(args[i+1])
+			}
+			return ""
+		case a == "--generate-shell-completion":
+			return ""
+		case strings.HasPrefix(a, "-"):
+			name := strings.TrimLeft(a, "-")
+			if (name == "C" || name == "cpuprofile") && i+1 < len(args) {
+				i++ // the flag's value, e.g. -C log: a folder named log
+			}
+		default:
+			// A completion request ends args with its flag, after the
+			// command it completes.
+			if slices.Contains(args[i:], "--generate-shell-completion") {
+				return ""
+			}
+			return known(a)
+		}
+	}
+	return ""
+}
+
+// versionOnly reports whether args ask for the version and nothing
+// else, which the root answers before any command is looked at.
+func versionOnly(args []string) bool {
+	return len(args) == 2 && (args[1] == "--version" || args[1] == "-v")
+}
+
+// known returns name when it is one of commands, else "".
+func known(name string) string {
+	if slices.ContainsFunc(commands, func(c command) bool { return c.name == name }) {
+		return name
+	}
+	return ""
+}
+
+// newAppFor is newApp for one run with args: when args name a command,
+// the tree holds that command alone. Building and walking all of them,
+// with their flags, is a tenth of a short command's start on a 1k
+// memory (docs/benchmarks.md), and only help, completion and an unknown
+// name need the others.
+func newAppFor(stdout, stderr io.Writer, args []string) *cli.Command {
 	app := &cli.Command{
 		Name:    "memsys",
 		Usage:   "keep a markdown memory system for AI agents exact, safe and fast",
@@ -178,31 +270,14 @@ func newApp(stdout, stderr io.Writer) *cli.Command {
 			}
 			return cli.ShowAppHelp(cmd)
 		},
-		Commands: []*cli.Command{
-			initCommand(),
-			regenCommand(),
-			lintCommand(),
-			appendCommand(),
-			statusCommand(),
-			archiveCommand(),
-			showCommand(),
-			logCommand(),
-			graphCommand(),
-			recallCommand(),
-			importCommand(),
-			exportCommand(),
-			mcpCommand(),
-			auditCommand(),
-			hookCommand(),
-			mergeDriverCommand(),
-			renumberCommand(),
-			collisionsCommand(),
-			adoptCommand(),
-			versionCommand(),
-			loopsCommand(),
-			reportCommand(),
-			snapshotCommand(),
-		},
+	}
+	if name := invoked(args); name != "" {
+		i := slices.IndexFunc(commands, func(c command) bool { return c.name == name })
+		app.Commands = []*cli.Command{commands[i].build()}
+	} else if !versionOnly(args) {
+		for _, c := range commands {
+			app.Commands = append(app.Commands, c.build())
+		}
 	}
 	// urfave/cli does not inherit OnUsageError; every subcommand gets the
 	// one-line exit-2 form instead of the default help dump.
