@@ -82,6 +82,17 @@ func Fingerprint(d diag.Diagnostic) string {
 	return hex.EncodeToString(h[:8])
 }
 
+// SetFingerprints sets the Fingerprint of each of ds that has none.
+// Call it while the paths are relative to the memory root, as the
+// baseline's are, before any Relocate.
+func SetFingerprints(ds diag.Diagnostics) {
+	for i := range ds {
+		if ds[i].Fingerprint == "" {
+			ds[i].Fingerprint = Fingerprint(ds[i])
+		}
+	}
+}
+
 // NewBaseline records ds (the append-only rules and MS208 aside, which
 // judge a change or the baseline itself) in a stable order.
 func NewBaseline(ds diag.Diagnostics) Baseline {

@@ -168,3 +168,47 @@ func TestSARIFWarning(t *testing.T) {
 		t.Errorf("over the limit: %q", w)
 	}
 }
+
+// TestSARIFPartialFingerprints: every result carries the baseline's
+// fingerprint under FingerprintKey: the one set on the diagnostic while
+// its path was root-relative when there is one (the printer sees the
+// path from the repository root, which would hash differently), else
+// Fingerprint of the diagnostic as it is.
+func TestSARIFPartialFingerprints(t *testing.T) {
+	res := sampleResult()
+	want := make([]string, len(res.Diagnostics))
+	for i := range res.Diagnostics {
+		want[i] = Fingerprint(res.Diagnostics[i])
+	}
+	SetFingerprints(res.Diagnostics[:1])
+	res.Diagnostics.Relocate(func(f string) string { return "services/api/" + f })
+	if Fingerprint(res.Diagnostics[0]) == want[0] {
+		t.Fatal("the relocated path does not change Fingerprint: the test proves nothing")
+	}
+	for i := 1; i < len(want); i++ {
+		want[i] = Fingerprint(res.Diagnostics[i]) // none set: the path printed
+	}
+	var out bytes.Buffer
+	if err := (&SARIFPrinter{}).Print(&out, res); err != nil {
+		t.Fatal(err)
+	}
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				PartialFingerprints map[string]string `json:"partialFingerprints"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &log); err != nil {
+		t.Fatal(err)
+	}
+	got := log.Runs[0].Results
+	if len(got) != len(want) {
+		t.Fatalf("%d results, want %d", len(got), len(want))
+	}
+	for i, r := range got {
+		if len(r.PartialFingerprints) != 1 || r.PartialFingerprints[FingerprintKey] != want[i] {
+			t.Errorf("result %d: partialFingerprints %v, want {%q: %q}", i, r.PartialFingerprints, FingerprintKey, want[i])
+		}
+	}
+}

@@ -72,7 +72,19 @@ type sarifResult struct {
 	// BaselineState is SARIF's: "unchanged" for a finding the base
 	// revision already had.
 	BaselineState string `json:"baselineState,omitempty"`
+	// PartialFingerprints lets code scanning keep one alert per
+	// finding across commits. Without it upload-sarif hashes the
+	// flagged line's text and the text after it, numbered among equal
+	// lines, and a log repeats lines ("**Refs**: none"): an event
+	// appended or inserted moves that hash, not the finding.
+	PartialFingerprints map[string]string `json:"partialFingerprints"`
 }
+
+// FingerprintKey is the partialFingerprints key of a result's
+// Fingerprint. The "/v1" follows the SARIF convention of versioned
+// keys: a change to what Fingerprint hashes gets a new key, so code
+// scanning does not match old alerts against new values.
+const FingerprintKey = "memsysFindingHash/v1"
 
 type sarifLocation struct {
 	PhysicalLocation sarifPhysical `json:"physicalLocation"`
@@ -127,7 +139,12 @@ func (s *SARIFPrinter) Print(w io.Writer, r *Result) error {
 	}
 	results := make([]sarifResult, 0, len(r.Diagnostics))
 	for _, d := range r.Diagnostics {
-		res := sarifResult{RuleID: d.Rule, Level: sarifLevel(d.Severity), Message: sarifText{Text: d.Message}}
+		fp := d.Fingerprint
+		if fp == "" {
+			fp = Fingerprint(d)
+		}
+		res := sarifResult{RuleID: d.Rule, Level: sarifLevel(d.Severity), Message: sarifText{Text: d.Message},
+			PartialFingerprints: map[string]string{FingerprintKey: fp}}
 		if d.Baseline {
 			res.Level, res.BaselineState = "note", "unchanged"
 		}

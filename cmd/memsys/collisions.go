@@ -21,6 +21,9 @@ added since their merge base with other content, one line each:
 
   evt-015: origin/a (2025-01-02 10:00 | ada | fix) and origin/b (...)
 
+One revision named alone is compared with HEAD: from a feature branch,
+memsys collisions origin/main. HEAD alone has nothing to compare (exit 2).
+
 A CI job runs it to warn before anyone merges; the branch merged second
 runs memsys renumber --onto the first (the merge driver does it on a
 local merge).

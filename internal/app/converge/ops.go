@@ -281,8 +281,13 @@ type RefCollision struct {
 // Collisions reads the memory at root in every revision revs names
 // (a glob such as origin/* names every branch it matches) and lists,
 // pair by pair, the IDs both would add since their merge base with
-// other content. It also returns the revisions it read.
+// other content. One revision named alone is compared with HEAD
+// (withHead). It also returns the revisions it read.
 func Collisions(ctx context.Context, root string, revs []string) ([]RefCollision, []string, error) {
+	revs, err := withHead(revs)
+	if err != nil {
+		return nil, nil, err
+	}
 	for _, r := range revs {
 		if err := gitx.CheckRev(r); err != nil {
 			return nil, nil, err
@@ -295,10 +300,28 @@ func Collisions(ctx context.Context, root string, revs []string) ([]RefCollision
 	return collisions(ctx, g, root, revs)
 }
 
+// withHead is the revisions collisions compares for the ones named:
+// one revision alone, not a glob, with HEAD added, as a feature branch
+// runs memsys collisions origin/main. Alone it has nothing to collide
+// with, and "no collisions among 1 revision" would pass a CI job that
+// checked nothing; so HEAD alone (or @) is an error.
+func withHead(revs []string) ([]string, error) {
+	if len(revs) != 1 || isGlob(revs[0]) {
+		return revs, nil
+	}
+	if r := revs[0]; r == "HEAD" || r == "@" {
+		return nil, fmt.Errorf("%s alone has nothing to compare with: name another revision, as in memsys collisions origin/main (compared with HEAD)", r)
+	}
+	return []string{revs[0], "HEAD"}, nil
+}
+
+// isGlob reports whether a revision named is a glob over branch names.
+func isGlob(rev string) bool { return strings.ContainsAny(rev, "*?[") }
+
 func collisions(ctx context.Context, g Git, root string, revs []string) ([]RefCollision, []string, error) {
 	var names []string
 	for _, r := range revs {
-		if strings.ContainsAny(r, "*?[") {
+		if isGlob(r) {
 			m, err := g.Refs(ctx, r)
 			if err != nil {
 				return nil, nil, err

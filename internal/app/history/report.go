@@ -56,6 +56,9 @@ func Audit(ctx context.Context, root, start, since string) (*Result, error) {
 	}
 	for i := range res.Findings {
 		f := &res.Findings[i]
+		// Fingerprinted as lint fingerprints, while the path is
+		// root-relative: the same from any folder and any -C.
+		f.Fingerprint = lint.Fingerprint(f.Diagnostic)
 		f.Range.File = workspace.DisplayPath(start, root, f.Range.File)
 	}
 	return res, nil

@@ -55,7 +55,8 @@ type LintReport struct {
 }
 
 // Lint lints the memory at root and returns the findings (paths relative
-// to root) and the number of events checked. The history streams
+// to root, each with its lint.Fingerprint) and the number of events
+// checked. The history streams
 // through a lint Session: events are checked and replayed as the parser
 // completes them and none is kept. With Fix it first rewrites the files
 // the findings of the rules that declare Fix name, then lints the
@@ -123,6 +124,9 @@ func Lint(ctx context.Context, root string, o LintOptions) (*LintReport, error) 
 	}
 	r := &LintReport{Events: events}
 	r.Diagnostics, r.Suppressed, err = applyBaseline(root, files, l, ds, o.WriteBaseline, o.Notes, o.Display)
+	// The paths are still root-relative, as the baseline's are: the
+	// SARIF printer shows them from the repository root.
+	lint.SetFingerprints(r.Diagnostics)
 	return r, err
 }
 

@@ -128,16 +128,29 @@ func orDash(s string) string {
 	return s
 }
 
-// SnapshotMarkdown renders a snapshot as a short markdown page.
+// SnapshotMarkdown renders a snapshot as a short markdown page; a
+// section with nothing in it reads "- (none)".
 func SnapshotMarkdown(s *materialize.Snapshot) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s\n\n", s.Name)
 	fmt.Fprintf(&b, "- **Type**: %s\n- **Status**: %s\n- **Created**: %s\n- **Last event**: %s\n- **Event horizon**: %s\n", s.Type, s.Status, s.Created, s.LastEvent, s.Horizon)
-	b.WriteString("\n## Attributes\n\n| Key | Value | Set by |\n|-----|-------|--------|\n")
+	// An empty section says "- (none)", as History does, rather than a
+	// table header with no rows, which reads as a rendering fault.
+	b.WriteString("\n## Attributes\n\n")
+	if len(s.Attrs) == 0 {
+		b.WriteString("- (none)\n")
+	} else {
+		b.WriteString("| Key | Value | Set by |\n|-----|-------|--------|\n")
+	}
 	for _, a := range s.Attrs {
 		fmt.Fprintf(&b, "| %s | %s | %s |\n", cell(a.Key), cell(a.Value), a.Event)
 	}
-	b.WriteString("\n## Edges\n\n| From | To | Relation | Created | Attributes |\n|------|----|----------|---------|------------|\n")
+	b.WriteString("\n## Edges\n\n")
+	if len(s.Edges) == 0 {
+		b.WriteString("- (none)\n")
+	} else {
+		b.WriteString("| From | To | Relation | Created | Attributes |\n|------|----|----------|---------|------------|\n")
+	}
 	for _, e := range s.Edges {
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", cell(e.From), cell(e.To), e.Relation, e.Created, cell(e.Attrs))
 	}

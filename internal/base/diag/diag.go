@@ -98,6 +98,12 @@ type Diagnostic struct {
 	// change under review (on an event the base revision has): shown
 	// as a note, never counted, never failing a run.
 	Baseline bool
+	// Fingerprint identifies the finding across runs as the baseline
+	// file records it (lint.Fingerprint, empty until set). It is
+	// computed while the path is still relative to the memory root,
+	// so printers that show the path from elsewhere (SARIF: the
+	// repository root) carry the baseline's value, not one of their own.
+	Fingerprint string
 }
 
 // Error formats the diagnostic in the one-line text form
