@@ -80,7 +80,7 @@ func runLint(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return cannotRun{err}
 	}
-	opt := memory.LintOptions{Overrides: overrides, Fix: cmd.Bool("fix"), WriteBaseline: cmd.Bool("write-baseline"),
+	opt := memory.LintOptions{Overrides: overrides, Fix: cmd.Bool("fix"), WriteBaseline: cmd.Bool("write-baseline"), Fingerprints: format == "sarif",
 		Git:   history.GitOptions{Base: cmd.String("base"), Head: cmd.String("head"), Staged: cmd.Bool("staged")},
 		Notes: func(s string) { fmt.Fprintln(cmd.Root().ErrWriter, "memsys: "+s) }}
 	res := &lint.Result{Diagnostics: diag.Diagnostics{}, Roots: len(roots)}

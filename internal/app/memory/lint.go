@@ -43,6 +43,10 @@ type LintOptions struct {
 	// findings were printed cost a 100k-event lint ~15 ms of CPU, a
 	// fifth of it.
 	Exiting bool
+	// Fingerprints sets each finding's Fingerprint (lint --format
+	// sarif). Only SARIF prints it, and at 100,000 events with ~8,000
+	// findings computing it costs a warm lint a few times its time.
+	Fingerprints bool
 }
 
 // LintReport is what Lint found at one root.
@@ -55,7 +59,7 @@ type LintReport struct {
 }
 
 // Lint lints the memory at root and returns the findings (paths relative
-// to root, each with its lint.Fingerprint) and the number of events
+// to root, each with its lint.Fingerprint when o.Fingerprints) and the number of events
 // checked. The history streams
 // through a lint Session: events are checked and replayed as the parser
 // completes them and none is kept. With Fix it first rewrites the files
@@ -126,7 +130,9 @@ func Lint(ctx context.Context, root string, o LintOptions) (*LintReport, error) 
 	r.Diagnostics, r.Suppressed, err = applyBaseline(root, files, l, ds, o.WriteBaseline, o.Notes, o.Display)
 	// The paths are still root-relative, as the baseline's are: the
 	// SARIF printer shows them from the repository root.
-	lint.SetFingerprints(r.Diagnostics)
+	if o.Fingerprints {
+		lint.SetFingerprints(r.Diagnostics)
+	}
 	return r, err
 }
 

@@ -37,7 +37,7 @@ type sarifLog struct {
 // its one MS112 result.
 func sarifMS112(t *testing.T, root string) (line int, fp string) {
 	t.Helper()
-	r, err := Lint(context.Background(), root, LintOptions{})
+	r, err := Lint(context.Background(), root, LintOptions{Fingerprints: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,5 +132,26 @@ func TestSARIFFingerprintIsBaselines(t *testing.T) {
 	}
 	if len(recorded) != 1 || recorded[0] != fp {
 		t.Errorf("the baseline records MS112 as %v, SARIF as %s", recorded, fp)
+	}
+}
+
+// TestFingerprintsOnlyForSARIF: a lint that prints no SARIF leaves the
+// findings without fingerprints, which cost a long history's warm lint
+// a few times its time.
+func TestFingerprintsOnlyForSARIF(t *testing.T) {
+	root := newRootWith(t, map[string][]byte{"CHANGELOG.md": []byte("# Changelog\n\n## Event Log\n\n### evt-001 | 2025-03-01 10:00 | ada | test\n\n**Scope**: api\n**Summary**: s\n\n**Details**:\n- result: pass\n\n**Refs**: none\n**Tags**: none\n")})
+	for _, want := range []bool{false, true} {
+		r, err := Lint(context.Background(), root, LintOptions{Fingerprints: want})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Diagnostics) == 0 {
+			t.Fatal("no findings: the test proves nothing")
+		}
+		for _, d := range r.Diagnostics {
+			if (d.Fingerprint != "") != want {
+				t.Errorf("Fingerprints %v: %s has fingerprint %q", want, d.Rule, d.Fingerprint)
+			}
+		}
 	}
 }
