@@ -5,10 +5,13 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/memsys/memsys/internal/base/front"
 )
 
 // cliOnly matches a command the message marks as the command line's
@@ -92,6 +95,7 @@ func TestErrorsNameParameters(t *testing.T) {
 		{noLog, "memsys_append", fix(nil), "", `add one (the CLI command "memsys init" writes it)`},
 		{gone, "memsys_append", fix(nil), "", `run the CLI command "memsys init" to create the memory, or start the server in the memory's folder`},
 		{noRegen, "memsys_append", fix(map[string]any{"regen": true}), "", `was appended; regenerating the derived files failed: `},
+		{noRegen, "memsys_lint", map[string]any{"fix": true}, "fix", `memsys: memsys_lint with "fix": .memory/graph.md: is a directory`},
 		{gone, "memsys_status", nil, "", `run the CLI command "memsys init"`},
 		{gone, "memsys_regen", nil, "", `run the CLI command "memsys init"`},
 		{gone, "memsys_context", nil, "", `run the CLI command "memsys init"`},
@@ -205,5 +209,16 @@ func appendFile(t *testing.T, root, name, text string) {
 	defer f.Close()
 	if _, err := f.WriteString(text); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestFrontCommandsAreTools: every tool that front's commands name in
+// advice is one this server offers, so an agent told "memsys_log lists
+// the events" can call it.
+func TestFrontCommandsAreTools(t *testing.T) {
+	for _, c := range []front.Command{front.Archive, front.Graph, front.Lint, front.Log, front.Recall, front.Regen, front.Init, front.Renumber, front.Adopt} {
+		if c.Tool != "" && !slices.Contains(Tools, c.Tool) {
+			t.Errorf("%s: advice names tool %q, which the server does not offer", c.CLI, c.Tool)
+		}
 	}
 }
