@@ -11,6 +11,7 @@ import (
 
 	"github.com/memsys/memsys/internal/app/memory"
 	"github.com/memsys/memsys/internal/app/recall"
+	"github.com/memsys/memsys/internal/base/front"
 	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/materialize"
@@ -76,11 +77,13 @@ Boot: memsys_status, then memsys_context. Before touching something: memsys_reca
 type handlers struct{ cfg Config }
 
 // toolErr turns an application error into the tool error result: the
-// CLI's one-line message, prefixed as the CLI prints it, with a
-// configuration file shown relative to the root the server serves (the
-// -C that memsys mcp passes), as memsys -C ROOT would print it.
+// CLI's one-line message in an agent's words (front.MCP: the tool's
+// parameters where the CLI names flags, tools where it names commands),
+// prefixed as the CLI prints it, with a configuration file shown
+// relative to the root the server serves (the -C that memsys mcp
+// passes), as memsys -C ROOT would print it.
 func (h *handlers) toolErr(err error) error {
-	return fmt.Errorf("memsys: %s", strings.TrimPrefix(workspace.DisplayError(h.cfg.Root, err), "memsys: "))
+	return fmt.Errorf("memsys: %s", strings.TrimPrefix(workspace.DisplayErrorFor(h.cfg.Root, err, front.MCP), "memsys: "))
 }
 
 // ContextOut is memsys_context's result.

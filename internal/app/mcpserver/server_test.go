@@ -295,7 +295,8 @@ func TestCallEachTool(t *testing.T) {
 }
 
 // TestMalformedCalls: every bad call is an error result (or a protocol
-// error for a call the schema rejects) with the CLI's message, and the
+// error for a call the schema rejects) with the CLI's message in the
+// tool's words (TestErrorsNameParameters has every kind), and the
 // server goes on serving.
 func TestMalformedCalls(t *testing.T) {
 	root := copyExample(t)
@@ -307,24 +308,24 @@ func TestMalformedCalls(t *testing.T) {
 		want string
 	}{
 		{"memsys_append", map[string]any{"type": "bogus", "scope": "x", "summary": "y"}, `memsys: unknown event type "bogus": use one of`},
-		{"memsys_append", map[string]any{"type": "fix", "scope": "x", "summary": "y", "refs": []string{"evt-999"}}, `memsys: ref "evt-999" names no event in the log or the archive`},
+		{"memsys_append", map[string]any{"type": "fix", "scope": "x", "summary": "y", "refs": []string{"evt-999"}}, `memsys: refs "evt-999" names no event in the log or the archive`},
 		{"memsys_append", map[string]any{"type": "fix", "scope": "x", "summary": "two\nlines"}, "spans several lines"},
 		{"memsys_append", map[string]any{"type": "fix", "scope": "x", "summary": "y", "details": []map[string]any{{"key": "closes", "value": "evt-004"}}}, `memsys: closes "evt-004" names a handoff, which opens no loop: close a blocker, escalation or commitment, or list evt-004 in refs instead`},
 		{"memsys_append", map[string]any{"type": "fix", "scope": "x", "summary": "y", "time": "yesterday"}, `is not "YYYY-MM-DD HH:MM"`},
 		{"memsys_recall", map[string]any{"entities": []string{"paymnts_api"}}, `memsys: unknown entity "paymnts_api": no such node in the graph; nearest: "payments_api"`},
 		{"memsys_recall", map[string]any{"entities": []string{}}, "recall needs at least one entity"},
-		{"memsys_recall", map[string]any{"entities": []string{"stripe"}, "depth": 9}, "--depth 9: use 0 to 5"},
+		{"memsys_recall", map[string]any{"entities": []string{"stripe"}, "depth": 9}, "memsys: depth 9: use 0 to 5"},
 		{"memsys_graph", map[string]any{"format": "dot!"}, `unknown format "dot!"`},
-		{"memsys_graph", map[string]any{"status": []string{"done"}}, `--status "done": unknown status`},
-		{"memsys_graph", map[string]any{"at": "evt-500"}, `--at "evt-500": no such event`},
+		{"memsys_graph", map[string]any{"status": []string{"done"}}, `memsys: status "done": unknown status`},
+		{"memsys_graph", map[string]any{"at": "evt-500"}, `memsys: at "evt-500": no such event`},
 		{"memsys_recall", map[string]any{"entities": "stripe"}, "entities"},
 		{"memsys_append", map[string]any{"type": "fix", "scope": "x", "summary": "y", "details": []map[string]any{{"key": "k"}}}, "value"},
 		{"memsys_nope", map[string]any{}, "memsys_nope"},
-		{"memsys_show", map[string]any{"id": "evt-999"}, `memsys: event "evt-999": no such event`},
-		{"memsys_show", map[string]any{"id": "seven"}, `memsys: event "seven" is not an event ID: write evt-NNN`},
+		{"memsys_show", map[string]any{"id": "evt-999"}, `memsys: id "evt-999": no such event`},
+		{"memsys_show", map[string]any{"id": "seven"}, `memsys: id "seven" is not an event ID: write evt-NNN`},
 		{"memsys_show", map[string]any{}, "id"},
-		{"memsys_log", map[string]any{"since": "last week"}, `--since "last week" is not a date`},
-		{"memsys_log", map[string]any{"entity": "nothing"}, `--entity "nothing": no such node in the graph`},
+		{"memsys_log", map[string]any{"since": "last week"}, `memsys: since "last week" is not a date`},
+		{"memsys_log", map[string]any{"entity": "nothing"}, `memsys: entity "nothing": no such node in the graph`},
 		{"memsys_log", map[string]any{"limit": -1}, `limit -1: must be at least 1`},
 		// Leaving limit out gives the last 100, not every event as on the CLI.
 		{"memsys_log", map[string]any{"limit": 0}, `memsys: limit 0: must be at least 1 (leave it out for the last 100, or set a larger limit for more)`},

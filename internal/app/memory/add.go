@@ -2,9 +2,9 @@ package memory
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 
+	"github.com/memsys/memsys/internal/base/front"
 	"github.com/memsys/memsys/internal/io/workspace"
 )
 
@@ -58,7 +58,7 @@ func Append(root string, d Draft, regen, countLine bool) (AppendResult, error) {
 		// The event is in the log: a caller that read the error as
 		// "nothing written" would append it a second time.
 		res.Regenerated = []string{}
-		return res, fmt.Errorf("%s was appended; regenerating the derived files failed: %w; then run memsys regen (do not append the event again)", res.ID, err)
+		return res, front.Errorf("%s was appended; regenerating the derived files failed: %w; then run %s (do not append the event again)", res.ID, err, front.Regen.Word())
 	}
 	return res, nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/memsys/memsys/internal/base/front"
 	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/parse"
 )
@@ -45,13 +46,13 @@ func AppendEvent(file string, src []byte, log *parse.Log, event []byte) ([]byte,
 // the whole log or its tail (see ReadTail).
 func AppendLead(file string, src []byte, log *parse.Log) ([]byte, error) {
 	if !log.HasEventLog {
-		return nil, fmt.Errorf("%s: no \"## Event Log\" section: add one (memsys init writes it) before appending", file)
+		return nil, front.Errorf("%s: no \"## Event Log\" section: add one (%s writes it) before appending", file, front.Init.Word())
 	}
 	// A merge stopped on the log: the event would land inside the
 	// conflict, and git merge --abort would discard it with the markers.
 	for _, p := range log.Problems {
 		if p.Kind == parse.KindConflict {
-			return nil, fmt.Errorf("%s:%d: unresolved merge conflict marker: an event appended now would land inside the conflict: finish the merge first (memsys renumber --onto REV resolves the log), then append", file, p.Range.Line)
+			return nil, front.Errorf("%s:%d: unresolved merge conflict marker: an event appended now would land inside the conflict: finish the merge first (%s resolves the log), then append", file, p.Range.Line, front.Renumber.With("--onto REV").Word())
 		}
 	}
 	// Only the last two events decide the separator; copying all of them

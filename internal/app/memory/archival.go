@@ -6,6 +6,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/memsys/memsys/internal/base/front"
 	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/materialize"
@@ -246,7 +247,7 @@ func (a *archival) verify(newLog, newArch []byte) error {
 	nlog := parse.Parse(workspace.LogName, newLog)
 	narch := parse.Parse(a.archName, newArch, parse.Archive())
 	if err := parseClean(nlog, narch); err != nil {
-		return fmt.Errorf("archive check failed, nothing was written: %w", err)
+		return front.Errorf("archive check failed, nothing was written: %w", err)
 	}
 	before := []Source{{Src: a.archSrc, Log: a.arch}, {Src: a.logSrc, Log: a.log}}
 	after := []Source{{Src: newArch, Log: narch}, {Src: newLog, Log: nlog}}
@@ -267,7 +268,7 @@ func parseClean(logs ...*parse.Log) error {
 	for _, l := range logs {
 		if l != nil && len(l.Problems) > 0 {
 			p := l.Problems[0]
-			return fmt.Errorf("%s: %s: fix the log (memsys lint) before archiving", p.Range, p.Message)
+			return front.Errorf("%s: %s: fix the log (%s) before archiving", p.Range, p.Message, front.Lint.Word())
 		}
 	}
 	return nil

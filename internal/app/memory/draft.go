@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/memsys/memsys/internal/base/front"
 	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
@@ -267,15 +268,15 @@ func Normalize(d *Draft, known Known) error {
 	d.Time = strings.TrimSpace(d.Time)
 	switch {
 	case d.Type == "":
-		return fmt.Errorf("missing event type: pass --type, one of %s", strings.Join(parse.EventTypes, ", "))
+		return front.Errorf("missing event type: pass %s, one of %s", inType.Ref(), strings.Join(parse.EventTypes, ", "))
 	case !slices.Contains(parse.EventTypes, d.Type):
 		return fmt.Errorf("unknown event type %q: use one of %s", words.Clip(d.Type), strings.Join(parse.EventTypes, ", "))
 	case d.Scope == "":
-		return fmt.Errorf("missing scope: pass --scope with the area the event affects")
+		return front.Errorf("missing scope: pass %s with the area the event affects", inScope.Ref())
 	case d.Summary == "":
-		return fmt.Errorf("missing summary: pass --summary with a one-line description")
+		return front.Errorf("missing summary: pass %s with a one-line description", inSummary.Ref())
 	case d.Agent == "":
-		return fmt.Errorf("missing agent: pass --agent or set MEMSYS_AGENT")
+		return front.Errorf("missing agent: pass %s", missingAgt)
 	case strings.ContainsAny(d.Agent, "|\n\r"):
 		return fmt.Errorf("agent %q contains '|' or a line break: use a plain name", words.Clip(d.Agent))
 	}
@@ -284,7 +285,7 @@ func Normalize(d *Draft, known Known) error {
 	}
 	for _, f := range [][2]string{{"scope", d.Scope}, {"summary", d.Summary}} {
 		if strings.ContainsAny(f[1], "\n\r") {
-			return fmt.Errorf("%s %q spans several lines: keep it on one line and put the rest in --detail", f[0], words.Clip(f[1]))
+			return front.Errorf("%s %q spans several lines: keep it on one line and put the rest in %s", f[0], words.Clip(f[1]), inDetail.Ref())
 		}
 	}
 	if strings.Contains(d.Type, "|") {
@@ -297,17 +298,17 @@ func Normalize(d *Draft, known Known) error {
 	}
 	t, msg := parse.ParseTime(d.Time)
 	if msg != "" {
-		return fmt.Errorf("--time %q is not \"YYYY-MM-DD HH:MM\": give a valid date and 24-hour time", words.Clip(d.Time))
+		return front.Errorf("%s %q is not \"YYYY-MM-DD HH:MM\": give a valid date and 24-hour time", inTime.Name(), words.Clip(d.Time))
 	}
 	if t.DateOnly {
-		return fmt.Errorf("--time %q has no time of day: write \"YYYY-MM-DD HH:MM\"", words.Clip(d.Time))
+		return front.Errorf("%s %q has no time of day: write \"YYYY-MM-DD HH:MM\"", inTime.Name(), words.Clip(d.Time))
 	}
 	d.Time = t.String()
 	var err error
-	if d.Refs, err = knownIDs("ref", d.Refs, known, "refer to an existing event"); err != nil {
+	if d.Refs, err = knownIDs(refWord, d.Refs, known, "refer to an existing event"); err != nil {
 		return err
 	}
-	if d.Supersedes, err = knownIDs("supersedes", d.Supersedes, known, "name the earlier event this one corrects"); err != nil {
+	if d.Supersedes, err = knownIDs(front.Word{CLI: "supersedes", MCP: "supersedes"}, d.Supersedes, known, "name the earlier event this one corrects"); err != nil {
 		return err
 	}
 	if d.Tags, err = cleanTags(d.Tags); err != nil {
@@ -621,16 +622,16 @@ func KnownIn(logs ...*parse.Log) Known {
 // knownIDs resolves a list of event IDs (a field's values, what names
 // the field in errors) to the IDs of existing events, in order, each
 // once; hint says what to do about an ID that names no event.
-func knownIDs(what string, vals []string, known Known, hint string) ([]string, error) {
+func knownIDs(what front.Word, vals []string, known Known, hint string) ([]string, error) {
 	ids := make([]string, 0, len(vals))
 	for _, r := range SplitList(vals) {
 		num, ok := parse.EventNum(r)
 		if !ok {
-			return nil, fmt.Errorf("%s %q is not an event ID: write evt-NNN", what, words.Clip(r))
+			return nil, front.Errorf("%s %q is not an event ID: write evt-NNN", what, words.Clip(r))
 		}
 		id, _, ok := known(num)
 		if !ok {
-			return nil, fmt.Errorf("%s %q names no event in the log or the archive: %s", what, words.Clip(r), hint)
+			return nil, front.Errorf("%s %q names no event in the log or the archive: %s", what, words.Clip(r), hint)
 		}
 		if !slices.Contains(ids, id) {
 			ids = append(ids, id)

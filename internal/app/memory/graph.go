@@ -1,10 +1,10 @@
 package memory
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/memsys/memsys/internal/base/front"
 	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/materialize"
 )
@@ -18,7 +18,7 @@ func Graph(root, at string, statuses []string) (*materialize.Graph, error) {
 	for _, s := range statuses {
 		s = strings.ToLower(strings.TrimSpace(s))
 		if !slices.Contains(materialize.NodeStatuses, s) {
-			return nil, fmt.Errorf("--status %q: unknown status: use %s", words.Clip(s), strings.Join(materialize.NodeStatuses, ", "))
+			return nil, front.Errorf("%s %q: unknown status: use %s", inStatus.Name(), words.Clip(s), strings.Join(materialize.NodeStatuses, ", "))
 		}
 		keep = append(keep, s)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/memsys/memsys/internal/app/history"
 	"github.com/memsys/memsys/internal/base/config"
 	"github.com/memsys/memsys/internal/base/diag"
+	"github.com/memsys/memsys/internal/base/front"
 	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/internal/io/gitx"
 	"github.com/memsys/memsys/internal/io/workspace"
@@ -401,7 +402,7 @@ func fixDerived(root string, l *lint.Linter, s *lint.Session, ds diag.Diagnostic
 	}
 	defer unlock()
 	if err := workspace.MkdirAll(root, parse.MemoryDir); err != nil {
-		return nil, fmt.Errorf("lint --fix: %w", err)
+		return nil, front.Errorf("%s: %w", inLintFix, err)
 	}
 	for _, f := range files {
 		data, ok := content[f]
@@ -417,7 +418,7 @@ func fixDerived(root string, l *lint.Linter, s *lint.Session, ds diag.Diagnostic
 			}
 		}
 		if err := workspace.WriteFile(root, f, data); err != nil {
-			return nil, fmt.Errorf("lint --fix: %w", err)
+			return nil, front.Errorf("%s: %w", inLintFix, err)
 		}
 		note("lint --fix: rewrote " + show(f) + " as regen writes it")
 	}

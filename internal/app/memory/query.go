@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/memsys/memsys/internal/base/front"
 	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
@@ -31,7 +32,7 @@ func historyAt(root, at string) ([]parse.Event, int, error) {
 	if at == "" {
 		return evs, len(evs), nil
 	}
-	i, err := Find(evs, at, "--at")
+	i, err := Find(evs, at, inAt.Name())
 	if err != nil {
 		return nil, 0, err
 	}
@@ -40,12 +41,12 @@ func historyAt(root, at string) ([]parse.Event, int, error) {
 
 // findUpTo is Find over all[:n], the history as of --at: an event that
 // exists only after the cut is named as such, not as missing.
-func findUpTo(all []parse.Event, n int, id, what string) (int, error) {
+func findUpTo(all []parse.Event, n int, id string, what front.Word) (int, error) {
 	i, err := Find(all[:n], id, what)
 	if err != nil && n < len(all) {
 		if _, later := Find(all[n:], id, what); later == nil {
 			at := all[n-1].ID
-			return 0, fmt.Errorf("%s %q comes after --at %s: name an event up to %s, or drop --at", what, words.Clip(id), at, at)
+			return 0, front.Errorf("%s %q comes after %s %s: name an event up to %s, or drop %s", what, words.Clip(id), inAt.Name(), at, at, inAt.Ref())
 		}
 	}
 	return i, err
@@ -54,7 +55,7 @@ func findUpTo(all []parse.Event, n int, id, what string) (int, error) {
 // Find returns the index of event id in evs (matched by number, so
 // evt-7 and a bare 7 find evt-007), or an error naming what (the flag
 // or argument).
-func Find(evs []parse.Event, id, what string) (int, error) {
+func Find(evs []parse.Event, id string, what front.Word) (int, error) {
 	num, ok := parse.ArgNum(id)
 	if !ok {
 		return 0, ErrNotEventID(what, id)
@@ -109,7 +110,7 @@ func Show(root, at, id string) (*ShowResult, error) {
 		return nil, err
 	}
 	evs := all[:n]
-	i, err := findUpTo(all, n, id, "event")
+	i, err := findUpTo(all, n, id, eventArg)
 	if err != nil {
 		return nil, err
 	}
@@ -257,7 +258,7 @@ func ErrLimit(what string, n int, omitted string) error {
 // below one, before any file is read.
 func (f LogFilter) Check() error {
 	if f.Limit < 0 {
-		return ErrLimit("--limit", f.Limit, "every event")
+		return ErrLimit(inLimit.Flag, f.Limit, "every event")
 	}
 	_, _, err := f.bounds()
 	return err
@@ -267,12 +268,12 @@ func (f LogFilter) Check() error {
 func (f LogFilter) bounds() (since, until int64, err error) {
 	since, until = 0, 1<<62
 	if f.Since != "" {
-		if since, err = bound("since", f.Since, false); err != nil {
+		if since, err = bound(inSince, f.Since, false); err != nil {
 			return 0, 0, err
 		}
 	}
 	if f.Until != "" {
-		if until, err = bound("until", f.Until, true); err != nil {
+		if until, err = bound(inUntil, f.Until, true); err != nil {
 			return 0, 0, err
 		}
 	}
@@ -284,7 +285,7 @@ func (f LogFilter) bounds() (since, until int64, err error) {
 // means older ones were left out).
 func Log(root string, f LogFilter) ([]EventLine, int, error) {
 	if f.Limit < 0 {
-		return nil, 0, ErrLimit("--limit", f.Limit, "every event")
+		return nil, 0, ErrLimit(inLimit.Flag, f.Limit, "every event")
 	}
 	since, until, err := f.bounds()
 	if err != nil {
@@ -297,7 +298,7 @@ func Log(root string, f LogFilter) ([]EventLine, int, error) {
 	evs := all[:n]
 	refsTo := 0
 	if f.RefsTo != "" {
-		i, err := findUpTo(all, n, f.RefsTo, "--refs-to")
+		i, err := findUpTo(all, n, f.RefsTo, inRefsTo.Name())
 		if err != nil {
 			return nil, 0, err
 		}
@@ -313,7 +314,7 @@ func Log(root string, f LogFilter) ([]EventLine, int, error) {
 		// happened. A type outside the seed's that the history holds
 		// (lint reports it, MS105) is still a filter.
 		if !slices.Contains(parse.EventTypes, t) && !slices.ContainsFunc(all, func(e parse.Event) bool { return e.Type == t }) {
-			return nil, 0, fmt.Errorf("--type %q: unknown event type: use one of %s", words.Clip(t), strings.Join(parse.EventTypes, ", "))
+			return nil, 0, front.Errorf("%s %q: unknown event type: use one of %s", inType.Name(), words.Clip(t), strings.Join(parse.EventTypes, ", "))
 		}
 		types = append(types, t)
 	}
@@ -374,10 +375,10 @@ func openAt(evs []parse.Event) map[int]bool {
 
 // bound parses a --since/--until value into a Time key; end widens a
 // date-only bound to the end of its day.
-func bound(flag, v string, end bool) (int64, error) {
+func bound(in front.Input, v string, end bool) (int64, error) {
 	t, msg := parse.ParseTime(v)
 	if msg != "" {
-		return 0, fmt.Errorf("--%s %q is not a date: write YYYY-MM-DD or \"YYYY-MM-DD HH:MM\"", flag, words.Clip(v))
+		return 0, front.Errorf("%s %q is not a date: write YYYY-MM-DD or \"YYYY-MM-DD HH:MM\"", in.Name(), words.Clip(v))
 	}
 	if t.DateOnly && end {
 		t.Hour, t.Minute = 23, 59
@@ -391,7 +392,7 @@ func touchedBy(evs []parse.Event, name string) (map[int]bool, error) {
 	g, changes := materialize.Replay(evs)
 	n := g.Node(name)
 	if n == nil {
-		return nil, fmt.Errorf("--entity %q: no such node in the graph: memsys graph lists the nodes", words.Clip(name))
+		return nil, front.Errorf("%s %q: no such node in the graph: %s lists the nodes", inEntity.Name(), words.Clip(name), front.Graph.Word())
 	}
 	touched := map[int]bool{}
 	for i := range evs {

@@ -104,14 +104,14 @@ func upTo(evs []parse.Event, atID string) ([]parse.Event, error) {
 	}
 	n, ok := parse.EventNum(atID)
 	if !ok {
-		return nil, ErrNotEventID("--at", atID)
+		return nil, ErrNotEventID(inAt.Name(), atID)
 	}
 	for i := range evs {
 		if evs[i].Num == n {
 			return evs[:i+1], nil
 		}
 	}
-	return nil, ErrNoSuchEvent("--at", atID)
+	return nil, ErrNoSuchEvent(inAt.Name(), atID)
 }
 
 func horizonOf(evs []parse.Event) string {

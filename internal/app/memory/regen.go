@@ -2,11 +2,11 @@ package memory
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"strings"
 
 	"github.com/memsys/memsys/internal/base/config"
+	"github.com/memsys/memsys/internal/base/front"
 	"github.com/memsys/memsys/internal/base/udiff"
 	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/internal/io/workspace"
@@ -17,14 +17,14 @@ import (
 
 // ErrNotEventID is the error for an event named on the command line
 // (what is the flag or argument) that is not an event ID.
-func ErrNotEventID(what, id string) error {
-	return fmt.Errorf("%s %q is not an event ID: write evt-NNN", what, words.Clip(id))
+func ErrNotEventID(what front.Word, id string) error {
+	return front.Errorf("%s %q is not an event ID: write evt-NNN", what, words.Clip(id))
 }
 
 // ErrNoSuchEvent is the error for an event named on the command line
 // that neither the log nor the archive holds.
-func ErrNoSuchEvent(what, id string) error {
-	return fmt.Errorf("%s %q: no such event in %s or the archive: memsys log lists the events", what, words.Clip(id), workspace.LogName)
+func ErrNoSuchEvent(what front.Word, id string) error {
+	return front.Errorf("%s %q: no such event in %s or the archive: %s lists the events", what, words.Clip(id), workspace.LogName, front.Log.Word())
 }
 
 // Replay replays root's history (archive, then log) as the parser reads
@@ -51,7 +51,7 @@ func replayStream(root string, opt materialize.Options, atID string) (*workspace
 	if atID != "" {
 		n, ok := parse.ArgNum(atID)
 		if !ok {
-			return nil, nil, ErrNotEventID("--at", atID)
+			return nil, nil, ErrNotEventID(inAt.Name(), atID)
 		}
 		at = n
 	}
@@ -84,7 +84,7 @@ func replayStream(root string, opt materialize.Options, atID string) (*workspace
 			return nil, nil, err
 		}
 		if at >= 0 && !done {
-			return nil, nil, ErrNoSuchEvent("--at", atID)
+			return nil, nil, ErrNoSuchEvent(inAt.Name(), atID)
 		}
 		if x.Exact() || !predicted {
 			return mem, x, nil

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/memsys/memsys/internal/base/front"
 	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
@@ -21,6 +22,13 @@ const DefaultDepth = 1
 // MaxDepth bounds --depth: past a few hops a pack is the whole graph,
 // which memsys graph prints already.
 const MaxDepth = 5
+
+// The inputs Check's errors name: memsys recall's flags, memsys_recall's
+// parameters.
+var (
+	inDepth  = front.Input{Flag: "--depth", Param: "depth"}
+	inBudget = front.Input{Flag: "--budget", Param: "budget"}
+)
 
 // Query is what the agent asks for.
 type Query struct {
@@ -117,7 +125,11 @@ type NotFoundError struct {
 	Nearest []string
 }
 
-func (e *NotFoundError) Error() string {
+func (e *NotFoundError) Error() string { return e.For(front.CLI) }
+
+// For is the message as front end f words it: the advice names memsys
+// graph on the command line, memsys_graph over MCP.
+func (e *NotFoundError) For(f front.Front) string {
 	msg := fmt.Sprintf("unknown entity %q: no such node in the graph", words.Clip(e.Name))
 	if len(e.Nearest) > 0 {
 		q := make([]string, len(e.Nearest))
@@ -126,14 +138,14 @@ func (e *NotFoundError) Error() string {
 		}
 		msg += "; nearest: " + strings.Join(q, ", ")
 	}
-	return msg + " (memsys graph lists the nodes)"
+	return msg + " (" + front.Graph.Word().For(f) + " lists the nodes)"
 }
 
 // Check validates q as the CLI and the MCP tool receive it; the error
 // says what to do.
 func (q *Query) Check() error {
 	if len(q.Entities) == 0 {
-		return fmt.Errorf("recall needs at least one entity, e.g. memsys recall auth_module")
+		return front.Errorf("recall needs at least one entity, e.g. %s", front.Word{CLI: "memsys recall auth_module", MCP: `memsys_recall with "entities": ["auth_module"]`})
 	}
 	for _, e := range q.Entities {
 		if materialize.Canon(e) == "" {
@@ -141,10 +153,10 @@ func (q *Query) Check() error {
 		}
 	}
 	if q.Depth < 0 || q.Depth > MaxDepth {
-		return fmt.Errorf("--depth %d: use 0 to %d", q.Depth, MaxDepth)
+		return front.Errorf("%s %d: use 0 to %d", inDepth.Name(), q.Depth, MaxDepth)
 	}
 	if q.Budget <= 0 {
-		return fmt.Errorf("--budget %d: give a positive number of words", q.Budget)
+		return front.Errorf("%s %d: give a positive number of words", inBudget.Name(), q.Budget)
 	}
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/memsys/memsys/internal/base/config"
+	"github.com/memsys/memsys/internal/base/front"
 )
 
 // DisplayPath makes file, relative to the memory root, relative to base
@@ -38,7 +39,13 @@ func DisplayPath(base, root, file string) string {
 // base as DisplayPath shows every diagnostic's file, not as the
 // absolute path LoadConfig read. Wrapping context stays as written.
 func DisplayError(base string, err error) string {
-	msg := err.Error()
+	return DisplayErrorFor(base, err, front.CLI)
+}
+
+// DisplayErrorFor is DisplayError for front end f: the message as f
+// words it (front.Message: tool parameters and tools for MCP).
+func DisplayErrorFor(base string, err error, f front.Front) string {
+	msg := front.Message(err, f)
 	var ce *config.Error
 	if errors.As(err, &ce) && filepath.IsAbs(ce.File) {
 		shown := *ce

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/memsys/memsys/internal/base/config"
+	"github.com/memsys/memsys/internal/base/front"
 	"github.com/memsys/memsys/parse"
 )
 
@@ -81,7 +82,7 @@ func (v *View) readFile(rel string) ([]byte, error) {
 	case !ok:
 		return nil, fmt.Errorf("%s: not %s%w", rel, v.Label, silent{fs.ErrNotExist})
 	case size > MaxFileSize:
-		return nil, fmt.Errorf("%s (%s): %d bytes, over the %d MiB limit: archive older events (memsys archive)", rel, v.Label, size, MaxFileSize>>20)
+		return nil, front.Errorf("%s (%s): %d bytes, over the %d MiB limit: archive older events (%s)", rel, v.Label, size, MaxFileSize>>20, front.Archive.Word())
 	}
 	return data, nil
 }

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/memsys/memsys/internal/base/front"
 	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/parse"
 )
@@ -281,7 +282,7 @@ func (m *Memory) readArchive() error {
 // CheckCount refuses a history of n events over MaxEvents.
 func CheckCount(n int) error {
 	if n > MaxEvents {
-		return fmt.Errorf("%s: %d events, over the limit of %d: archive older events (memsys archive) or split the log", LogName, n, MaxEvents)
+		return front.Errorf("%s: %d events, over the limit of %d: archive older events (%s) or split the log", LogName, n, MaxEvents, front.Archive.Word())
 	}
 	return nil
 }
@@ -331,17 +332,17 @@ func checked(root, rel string) (string, error) {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		if rel == LogName {
-			return "", fmt.Errorf("%s: no such file in %s: run memsys init to create the memory, or pass -C DIR%w", rel, root, silent{fs.ErrNotExist})
+			return "", front.Errorf("%s: no such file in %s: run %s to create the memory, or %s%w", rel, root, front.Init.Word(), otherRoot, silent{fs.ErrNotExist})
 		}
 		return "", fmt.Errorf("%s: no such file%w", rel, silent{fs.ErrNotExist})
 	case err != nil:
 		return "", fmt.Errorf("%s: %v", rel, errors.Unwrap(err))
 	case fi.IsDir():
-		return "", fmt.Errorf("%s: is a directory, not a file: move it away and run memsys init", rel)
+		return "", front.Errorf("%s: is a directory, not a file: move it away and run %s", rel, front.Init.Word())
 	case !fi.Mode().IsRegular():
 		return "", fmt.Errorf("%s: not a regular file", rel)
 	case fi.Size() > MaxFileSize:
-		return "", fmt.Errorf("%s: %d bytes, over the %d MiB limit: archive older events (memsys archive)", rel, fi.Size(), MaxFileSize>>20)
+		return "", front.Errorf("%s: %d bytes, over the %d MiB limit: archive older events (%s)", rel, fi.Size(), MaxFileSize>>20, front.Archive.Word())
 	}
 	return p, nil
 }
@@ -389,6 +390,11 @@ func within(root, p string) bool {
 
 // silent wraps an error so errors.Is sees it while the message, already
 // written in full, does not repeat it.
+// otherRoot is the advice for a folder that holds no memory: on the
+// command line, name the memory's folder; over MCP, serve it (the
+// server's root is fixed when it starts).
+var otherRoot = front.Word{CLI: "pass -C DIR", MCP: "start the server in the memory's folder (" + front.CLICommand("memsys mcp -C DIR") + ")"}
+
 type silent struct{ err error }
 
 func (s silent) Error() string { return "" }

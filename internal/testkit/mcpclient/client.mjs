@@ -151,7 +151,7 @@ check(missing, "memsys://event/evt-999 is an error");
 
 // Malformed calls: error results with the CLI's messages; the server lives on.
 await expectError(client, "memsys_append", { type: "bogus", scope: "x", summary: "y" }, 'unknown event type "bogus"');
-await expectError(client, "memsys_append", { type: "fix", scope: "x", summary: "y", refs: ["evt-999"] }, 'ref "evt-999" names no event');
+await expectError(client, "memsys_append", { type: "fix", scope: "x", summary: "y", refs: ["evt-999"] }, 'refs "evt-999" names no event');
 await expectError(client, "memsys_append", { type: 42 }, "type");
 await expectError(client, "memsys_recall", { entities: ["paymnts_api"] }, 'nearest: "payments_api"');
 await expectError(client, "memsys_recall", { entities: "stripe" }, "entities");

@@ -1,0 +1,224 @@
+package mcpserver
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/memsys/memsys/internal/base/front"
+)
+
+// cliOnly matches a command the message marks as the command line's
+// (front.CLICommand): its flags are the shell's, not a tool's.
+var cliOnly = regexp.MustCompile(`the CLI command "[^"]*"`)
+
+// cliWords are what an MCP error must not say outside such a mark: a
+// flag (--at) or a command spelled for the shell (memsys log) where a
+// tool (memsys_log) is meant.
+var cliWords = regexp.MustCompile(`--[a-z]|\bmemsys [a-z]`)
+
+// TestErrorsNameParameters drives every tool through the real server
+// with each kind of bad input its core function refuses and checks the
+// error an agent reads: it names the tool's own parameter (param, which
+// must be in the tool's input schema) where the CLI names a flag, a
+// tool where the CLI names a command, and no flag at all except inside
+// a command marked as the CLI's. The CLI's words for the same errors
+// are the testscripts'.
+func TestErrorsNameParameters(t *testing.T) {
+	root := copyExample(t)
+	// An example whose log has a conflict marker, one without an Event
+	// Log section, one with an event ID the parser refuses (archive
+	// wants a clean log), one that lost its log after the server found
+	// it, and one whose server has no agent to fall back on.
+	conflict := copyExample(t)
+	appendFile(t, conflict, "CHANGELOG.md", "\n<<<<<<< HEAD\n")
+	noLog := copyExample(t)
+	if err := os.WriteFile(filepath.Join(noLog, "CHANGELOG.md"), []byte("# Changelog\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	badID := copyExample(t)
+	appendFile(t, badID, "CHANGELOG.md", "\n---\n\n### evt-0x1 | 2026-05-01 12:00 | a | fix\n\n**Scope**: x\n**Summary**: y\n\n**Refs**: none\n**Tags**: none\n")
+	gone := copyExample(t)
+	noRegen := copyExample(t) // graph.md is a folder: the append's regen fails
+	if err := os.Remove(filepath.Join(noRegen, ".memory", "graph.md")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(noRegen, ".memory", "graph.md"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	noAgent := copyExample(t)
+	archiveDue := []byte(`{"archive": {"threshold": 10, "keep": 5}}`)
+	if err := os.WriteFile(filepath.Join(noAgent, ".memsys.json"), archiveDue, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sessions := map[string]*mcp.ClientSession{
+		root: connect(t, root), conflict: connect(t, conflict), noLog: connect(t, noLog), badID: connect(t, badID),
+		gone: connect(t, gone), noRegen: connect(t, noRegen), noAgent: connectAs(t, noAgent, ""),
+	}
+	if err := os.Remove(filepath.Join(gone, "CHANGELOG.md")); err != nil {
+		t.Fatal(err)
+	}
+	fix := func(args map[string]any) map[string]any {
+		out := map[string]any{"type": "fix", "scope": "x", "summary": "y"}
+		for k, v := range args {
+			out[k] = v
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		root  string
+		tool  string
+		args  map[string]any
+		param string // the parameter the error is about ("": none, the tool's state)
+		want  string
+	}{
+		{root, "memsys_append", fix(map[string]any{"type": ""}), "type", `missing event type: pass the "type" parameter, one of decision,`},
+		{root, "memsys_append", fix(map[string]any{"type": "bogus"}), "type", `unknown event type "bogus"`},
+		{root, "memsys_append", fix(map[string]any{"scope": " "}), "scope", `missing scope: pass the "scope" parameter with the area`},
+		{root, "memsys_append", fix(map[string]any{"summary": ""}), "summary", `missing summary: pass the "summary" parameter with a one-line`},
+		{noAgent, "memsys_append", fix(nil), "agent", `missing agent: pass the "agent" parameter`},
+		{root, "memsys_append", fix(map[string]any{"agent": "a|b"}), "agent", `agent "a|b" contains '|'`},
+		{root, "memsys_append", fix(map[string]any{"summary": "two\nlines"}), "details", `summary "two\nlines" spans several lines: keep it on one line and put the rest in the "details" parameter`},
+		{root, "memsys_append", fix(map[string]any{"time": "yesterday"}), "time", `time "yesterday" is not "YYYY-MM-DD HH:MM"`},
+		{root, "memsys_append", fix(map[string]any{"time": "2026-05-01"}), "time", `time "2026-05-01" has no time of day`},
+		{root, "memsys_append", fix(map[string]any{"refs": []string{"evt-999"}}), "refs", `refs "evt-999" names no event in the log or the archive`},
+		{root, "memsys_append", fix(map[string]any{"refs": []string{"seven"}}), "refs", `refs "seven" is not an event ID`},
+		{root, "memsys_append", fix(map[string]any{"supersedes": []string{"evt-999"}}), "supersedes", `supersedes "evt-999" names no event`},
+		{root, "memsys_append", fix(map[string]any{"tags": []string{"a,b"}}), "tags", `tag "a,b" contains a comma`},
+		{conflict, "memsys_append", fix(nil), "", `(the CLI command "memsys renumber --onto REV" resolves the log)`},
+		{noLog, "memsys_append", fix(nil), "", `add one (the CLI command "memsys init" writes it)`},
+		{gone, "memsys_append", fix(nil), "", `run the CLI command "memsys init" to create the memory, or start the server in the memory's folder`},
+		{noRegen, "memsys_append", fix(map[string]any{"regen": true}), "", `was appended; regenerating the derived files failed: `},
+		{noRegen, "memsys_lint", map[string]any{"fix": true}, "fix", `memsys: memsys_lint with "fix": .memory/graph.md: is a directory`},
+		{gone, "memsys_status", nil, "", `run the CLI command "memsys init"`},
+		{gone, "memsys_regen", nil, "", `run the CLI command "memsys init"`},
+		{gone, "memsys_context", nil, "", `run the CLI command "memsys init"`},
+
+		{root, "memsys_show", map[string]any{"id": "seven"}, "id", `id "seven" is not an event ID: write evt-NNN`},
+		{root, "memsys_show", map[string]any{"id": "evt-999"}, "id", `id "evt-999": no such event in CHANGELOG.md or the archive: memsys_log lists the events`},
+		{root, "memsys_show", map[string]any{"id": "evt-1", "at": "x"}, "at", `at "x" is not an event ID`},
+		{root, "memsys_show", map[string]any{"id": "evt-1", "at": "evt-500"}, "at", `at "evt-500": no such event`},
+		{root, "memsys_show", map[string]any{"id": "evt-9", "at": "evt-5"}, "at", `id "evt-9" comes after at evt-005: name an event up to evt-005, or drop the "at" parameter`},
+
+		{root, "memsys_log", map[string]any{"at": "evt-500"}, "at", `at "evt-500": no such event`},
+		{root, "memsys_log", map[string]any{"type": []string{"bogus"}}, "type", `type "bogus": unknown event type`},
+		{root, "memsys_log", map[string]any{"since": "last week"}, "since", `since "last week" is not a date`},
+		{root, "memsys_log", map[string]any{"until": "soon"}, "until", `until "soon" is not a date`},
+		{root, "memsys_log", map[string]any{"entity": "nothing"}, "entity", `entity "nothing": no such node in the graph: memsys_graph lists the nodes`},
+		{root, "memsys_log", map[string]any{"refs_to": "x"}, "refs_to", `refs_to "x" is not an event ID`},
+		{root, "memsys_log", map[string]any{"refs_to": "evt-9", "at": "evt-5"}, "refs_to", `refs_to "evt-9" comes after at evt-005: name an event up to evt-005, or drop the "at" parameter`},
+		{root, "memsys_log", map[string]any{"limit": 0}, "limit", `limit 0: must be at least 1`},
+
+		{root, "memsys_graph", map[string]any{"status": []string{"done"}}, "status", `status "done": unknown status`},
+		{root, "memsys_graph", map[string]any{"at": "x"}, "at", `at "x" is not an event ID`},
+		{root, "memsys_graph", map[string]any{"at": "evt-500"}, "at", `at "evt-500": no such event`},
+		{root, "memsys_graph", map[string]any{"format": "svg"}, "format", `unknown format "svg"`},
+
+		{root, "memsys_recall", map[string]any{"entities": []string{}}, "entities", `recall needs at least one entity, e.g. memsys_recall with "entities": ["auth_module"]`},
+		{root, "memsys_recall", map[string]any{"entities": []string{" "}}, "entities", `entity " " is empty`},
+		{root, "memsys_recall", map[string]any{"entities": []string{"paymnts_api"}}, "entities", `unknown entity "paymnts_api": no such node in the graph; nearest: "payments_api" (memsys_graph lists the nodes)`},
+		{root, "memsys_recall", map[string]any{"entities": []string{"stripe"}, "depth": 9}, "depth", `depth 9: use 0 to 5`},
+		{root, "memsys_recall", map[string]any{"entities": []string{"stripe"}, "budget": 0}, "budget", `budget 0: give a positive number of words`},
+
+		{noAgent, "memsys_archive", map[string]any{}, "agent", `missing agent: pass the "agent" parameter`},
+		{noAgent, "memsys_archive", map[string]any{"agent": "a|b"}, "agent", `agent "a|b" contains '|'`},
+		{badID, "memsys_archive", map[string]any{}, "", `fix the log (memsys_lint) before archiving`},
+	} {
+		name := tc.tool + " " + filepath.Base(tc.root)
+		cs := sessions[tc.root]
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tc.tool, Arguments: tc.args})
+		if err != nil {
+			t.Errorf("%s %v: protocol error %v, want a tool error", name, tc.args, err)
+			continue
+		}
+		msg := text(res)
+		if !res.IsError {
+			t.Errorf("%s %v: succeeded, want an error: %s", name, tc.args, msg)
+			continue
+		}
+		if testing.Verbose() {
+			t.Logf("%s: %s", name, msg)
+		}
+		if !strings.HasPrefix(msg, "memsys: ") || !strings.Contains(msg, tc.want) {
+			t.Errorf("%s %v:\n got %q\nwant it to contain %q", name, tc.args, msg, tc.want)
+		}
+		if w := cliWords.FindString(cliOnly.ReplaceAllString(msg, "")); w != "" {
+			t.Errorf("%s %v: %q says %q, the command line's words", name, tc.args, msg, w)
+		}
+		if tc.param != "" && !hasParam(t, cs, tc.tool, tc.param) {
+			t.Errorf("%s: no parameter %q, which the error names", tc.tool, tc.param)
+		}
+	}
+	for _, r := range []string{root, conflict, noAgent} {
+		if b, _ := os.ReadFile(filepath.Join(r, "CHANGELOG.md")); strings.Contains(string(b), "**Summary**: y\n") {
+			t.Errorf("%s: a refused append was written", r)
+		}
+	}
+}
+
+// hasParam reports whether tool's input schema has the property param.
+func hasParam(t *testing.T, cs *mcp.ClientSession, tool, param string) bool {
+	t.Helper()
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range res.Tools {
+		if x.Name != tool {
+			continue
+		}
+		props, _ := x.InputSchema.(map[string]any)["properties"].(map[string]any)
+		_, ok := props[param]
+		return ok
+	}
+	return false
+}
+
+// connectAs is connect with the server's default agent (memsys mcp's
+// --agent, else $MEMSYS_AGENT ...) set to agent.
+func connectAs(t *testing.T, root, agent string) *mcp.ClientSession {
+	t.Helper()
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	srv := New(Config{Root: root, Agent: agent, Now: func() string { return "2026-05-01 12:00" }, Version: "test"})
+	ss, err := srv.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+func appendFile(t *testing.T, root, name, text string) {
+	t.Helper()
+	f, err := os.OpenFile(filepath.Join(root, name), os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(text); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestFrontCommandsAreTools: every tool that front's commands name in
+// advice is one this server offers, so an agent told "memsys_log lists
+// the events" can call it.
+func TestFrontCommandsAreTools(t *testing.T) {
+	for _, c := range []front.Command{front.Archive, front.Graph, front.Lint, front.Log, front.Recall, front.Regen, front.Init, front.Renumber, front.Adopt} {
+		if c.Tool != "" && !slices.Contains(Tools, c.Tool) {
+			t.Errorf("%s: advice names tool %q, which the server does not offer", c.CLI, c.Tool)
+		}
+	}
+}
