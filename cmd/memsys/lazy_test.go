@@ -54,7 +54,9 @@ func TestCommandsTable(t *testing.T) {
 // them and through the whole tree: help, usage errors and the version
 // must read the same either way.
 func TestLazyTreeSameOutput(t *testing.T) {
-	cases := [][]string{{"memsys", "--version"}, {"memsys", "version"}, {"memsys", "--help"}, {"memsys", "nosuch"}}
+	cases := [][]string{{"memsys", "--version"}, {"memsys", "version"}, {"memsys", "--help"}, {"memsys", "nosuch"},
+		{"memsys", "-h", "lint"}, {"memsys", "--help", "log"}, {"memsys", "-v", "lint"}, {"memsys", "--version", "status"},
+		{"memsys", "-C", "log", "--help"}, {"memsys", "help", "show"}}
 	for _, c := range commands {
 		cases = append(cases, []string{"memsys", c.name, "--help"}, []string{"memsys", c.name, "--nosuchflag"})
 	}
