@@ -97,7 +97,7 @@ func droppedMessage(m *Merging, i int, missing []parse.Event) string {
 	case m.Op == OpSquash:
 		// renumber reads the other side from MERGE_HEAD, which a squash
 		// merge does not write; the driver merges it again.
-		recovery = fmt.Sprintf("the staged log holds one side only; run `git checkout -m %s` with the merge driver installed (memsys merge-driver install), which merges the log, and stage the files again", parse.LogFile)
+		recovery = fmt.Sprintf("the staged log holds one side only; run `git checkout -m %s` with the merge driver installed (memsys merge-driver install), which merges the log, then `memsys regen`, and stage the files again", parse.LogFile)
 	}
 	return fmt.Sprintf("%s would drop %s it added (%s): %s", what, words.Plural(len(missing), "event"), list, recovery)
 }
