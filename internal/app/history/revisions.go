@@ -69,8 +69,8 @@ func Revisions(ctx context.Context, root string, o GitOptions) (git lint.Git, re
 // stagedRevisions compares what is about to be committed (the index)
 // with HEAD. Before the first commit there is nothing committed to
 // protect. While git brings other commits into the index (a merge,
-// cherry-pick, rebase or squash merge in progress: one read of gitDir's
-// names, so a plain commit pays nothing more) it also names those
+// cherry-pick, rebase or squash merge in progress: four stats in
+// gitDir, so a plain commit pays nothing more) it also names those
 // commits and the commits their new events are counted from (merging),
 // so MS307 can check that the staged log keeps their events: a merge
 // driver that could not run leaves the log with ours' events only, and
