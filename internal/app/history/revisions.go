@@ -99,9 +99,10 @@ func stagedRevisions(ctx context.Context, g *gitx.Git, gitDir string) (*lint.Rev
 }
 
 // merging names the operation in progress and the commits it brings.
-// One is checked: git refuses to start one while another stopped, and
-// a merge a rebase replays writes MERGE_HEAD too, which names the same
-// changes from the merged side. A rebase stopped to edit a commit it
+// One is checked, the first found in this order: git refuses to start
+// one while another has stopped, so two are there together only inside
+// a rebase (a merge it replays, a cherry-pick an exec line runs), where
+// the inner one names the commits being brought in. A rebase stopped to edit a commit it
 // replayed (the commit is HEAD already) brings nothing the index must
 // keep: splitting the commit commits parts of it.
 func merging(ctx context.Context, g *gitx.Git, gitDir, head string, ops gitx.InProgress) (*lint.Merging, error) {
