@@ -242,9 +242,11 @@ func (h *handlers) status(ctx context.Context, _ *mcp.CallToolRequest, _ struct{
 	if err != nil {
 		return nil, nil, h.toolErr(err)
 	}
+	// The text and the structured result both advise tools, not the
+	// CLI's commands and flags (TestResultsNameTools).
 	var b strings.Builder
-	r.WriteText(&b)
-	return textResult(b.String()), r, nil
+	r.WriteText(&b, front.MCP)
+	return textResult(b.String()), r.For(front.MCP), nil
 }
 
 func (h *handlers) show(ctx context.Context, _ *mcp.CallToolRequest, in ShowIn) (*mcp.CallToolResult, *memory.ShowResult, error) {

@@ -377,7 +377,7 @@ func noOverlap(arch, log *parse.Log) error {
 func previewArchive(root string, threshold, keep int) *ArchivePreview {
 	a, err := readArchival(root)
 	if err != nil {
-		return &ArchivePreview{Error: err.Error()}
+		return &ArchivePreview{Error: err.Error(), err: err}
 	}
 	a.decide(ArchiveOptions{Threshold: threshold, Keep: keep})
 	return &ArchivePreview{Moves: len(a.plan.Moved), Boundary: a.plan.Boundary.ID, Reason: a.plan.Reason}
