@@ -1,8 +1,10 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -11,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/memsys/memsys/internal/app/memory"
 )
@@ -626,5 +629,75 @@ func TestReadOnlyToolsWriteNothing(t *testing.T) {
 		if !reflect.DeepEqual(files(), before) {
 			t.Fatalf("%s changed the memory's files", c.tool)
 		}
+	}
+}
+
+// TestAppendSaysRecovered: an append that first removes the partial
+// event an interrupted append left says so in its result, as memsys
+// append says it on stderr (testscript append-torn, whose files this
+// test uses); over MCP the agent had no word of the repair.
+func TestAppendSaysRecovered(t *testing.T) {
+	ar, err := txtar.ParseFile(filepath.Join("..", "..", "..", "testscripts", "append-torn.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	var want []byte
+	for _, f := range ar.Files {
+		if f.Name == "want.md" {
+			want = f.Data
+			continue
+		}
+		if err := os.WriteFile(filepath.Join(root, f.Name), f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cs := connect(t, root)
+	args := map[string]any{"type": "fix", "scope": "api", "summary": "Fix the crash", "agent": "bob", "time": "2026-03-01 10:00"}
+	res := call(t, cs, "memsys_append", args)
+	if res.IsError {
+		t.Fatal(text(res))
+	}
+	var got memory.AppendResult
+	structured(t, res, &got)
+	if wantMsg := "CHANGELOG.md: removed the partial event (49 of 123 bytes) an interrupted append left at the end"; got.ID != "evt-002" || got.Recovered != wantMsg {
+		t.Errorf("memsys_append = %+v, want evt-002 and recovered %q", got, wantMsg)
+	}
+	if log, err := os.ReadFile(filepath.Join(root, "CHANGELOG.md")); err != nil || !bytes.Equal(log, want) {
+		t.Errorf("the log after the append:\n%s\nwant\n%s", log, want)
+	}
+	args["summary"], args["time"] = "Again", "2026-03-01 10:01"
+	res = call(t, cs, "memsys_append", args)
+	if b, _ := json.Marshal(res.StructuredContent); res.IsError || bytes.Contains(b, []byte("recovered")) {
+		t.Errorf("a second append, with nothing to recover: %s %s", b, text(res))
+	}
+}
+
+// TestRegenWarnings: memsys_regen gives the parse problems memsys regen
+// prints on stderr (a malformed event is skipped and the files still
+// written), at most ten, with their count.
+func TestRegenWarnings(t *testing.T) {
+	root := copyExample(t)
+	f, err := os.OpenFile(filepath.Join(root, "CHANGELOG.md"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tail strings.Builder
+	for i := range 12 {
+		fmt.Fprintf(&tail, "\n### evt-%03d | 2026-13-45 99:99 | ada | fix\n\n**Scope**: api\n**Summary**: bad time %d\n\n**Refs**: none\n**Tags**: none\n\n---\n", 20+i, i)
+	}
+	if _, err := f.WriteString(tail.String()); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	cs := connect(t, root)
+	res := call(t, cs, "memsys_regen", map[string]any{})
+	if res.IsError {
+		t.Fatal(text(res))
+	}
+	var got RegenOut
+	structured(t, res, &got)
+	if got.Problems < 12 || len(got.Warnings) != maxRegenWarnings || !strings.HasPrefix(got.Warnings[0], "CHANGELOG.md:") {
+		t.Errorf("memsys_regen on 12 malformed events = %+v, want at least 12 problems and the first %d as warnings", got, maxRegenWarnings)
 	}
 }
