@@ -180,26 +180,6 @@ func hasParam(t *testing.T, cs *mcp.ClientSession, tool, param string) bool {
 	return false
 }
 
-// connectAs is connect with the server's default agent (memsys mcp's
-// --agent, else $MEMSYS_AGENT ...) set to agent.
-func connectAs(t *testing.T, root, agent string) *mcp.ClientSession {
-	t.Helper()
-	ctx := context.Background()
-	st, ct := mcp.NewInMemoryTransports()
-	srv := New(Config{Root: root, Agent: agent, Now: func() string { return "2026-05-01 12:00" }, Version: "test"})
-	ss, err := srv.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs
-}
-
 func appendFile(t *testing.T, root, name, text string) {
 	t.Helper()
 	f, err := os.OpenFile(filepath.Join(root, name), os.O_APPEND|os.O_WRONLY, 0o644)

@@ -33,9 +33,21 @@ func copyExample(t *testing.T) string {
 // connect serves root in memory and returns a Go SDK client session.
 func connect(t *testing.T, root string) *mcp.ClientSession {
 	t.Helper()
+	return connectAs(t, root, "tester")
+}
+
+// connectAs is connect with the server's default agent (memsys mcp's
+// --agent, else $MEMSYS_AGENT ...) set to agent.
+func connectAs(t *testing.T, root, agent string) *mcp.ClientSession {
+	t.Helper()
+	return serve(t, New(Config{Root: root, Agent: agent, Now: func() string { return "2026-05-01 12:00" }, Version: "test"}))
+}
+
+// serve connects a Go SDK client to srv in memory.
+func serve(t *testing.T, srv *mcp.Server) *mcp.ClientSession {
+	t.Helper()
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
-	srv := New(Config{Root: root, Agent: "tester", Now: func() string { return "2026-05-01 12:00" }, Version: "test"})
 	ss, err := srv.Connect(ctx, st, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -447,24 +459,13 @@ func TestRegenNothingWrittenIsEmptyList(t *testing.T) {
 // error of one line and the server goes on serving; without the guard
 // the panic ended the server, with a Go stack trace on stderr.
 func TestPanicIsToolError(t *testing.T) {
-	ctx := context.Background()
-	st, ct := mcp.NewInMemoryTransports()
 	srv := New(Config{Root: copyExample(t), Agent: "tester", Version: "test"})
 	mcp.AddTool(srv, &mcp.Tool{Name: "boom"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
 		var m map[string]int
 		m["x"] = 1 // assignment to entry in nil map
 		return nil, nil, nil
 	})
-	ss, err := srv.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close() })
+	cs := serve(t, srv)
 	res := call(t, cs, "boom", map[string]any{})
 	if got := text(res); !res.IsError || strings.Count(got, "\n") > 0 || !strings.HasPrefix(got, "memsys: internal error in boom: assignment to entry in nil map") {
 		t.Errorf("boom = error %v, %q", res.IsError, got)
