@@ -3,8 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"slices"
 	"testing"
+
+	"github.com/urfave/cli/v3"
 )
 
 func TestInvoked(t *testing.T) {
@@ -80,4 +83,22 @@ func errString(err error) string {
 		return ""
 	}
 	return err.Error()
+}
+
+// TestValueFlags: invoked skips the value of exactly the global flags
+// that take one; a new one missing from valueFlags would make its value
+// read as the command.
+func TestValueFlags(t *testing.T) {
+	var want []string
+	for _, f := range newApp(io.Discard, io.Discard).Flags {
+		if _, isBool := f.(*cli.BoolFlag); isBool {
+			continue
+		}
+		want = append(want, f.Names()...)
+	}
+	slices.Sort(want)
+	got := slices.Sorted(slices.Values(valueFlags))
+	if !slices.Equal(got, want) {
+		t.Errorf("valueFlags = %q, the root's flags that take a value are %q", got, want)
+	}
 }
