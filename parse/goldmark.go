@@ -38,7 +38,8 @@ func hidesEvents(text []byte) bool {
 			text = nil
 		}
 		t := bytes.TrimLeft(bytes.TrimLeft(line, " "), "#")
-		if len(t) < len(bytes.TrimLeft(line, " ")) && bytes.HasPrefix(bytes.TrimLeft(t, " "), []byte("evt-")) {
+		// "evt-" in any case, as an event heading is read (assemble).
+		if t = bytes.TrimLeft(t, " "); len(t) < len(bytes.TrimLeft(line, " ")) && len(t) >= 4 && bytes.EqualFold(t[:4], []byte("evt-")) {
 			return true
 		}
 	}

@@ -204,6 +204,11 @@ func TestProblems(t *testing.T) {
 			`f:7:1: code block or HTML comment opened here is never closed, so every event heading after it is hidden: close it`}, 1},
 		{"unterminated comment", "### evt-001 | 2025-02-03 10:00 | a | fix\n\n<!-- note\n\n### evt-002 | 2025-02-03 10:00 | a | fix\n", []string{
 			`f:7:1: code block or HTML comment opened here is never closed, so every event heading after it is hidden: close it`}, 1},
+		// An event heading is read in any case ("EVT-002"): hidden, it is
+		// reported too (FuzzTailCut found it was not, and append's tail
+		// cut trusts the report).
+		{"unterminated fence hiding EVT-", "### evt-001 | 2025-02-03 10:00 | a | fix\n\n```\n### EVT-002 | 2025-02-03 10:00 | a | fix\n", []string{
+			`f:7:1: code block or HTML comment opened here is never closed, so every event heading after it is hidden: close it`}, 1},
 		{"unterminated fence hiding nothing", "### evt-001 | 2025-02-03 10:00 | a | fix\n\n```\nplain code\n", nil, 1},
 		{"refs prose", "### evt-001 | 2025-02-03 10:00 | a | fix\n\n**Refs**: see above\n", nil, 1},
 		{"heading cuts an event", "### evt-001 | 2025-02-03 10:00 | a | fix\n\n## Notes\n\ntext\n\n### evt-002 | 2025-02-03 10:00 | a | fix\n\n### evt-003 | 2025-02-03 10:00 | a | fix\n", []string{
