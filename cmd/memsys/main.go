@@ -261,7 +261,7 @@ func newAppFor(stdout, stderr io.Writer, args []string) *cli.Command {
 		// the default handler would call os.Exit from inside Run.
 		ExitErrHandler: func(context.Context, *cli.Command, error) {},
 		OnUsageError: func(_ context.Context, _ *cli.Command, err error, _ bool) error {
-			return usageErr("%s: see memsys --help", words.ClipFields(err.Error()))
+			return usageErr("%s: see memsys --help", words.ClipFields(flagMessage(err.Error())))
 		},
 		// The root runs only when no subcommand matched.
 		Action: func(ctx context.Context, cmd *cli.Command) error {
