@@ -164,6 +164,9 @@ func DecodeDraft(data []byte) (Draft, error) {
 	if len(data) > MaxDraftJSON {
 		return Draft{}, fmt.Errorf("event JSON on stdin is over the %d-byte limit: send a shorter event (long text belongs in a file the event refers to)", MaxDraftJSON)
 	}
+	// PowerShell and Windows editors start UTF-8 text with a byte order
+	// mark; import skips it in a ledger, and so does an event.
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&d); err != nil {
