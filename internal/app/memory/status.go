@@ -3,6 +3,7 @@ package memory
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/memsys/memsys/internal/base/config"
 	"github.com/memsys/memsys/internal/base/words"
@@ -71,6 +72,10 @@ type DerivedStatus struct {
 	Differs bool `json:"content_differs,omitempty"`
 	Words   int  `json:"words,omitempty"`
 	Tokens  int  `json:"tokens,omitempty"`
+	// Curated lists what a stale file holds that no replay of the log
+	// draws (hand-kept rows, constraints): regen would drop them, so the
+	// advice is memsys adopt, as lint's MS202/MS203 and init give.
+	Curated []string `json:"curated,omitempty"`
 }
 
 // EventLine is the one-line view of an event that status, log and show
@@ -201,14 +206,21 @@ func ReadStatus(root string) (*StatusReport, error) {
 		r.LastEvent, last = &l, l.ID
 	}
 	digest := src.Sum()
-	r.Graph, _ = derivedStatus(root, parse.GraphFile, last, tier.HasGraph(), digest, false)
-	var context []byte
+	var graph, context []byte
+	r.Graph, graph = derivedStatus(root, parse.GraphFile, last, tier.HasGraph(), digest, false)
 	r.Context, context = derivedStatus(root, parse.ContextFile, last, tier.HasContext(), digest, true)
 	r.root = root
 	r.limit, r.keep = cfg.ArchiveThreshold, cfg.ArchiveKeep
 	r.Stale = r.Graph.Expected && r.Graph.State != "fresh" || r.Context.Expected && r.Context.State != "fresh"
-	if n, ok := freshLoops(context, r.Context); ok {
+	n, loopsFresh := freshLoops(context, r.Context)
+	if loopsFresh {
 		r.OpenLoops, r.LoopsFrom = n, parse.ContextFile
+	}
+	// A stale file that exists may hold rows kept by hand: only then
+	// does status compare it with the replay (a fresh one is sealed).
+	graphStale := r.Graph.Expected && r.Graph.State == "stale"
+	contextStale := r.Context.Expected && r.Context.State == "stale"
+	if loopsFresh && !graphStale && !contextStale {
 		return r, nil
 	}
 	// The loops come from a replay of what status has read already: the
@@ -224,7 +236,15 @@ func ReadStatus(root string) (*StatusReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.OpenLoops, r.LoopsFrom = len(x.x.Graph().OpenLoops()), "replay"
+	if !loopsFresh {
+		r.OpenLoops, r.LoopsFrom = len(x.x.Graph().OpenLoops()), "replay"
+	}
+	if graphStale {
+		r.Graph.Curated = lint.Curated(parse.GraphFile, graph, x.graphFile(), false)
+	}
+	if contextStale {
+		r.Context.Curated = lint.Curated(parse.ContextFile, context, x.contextFile(), false)
+	}
 	return r, nil
 }
 
@@ -336,6 +356,18 @@ func (d DerivedStatus) text(last, tier string) string {
 	fix := "run memsys regen"
 	if !d.Expected {
 		fix = lint.NotInTier(tier) // regen writes only the tier's files
+	}
+	if len(d.Curated) > 0 {
+		it := "them"
+		if len(d.Curated) == 1 {
+			it = "it"
+		}
+		fix = fmt.Sprintf("and it holds %s no replay of the log produces (%s): run memsys adopt to record %s as events (memsys regen would drop %s)",
+			words.Plural(len(d.Curated), "item"), words.Clip(strings.Join(d.Curated, ", ")), it, it)
+		if d.Differs {
+			return "stale (horizon " + or(d.Horizon, "none") + ", but the content is not what regen writes), " + fix
+		}
+		return "stale (horizon " + or(d.Horizon, "none") + ", last event " + or(last, "none") + "), " + fix
 	}
 	if d.Differs {
 		return "stale (horizon " + or(d.Horizon, "none") + ", but the content is not what regen writes: edited by hand, an event edited, other options, or another version of memsys): " + fix
