@@ -216,10 +216,12 @@ func ReadStatus(root string) (*StatusReport, error) {
 	if loopsFresh {
 		r.OpenLoops, r.LoopsFrom = n, parse.ContextFile
 	}
-	// A stale file that exists may hold rows kept by hand: only then
-	// does status compare it with the replay (a fresh one is sealed).
-	graphStale := r.Graph.Expected && r.Graph.State == "stale"
-	contextStale := r.Context.Expected && r.Context.State == "stale"
+	// A stale file that regen did not write as it is (no horizon, or
+	// not what regen writes) may hold rows kept by hand: only then does
+	// status compare it with the replay. A file merely behind the log
+	// (after an append) is not rendered again: status stays cheap.
+	graphStale := handKept(r.Graph)
+	contextStale := handKept(r.Context)
 	if loopsFresh && !graphStale && !contextStale {
 		return r, nil
 	}
@@ -246,6 +248,13 @@ func ReadStatus(root string) (*StatusReport, error) {
 		r.Context.Curated = lint.Curated(parse.ContextFile, context, x.contextFile(), false)
 	}
 	return r, nil
+}
+
+// handKept reports whether d is a stale file of the tier that may hold
+// rows kept by hand: one without an event horizon, or whose content is
+// not what regen writes.
+func handKept(d DerivedStatus) bool {
+	return d.Expected && d.State == "stale" && (d.Horizon == "" || d.Differs)
 }
 
 // freshLoops counts the open loops in context.md (src, as derivedStatus
