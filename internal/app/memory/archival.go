@@ -285,11 +285,13 @@ func parseClean(logs ...*parse.Log) error {
 }
 
 // withinEvent reports whether p concerns only the text of the event it
-// names (its header's timestamp, agent or type, a line of free text, a
-// repeated field), never where an event starts or ends.
+// names (its header's timestamp, agent or type, its heading's level, a
+// line of free text, a repeated field), never where an event starts or
+// ends: an event under a "####" heading is still one event, ending
+// where the next heading starts.
 func withinEvent(p parse.Problem) bool {
 	switch p.Kind {
-	case parse.KindTimestamp, parse.KindDateOnly, parse.KindFreeText, parse.KindDuplicateKey:
+	case parse.KindTimestamp, parse.KindDateOnly, parse.KindFreeText, parse.KindDuplicateKey, parse.KindLevel:
 		return true
 	case parse.KindHeader:
 		return p.Event != "" // "" is a heading that looks like an event but is none
