@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/memsys/memsys/internal/base/diag"
+	"github.com/memsys/memsys/internal/base/front"
 	"github.com/memsys/memsys/internal/base/udiff"
 	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/materialize"
@@ -113,7 +114,7 @@ func checkStale(p *Pass, rel string, need bool) {
 	if !need {
 		// A tier declared lower than the files present: regen writes
 		// only the tier's files, so "run memsys regen" would not help.
-		fix = NotInTier(p.Tier())
+		fix = NotInTier(p.Tier()).String()
 	}
 	switch {
 	case materialize.Fresh(h, line, last):
@@ -158,9 +159,10 @@ func StagedAdvice(ds diag.Diagnostics, display func(string) string) {
 }
 
 // NotInTier is the advice for a stale derived file that tier does not
-// use: memsys regen does not write it.
-func NotInTier(tier string) string {
-	return "the " + tier + " tier does not use it, so memsys regen does not write it: delete it, or declare a tier that has it"
+// use: memsys regen does not write it. Status words it for its reader
+// (memsys_regen over MCP); lint's findings say it as the CLI does.
+func NotInTier(tier string) front.Text {
+	return front.Sprintf("the %s tier does not use it, so %s does not write it: delete it, or declare a tier that has it", tier, front.Regen.Word())
 }
 
 // adoptAdvice ends the message of a derived file that holds rows no

@@ -52,11 +52,72 @@ type Revisions struct {
 	Onto string
 	// OntoName names REV in messages as the user wrote it.
 	OntoName string
-	// MergeHead is set by lint --staged while a merge is in progress:
-	// the commit being merged (MERGE_HEAD), whose events MS307 checks
-	// the staged log keeps. MergeBase is its merge base with Base
-	// (HEAD), "" when this clone has none.
-	MergeHead, MergeBase string
+	// Merging is set by lint --staged while git brings other commits'
+	// changes into the index (a merge, cherry-pick, rebase or squash
+	// merge that stopped, or was told not to commit), nil otherwise:
+	// MS307 checks that the staged log keeps the events they added.
+	Merging *Merging
+}
+
+// Merging is a git operation in progress that brings the changes of
+// other commits into the index, and what it brings.
+type Merging struct {
+	Op Op
+	// Heads are the commits brought in, each with the commit its new
+	// events are counted from: for a merge (one per branch of an
+	// octopus) and a squash merge, its merge base with HEAD; for a
+	// cherry-pick or a rebase, the parent of the commit replayed.
+	Heads []Merged
+}
+
+// Merged is one commit an operation brings in. Base is the commit its
+// new events are counted from, "" when this clone has none (a shallow
+// clone, or a root commit): every event of Commit is then checked.
+type Merged struct {
+	Commit, Base string
+}
+
+// Op is a git operation that combines commits.
+type Op int
+
+// The operations MS307 checks, each named by the file git keeps its
+// commits in (Ref). A revert is not one: it takes events out, which the
+// append-only rules refuse.
+const (
+	OpMerge      Op = iota + 1 // git merge: MERGE_HEAD
+	OpCherryPick               // git cherry-pick: CHERRY_PICK_HEAD
+	OpRebase                   // git rebase: REBASE_HEAD
+	OpSquash                   // git merge --squash: SQUASH_MSG
+)
+
+// String names the operation in messages.
+func (o Op) String() string {
+	switch o {
+	case OpMerge:
+		return "merge"
+	case OpCherryPick:
+		return "cherry-pick"
+	case OpRebase:
+		return "rebase"
+	case OpSquash:
+		return "squash merge"
+	}
+	return fmt.Sprintf("Op(%d)", int(o))
+}
+
+// Ref is the file in the git folder that names the operation's commits.
+func (o Op) Ref() string {
+	switch o {
+	case OpMerge:
+		return "MERGE_HEAD"
+	case OpCherryPick:
+		return "CHERRY_PICK_HEAD"
+	case OpRebase:
+		return "REBASE_HEAD"
+	case OpSquash:
+		return "SQUASH_MSG"
+	}
+	return ""
 }
 
 // Git returns the repository the history rules read, nil without one.

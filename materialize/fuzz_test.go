@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/memsys/memsys/internal/testkit/loggen"
 	"github.com/memsys/memsys/parse"
 )
 
@@ -35,6 +37,7 @@ func FuzzReplayRender(f *testing.F) {
 			t.Fatalf("%d changes for %d events", len(changes), len(l.Events))
 		}
 		graph := RenderGraph(g)
+		sameReplays(t, l.Events, graph, changes)
 		back, err := ParseGraph(graph)
 		if err != nil {
 			t.Fatalf("%v\n%s", err, graph)
@@ -93,4 +96,57 @@ var semanticSeeds = []string{
 	"## Event Log\n\n### evt-1 | 2026-01-01 | a | blocker\n\n**Summary**: x\n\n**Details**:\n- blocked_entity: a\n- blocking_entity: b\n\n" +
 		"### evt-2 | 2026-01-02 | a | fix\n\n**Refs**: evt-1\n\n### evt-3 | 2026-01-03 | a | fix\n\n**Refs**: evt-1\n**Supersedes**: evt-2\n\n" +
 		"```\n**Supersedes**: evt-1\n```\n\n### evt-4 | 2026-01-04 | a | escalation\n\n**Supersedes**:\n- evt-3\n- evt-9\n",
+}
+
+// sameReplays checks ReplayGraph and ReplayChange against Replay's
+// graph (rendered) and Changes: building no Change for the events
+// nobody reads must not change what is built.
+func sameReplays(t *testing.T, evs []parse.Event, graph []byte, changes []Change) {
+	t.Helper()
+	if got := RenderGraph(ReplayGraph(evs)); !bytes.Equal(got, graph) {
+		t.Fatalf("ReplayGraph renders\n%s\nReplay\n%s", got, graph)
+	}
+	for _, i := range []int{0, len(evs) / 2, len(evs) - 1} {
+		if i < 0 || i >= len(evs) {
+			continue
+		}
+		// A later event may supersede event i: the prefix's replay,
+		// as show runs it, is the one to compare with.
+		prefix := changes
+		if i < len(evs)-1 {
+			_, prefix = Replay(evs[:i+1])
+		}
+		g, ch := ReplayChange(evs[:i+1])
+		want, _ := Replay(evs[:i+1])
+		if !bytes.Equal(RenderGraph(g), RenderGraph(want)) {
+			t.Fatalf("ReplayChange(events[:%d]) gives another graph", i+1)
+		}
+		if !reflect.DeepEqual(ch, prefix[i]) {
+			t.Fatalf("ReplayChange(events[:%d]) = %+v, Replay's change %+v", i+1, ch, prefix[i])
+		}
+	}
+}
+
+// TestReplayGraphEqualsReplay runs sameReplays over the bundled
+// examples and generated logs, semantic ones included (supersession,
+// loops, conflicts).
+func TestReplayGraphEqualsReplay(t *testing.T) {
+	var srcs [][]byte
+	logs, _ := filepath.Glob("../examples/*/CHANGELOG.md")
+	for _, p := range logs {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srcs = append(srcs, src)
+	}
+	for _, s := range semanticSeeds {
+		srcs = append(srcs, []byte(s))
+	}
+	srcs = append(srcs, loggen.Generate(2000, 3), loggen.GenerateSemantic(2000, 4))
+	for _, src := range srcs {
+		evs := parse.Parse("CHANGELOG.md", src).Events
+		g, changes := Replay(evs)
+		sameReplays(t, evs, RenderGraph(g), changes)
+	}
 }

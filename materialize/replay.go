@@ -38,6 +38,44 @@ func Replay(events []parse.Event) (*Graph, []Change) {
 	return r.graph(), changes
 }
 
+// ReplayGraph is Replay for a caller that reads only the graph: the
+// same graph, built without a Change per event, which at 100k events
+// are most of what Replay allocates.
+func ReplayGraph(events []parse.Event) *Graph {
+	g, _ := replayKeeping(events, -1)
+	return g
+}
+
+// ReplayChange is Replay for a caller that reads the last event's
+// Change alone (memsys show).
+func ReplayChange(events []parse.Event) (*Graph, Change) {
+	return replayKeeping(events, len(events)-1)
+}
+
+// replayKeeping is Replay building the Change of events[keep] only: the
+// others replay quiet into the scratch, emptied after each.
+func replayKeeping(events []parse.Event, keep int) (*Graph, Change) {
+	r := newReplayer()
+	sup := newSupersession(Supersessions(events))
+	var kept Change
+	for i := range events {
+		ch := &r.scratch
+		if i == keep {
+			ch = &kept
+		}
+		r.quiet = i != keep
+		if j := sup.supersededBy(&events[i]); j >= 0 {
+			r.skip(&events[i], ch, sup.edges[j].ID)
+		} else {
+			r.apply(&events[i], ch)
+		}
+		sup.observe(&events[i])
+		r.scratch = Change{NodesAdded: r.scratch.NodesAdded[:0], Notes: r.scratch.Notes[:0]}
+	}
+	r.quiet = false
+	return r.graph(), kept
+}
+
 // A Replayer replays a history one event at a time and builds both
 // derived files from it, without keeping the events: regen feeds it
 // straight from parse.Stream, so its memory is the graph and a bounded

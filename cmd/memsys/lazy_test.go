@@ -3,8 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"slices"
 	"testing"
+
+	"github.com/urfave/cli/v3"
 )
 
 func TestInvoked(t *testing.T) {
@@ -54,7 +57,9 @@ func TestCommandsTable(t *testing.T) {
 // them and through the whole tree: help, usage errors and the version
 // must read the same either way.
 func TestLazyTreeSameOutput(t *testing.T) {
-	cases := [][]string{{"memsys", "--version"}, {"memsys", "version"}, {"memsys", "--help"}, {"memsys", "nosuch"}}
+	cases := [][]string{{"memsys", "--version"}, {"memsys", "version"}, {"memsys", "--help"}, {"memsys", "nosuch"},
+		{"memsys", "-h", "lint"}, {"memsys", "--help", "log"}, {"memsys", "-v", "lint"}, {"memsys", "--version", "status"},
+		{"memsys", "-C", "log", "--help"}, {"memsys", "help", "show"}}
 	for _, c := range commands {
 		cases = append(cases, []string{"memsys", c.name, "--help"}, []string{"memsys", c.name, "--nosuchflag"})
 	}
@@ -78,4 +83,22 @@ func errString(err error) string {
 		return ""
 	}
 	return err.Error()
+}
+
+// TestValueFlags: invoked skips the value of exactly the global flags
+// that take one; a new one missing from valueFlags would make its value
+// read as the command.
+func TestValueFlags(t *testing.T) {
+	var want []string
+	for _, f := range newApp(io.Discard, io.Discard).Flags {
+		if _, isBool := f.(*cli.BoolFlag); isBool {
+			continue
+		}
+		want = append(want, f.Names()...)
+	}
+	slices.Sort(want)
+	got := slices.Sorted(slices.Values(valueFlags))
+	if !slices.Equal(got, want) {
+		t.Errorf("valueFlags = %q, the root's flags that take a value are %q", got, want)
+	}
 }

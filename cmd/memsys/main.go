@@ -198,8 +198,7 @@ func invoked(args []string) string {
 		case a == "--generate-shell-completion":
 			return ""
 		case strings.HasPrefix(a, "-"):
-			name := strings.TrimLeft(a, "-")
-			if (name == "C" || name == "cpuprofile") && i+1 < len(args) {
+			if slices.Contains(valueFlags, strings.TrimLeft(a, "-")) && i+1 < len(args) {
 				i++ // the flag's value, e.g. -C log: a folder named log
 			}
 		default:
@@ -213,6 +212,10 @@ func invoked(args []string) string {
 	}
 	return ""
 }
+
+// valueFlags are the global flags that take a value (TestValueFlags
+// keeps the list in step with the root's flags).
+var valueFlags = []string{"C", "cpuprofile"}
 
 // versionOnly reports whether args ask for the version and nothing
 // else, which the root answers before any command is looked at.

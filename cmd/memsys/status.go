@@ -6,6 +6,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/memsys/memsys/internal/app/memory"
+	"github.com/memsys/memsys/internal/base/front"
 	"github.com/memsys/memsys/internal/base/words"
 )
 
@@ -50,7 +51,7 @@ func runStatus(ctx context.Context, cmd *cli.Command) error {
 			return err
 		}
 	} else {
-		r.WriteText(cmd.Root().Writer)
+		r.WriteText(cmd.Root().Writer, front.CLI)
 	}
 	if r.Stale {
 		return errFindings

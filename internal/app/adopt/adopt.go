@@ -46,7 +46,7 @@ type Plan struct {
 // still missing, so a Plan without Problems keeps everything curated.
 func Make(in Input) Plan {
 	var p Plan
-	g, _ := materialize.Replay(in.Events)
+	g := materialize.ReplayGraph(in.Events)
 	var hand *materialize.Graph
 	if in.Graph != nil {
 		var probs []string

@@ -54,7 +54,7 @@ func Apply(logName string, src []byte, archive *parse.Log, in Input, p Plan, age
 		events = append(events, archive.Events...)
 	}
 	events = append(events, parse.Parse(logName, out).Events...)
-	g, _ := materialize.Replay(events)
+	g := materialize.ReplayGraph(events)
 	if in.Graph != nil {
 		hand, _ := materialize.ReadLoose(in.Graph)
 		r.Missing = materialize.Missing(hand, g, false)

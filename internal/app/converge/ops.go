@@ -111,7 +111,7 @@ func renumber(ctx context.Context, g Git, root, onto string, dryRun bool) (Renum
 	// is this branch's.
 	mine, parent := head, ""
 	if marked != "" {
-		if mine, parent, err = stoppedSide(g, marked, head, target, onto); err != nil {
+		if mine, parent, err = stoppedSide(ctx, g, marked, head, target, onto); err != nil {
 			return res, err
 		}
 	}
@@ -237,7 +237,7 @@ func toCRLF(b []byte) []byte {
 // events whenever HEAD was target (on main merging a branch, or any
 // rebase). A merge may name either side as target; a rebase or
 // cherry-pick replays one commit onto HEAD, so target must be HEAD.
-func stoppedSide(g Git, file, head, target, onto string) (mine, parent string, err error) {
+func stoppedSide(ctx context.Context, g Git, file, head, target, onto string) (mine, parent string, err error) {
 	for _, op := range []struct{ ref, verb string }{
 		{"MERGE_HEAD", "merge"},
 		{"REBASE_HEAD", "rebase"},
@@ -248,6 +248,16 @@ func stoppedSide(g Git, file, head, target, onto string) (mine, parent string, e
 			continue
 		}
 		if op.verb == "merge" {
+			// An octopus names every branch in MERGE_HEAD, and Resolve
+			// reads the first: the result would drop the others'
+			// events. git's octopus runs no merge driver; one branch at
+			// a time, the driver merges each.
+			if dir, err := g.GitDir(ctx); err == nil {
+				if ids, err := gitx.Heads(dir, "MERGE_HEAD"); err == nil && len(ids) > 1 {
+					return "", "", fmt.Errorf("%s has conflict markers from an octopus merge of %d branches, and renumber resolves two sides: run git merge --abort, then merge the branches one at a time, which the merge driver merges",
+						file, len(ids))
+				}
+			}
 			switch target {
 			case other:
 				return head, "", nil

@@ -68,12 +68,13 @@ func Revisions(ctx context.Context, root string, o GitOptions) (git lint.Git, re
 
 // stagedRevisions compares what is about to be committed (the index)
 // with HEAD. Before the first commit there is nothing committed to
-// protect. While a merge is in progress (MERGE_HEAD in gitDir: one
-// stat, so a plain commit pays nothing more) it also names the commit
-// being merged and the merge base, so MS307 can check that the staged
-// log keeps the other branch's events: a merge driver that could not
-// run leaves the log with ours' events only, and `git add` of it would
-// commit the merge without theirs.
+// protect. While git brings other commits into the index (a merge,
+// cherry-pick, rebase or squash merge in progress: four stats in
+// gitDir, so a plain commit pays nothing more) it also names those
+// commits and the commits their new events are counted from (merging),
+// so MS307 can check that the staged log keeps their events: a merge
+// driver that could not run leaves the log with ours' events only, and
+// `git add` of it would commit without theirs.
 func stagedRevisions(ctx context.Context, g *gitx.Git, gitDir string) (*lint.Revisions, error) {
 	head, err := g.Resolve("HEAD")
 	if err != nil {
@@ -84,25 +85,92 @@ func stagedRevisions(ctx context.Context, g *gitx.Git, gitDir string) (*lint.Rev
 		return nil, fmt.Errorf("lint --staged: %v", err)
 	}
 	revs := &lint.Revisions{Base: head, Head: ":0", Label: label("HEAD", head), NoteBase: true}
-	merging, err := gitx.Merging(gitDir)
+	ops, err := gitx.Operations(gitDir)
 	if err != nil {
 		return nil, fmt.Errorf("lint --staged: %v", err)
 	}
-	if !merging {
+	if !ops.Any() {
 		return revs, nil
 	}
-	if revs.MergeHead, err = g.ResolveContext(ctx, "MERGE_HEAD"); err != nil {
-		return nil, fmt.Errorf("lint --staged: a merge is in progress, but %v", err)
-	}
-	// Without a merge base in this clone (a shallow fetch) every event
-	// of MERGE_HEAD is checked; those the branches share are in HEAD,
-	// so they are staged anyway.
-	if mb, err := g.MergeBase(ctx, head, revs.MergeHead); err == nil {
-		revs.MergeBase = mb
-	} else if _, ok := errors.AsType[*gitx.MissingError](err); !ok {
+	if revs.Merging, err = merging(ctx, g, gitDir, head, ops); err != nil {
 		return nil, fmt.Errorf("lint --staged: %v", err)
 	}
 	return revs, nil
+}
+
+// merging names the operation in progress and the commits it brings.
+// One is checked, the first found in this order: git refuses to start
+// one while another has stopped, so two are there together only inside
+// a rebase (a merge it replays, a cherry-pick an exec line runs), where
+// the inner one names the commits being brought in. A rebase stopped to edit a commit it
+// replayed (the commit is HEAD already) brings nothing the index must
+// keep: splitting the commit commits parts of it.
+func merging(ctx context.Context, g *gitx.Git, gitDir, head string, ops gitx.InProgress) (*lint.Merging, error) {
+	switch {
+	case ops.Merge:
+		ids, err := gitx.Heads(gitDir, "MERGE_HEAD")
+		if err != nil {
+			return nil, fmt.Errorf("a merge is in progress, but %v", err)
+		}
+		return mergedSince(ctx, g, lint.OpMerge, head, ids)
+	case ops.CherryPick:
+		return replayed(ctx, g, gitDir, lint.OpCherryPick)
+	case ops.Rebase && !gitx.RebaseEditing(gitDir):
+		return replayed(ctx, g, gitDir, lint.OpRebase)
+	case ops.Squash:
+		ids, err := gitx.SquashedCommits(gitDir)
+		if err != nil {
+			return nil, fmt.Errorf("a squash merge is in progress, but %v", err)
+		}
+		// SQUASH_MSG lists every commit squashed; their tips are the
+		// branches merged.
+		if ids, err = g.Independent(ctx, ids); err != nil {
+			return nil, fmt.Errorf("a squash merge is in progress (SQUASH_MSG), but %v", err)
+		}
+		return mergedSince(ctx, g, lint.OpSquash, head, ids)
+	}
+	return nil, nil
+}
+
+// mergedSince is the merge of ids into head, each counted from its
+// merge base with head. Without one in this clone (a shallow fetch)
+// every event of the branch is checked; those the branches share are
+// in HEAD, so they are staged anyway.
+func mergedSince(ctx context.Context, g *gitx.Git, op lint.Op, head string, ids []string) (*lint.Merging, error) {
+	m := &lint.Merging{Op: op}
+	for _, id := range ids {
+		mb, err := g.MergeBase(ctx, head, id)
+		if _, ok := errors.AsType[*gitx.MissingError](err); err != nil && !ok {
+			return nil, fmt.Errorf("a %s is in progress, but %v", op, err)
+		}
+		m.Heads = append(m.Heads, lint.Merged{Commit: id, Base: mb})
+	}
+	return m, nil
+}
+
+// replayed is the cherry-pick or rebase of the commit git names in
+// op's file, counted from its first parent (a merge commit picked
+// with -m 2 is counted from its first parent too: git does not keep
+// -m for a single pick). A root commit is counted from nothing. A
+// parent this shallow clone lacks leaves nothing to count from, and
+// counting from nothing would ask for the events of the commits
+// before it, which a pick does not bring: the check is skipped.
+func replayed(ctx context.Context, g *gitx.Git, gitDir string, op lint.Op) (*lint.Merging, error) {
+	ids, err := gitx.Heads(gitDir, op.Ref())
+	if err != nil {
+		return nil, fmt.Errorf("a %s is in progress, but %v", op, err)
+	}
+	parent, err := g.ResolveContext(ctx, ids[0]+"^")
+	if me, ok := errors.AsType[*gitx.MissingError](err); ok {
+		if me.Shallow {
+			return nil, nil
+		}
+		err, parent = nil, ""
+	}
+	if err != nil {
+		return nil, fmt.Errorf("a %s is in progress, but %v", op, err)
+	}
+	return &lint.Merging{Op: op, Heads: []lint.Merged{{Commit: ids[0], Base: parent}}}, nil
 }
 
 // baseRevisions compares --head REV, or the working tree, with --base.

@@ -180,26 +180,6 @@ func hasParam(t *testing.T, cs *mcp.ClientSession, tool, param string) bool {
 	return false
 }
 
-// connectAs is connect with the server's default agent (memsys mcp's
-// --agent, else $MEMSYS_AGENT ...) set to agent.
-func connectAs(t *testing.T, root, agent string) *mcp.ClientSession {
-	t.Helper()
-	ctx := context.Background()
-	st, ct := mcp.NewInMemoryTransports()
-	srv := New(Config{Root: root, Agent: agent, Now: func() string { return "2026-05-01 12:00" }, Version: "test"})
-	ss, err := srv.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs
-}
-
 func appendFile(t *testing.T, root, name, text string) {
 	t.Helper()
 	f, err := os.OpenFile(filepath.Join(root, name), os.O_APPEND|os.O_WRONLY, 0o644)
@@ -213,12 +193,26 @@ func appendFile(t *testing.T, root, name, text string) {
 }
 
 // TestFrontCommandsAreTools: every tool that front's commands name in
-// advice is one this server offers, so an agent told "memsys_log lists
-// the events" can call it.
+// advice is one this server offers, and every parameter they name with
+// it (memsys loops is memsys_log with "open") one that tool takes, so an
+// agent told "memsys_log lists the events" can call it. front.Commands
+// is every command advice names, errors and results alike.
 func TestFrontCommandsAreTools(t *testing.T) {
-	for _, c := range []front.Command{front.Archive, front.Graph, front.Lint, front.Log, front.Recall, front.Regen, front.Init, front.Renumber, front.Adopt} {
-		if c.Tool != "" && !slices.Contains(Tools, c.Tool) {
-			t.Errorf("%s: advice names tool %q, which the server does not offer", c.CLI, c.Tool)
+	cs := connect(t, copyExample(t))
+	for _, c := range front.Commands {
+		if c.Tool == "" {
+			if c.Param != "" {
+				t.Errorf("%s: parameter %q without a tool", c.CLI, c.Param)
+			}
+			continue
 		}
+		if !slices.Contains(Tools, c.Tool) {
+			t.Errorf("%s: advice names tool %q, which the server does not offer", c.CLI, c.Tool)
+		} else if c.Param != "" && !hasParam(t, cs, c.Tool, c.Param) {
+			t.Errorf("%s: advice names %s with %q, which it does not take", c.CLI, c.Tool, c.Param)
+		}
+	}
+	if !slices.ContainsFunc(front.Commands, func(c front.Command) bool { return c.Param != "" }) {
+		t.Error("no command with a parameter: the check above checks none")
 	}
 }

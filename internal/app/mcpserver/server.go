@@ -111,7 +111,16 @@ type ArchiveIn struct {
 // RegenOut is memsys_regen's result.
 type RegenOut struct {
 	Written []string `json:"written" jsonschema:"derived files rewritten; empty when they were current"`
+	// Problems and Warnings are what memsys regen prints on stderr:
+	// regen skips a malformed event the same way every time and still
+	// writes, so they are warnings, not an error.
+	Problems int      `json:"problems,omitempty" jsonschema:"how many parse problems the history has (malformed events regen skipped); memsys_lint lists them all"`
+	Warnings []string `json:"warnings,omitempty" jsonschema:"the first problems (at most 10), each file:line:col: message"`
 }
+
+// maxRegenWarnings caps RegenOut.Warnings, as memsys regen caps the
+// warnings it prints.
+const maxRegenWarnings = 10
 
 // GraphIn is memsys_graph's input.
 type GraphIn struct {
@@ -242,9 +251,11 @@ func (h *handlers) status(ctx context.Context, _ *mcp.CallToolRequest, _ struct{
 	if err != nil {
 		return nil, nil, h.toolErr(err)
 	}
+	// The text and the structured result both advise tools, not the
+	// CLI's commands and flags (TestResultsNameTools).
 	var b strings.Builder
-	r.WriteText(&b)
-	return textResult(b.String()), r, nil
+	r.WriteText(&b, front.MCP)
+	return textResult(b.String()), r.For(front.MCP), nil
 }
 
 func (h *handlers) show(ctx context.Context, _ *mcp.CallToolRequest, in ShowIn) (*mcp.CallToolResult, *memory.ShowResult, error) {
@@ -373,7 +384,11 @@ func (h *handlers) regen(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}
 	if err != nil {
 		return nil, RegenOut{}, h.toolErr(err)
 	}
-	return nil, RegenOut{Written: r.Wrote}, nil
+	out := RegenOut{Written: r.Wrote, Problems: len(r.Problems)}
+	for _, p := range r.Problems[:min(len(r.Problems), maxRegenWarnings)] {
+		out.Warnings = append(out.Warnings, p.Range.String()+": "+p.Message)
+	}
+	return nil, out, nil
 }
 
 // textResult carries a markdown text as the tool's readable content;

@@ -1,8 +1,10 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -11,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/memsys/memsys/internal/app/memory"
 )
@@ -30,9 +33,21 @@ func copyExample(t *testing.T) string {
 // connect serves root in memory and returns a Go SDK client session.
 func connect(t *testing.T, root string) *mcp.ClientSession {
 	t.Helper()
+	return connectAs(t, root, "tester")
+}
+
+// connectAs is connect with the server's default agent (memsys mcp's
+// --agent, else $MEMSYS_AGENT ...) set to agent.
+func connectAs(t *testing.T, root, agent string) *mcp.ClientSession {
+	t.Helper()
+	return serve(t, New(Config{Root: root, Agent: agent, Now: func() string { return "2026-05-01 12:00" }, Version: "test"}))
+}
+
+// serve connects a Go SDK client to srv in memory.
+func serve(t *testing.T, srv *mcp.Server) *mcp.ClientSession {
+	t.Helper()
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
-	srv := New(Config{Root: root, Agent: "tester", Now: func() string { return "2026-05-01 12:00" }, Version: "test"})
 	ss, err := srv.Connect(ctx, st, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -444,24 +459,13 @@ func TestRegenNothingWrittenIsEmptyList(t *testing.T) {
 // error of one line and the server goes on serving; without the guard
 // the panic ended the server, with a Go stack trace on stderr.
 func TestPanicIsToolError(t *testing.T) {
-	ctx := context.Background()
-	st, ct := mcp.NewInMemoryTransports()
 	srv := New(Config{Root: copyExample(t), Agent: "tester", Version: "test"})
 	mcp.AddTool(srv, &mcp.Tool{Name: "boom"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
 		var m map[string]int
 		m["x"] = 1 // assignment to entry in nil map
 		return nil, nil, nil
 	})
-	ss, err := srv.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close() })
+	cs := serve(t, srv)
 	res := call(t, cs, "boom", map[string]any{})
 	if got := text(res); !res.IsError || strings.Count(got, "\n") > 0 || !strings.HasPrefix(got, "memsys: internal error in boom: assignment to entry in nil map") {
 		t.Errorf("boom = error %v, %q", res.IsError, got)
@@ -626,5 +630,75 @@ func TestReadOnlyToolsWriteNothing(t *testing.T) {
 		if !reflect.DeepEqual(files(), before) {
 			t.Fatalf("%s changed the memory's files", c.tool)
 		}
+	}
+}
+
+// TestAppendSaysRecovered: an append that first removes the partial
+// event an interrupted append left says so in its result, as memsys
+// append says it on stderr (testscript append-torn, whose files this
+// test uses); over MCP the agent had no word of the repair.
+func TestAppendSaysRecovered(t *testing.T) {
+	ar, err := txtar.ParseFile(filepath.Join("..", "..", "..", "testscripts", "append-torn.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	var want []byte
+	for _, f := range ar.Files {
+		if f.Name == "want.md" {
+			want = f.Data
+			continue
+		}
+		if err := os.WriteFile(filepath.Join(root, f.Name), f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cs := connect(t, root)
+	args := map[string]any{"type": "fix", "scope": "api", "summary": "Fix the crash", "agent": "bob", "time": "2026-03-01 10:00"}
+	res := call(t, cs, "memsys_append", args)
+	if res.IsError {
+		t.Fatal(text(res))
+	}
+	var got memory.AppendResult
+	structured(t, res, &got)
+	if wantMsg := "CHANGELOG.md: removed the partial event (49 of 123 bytes) an interrupted append left at the end"; got.ID != "evt-002" || got.Recovered != wantMsg {
+		t.Errorf("memsys_append = %+v, want evt-002 and recovered %q", got, wantMsg)
+	}
+	if log, err := os.ReadFile(filepath.Join(root, "CHANGELOG.md")); err != nil || !bytes.Equal(log, want) {
+		t.Errorf("the log after the append:\n%s\nwant\n%s", log, want)
+	}
+	args["summary"], args["time"] = "Again", "2026-03-01 10:01"
+	res = call(t, cs, "memsys_append", args)
+	if b, _ := json.Marshal(res.StructuredContent); res.IsError || bytes.Contains(b, []byte("recovered")) {
+		t.Errorf("a second append, with nothing to recover: %s %s", b, text(res))
+	}
+}
+
+// TestRegenWarnings: memsys_regen gives the parse problems memsys regen
+// prints on stderr (a malformed event is skipped and the files still
+// written), at most ten, with their count.
+func TestRegenWarnings(t *testing.T) {
+	root := copyExample(t)
+	f, err := os.OpenFile(filepath.Join(root, "CHANGELOG.md"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tail strings.Builder
+	for i := range 12 {
+		fmt.Fprintf(&tail, "\n### evt-%03d | 2026-13-45 99:99 | ada | fix\n\n**Scope**: api\n**Summary**: bad time %d\n\n**Refs**: none\n**Tags**: none\n\n---\n", 20+i, i)
+	}
+	if _, err := f.WriteString(tail.String()); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	cs := connect(t, root)
+	res := call(t, cs, "memsys_regen", map[string]any{})
+	if res.IsError {
+		t.Fatal(text(res))
+	}
+	var got RegenOut
+	structured(t, res, &got)
+	if got.Problems < 12 || len(got.Warnings) != maxRegenWarnings || !strings.HasPrefix(got.Warnings[0], "CHANGELOG.md:") {
+		t.Errorf("memsys_regen on 12 malformed events = %+v, want at least 12 problems and the first %d as warnings", got, maxRegenWarnings)
 	}
 }

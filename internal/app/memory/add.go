@@ -18,8 +18,10 @@ type AppendResult struct {
 	Type        string   `json:"type"`
 	Regenerated []string `json:"regenerated"`
 	// Recovered says, in one line, that taking the lock removed the
-	// partial event of an interrupted append ("" otherwise).
-	Recovered string `json:"-"`
+	// partial event of an interrupted append ("" otherwise). The
+	// command line prints it on stderr as well; over MCP it is the
+	// agent's only word that the log was repaired.
+	Recovered string `json:"recovered,omitempty" jsonschema:"set when this append first removed the partial event an interrupted append left at the end of the log: the log was repaired, then this event added"`
 }
 
 // Append adds the event d at the end of root's log and, with regen,

@@ -171,7 +171,7 @@ func readArchival(root string) (*archival, error) {
 		}
 	}
 	a.before = append(inLog(a.arch), inLog(a.log)[a.resumed:]...)
-	a.graph, _ = materialize.Replay(a.before)
+	a.graph = materialize.ReplayGraph(a.before)
 	return a, nil
 }
 
@@ -258,7 +258,7 @@ func (a *archival) verify(newLog, newArch []byte) error {
 		return err
 	}
 	evs := append(inLog(narch), inLog(nlog)...)
-	g2, _ := materialize.Replay(evs[:len(evs)-1])
+	g2 := materialize.ReplayGraph(evs[:len(evs)-1])
 	if !bytes.Equal(materialize.RenderGraph(a.graph), materialize.RenderGraph(g2)) {
 		return fmt.Errorf("archive check failed: the replayed graph changes after the move: nothing was written; please report this")
 	}
@@ -429,7 +429,7 @@ func noOverlap(arch, log *parse.Log) error {
 func previewArchive(root string, threshold, keep int) *ArchivePreview {
 	a, err := readArchival(root)
 	if err != nil {
-		return &ArchivePreview{Error: err.Error()}
+		return &ArchivePreview{Error: err.Error(), err: err}
 	}
 	a.decide(ArchiveOptions{Threshold: threshold, Keep: keep})
 	return &ArchivePreview{Moves: len(a.plan.Moved), Boundary: a.plan.Boundary.ID, Reason: a.plan.Reason}

@@ -7,19 +7,21 @@ import "github.com/memsys/memsys/internal/base/front"
 // every tool with bad input and checks that the parameter named is the
 // tool's own).
 var (
-	inType     = front.Input{Flag: "--type", Param: "type"}
-	inScope    = front.Input{Flag: "--scope", Param: "scope"}
-	inSummary  = front.Input{Flag: "--summary", Param: "summary"}
-	inTime     = front.Input{Flag: "--time", Param: "time"}
-	inDetail   = front.Input{Flag: "--detail", Param: "details"}
-	inAt       = front.Input{Flag: "--at", Param: "at"}
-	inLimit    = front.Input{Flag: "--limit", Param: "limit"}
-	inRefsTo   = front.Input{Flag: "--refs-to", Param: "refs_to"}
-	inEntity   = front.Input{Flag: "--entity", Param: "entity"}
-	inStatus   = front.Input{Flag: "--status", Param: "status"}
-	inSince    = front.Input{Flag: "--since", Param: "since"}
-	inUntil    = front.Input{Flag: "--until", Param: "until"}
-	inLintFix  = front.Word{CLI: "lint --fix", MCP: `memsys_lint with "fix"`}
+	inType    = front.Input{Flag: "--type", Param: "type"}
+	inScope   = front.Input{Flag: "--scope", Param: "scope"}
+	inSummary = front.Input{Flag: "--summary", Param: "summary"}
+	inTime    = front.Input{Flag: "--time", Param: "time"}
+	inDetail  = front.Input{Flag: "--detail", Param: "details"}
+	inAt      = front.Input{Flag: "--at", Param: "at"}
+	inLimit   = front.Input{Flag: "--limit", Param: "limit"}
+	inRefsTo  = front.Input{Flag: "--refs-to", Param: "refs_to"}
+	inEntity  = front.Input{Flag: "--entity", Param: "entity"}
+	inStatus  = front.Input{Flag: "--status", Param: "status"}
+	inSince   = front.Input{Flag: "--since", Param: "since"}
+	inUntil   = front.Input{Flag: "--until", Param: "until"}
+	inLintFix = front.Lint.Flag(front.Input{Flag: "--fix", Param: "fix"}).Short()
+	// inDryRun is memsys archive's --dry-run, memsys_archive's dry_run.
+	inDryRun   = front.Input{Flag: "--dry-run", Param: "dry_run"}
 	missingAgt = front.Word{CLI: "--agent or set MEMSYS_AGENT", MCP: `the "agent" parameter`}
 	// eventArg is memsys show's argument, memsys_show's "id".
 	eventArg = front.Word{CLI: "event", MCP: "id"}

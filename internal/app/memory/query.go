@@ -115,7 +115,7 @@ func Show(root, at, id string) (*ShowResult, error) {
 		return nil, err
 	}
 	e := evs[i]
-	_, changes := materialize.Replay(evs[:i+1])
+	_, change := materialize.ReplayChange(evs[:i+1])
 	r := &ShowResult{
 		EventLine:    LineOf(e),
 		Details:      details(e.Details),
@@ -124,7 +124,7 @@ func Show(root, at, id string) (*ShowResult, error) {
 		Supersedes:   nonNil(e.Supersedes),
 		SupersededBy: materialize.SupersededBy(evs)[i],
 		Text:         e.Text,
-		Changes:      changesFor(changes, evs, i),
+		Changes:      changeJSON(change),
 		ReferencedBy: []EventLine{},
 	}
 	for _, x := range evs[i+1:] {
@@ -197,19 +197,9 @@ func nonNil(xs []string) []string {
 	return xs
 }
 
-// changesFor returns the change record of event i. Replay returns one
-// Change per event in order; the ID check guards against a mismatch.
-func changesFor(changes []materialize.Change, evs []parse.Event, i int) ChangeJSON {
-	c := materialize.Change{}
-	if i < len(changes) && changes[i].Event == evs[i].ID {
-		c = changes[i]
-	} else {
-		for _, x := range changes {
-			if x.Event == evs[i].ID {
-				c = x
-			}
-		}
-	}
+// changeJSON is what an event changed in the graph, every list
+// non-nil for JSON.
+func changeJSON(c materialize.Change) ChangeJSON {
 	return ChangeJSON{
 		NodesAdded: nonNil(c.NodesAdded), NodesUpdated: nonNil(c.NodesUpdated),
 		EdgesAdded: nonNil(c.EdgesAdded), EdgesUpdated: nonNil(c.EdgesUpdated),
@@ -355,7 +345,7 @@ func Log(root string, f LogFilter) ([]EventLine, int, error) {
 
 // openAt returns the positions in evs of the loops open after them.
 func openAt(evs []parse.Event) map[int]bool {
-	g, _ := materialize.Replay(evs)
+	g := materialize.ReplayGraph(evs)
 	type place struct {
 		file string
 		line int
@@ -396,7 +386,7 @@ func touchedBy(evs []parse.Event, name string) (map[int]bool, error) {
 	}
 	touched := map[int]bool{}
 	for i := range evs {
-		c := changesFor(changes, evs, i)
+		c := changes[i] // Replay gives one Change per event, in order
 		hit := slices.Contains(c.NodesAdded, n.Name) || slices.Contains(c.NodesUpdated, n.Name)
 		for _, e := range append(c.EdgesAdded, c.EdgesUpdated...) {
 			from, to := edgeEnds(e)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/memsys/memsys/internal/base/config"
+	"github.com/memsys/memsys/internal/base/front"
 	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/lint"
@@ -53,6 +54,9 @@ type ArchivePreview struct {
 	Boundary string `json:"boundary"` // the first event that stays
 	Reason   string `json:"reason"`   // why the boundary is there
 	Error    string `json:"error,omitempty"`
+	// err is the error Error says, for the front ends that word it
+	// their own way (StatusReport.For).
+	err error
 }
 
 // FileCount is the number of events in one file.
@@ -306,8 +310,11 @@ func derivedStatus(root, rel, last string, expected bool, source []byte, count b
 	return d, src
 }
 
-// WriteText prints the report as memsys status does without --format.
-func (r *StatusReport) WriteText(w io.Writer) {
+// WriteText prints the report as memsys status does without --format,
+// its advice worded for front f: memsys regen and memsys loops at the
+// command line, memsys_regen and memsys_log with "open" for an agent
+// over MCP (memsys_status's text). Everything else is the same bytes.
+func (r *StatusReport) WriteText(w io.Writer, f front.Front) {
 	last := ""
 	if r.LastEvent != nil {
 		last = r.LastEvent.ID
@@ -324,13 +331,13 @@ func (r *StatusReport) WriteText(w io.Writer) {
 		fmt.Fprintln(w, "last event: none")
 	}
 	for _, d := range []DerivedStatus{r.Graph, r.Context} {
-		fmt.Fprintf(w, "%s: %s\n", d.File, d.text(last, r.Tier))
+		fmt.Fprintf(w, "%s: %s\n", d.File, d.text(last, r.Tier).For(f))
 	}
 	if r.Context.State != "missing" {
 		fmt.Fprintf(w, "context size: %s, ~%s\n", words.Plural(r.Context.Words, "word"), words.Plural(r.Context.Tokens, "token"))
 	}
 	if r.OpenLoops > 0 {
-		fmt.Fprintf(w, "open loops: %d: memsys loops lists them, oldest first\n", r.OpenLoops)
+		front.Fprintf(w, f, "open loops: %d: %s lists them, oldest first\n", r.OpenLoops, front.Loops.Word())
 	} else {
 		fmt.Fprintln(w, "open loops: 0")
 	}
@@ -338,31 +345,53 @@ func (r *StatusReport) WriteText(w io.Writer) {
 		fmt.Fprintf(w, "archive: due (%s in the log, threshold %d)", words.Plural(r.Log.Events, "event"), r.ArchiveThreshold)
 		switch p := r.ArchivePlan; {
 		case p == nil:
-			fmt.Fprintln(w, ": run memsys archive")
+			front.Fprintf(w, f, ": run %s\n", front.Archive.Word())
 		case p.Error != "":
-			fmt.Fprintf(w, ", but archive cannot run: %s\n", p.Error)
+			fmt.Fprintf(w, ", but archive cannot run: %s\n", p.message(f))
 		case p.Moves == 0:
 			fmt.Fprintf(w, ", but nothing can move: %s\n", p.Reason)
 		case p.AtLeast:
-			fmt.Fprintf(w, ": run memsys archive (it moves at least %s; archive --dry-run names them)\n", words.Plural(p.Moves, "event"))
+			front.Fprintf(w, f, ": run %s (it moves at least %s; %s names them)\n", front.Archive.Word(), words.Plural(p.Moves, "event"), front.Archive.Flag(inDryRun).Short())
 		default:
-			fmt.Fprintf(w, ": run memsys archive (moves %s; %s stays: %s)\n", words.Plural(p.Moves, "event"), p.Boundary, p.Reason)
+			front.Fprintf(w, f, ": run %s (moves %s; %s stays: %s)\n", front.Archive.Word(), words.Plural(p.Moves, "event"), p.Boundary, p.Reason)
 		}
 	} else {
 		fmt.Fprintf(w, "archive: not due (%d of %d events)\n", r.Log.Events, r.ArchiveThreshold)
 	}
 }
 
-func (d DerivedStatus) text(last, tier string) string {
+// For is r with the messages its JSON form carries (the archive plan's
+// error) worded for front f: memsys_status's structured result says
+// what its text says.
+func (r *StatusReport) For(f front.Front) *StatusReport {
+	if r.ArchivePlan == nil || r.ArchivePlan.err == nil {
+		return r
+	}
+	c, p := *r, *r.ArchivePlan
+	p.Error = p.message(f)
+	c.ArchivePlan = &p
+	return &c
+}
+
+// message is the plan's error as front f words it.
+func (p *ArchivePreview) message(f front.Front) string {
+	if p.err == nil {
+		return p.Error
+	}
+	return front.Message(p.err, f)
+}
+
+// text is the state of d, with the advice that makes it fresh.
+func (d DerivedStatus) text(last, tier string) front.Text {
 	switch {
 	case d.State == "missing" && !d.Expected:
-		return "missing (not part of this tier)"
+		return front.Sprintf("missing (not part of this tier)")
 	case d.State == "missing":
-		return "missing: run memsys regen"
+		return front.Sprintf("missing: run %s", front.Regen.Word())
 	case d.State == "fresh":
-		return "fresh (horizon " + or(d.Horizon, "none") + ")"
+		return front.Sprintf("fresh (horizon %s)", or(d.Horizon, "none"))
 	}
-	fix := "run memsys regen"
+	fix := front.Sprintf("run %s", front.Regen.Word())
 	if !d.Expected {
 		fix = lint.NotInTier(tier) // regen writes only the tier's files
 	}
@@ -371,17 +400,17 @@ func (d DerivedStatus) text(last, tier string) string {
 		if len(d.Curated) == 1 {
 			it = "it"
 		}
-		fix = fmt.Sprintf("and it holds %s no replay of the log produces (%s): run memsys adopt to record %s as events (memsys regen would drop %s)",
-			words.Plural(len(d.Curated), "item"), words.Clip(strings.Join(d.Curated, ", ")), it, it)
+		fix = front.Sprintf("and it holds %s no replay of the log produces (%s): run %s to record %s as events (%s would drop %s)",
+			words.Plural(len(d.Curated), "item"), words.Clip(strings.Join(d.Curated, ", ")), front.Adopt.Word(), it, front.Regen.Word(), it)
 		if d.Differs {
-			return "stale (horizon " + or(d.Horizon, "none") + ", but the content is not what regen writes), " + fix
+			return front.Sprintf("stale (horizon %s, but the content is not what regen writes), %s", or(d.Horizon, "none"), fix)
 		}
-		return "stale (horizon " + or(d.Horizon, "none") + ", last event " + or(last, "none") + "), " + fix
+		return front.Sprintf("stale (horizon %s, last event %s), %s", or(d.Horizon, "none"), or(last, "none"), fix)
 	}
 	if d.Differs {
-		return "stale (horizon " + or(d.Horizon, "none") + ", but the content is not what regen writes: edited by hand, an event edited, other options, or another version of memsys): " + fix
+		return front.Sprintf("stale (horizon %s, but the content is not what regen writes: edited by hand, an event edited, other options, or another version of memsys): %s", or(d.Horizon, "none"), fix)
 	}
-	return "stale (horizon " + or(d.Horizon, "none") + ", last event " + or(last, "none") + "): " + fix
+	return front.Sprintf("stale (horizon %s, last event %s): %s", or(d.Horizon, "none"), or(last, "none"), fix)
 }
 
 func or(s, def string) string {

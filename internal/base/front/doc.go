@@ -11,5 +11,7 @@
 // another front end from its pieces, never by rewriting the text. The
 // data flows one way: the application names its inputs here, and each
 // front end picks its spelling (cmd/memsys prints Error(), mcpserver
-// calls Message with MCP).
+// calls Message with MCP). Output that is no error but advises (status's
+// "run memsys regen") is a Text, built with Sprintf from the same Words
+// and worded the same way (For).
 package front

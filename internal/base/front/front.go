@@ -2,7 +2,9 @@ package front
 
 import (
 	"fmt"
+	"io"
 	"strconv"
+	"strings"
 )
 
 // Front is who reads a message: a person or script at the command
@@ -48,22 +50,48 @@ func (in Input) Ref() Word {
 
 // Command is a command that advice names: CLI as typed at the command
 // line ("memsys log"), Tool the MCP tool that does the same ("" when
-// only the command line can: the advice then says it is a CLI command).
-type Command struct{ CLI, Tool string }
+// only the command line can: the advice then says it is a CLI command),
+// and Param the tool's parameter that makes it do so, when the tool
+// does more than the command ("memsys loops" is memsys_log with "open").
+type Command struct{ CLI, Tool, Param string }
 
-// Word is c in advice: the command, or over MCP its tool, else the
-// command marked as the command line's.
+// Word is c in advice: the command, or over MCP its tool (with its
+// parameter), else the command marked as the command line's.
 func (c Command) Word() Word {
 	if c.Tool != "" {
-		return Word{CLI: c.CLI, MCP: c.Tool}
+		return Word{CLI: c.CLI, MCP: c.tool()}
 	}
 	return Word{CLI: c.CLI, MCP: CLICommand(c.CLI)}
+}
+
+// tool is the MCP side of a command a tool does.
+func (c Command) tool() string {
+	if c.Param != "" {
+		return c.Tool + " with " + strconv.Quote(c.Param)
+	}
+	return c.Tool
 }
 
 // With is c with arguments ("memsys renumber" with "--onto REV"); its
 // tool takes none, since a tool's arguments are parameters.
 func (c Command) With(args string) Command {
-	return Command{CLI: c.CLI + " " + args, Tool: c.Tool}
+	return Command{CLI: c.CLI + " " + args, Tool: c.Tool, Param: c.Param}
+}
+
+// Flag is c with the boolean input in set: "memsys archive --dry-run"
+// on the command line, memsys_archive with "dry_run" over MCP. Advice
+// sets one flag of a command that has no parameter of its own.
+func (c Command) Flag(in Input) Command {
+	return Command{CLI: c.CLI + " " + in.Flag, Tool: c.Tool, Param: in.Param}
+}
+
+// Short is c in a message that has named memsys already: "lint --fix"
+// on the command line (the program's name left out); over MCP the same
+// as Word, since a tool's name is whole.
+func (c Command) Short() Word {
+	w := c.Word()
+	w.CLI = strings.TrimPrefix(c.CLI, "memsys ")
+	return w
 }
 
 // CLICommand is how an MCP message names a command that no tool does:
@@ -82,7 +110,14 @@ var (
 	Init     = Command{CLI: "memsys init"}
 	Renumber = Command{CLI: "memsys renumber"}
 	Adopt    = Command{CLI: "memsys adopt"}
+	// Loops is memsys loops, which over MCP is memsys_log's "open"
+	// filter: the same loops, oldest first (TestOpenLoopsAgree).
+	Loops = Command{CLI: "memsys loops", Tool: "memsys_log", Param: "open"}
 )
+
+// Commands are the commands above, for the tests that check that each
+// tool they name is one the server offers.
+var Commands = []Command{Archive, Graph, Lint, Log, Recall, Regen, Init, Renumber, Adopt, Loops}
 
 // Speller is an error that can word itself for a front end.
 type Speller interface {
@@ -136,18 +171,26 @@ func (e *Error) For(f Front) string {
 	if f == CLI {
 		return e.Error()
 	}
-	args := make([]any, len(e.args))
-	for i, a := range e.args {
+	return fmt.Errorf(e.format, spell(e.args, f)...).Error()
+}
+
+// spell is args as front f words them: Words and Texts in f's words,
+// errors as their Message (still errors, so that %w formats them).
+func spell(args []any, f Front) []any {
+	out := make([]any, len(args))
+	for i, a := range args {
 		switch a := a.(type) {
 		case Word:
-			args[i] = a.For(f)
+			out[i] = a.For(f)
+		case Text:
+			out[i] = a.For(f)
 		case error:
-			args[i] = spelled{msg: Message(a, f), err: a}
+			out[i] = spelled{msg: Message(a, f), err: a}
 		default:
-			args[i] = a
+			out[i] = a
 		}
 	}
-	return fmt.Errorf(e.format, args...).Error()
+	return out
 }
 
 // spelled is a wrapped error as one front end words it, still an error
@@ -161,3 +204,34 @@ func (s spelled) Error() string { return s.msg }
 func (s spelled) Unwrap() error { return s.err }
 
 var _ Speller = (*Error)(nil)
+
+// Text is output that is no error but advises all the same (status's
+// "run memsys regen"): a format whose front-dependent pieces are Words,
+// Texts or errors, worded for whoever reads it, never by rewriting the
+// command line's text.
+type Text struct {
+	format string
+	args   []any
+}
+
+// Sprintf is fmt.Sprintf whose arguments may be Words, Texts or
+// errors: String is the command line's text, For another front's.
+func Sprintf(format string, args ...any) Text { return Text{format: format, args: args} }
+
+// String is the command line's text, exactly fmt.Sprintf's.
+func (t Text) String() string { return t.For(CLI) }
+
+// For is the text as front f words it.
+func (t Text) For(f Front) string {
+	if f == CLI {
+		// A Word or Text formats as its CLI spelling by itself; an
+		// error as its Error(), which is the CLI's text.
+		return fmt.Sprintf(t.format, t.args...)
+	}
+	return fmt.Sprintf(t.format, spell(t.args, f)...)
+}
+
+// Fprintf writes Sprintf(format, args...) to w as front f words it.
+func Fprintf(w io.Writer, f Front, format string, args ...any) {
+	io.WriteString(w, Sprintf(format, args...).For(f))
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strings"
 	"testing"
 )
 
@@ -71,5 +72,57 @@ func TestErrorfWraps(t *testing.T) {
 	}
 	if err := Errorf("no wrap %s", Log.Word()); len(err.(*Error).Unwrap()) != 0 {
 		t.Errorf("Unwrap of an error that wraps nothing: %v", err.(*Error).Unwrap())
+	}
+}
+
+// TestText: output that advises is worded like an error: the command
+// line's text is fmt.Sprintf's, and over MCP each Word, Text and error
+// argument is the tool's (a command with a parameter names it).
+func TestText(t *testing.T) {
+	dryRun := Input{Flag: "--dry-run", Param: "dry_run"}
+	for _, tc := range []struct {
+		text     Text
+		cli, mcp string
+	}{
+		{Sprintf("open loops: %d: %s lists them", 2, Loops.Word()),
+			"open loops: 2: memsys loops lists them",
+			`open loops: 2: memsys_log with "open" lists them`},
+		{Sprintf("run %s (%s names them)", Archive.Word(), Archive.Flag(dryRun).Short()),
+			"run memsys archive (archive --dry-run names them)",
+			`run memsys_archive (memsys_archive with "dry_run" names them)`},
+		// A Text inside a Text, and an error, in the same front's words.
+		{Sprintf("stale: %s; %s", Sprintf("run %s", Regen.Word()), Errorf("fix the log (%s)", Lint.Word())),
+			"stale: run memsys regen; fix the log (memsys lint)",
+			"stale: run memsys_regen; fix the log (memsys_lint)"},
+		{Sprintf("%s first", Adopt.Word()), "memsys adopt first", `the CLI command "memsys adopt" first`},
+		{Sprintf("%d%%", 5), "5%", "5%"},
+	} {
+		if got := tc.text.String(); got != tc.cli {
+			t.Errorf("String() = %q, want %q", got, tc.cli)
+		}
+		if got := tc.text.For(CLI); got != tc.cli {
+			t.Errorf("For(CLI) = %q, want %q", got, tc.cli)
+		}
+		if got := tc.text.For(MCP); got != tc.mcp {
+			t.Errorf("For(MCP) = %q, want %q", got, tc.mcp)
+		}
+		var b strings.Builder
+		Fprintf(&b, MCP, "%s", tc.text)
+		if b.String() != tc.mcp {
+			t.Errorf("Fprintf(MCP) = %q, want %q", b.String(), tc.mcp)
+		}
+	}
+}
+
+// TestCommandShort: Short leaves out the program's name on the command
+// line only; a tool's name is whole. lint --fix is how memsys has
+// always said it.
+func TestCommandShort(t *testing.T) {
+	got := Lint.Flag(Input{Flag: "--fix", Param: "fix"}).Short()
+	if want := (Word{CLI: "lint --fix", MCP: `memsys_lint with "fix"`}); got != want {
+		t.Errorf("Short = %+v, want %+v", got, want)
+	}
+	if got := Renumber.With("--onto REV").Short(); got.CLI != "renumber --onto REV" || got.MCP != `the CLI command "memsys renumber --onto REV"` {
+		t.Errorf("Short of a CLI-only command = %+v", got)
 	}
 }

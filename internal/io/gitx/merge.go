@@ -9,6 +9,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/memsys/memsys/internal/base/words"
 )
 
 // MergeFile merges three versions of a text line by line with
@@ -98,19 +100,129 @@ func (g *Git) PrefixGitDir(ctx context.Context) (prefix, gitDir string, err erro
 	return strings.TrimSpace(lines[0]), lines[1], nil
 }
 
-// Merging reports whether a merge is in progress in the work tree
-// whose git folder is gitDir (GitDir): git keeps MERGE_HEAD there from
-// the start of a merge until it is committed or aborted. One stat, no
-// process: lint --staged asks on every commit.
-func Merging(gitDir string) (bool, error) {
-	_, err := os.Stat(filepath.Join(gitDir, "MERGE_HEAD"))
-	switch {
-	case err == nil:
-		return true, nil
-	case errors.Is(err, fs.ErrNotExist):
-		return false, nil
+// InProgress names the git operations that are bringing other commits
+// into the index of a work tree: a merge (MERGE_HEAD), a cherry-pick
+// (CHERRY_PICK_HEAD), a rebase (REBASE_HEAD) or a squash merge
+// (SQUASH_MSG), which stopped on a conflict or was told not to commit.
+// git writes those files in the work tree's git folder when the
+// operation starts and removes them when it is committed or aborted.
+// A revert (REVERT_HEAD) is not listed: it takes events out, which the
+// append-only rules refuse whatever the operation.
+type InProgress struct {
+	Merge, CherryPick, Rebase, Squash bool
+}
+
+// Any reports whether any operation is in progress.
+func (p InProgress) Any() bool { return p.Merge || p.CherryPick || p.Rebase || p.Squash }
+
+// Operations reports the operations in progress in the work tree whose
+// git folder is gitDir (PrefixGitDir): four stats, no process, for a
+// plain commit, which lint --staged checks every time (a read of the
+// folder's names, one call, took twice as long: BenchmarkOperations).
+// A git that keeps its refs in a reftable (git init
+// --ref-format=reftable, git 2.45 and later) keeps CHERRY_PICK_HEAD
+// and REBASE_HEAD there, not in files: only MERGE_HEAD and SQUASH_MSG
+// are seen then.
+func Operations(gitDir string) (InProgress, error) {
+	var p InProgress
+	for _, f := range []struct {
+		name string
+		set  *bool
+	}{{"MERGE_HEAD", &p.Merge}, {"CHERRY_PICK_HEAD", &p.CherryPick}, {"REBASE_HEAD", &p.Rebase}, {"SQUASH_MSG", &p.Squash}} {
+		_, err := os.Stat(filepath.Join(gitDir, f.name))
+		switch {
+		case err == nil:
+			*f.set = true
+		case !errors.Is(err, fs.ErrNotExist):
+			return p, err
+		}
 	}
-	return false, err
+	return p, nil
+}
+
+// Heads reads the commit IDs git wrote in the file name of gitDir
+// (MERGE_HEAD, CHERRY_PICK_HEAD, REBASE_HEAD), one per line: an
+// octopus merge writes one line per branch it merges, which rev-parse
+// MERGE_HEAD, reading the first, would miss.
+func Heads(gitDir, name string) ([]string, error) {
+	data, err := os.ReadFile(filepath.Join(gitDir, name))
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for _, l := range strings.Split(string(data), "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" {
+			continue
+		}
+		if !isObjectID(l) {
+			return nil, fmt.Errorf("%s: %q is not a commit ID", name, words.Clip(l))
+		}
+		ids = append(ids, l)
+	}
+	if len(ids) == 0 {
+		return nil, fmt.Errorf("%s names no commit", name)
+	}
+	return ids, nil
+}
+
+// SquashedCommits reads the commits `git merge --squash` lists in
+// SQUASH_MSG in gitDir ("commit <id>" lines, each followed by its
+// header and its message indented by four spaces, so a message cannot
+// start such a line): every commit it brings, not only the tips, and
+// in the walk's order, which does not say which are the tips (see
+// Independent). None when git had nothing to squash.
+func SquashedCommits(gitDir string) ([]string, error) {
+	data, err := os.ReadFile(filepath.Join(gitDir, "SQUASH_MSG"))
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for _, l := range strings.Split(string(data), "\n") {
+		if id, ok := strings.CutPrefix(strings.TrimSuffix(l, "\r"), "commit "); ok && isObjectID(id) {
+			ids = append(ids, id)
+		}
+	}
+	return ids, nil
+}
+
+// RebaseEditing reports whether the rebase in progress in gitDir
+// stopped after replaying a commit (an edit in the todo list, whose
+// REBASE_HEAD is the commit HEAD now holds) rather than on a conflict:
+// git writes rebase-merge/amend then. The commits made at such a stop
+// (a commit split in several) need not hold all of REBASE_HEAD's
+// changes.
+func RebaseEditing(gitDir string) bool {
+	_, err := os.Stat(filepath.Join(gitDir, "rebase-merge", "amend"))
+	return err == nil
+}
+
+// Independent returns the commits of ids that no other of them can
+// reach (git merge-base --independent): the tips of the branches a
+// squash merge brought, from the commits SQUASH_MSG lists.
+func (g *Git) Independent(ctx context.Context, ids []string) ([]string, error) {
+	if len(ids) < 2 {
+		return ids, nil
+	}
+	out, err := g.Run(ctx, append([]string{"merge-base", "--independent", "--end-of-options"}, ids...)...)
+	if err != nil {
+		return nil, err
+	}
+	return strings.Fields(string(out)), nil
+}
+
+// isObjectID reports whether s is a full object ID in hex, SHA-1 or
+// SHA-256.
+func isObjectID(s string) bool {
+	if len(s) != 40 && len(s) != 64 {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // GitDir returns the absolute path of the repository's git folder (a

@@ -86,41 +86,127 @@ func TestMergeBaseRefsConfig(t *testing.T) {
 	}
 }
 
-// TestMerging: MERGE_HEAD is in the git folder PrefixGitDir names from
-// the start of a stopped merge until it is committed, and only then.
-func TestMerging(t *testing.T) {
+// TestOperations: each operation's file is in the git folder
+// PrefixGitDir names from the stop until the commit (or abort), and
+// only then; Heads reads every line of an octopus's MERGE_HEAD,
+// SquashedCommits the commits SQUASH_MSG lists, Independent their tips,
+// and RebaseEditing tells an edit stop from a conflict.
+func TestOperations(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
+	write := func(s string) { os.WriteFile(filepath.Join(dir, "sub", "f"), []byte(s), 0o644) }
+	fails := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir, cmd.Env = dir, append(gitEnv(dir), "GIT_EDITOR=true", "GIT_SEQUENCE_EDITOR=sed -i 1s/^pick/edit/")
+		if out, err := cmd.CombinedOutput(); err == nil {
+			t.Fatalf("git %v did not stop on its conflict:\n%s", args, out)
+		}
+	}
 	run(t, dir, "init", "-q", "-b", "main")
 	os.MkdirAll(filepath.Join(dir, "sub"), 0o755)
-	os.WriteFile(filepath.Join(dir, "sub", "f"), []byte("1\n"), 0o644)
+	write("1\n")
 	run(t, dir, "add", ".")
 	run(t, dir, "commit", "-q", "-m", "base")
 	run(t, dir, "checkout", "-q", "-b", "other")
-	os.WriteFile(filepath.Join(dir, "sub", "f"), []byte("other\n"), 0o644)
-	run(t, dir, "commit", "-q", "-a", "-m", "other")
+	os.WriteFile(filepath.Join(dir, "g"), []byte("g\n"), 0o644)
+	run(t, dir, "add", "g")
+	run(t, dir, "commit", "-q", "-m", "other 1")
+	write("other\n")
+	run(t, dir, "commit", "-q", "-a", "-m", "other 2")
+	other := run(t, dir, "rev-parse", "other")
+	other1 := run(t, dir, "rev-parse", "other~1")
+	run(t, dir, "checkout", "-q", "-b", "third", "main")
+	os.WriteFile(filepath.Join(dir, "h"), []byte("h\n"), 0o644)
+	run(t, dir, "add", "h")
+	run(t, dir, "commit", "-q", "-m", "third")
+	third := run(t, dir, "rev-parse", "third")
 	run(t, dir, "checkout", "-q", "main")
-	os.WriteFile(filepath.Join(dir, "sub", "f"), []byte("main\n"), 0o644)
+	write("main\n")
 	run(t, dir, "commit", "-q", "-a", "-m", "main")
 	g := &Git{Dir: filepath.Join(dir, "sub"), Env: gitEnv(dir)}
 	prefix, gitDir, err := g.PrefixGitDir(ctx)
 	if err != nil || prefix != "sub/" || !filepath.IsAbs(gitDir) {
 		t.Fatalf("PrefixGitDir = %q, %q, %v", prefix, gitDir, err)
 	}
-	if m, err := Merging(gitDir); m || err != nil {
-		t.Errorf("Merging before the merge = %v, %v", m, err)
+	check := func(when string, want InProgress) {
+		t.Helper()
+		if p, err := Operations(gitDir); p != want || err != nil || p.Any() != (want != InProgress{}) {
+			t.Errorf("Operations %s = %+v, %v; want %+v", when, p, err, want)
+		}
 	}
-	cmd := exec.Command("git", "merge", "-q", "other")
-	cmd.Dir, cmd.Env = dir, gitEnv(dir)
-	if err := cmd.Run(); err == nil {
-		t.Fatal("the merge did not stop on its conflict")
+	heads := func(name string, want ...string) {
+		t.Helper()
+		if ids, err := Heads(gitDir, name); !slices.Equal(ids, want) || err != nil {
+			t.Errorf("Heads(%s) = %q, %v; want %q", name, ids, err, want)
+		}
 	}
-	if m, err := Merging(gitDir); !m || err != nil {
-		t.Errorf("Merging during the merge = %v, %v", m, err)
+	resolve := func() {
+		write("both\n")
+		run(t, dir, "add", ".")
 	}
-	os.WriteFile(filepath.Join(dir, "sub", "f"), []byte("both\n"), 0o644)
-	run(t, dir, "commit", "-q", "-a", "--no-edit")
-	if m, err := Merging(gitDir); m || err != nil {
-		t.Errorf("Merging after the commit = %v, %v", m, err)
+	check("before any", InProgress{})
+
+	fails("merge", "-q", "other")
+	check("during the merge", InProgress{Merge: true})
+	heads("MERGE_HEAD", other)
+	resolve()
+	run(t, dir, "commit", "-q", "--no-edit")
+	check("after the merge", InProgress{})
+	run(t, dir, "reset", "-q", "--hard", "HEAD~1")
+
+	// the octopus stops on its last branch (sub/f), every branch listed
+	fails("merge", "-q", "third", "other")
+	check("during the octopus", InProgress{Merge: true})
+	heads("MERGE_HEAD", third, other)
+	run(t, dir, "merge", "--abort")
+	check("after the octopus", InProgress{})
+
+	fails("cherry-pick", "other")
+	check("during the cherry-pick", InProgress{CherryPick: true})
+	heads("CHERRY_PICK_HEAD", other)
+	resolve()
+	run(t, dir, "-c", "core.editor=true", "cherry-pick", "--continue")
+	check("after the cherry-pick", InProgress{})
+	run(t, dir, "reset", "-q", "--hard", "HEAD~1")
+
+	fails("merge", "--squash", "other")
+	check("during the squash", InProgress{Squash: true})
+	if ids, err := SquashedCommits(gitDir); len(ids) != 2 || !slices.Contains(ids, other) || !slices.Contains(ids, other1) || err != nil {
+		t.Errorf("SquashedCommits = %q, %v; want %s and %s", ids, err, other, other1)
+	} else if tips, err := g.Independent(ctx, ids); !slices.Equal(tips, []string{other}) || err != nil {
+		t.Errorf("Independent(%q) = %q, %v; want the tip %s", ids, tips, err, other)
+	}
+	resolve()
+	run(t, dir, "commit", "-q", "--no-edit")
+	check("after the squash", InProgress{})
+	run(t, dir, "reset", "-q", "--hard", "HEAD~1")
+
+	run(t, dir, "checkout", "-q", "other")
+	fails("rebase", "-q", "main")
+	check("during the rebase", InProgress{Rebase: true})
+	heads("REBASE_HEAD", other)
+	if RebaseEditing(gitDir) {
+		t.Error("RebaseEditing at a conflict = true")
+	}
+	run(t, dir, "rebase", "--abort")
+	check("after the rebase", InProgress{})
+	// an edit stop (GIT_SEQUENCE_EDITOR above): REBASE_HEAD names the
+	// commit just replayed
+	run(t, dir, "checkout", "-q", "third")
+	cmd := exec.Command("git", "rebase", "-q", "-i", "main")
+	cmd.Dir, cmd.Env = dir, append(gitEnv(dir), "GIT_SEQUENCE_EDITOR=sed -i 1s/^pick/edit/")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git rebase -i: %v\n%s", err, out)
+	}
+	check("at an edit stop", InProgress{Rebase: true})
+	if !RebaseEditing(gitDir) {
+		t.Error("RebaseEditing at an edit stop = false")
+	}
+	run(t, dir, "rebase", "--abort")
+
+	os.WriteFile(filepath.Join(gitDir, "MERGE_HEAD"), []byte(other+"\nnot an id\n"), 0o644)
+	if _, err := Heads(gitDir, "MERGE_HEAD"); err == nil || err.Error() != `MERGE_HEAD: "not an id" is not a commit ID` {
+		t.Errorf("Heads of a bad MERGE_HEAD: %v", err)
 	}
 }

@@ -1,0 +1,95 @@
+package memory
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/memsys/memsys/internal/base/front"
+)
+
+// TestStatusTextFronts: each advice line of status's text, as memsys
+// status prints it (the CLI lines are the text it has always printed;
+// the testscripts pin most of them) and as memsys_status words it, from
+// the same report. Only the advice differs.
+func TestStatusTextFronts(t *testing.T) {
+	stale := DerivedStatus{File: ".memory/graph.md", Expected: true, State: "stale", Horizon: "evt-001"}
+	planErr := front.Errorf("CHANGELOG.md:9:1: bad ID: fix the log (%s) before archiving", front.Lint.Word())
+	for _, tc := range []struct {
+		name     string
+		r        StatusReport
+		cli, mcp string
+	}{
+		{"stale", StatusReport{Graph: stale},
+			".memory/graph.md: stale (horizon evt-001, last event evt-002): run memsys regen\n",
+			".memory/graph.md: stale (horizon evt-001, last event evt-002): run memsys_regen\n"},
+		{"differs", StatusReport{Graph: DerivedStatus{File: ".memory/graph.md", Expected: true, State: "stale", Horizon: "evt-002", Differs: true}},
+			"or another version of memsys): run memsys regen\n",
+			"or another version of memsys): run memsys_regen\n"},
+		{"missing", StatusReport{Context: DerivedStatus{File: ".memory/context.md", Expected: true, State: "missing"}},
+			".memory/context.md: missing: run memsys regen\n",
+			".memory/context.md: missing: run memsys_regen\n"},
+		{"not in the tier", StatusReport{Tier: "mvp", Graph: DerivedStatus{File: ".memory/graph.md", State: "stale", Horizon: "evt-001"}},
+			"last event evt-002): the mvp tier does not use it, so memsys regen does not write it: delete it, or declare a tier that has it\n",
+			"last event evt-002): the mvp tier does not use it, so memsys_regen does not write it: delete it, or declare a tier that has it\n"},
+		{"open loops", StatusReport{OpenLoops: 3},
+			"open loops: 3: memsys loops lists them, oldest first\n",
+			"open loops: 3: memsys_log with \"open\" lists them, oldest first\n"},
+		{"due, unplanned", StatusReport{ArchiveDue: true, ArchiveThreshold: 1, Log: FileCount{Events: 2}},
+			"archive: due (2 events in the log, threshold 1): run memsys archive\n",
+			"archive: due (2 events in the log, threshold 1): run memsys_archive\n"},
+		{"due, at least", StatusReport{ArchiveDue: true, ArchiveThreshold: 1, Log: FileCount{Events: 60}, ArchivePlan: &ArchivePreview{Moves: 21, AtLeast: true}},
+			": run memsys archive (it moves at least 21 events; archive --dry-run names them)\n",
+			": run memsys_archive (it moves at least 21 events; memsys_archive with \"dry_run\" names them)\n"},
+		{"due, planned", StatusReport{ArchiveDue: true, ArchiveThreshold: 1, Log: FileCount{Events: 5}, ArchivePlan: &ArchivePreview{Moves: 2, Boundary: "evt-003", Reason: "keeping the last 3 events"}},
+			": run memsys archive (moves 2 events; evt-003 stays: keeping the last 3 events)\n",
+			": run memsys_archive (moves 2 events; evt-003 stays: keeping the last 3 events)\n"},
+		{"due, cannot run", StatusReport{ArchiveDue: true, ArchiveThreshold: 1, Log: FileCount{Events: 5}, ArchivePlan: &ArchivePreview{Error: planErr.Error(), err: planErr}},
+			", but archive cannot run: CHANGELOG.md:9:1: bad ID: fix the log (memsys lint) before archiving\n",
+			", but archive cannot run: CHANGELOG.md:9:1: bad ID: fix the log (memsys_lint) before archiving\n"},
+	} {
+		tc.r.LastEvent = &EventLine{ID: "evt-002"}
+		if tc.r.Graph.File == "" {
+			tc.r.Graph = DerivedStatus{File: ".memory/graph.md", Expected: true, State: "fresh", Horizon: "evt-002"}
+		}
+		if tc.r.Context.File == "" {
+			tc.r.Context = DerivedStatus{File: ".memory/context.md", Expected: true, State: "fresh", Horizon: "evt-002"}
+		}
+		var cli, mcp strings.Builder
+		tc.r.WriteText(&cli, front.CLI)
+		tc.r.WriteText(&mcp, front.MCP)
+		if !strings.Contains(cli.String(), tc.cli) {
+			t.Errorf("%s: CLI:\n%s\nwant it to contain %q", tc.name, cli.String(), tc.cli)
+		}
+		if !strings.Contains(mcp.String(), tc.mcp) {
+			t.Errorf("%s: MCP:\n%s\nwant it to contain %q", tc.name, mcp.String(), tc.mcp)
+		}
+		// Every other line is the same.
+		if a, b := strings.Replace(cli.String(), tc.cli, "", 1), strings.Replace(mcp.String(), tc.mcp, "", 1); a != b {
+			t.Errorf("%s: the fronts differ outside the advice:\n%s\n%s", tc.name, a, b)
+		}
+	}
+}
+
+// TestStatusForWordsPlanError: the structured result of memsys_status
+// (For(MCP)) carries the plan's error in the agent's words, the JSON of
+// memsys status --format json the CLI's, and For leaves the report
+// itself as it was.
+func TestStatusForWordsPlanError(t *testing.T) {
+	err := front.Errorf("fix the log (%s) before archiving: %w", front.Lint.Word(), errors.New("x"))
+	r := &StatusReport{ArchivePlan: &ArchivePreview{Error: err.Error(), err: err}}
+	if got := r.For(front.MCP).ArchivePlan.Error; got != "fix the log (memsys_lint) before archiving: x" {
+		t.Errorf("For(MCP): %q", got)
+	}
+	b, _ := json.Marshal(r)
+	if !strings.Contains(string(b), `"error":"fix the log (memsys lint) before archiving: x"`) {
+		t.Errorf("JSON: %s", b)
+	}
+	if r.For(front.CLI).ArchivePlan.Error != r.ArchivePlan.Error || r.ArchivePlan.Error != err.Error() {
+		t.Errorf("For changed the report: %q", r.ArchivePlan.Error)
+	}
+	if plain := (&StatusReport{}); plain.For(front.MCP) != plain {
+		t.Error("For of a report with nothing to word is not the report")
+	}
+}
