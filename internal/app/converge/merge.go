@@ -3,6 +3,8 @@ package converge
 import (
 	"bytes"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/memsys/memsys/parse"
@@ -87,8 +89,9 @@ func (s *side) copies(n int) []int {
 // more copies of a number than the ancestor: a duplicate the side
 // added, whose refs and place no rule can tell apart. "" when none.
 func (s *side) addedDuplicate(anc *side) string {
-	for n, extra := range s.more {
-		if len(extra) > len(anc.more[n]) {
+	// In number order, so the message is the same on every run.
+	for _, n := range slices.Sorted(maps.Keys(s.more)) {
+		if extra := s.more[n]; len(extra) > len(anc.more[n]) {
 			e := s.evs[extra[len(anc.more[n])]].ev
 			return e.Range.String() + ": " + e.ID + " appears twice"
 		}
@@ -191,8 +194,9 @@ func (s *side) archivedPrefix(anc *side) bool {
 //     by in.Text.
 //
 // A file that cannot be read as records (a malformed event heading, an
-// ID a side repeats that the ancestor does not) is merged by in.Text as a whole, with a conflict that
-// says why, so nothing is resolved silently.
+// ID a side repeats that the ancestor does not) is merged by in.Text as
+// a whole, with a conflict that says why, so nothing is resolved
+// silently.
 func Merge(in Input) (Result, error) {
 	size := in.MarkerSize
 	if size <= 0 {
