@@ -61,9 +61,13 @@ func compare(base, head side, commit string) diag.Diagnostics {
 // comparison is one run of compare: the events of both sides and what
 // the passes over them found.
 type comparison struct {
-	be, he   []parse.Event
-	commit   string
-	at       map[int]int  // head index of the first event with a number
+	be, he []parse.Event
+	commit string
+	// match[k] is the head index of base event k, -1 if it is gone:
+	// the n-th base event with a number pairs with the n-th head event
+	// with that number, so a hand-kept log's duplicate IDs (MS107)
+	// compare copy with copy instead of every copy with the first.
+	match    []int
 	baseNums map[int]bool // numbers the base has
 	maxBase  int
 	// nextPresent[k] is where base event k is reported if it is gone:
@@ -86,19 +90,14 @@ func newComparison(base, head side, commit string) *comparison {
 	if len(c.be) == 0 {
 		return c
 	}
-	// Index head events by number (first occurrence; duplicates are
-	// lint's MS107) and remember their order.
-	c.at = make(map[int]int, len(c.he))
-	for i, e := range c.he {
-		if _, dup := c.at[e.Num]; !dup {
-			c.at[e.Num] = i
-		}
-	}
 	c.baseNums = make(map[int]bool, len(c.be))
+	baseDup := false
 	for _, e := range c.be {
+		baseDup = baseDup || c.baseNums[e.Num]
 		c.baseNums[e.Num] = true
 		c.maxBase = max(c.maxBase, e.Num)
 	}
+	c.match = matchByNumber(c.be, c.he, baseDup)
 	// Computed in one backward pass, so a log cut in half costs O(n).
 	fallback := diag.Range{File: parse.LogFile}
 	switch {
@@ -110,11 +109,56 @@ func newComparison(base, head side, commit string) *comparison {
 	c.nextPresent = make([]diag.Range, len(c.be))
 	for k, r := len(c.be)-1, fallback; k >= 0; k-- {
 		c.nextPresent[k] = r
-		if i, ok := c.at[c.be[k].Num]; ok {
+		if i := c.match[k]; i >= 0 {
 			r = c.he[i].Range
 		}
 	}
 	return c
+}
+
+// matchByNumber pairs each base event with the head event of the same
+// number and the same occurrence of that number (duplicates are lint's
+// MS107): the n-th base evt-002 with the n-th head evt-002. It returns
+// the head index for each base event, -1 where head has no such copy.
+// baseDup says base has a duplicate number; without one (every log
+// memsys wrote) no occurrence is counted.
+func matchByNumber(be, he []parse.Event, baseDup bool) []int {
+	first := make(map[int]int, len(he)) // head index of the first event with a number
+	var more map[int][]int              // head indexes of the later copies
+	for i, e := range he {
+		if _, dup := first[e.Num]; !dup {
+			first[e.Num] = i
+		} else if baseDup {
+			if more == nil {
+				more = map[int][]int{}
+			}
+			more[e.Num] = append(more[e.Num], i)
+		}
+	}
+	match := make([]int, len(be))
+	var seen map[int]int // copies of a number met so far in base
+	if baseDup {
+		seen = map[int]int{}
+	}
+	for k, b := range be {
+		i, ok := first[b.Num]
+		n := 0
+		if baseDup {
+			n = seen[b.Num]
+			seen[b.Num] = n + 1
+		}
+		switch {
+		case !ok:
+			match[k] = -1
+		case n == 0:
+			match[k] = i
+		case n-1 < len(more[b.Num]):
+			match[k] = more[b.Num][n-1]
+		default:
+			match[k] = -1
+		}
+	}
+	return match
 }
 
 // renumbered returns the head index of a new-numbered event with b's
@@ -141,8 +185,8 @@ func (c *comparison) renumbered(b parse.Event) int {
 // gone (MS302), not given another number (MS305).
 func (c *comparison) committed() {
 	for k, b := range c.be {
-		i, ok := c.at[b.Num]
-		if !ok {
+		i := c.match[k]
+		if i < 0 {
 			if j := c.renumbered(b); j >= 0 {
 				c.renumberedTo[j] = true
 				c.ds = append(c.ds, diag.Diagnostic{Rule: "MS305", Severity: diag.Error, Range: c.he[j].Range, Event: c.he[j].ID,

@@ -68,6 +68,36 @@ func TestCompare(t *testing.T) {
 	}
 }
 
+// TestCompareDuplicateIDs: a hand-kept log with two committed evt-002
+// (MS107) compares copy with copy, by occurrence, so an untouched log is
+// not "changed" and "moved"; an edit to either copy is still MS301.
+func TestCompareDuplicateIDs(t *testing.T) {
+	base := sideOf(head+ev(1, "one")+ev(2, "two")+ev(2, "second two")+ev(3, "three"), "")
+	cases := []struct {
+		name string
+		head side
+		want []string
+	}{
+		{"unchanged", base, nil},
+		{"appended", sideOf(head+ev(1, "one")+ev(2, "two")+ev(2, "second two")+ev(3, "three")+ev(4, "four"), ""), nil},
+		{"second copy edited", sideOf(head+ev(1, "one")+ev(2, "two")+ev(2, "2nd two")+ev(3, "three"), ""), []string{"MS301 19 evt-002"}},
+		{"second copy deleted", sideOf(head+ev(1, "one")+ev(2, "two")+ev(3, "three"), ""), []string{"MS302 19 evt-002"}},
+		{"moved to archive", sideOf(head+ev(2, "second two")+ev(3, "three"),
+			"# Archive\n\n## Archive: evt-001 through evt-002 | Archived 2026-01-01\n\n"+ev(1, "one")+ev(2, "two")), nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var got []string
+			for _, d := range compare(base, c.head, "main (abc1234)") {
+				got = append(got, d.Rule+" "+strconv.Itoa(d.Range.Line)+" "+d.Event)
+			}
+			if strings.Join(got, ",") != strings.Join(c.want, ",") {
+				t.Fatalf("got %q, want %q", got, c.want)
+			}
+		})
+	}
+}
+
 func TestCompareMerge(t *testing.T) {
 	main := sideOf(head+ev(1, "one")+ev(2, "main two"), "")
 	feature := sideOf(head+ev(1, "one")+ev(2, "feature two")+ev(3, "feature three, after evt-002"), "")

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io/fs"
+	"strings"
 
 	"github.com/memsys/memsys/internal/base/diag"
 	"github.com/memsys/memsys/internal/base/front"
@@ -131,6 +132,29 @@ func checkStale(p *Pass, rel string, need bool) {
 			return
 		}
 		p.Reportf(lineRange(rel, line), last, "%s event horizon is %s but the last event is %s: %s", rel, shown, last, fix)
+	}
+}
+
+// StagedAdvice completes the advice of the derived-file findings in ds
+// (MS201-MS204: "run memsys regen") for lint --staged, which judges the
+// index: a regen alone fixes the working tree, and the commit fails again
+// until the files are staged. display writes a root-relative path as
+// the user sees it. It runs on the findings after the cache and the
+// baseline, which know only the working tree's wording.
+func StagedAdvice(ds diag.Diagnostics, display func(string) string) {
+	for i := range ds {
+		d := &ds[i]
+		switch d.Rule {
+		case "MS201", "MS202", "MS203", "MS204":
+		default:
+			continue
+		}
+		for _, fix := range []string{": run memsys regen or memsys lint --fix", ": run memsys regen"} {
+			if strings.HasSuffix(d.Message, fix) {
+				d.Message = strings.TrimSuffix(d.Message, fix) + ": run memsys regen, then git add " + display(d.Range.File)
+				break
+			}
+		}
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/memsys/memsys/internal/app/memory"
+	"github.com/memsys/memsys/internal/base/words"
 )
 
 // archiveCommand is the seed's Archival Protocol as one verified move
@@ -46,6 +47,10 @@ func lcThresholds(cmd *cli.Command, threshold, keep int) (int, int, error) {
 }
 
 func runArchive(ctx context.Context, cmd *cli.Command) error {
+	// "memsys archive 20" would otherwise move events with the defaults.
+	if cmd.Args().Len() > 0 {
+		return usageErr("archive takes no arguments, got %q: pass --keep N, --threshold N or --dry-run", words.Clip(cmd.Args().First()))
+	}
 	format, root, err := lcFormatRoot(cmd, "text", "json")
 	if err != nil {
 		return err

@@ -67,7 +67,7 @@ exits 0; a pre-commit hook memsys did not write is never touched.`,
 // pointer to help reads "memsys hook install --help".
 func hookUsage(_ context.Context, cmd *cli.Command, err error, _ bool) error {
 	name := strings.TrimPrefix(cmd.FullName(), "memsys ")
-	return usageErr("%s: %s: see memsys %s --help", name, words.ClipFields(err.Error()), name)
+	return usageErr("%s: %s: see memsys %s --help", name, words.ClipFields(flagMessage(err.Error())), name)
 }
 
 // hookStart is the folder hook runs from: -C, else the current one.

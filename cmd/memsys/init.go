@@ -43,7 +43,7 @@ had events.`,
 // help text.
 func usageOneLine(_ context.Context, cmd *cli.Command, err error, _ bool) error {
 	// The flag parser's message quotes the value whole: clip it.
-	return usageErr("%s: %s: see memsys %s --help", cmd.Name, words.ClipFields(err.Error()), cmd.Name)
+	return usageErr("%s: %s: see memsys %s --help", cmd.Name, words.ClipFields(flagMessage(err.Error())), cmd.Name)
 }
 
 func runInit(ctx context.Context, cmd *cli.Command) error {

@@ -223,6 +223,23 @@ func versionOnly(args []string) bool {
 	return len(args) == 2 && (args[1] == "--version" || args[1] == "-v")
 }
 
+// configureCompletion gives urfave/cli's completion command memsys's
+// one-line usage errors: it is built after the tree setUsage walks, and
+// without an action of its own it answered "tcsh" with help's "unknown
+// command" and a flag error with "Incorrect Usage" and a blank line.
+func configureCompletion(c *cli.Command) {
+	c.OnUsageError = usageOneLine
+	for _, sh := range c.Commands {
+		sh.OnUsageError = hookUsage
+	}
+	c.Action = func(ctx context.Context, cmd *cli.Command) error {
+		if cmd.Args().Len() > 0 {
+			return usageErr("completion: unknown shell %q: use bash, zsh, fish or pwsh", words.Clip(cmd.Args().First()))
+		}
+		return cli.ShowSubcommandHelp(cmd)
+	}
+}
+
 // known returns name when it is one of commands, else "".
 func known(name string) string {
 	if slices.ContainsFunc(commands, func(c command) bool { return c.name == name }) {
@@ -242,9 +259,10 @@ func newAppFor(stdout, stderr io.Writer, args []string) *cli.Command {
 		Usage:   "keep a markdown memory system for AI agents exact, safe and fast",
 		Version: buildinfo.Version(),
 		// "memsys completion bash|zsh|fish|pwsh" prints the script.
-		EnableShellCompletion: true,
-		Writer:                stdout,
-		ErrWriter:             stderr,
+		EnableShellCompletion:           true,
+		ConfigureShellCompletionCommand: configureCompletion,
+		Writer:                          stdout,
+		ErrWriter:                       stderr,
 		Flags: []cli.Flag{
 			&cli.StringFlag{
 				Name:  "C",
@@ -264,7 +282,7 @@ func newAppFor(stdout, stderr io.Writer, args []string) *cli.Command {
 		// the default handler would call os.Exit from inside Run.
 		ExitErrHandler: func(context.Context, *cli.Command, error) {},
 		OnUsageError: func(_ context.Context, _ *cli.Command, err error, _ bool) error {
-			return usageErr("%s: see memsys --help", words.ClipFields(err.Error()))
+			return usageErr("%s: see memsys --help", words.ClipFields(flagMessage(err.Error())))
 		},
 		// The root runs only when no subcommand matched.
 		Action: func(ctx context.Context, cmd *cli.Command) error {

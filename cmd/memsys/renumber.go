@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/urfave/cli/v3"
 
@@ -61,6 +62,12 @@ func runRenumber(ctx context.Context, cmd *cli.Command) error {
 	}
 	for _, f := range res.Written {
 		fmt.Fprintln(w, "wrote "+f)
+	}
+	if !cmd.Bool("dry-run") && len(res.Resolved) > 0 {
+		// git still marks the files unmerged: without this line the
+		// user is left with "UU CHANGELOG.md" and no next step.
+		fmt.Fprintf(w, "resolved the conflict in %s: stage the files (git add %s), then finish: git commit, git rebase --continue or git cherry-pick --continue\n",
+			strings.Join(res.Resolved, ", "), strings.Join(res.Written, " "))
 	}
 	if cmd.Bool("dry-run") {
 		for _, f := range res.Resolved {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/memsys/memsys/internal/app/memory"
 	"github.com/memsys/memsys/internal/base/front"
+	"github.com/memsys/memsys/internal/base/words"
 )
 
 // statusCommand is the BOOT step of the seed's agent lifecycle: what
@@ -27,6 +28,9 @@ func statusCommand() *cli.Command {
 }
 
 func runStatus(ctx context.Context, cmd *cli.Command) error {
+	if cmd.Args().Len() > 0 {
+		return usageErr("status takes no arguments, got %q: pass --format json", words.Clip(cmd.Args().First()))
+	}
 	format, root, err := lcFormatRoot(cmd, "text", "json")
 	if err != nil {
 		return err

@@ -3,6 +3,8 @@ package converge
 import (
 	"bytes"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/memsys/memsys/parse"
@@ -67,7 +69,34 @@ type side struct {
 	head  []byte
 	tail  []byte
 	evs   []record
-	byNum map[int]int
+	byNum map[int]int // index of the first event with a number
+	// more holds the indexes of the later events with a number: a
+	// hand-kept log's committed duplicates (MS107), which Merge accepts
+	// when the ancestor has as many copies (inherited, not added).
+	more map[int][]int
+}
+
+// copies returns the indexes of s's events numbered n, in file order.
+func (s *side) copies(n int) []int {
+	i, ok := s.byNum[n]
+	if !ok {
+		return nil
+	}
+	return append([]int{i}, s.more[n]...)
+}
+
+// addedDuplicate returns why s cannot be merged by record when it has
+// more copies of a number than the ancestor: a duplicate the side
+// added, whose refs and place no rule can tell apart. "" when none.
+func (s *side) addedDuplicate(anc *side) string {
+	// In number order, so the message is the same on every run.
+	for _, n := range slices.Sorted(maps.Keys(s.more)) {
+		if extra := s.more[n]; len(extra) > len(anc.more[n]) {
+			e := s.evs[extra[len(anc.more[n])]].ev
+			return e.Range.String() + ": " + e.ID + " appears twice"
+		}
+	}
+	return ""
 }
 
 // record is one event: its bytes (heading to last body line, newline
@@ -101,9 +130,13 @@ func split(path string, src []byte, archive bool) (*side, string) {
 			return nil, e.Range.String() + ": " + e.ID + " is not a valid event ID"
 		}
 		if _, dup := s.byNum[e.Num]; dup {
-			return nil, e.Range.String() + ": " + e.ID + " appears twice"
+			if s.more == nil {
+				s.more = map[int][]int{}
+			}
+			s.more[e.Num] = append(s.more[e.Num], i)
+		} else {
+			s.byNum[e.Num] = i
 		}
-		s.byNum[e.Num] = i
 		end := len(src)
 		if i+1 < len(l.Events) {
 			end = l.Events[i+1].Range.Offset
@@ -160,9 +193,10 @@ func (s *side) archivedPrefix(anc *side) bool {
 //   - the bytes before the first event and after the last are merged
 //     by in.Text.
 //
-// A file that cannot be read as records (a malformed event heading,
-// duplicate IDs) is merged by in.Text as a whole, with a conflict that
-// says why, so nothing is resolved silently.
+// A file that cannot be read as records (a malformed event heading, an
+// ID a side repeats that the ancestor does not) is merged by in.Text as
+// a whole, with a conflict that says why, so nothing is resolved
+// silently.
 func Merge(in Input) (Result, error) {
 	size := in.MarkerSize
 	if size <= 0 {
@@ -178,6 +212,16 @@ func Merge(in Input) (Result, error) {
 	anc, why := split(in.Path, in.Ancestor, in.Archive)
 	ours, why2 := split(in.Path, in.Ours, in.Archive)
 	theirs, why3 := split(in.Path, in.Theirs, in.Archive)
+	if anc != nil && ours != nil {
+		if why2 = ours.addedDuplicate(anc); why2 != "" {
+			ours = nil
+		}
+	}
+	if anc != nil && theirs != nil {
+		if why3 = theirs.addedDuplicate(anc); why3 != "" {
+			theirs = nil
+		}
+	}
 	if anc == nil || ours == nil || theirs == nil {
 		data, conflict, err := textMerge(in.Text, in.Ancestor, in.Ours, in.Theirs)
 		if err != nil {
@@ -267,8 +311,11 @@ func match(anc, s *side) ([]int, []bool) {
 	claimed := make([]bool, len(s.evs))
 	for k, a := range anc.evs {
 		at[k] = -1
-		if i, ok := s.byNum[a.ev.Num]; ok && s.evs[i].ev.Text == a.ev.Text {
-			at[k], claimed[i] = i, true
+		for _, i := range s.copies(a.ev.Num) {
+			if !claimed[i] && s.evs[i].ev.Text == a.ev.Text {
+				at[k], claimed[i] = i, true
+				break
+			}
 		}
 	}
 	var byText map[string][]int
@@ -297,8 +344,11 @@ func match(anc, s *side) ([]int, []bool) {
 	// What is left under an ancestor's number is that event, edited.
 	for k, a := range anc.evs {
 		if at[k] < 0 {
-			if i, ok := s.byNum[a.ev.Num]; ok && !claimed[i] {
-				at[k], claimed[i] = i, true
+			for _, i := range s.copies(a.ev.Num) {
+				if !claimed[i] {
+					at[k], claimed[i] = i, true
+					break
+				}
 			}
 		}
 	}

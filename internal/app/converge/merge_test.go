@@ -170,3 +170,53 @@ func TestMergeArchive(t *testing.T) {
 		t.Fatalf("reverse: %v %v\n%s", err, got.Conflicts, got.Data)
 	}
 }
+
+// TestMergeInheritedDuplicates: a hand-kept log with a committed
+// duplicate ID (two evt-002, MS107) merges by record: each copy pairs
+// with the copy at the same place on each side, theirs' new events are
+// renumbered as usual, and an edit to a copy is still a conflict. A
+// duplicate a side adds itself is still merged as text.
+func TestMergeInheritedDuplicates(t *testing.T) {
+	ev := func(id, summary string) string {
+		return "### " + id + " | 2025-01-01 10:00 | a | test\n\n**Scope**: s\n**Summary**: " + summary + "\n\n---\n\n"
+	}
+	head := "# Changelog\n\n## Event Log\n\n"
+	anc := head + ev("evt-001", "one") + ev("evt-002", "two") + ev("evt-002", "two again") + ev("evt-003", "three")
+	twins := head + ev("evt-001", "one") + ev("evt-002", "same") + ev("evt-002", "same") + ev("evt-003", "three")
+	cases := []struct {
+		name              string
+		anc, ours, theirs string
+		want              string // merged log; "" when a conflict is wanted
+		conflict          string
+		textOnly          bool
+	}{
+		{name: "both appended", anc: anc, ours: anc + ev("evt-004", "ours"), theirs: anc + ev("evt-004", "theirs"),
+			want: anc + ev("evt-004", "ours") + strings.TrimSuffix(ev("evt-005", "theirs"), "\n---\n\n")},
+		{name: "identical copies", anc: twins, ours: twins + ev("evt-004", "ours"), theirs: twins + ev("evt-004", "theirs"),
+			want: twins + ev("evt-004", "ours") + strings.TrimSuffix(ev("evt-005", "theirs"), "\n---\n\n")},
+		{name: "second copy edited", anc: anc, ours: strings.Replace(anc, "two again", "two, edited", 1), theirs: anc + ev("evt-004", "theirs"),
+			conflict: "evt-002 was edited on ours"},
+		{name: "new duplicate", anc: anc, ours: anc + ev("evt-004", "ours"), theirs: anc + ev("evt-004", "t1") + ev("evt-004", "t2"),
+			conflict: "evt-004 appears twice", textOnly: true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := Merge(Input{Path: "CHANGELOG.md", Ancestor: []byte(c.anc), Ours: []byte(c.ours), Theirs: []byte(c.theirs), Text: gitText(t)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.TextOnly != c.textOnly {
+				t.Fatalf("TextOnly %v, want %v: %v", got.TextOnly, c.textOnly, got.Conflicts)
+			}
+			if c.conflict == "" {
+				if len(got.Conflicts) > 0 || strings.TrimRight(string(got.Data), "\n-") != strings.TrimRight(c.want, "\n-") {
+					t.Fatalf("conflicts %v\ngot:\n%s\nwant:\n%s", got.Conflicts, got.Data, c.want)
+				}
+				return
+			}
+			if len(got.Conflicts) != 1 || !strings.Contains(got.Conflicts[0].Message, c.conflict) {
+				t.Fatalf("conflicts %v, want one with %q", got.Conflicts, c.conflict)
+			}
+		})
+	}
+}

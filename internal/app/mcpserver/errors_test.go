@@ -92,7 +92,7 @@ func TestErrorsNameParameters(t *testing.T) {
 		{root, "memsys_append", fix(map[string]any{"supersedes": []string{"evt-999"}}), "supersedes", `supersedes "evt-999" names no event`},
 		{root, "memsys_append", fix(map[string]any{"tags": []string{"a,b"}}), "tags", `tag "a,b" contains a comma`},
 		{conflict, "memsys_append", fix(nil), "", `(the CLI command "memsys renumber --onto REV" resolves the log)`},
-		{noLog, "memsys_append", fix(nil), "", `add one (the CLI command "memsys init" writes it)`},
+		{noLog, "memsys_append", fix(nil), "", `add the line "## Event Log" at the end of the file`},
 		{gone, "memsys_append", fix(nil), "", `run the CLI command "memsys init" to create the memory, or start the server in the memory's folder`},
 		{noRegen, "memsys_append", fix(map[string]any{"regen": true}), "", `was appended; regenerating the derived files failed: `},
 		{noRegen, "memsys_lint", map[string]any{"fix": true}, "fix", `memsys: memsys_lint with "fix": .memory/graph.md: is a directory`},

@@ -46,7 +46,9 @@ func AppendEvent(file string, src []byte, log *parse.Log, event []byte) ([]byte,
 // the whole log or its tail (see ReadTail).
 func AppendLead(file string, src []byte, log *parse.Log) ([]byte, error) {
 	if !log.HasEventLog {
-		return nil, front.Errorf("%s: no \"## Event Log\" section: add one (%s writes it) before appending", file, front.Init.Word())
+		// init writes the section into a new log only; an existing
+		// CHANGELOG.md is the project's, so the user adds the line.
+		return nil, front.Errorf("%s: no \"## Event Log\" section: add the line \"## Event Log\" at the end of the file (events are read only below it), then run this again", file)
 	}
 	// A merge stopped on the log: the event would land inside the
 	// conflict, and git merge --abort would discard it with the markers.

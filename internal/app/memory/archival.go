@@ -249,6 +249,9 @@ func (a *archival) verify(newLog, newArch []byte) error {
 	if err := parseClean(nlog, narch); err != nil {
 		return front.Errorf("archive check failed, nothing was written: %w", err)
 	}
+	if err := sameProblems([]*parse.Log{a.arch, a.log}, []*parse.Log{narch, nlog}); err != nil {
+		return err
+	}
 	before := []Source{{Src: a.archSrc, Log: a.arch}, {Src: a.logSrc, Log: a.log}}
 	after := []Source{{Src: newArch, Log: narch}, {Src: newLog, Log: nlog}}
 	if err := VerifyMove(before, after, 1); err != nil {
@@ -262,13 +265,62 @@ func (a *archival) verify(newLog, newArch []byte) error {
 	return nil
 }
 
-// parseClean refuses to archive a log with parse problems: moving
-// bytes whose event boundaries are uncertain could split an event.
+// parseClean refuses to archive a log with parse problems that make
+// event boundaries uncertain: moving such bytes could split an event.
+// Problems inside one event's own text (see withinEvent) are moved with
+// it byte for byte: a hand-kept log's committed events carry them, and
+// they cannot be fixed without editing committed events.
 func parseClean(logs ...*parse.Log) error {
 	for _, l := range logs {
-		if l != nil && len(l.Problems) > 0 {
-			p := l.Problems[0]
-			return front.Errorf("%s: %s: fix the log (%s) before archiving", p.Range, p.Message, front.Lint.Word())
+		if l == nil {
+			continue
+		}
+		for _, p := range l.Problems {
+			if !withinEvent(p) {
+				return front.Errorf("%s: %s: fix the log (%s) before archiving", p.Range, p.Message, front.Lint.Word())
+			}
+		}
+	}
+	return nil
+}
+
+// withinEvent reports whether p concerns only the text of the event it
+// names (its header's timestamp, agent or type, its heading's level, a
+// line of free text, a repeated field), never where an event starts or
+// ends: an event under a "####" heading is still one event, ending
+// where the next heading starts.
+func withinEvent(p parse.Problem) bool {
+	switch p.Kind {
+	case parse.KindTimestamp, parse.KindDateOnly, parse.KindFreeText, parse.KindDuplicateKey, parse.KindLevel:
+		return true
+	case parse.KindHeader:
+		return p.Event != "" // "" is a heading that looks like an event but is none
+	}
+	return false
+}
+
+// sameProblems refuses a move after which the files report other parse
+// problems than before: the moved events must carry exactly the
+// problems they had, no new one.
+func sameProblems(before, after []*parse.Log) error {
+	count := map[[3]string]int{}
+	for _, l := range before {
+		if l != nil {
+			for _, p := range l.Problems {
+				count[[3]string{string(p.Kind), p.Event, p.Message}]++
+			}
+		}
+	}
+	for _, l := range after {
+		if l == nil {
+			continue
+		}
+		for _, p := range l.Problems {
+			k := [3]string{string(p.Kind), p.Event, p.Message}
+			if count[k] == 0 {
+				return front.Errorf("archive check failed, nothing was written: %s: %s: please report this", p.Range, p.Message)
+			}
+			count[k]--
 		}
 	}
 	return nil

@@ -164,6 +164,9 @@ func DecodeDraft(data []byte) (Draft, error) {
 	if len(data) > MaxDraftJSON {
 		return Draft{}, fmt.Errorf("event JSON on stdin is over the %d-byte limit: send a shorter event (long text belongs in a file the event refers to)", MaxDraftJSON)
 	}
+	// PowerShell and Windows editors start UTF-8 text with a byte order
+	// mark; import skips it in a ledger, and so does an event.
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&d); err != nil {
@@ -619,6 +622,21 @@ func KnownIn(logs ...*parse.Log) Known {
 	}
 }
 
+// spaceSeparatedIDs reports whether v is two or more event IDs
+// separated by spaces, not commas.
+func spaceSeparatedIDs(v string) bool {
+	f := strings.Fields(v)
+	if len(f) < 2 {
+		return false
+	}
+	for _, id := range f {
+		if _, ok := parse.EventNum(id); !ok {
+			return false
+		}
+	}
+	return true
+}
+
 // knownIDs resolves a list of event IDs (a field's values, what names
 // the field in errors) to the IDs of existing events, in order, each
 // once; hint says what to do about an ID that names no event.
@@ -626,6 +644,10 @@ func knownIDs(what front.Word, vals []string, known Known, hint string) ([]strin
 	ids := make([]string, 0, len(vals))
 	for _, r := range SplitList(vals) {
 		num, ok := parse.EventNum(r)
+		if !ok && spaceSeparatedIDs(r) {
+			// Agents often write a list as prose: "evt-001 evt-002".
+			return nil, front.Errorf("%s %q holds several event IDs: separate them with commas (%s)", what, words.Clip(r), words.Clip(strings.Join(strings.Fields(r), ",")))
+		}
 		if !ok {
 			return nil, front.Errorf("%s %q is not an event ID: write evt-NNN", what, words.Clip(r))
 		}

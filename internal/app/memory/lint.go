@@ -134,6 +134,9 @@ func Lint(ctx context.Context, root string, o LintOptions) (*LintReport, error) 
 	if o.Fingerprints {
 		lint.SetFingerprints(r.Diagnostics)
 	}
+	if o.Git.Staged {
+		lint.StagedAdvice(r.Diagnostics, o.Display)
+	}
 	return r, err
 }
 

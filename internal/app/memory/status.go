@@ -3,6 +3,7 @@ package memory
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/memsys/memsys/internal/base/config"
 	"github.com/memsys/memsys/internal/base/front"
@@ -75,6 +76,10 @@ type DerivedStatus struct {
 	Differs bool `json:"content_differs,omitempty"`
 	Words   int  `json:"words,omitempty"`
 	Tokens  int  `json:"tokens,omitempty"`
+	// Curated lists what a stale file holds that no replay of the log
+	// draws (hand-kept rows, constraints): regen would drop them, so the
+	// advice is memsys adopt, as lint's MS202/MS203 and init give.
+	Curated []string `json:"curated,omitempty"`
 }
 
 // EventLine is the one-line view of an event that status, log and show
@@ -205,14 +210,23 @@ func ReadStatus(root string) (*StatusReport, error) {
 		r.LastEvent, last = &l, l.ID
 	}
 	digest := src.Sum()
-	r.Graph, _ = derivedStatus(root, parse.GraphFile, last, tier.HasGraph(), digest, false)
-	var context []byte
+	var graph, context []byte
+	r.Graph, graph = derivedStatus(root, parse.GraphFile, last, tier.HasGraph(), digest, false)
 	r.Context, context = derivedStatus(root, parse.ContextFile, last, tier.HasContext(), digest, true)
 	r.root = root
 	r.limit, r.keep = cfg.ArchiveThreshold, cfg.ArchiveKeep
 	r.Stale = r.Graph.Expected && r.Graph.State != "fresh" || r.Context.Expected && r.Context.State != "fresh"
-	if n, ok := freshLoops(context, r.Context); ok {
+	n, loopsFresh := freshLoops(context, r.Context)
+	if loopsFresh {
 		r.OpenLoops, r.LoopsFrom = n, parse.ContextFile
+	}
+	// A stale file that regen did not write as it is (no horizon, or
+	// not what regen writes) may hold rows kept by hand: only then does
+	// status compare it with the replay. A file merely behind the log
+	// (after an append) is not rendered again: status stays cheap.
+	graphStale := handKept(r.Graph)
+	contextStale := handKept(r.Context)
+	if loopsFresh && !graphStale && !contextStale {
 		return r, nil
 	}
 	// The loops come from a replay of what status has read already: the
@@ -228,8 +242,23 @@ func ReadStatus(root string) (*StatusReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.OpenLoops, r.LoopsFrom = len(x.x.Graph().OpenLoops()), "replay"
+	if !loopsFresh {
+		r.OpenLoops, r.LoopsFrom = len(x.x.Graph().OpenLoops()), "replay"
+	}
+	if graphStale {
+		r.Graph.Curated = lint.Curated(parse.GraphFile, graph, x.graphFile(), false)
+	}
+	if contextStale {
+		r.Context.Curated = lint.Curated(parse.ContextFile, context, x.contextFile(), false)
+	}
 	return r, nil
+}
+
+// handKept reports whether d is a stale file of the tier that may hold
+// rows kept by hand: one without an event horizon, or whose content is
+// not what regen writes.
+func handKept(d DerivedStatus) bool {
+	return d.Expected && d.State == "stale" && (d.Horizon == "" || d.Differs)
 }
 
 // freshLoops counts the open loops in context.md (src, as derivedStatus
@@ -365,6 +394,18 @@ func (d DerivedStatus) text(last, tier string) front.Text {
 	fix := front.Sprintf("run %s", front.Regen.Word())
 	if !d.Expected {
 		fix = lint.NotInTier(tier) // regen writes only the tier's files
+	}
+	if len(d.Curated) > 0 {
+		it := "them"
+		if len(d.Curated) == 1 {
+			it = "it"
+		}
+		fix = front.Sprintf("and it holds %s no replay of the log produces (%s): run %s to record %s as events (%s would drop %s)",
+			words.Plural(len(d.Curated), "item"), words.Clip(strings.Join(d.Curated, ", ")), front.Adopt.Word(), it, front.Regen.Word(), it)
+		if d.Differs {
+			return front.Sprintf("stale (horizon %s, but the content is not what regen writes), %s", or(d.Horizon, "none"), fix)
+		}
+		return front.Sprintf("stale (horizon %s, last event %s), %s", or(d.Horizon, "none"), or(last, "none"), fix)
 	}
 	if d.Differs {
 		return front.Sprintf("stale (horizon %s, but the content is not what regen writes: edited by hand, an event edited, other options, or another version of memsys): %s", or(d.Horizon, "none"), fix)

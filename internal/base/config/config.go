@@ -80,6 +80,11 @@ func Default() Config {
 func Parse(file string, src []byte) (Config, error) {
 	c := Default()
 	c.File = file
+	// A UTF-8 byte order mark (Notepad writes one) is not JSON, but the
+	// file is the user's text: read it as the log is read, without.
+	if len(src) >= 3 && src[0] == 0xef && src[1] == 0xbb && src[2] == 0xbf {
+		src = src[3:]
+	}
 	root, err := decode(src)
 	if err != nil {
 		return Config{}, &Error{File: file, Line: lineAt(src, err.off), Msg: err.msg + `: write valid JSON such as {"rules": {"MS117": "off"}}`}

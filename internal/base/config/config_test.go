@@ -36,3 +36,18 @@ func TestParseErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestParseBOM: an editor that saves UTF-8 with a byte order mark
+// (Notepad, some VS Code settings) writes a .memsys.json memsys reads
+// like any other, as it reads such a CHANGELOG.md; line numbers of
+// errors are unchanged.
+func TestParseBOM(t *testing.T) {
+	c, err := Parse("c.json", []byte("\ufeff{\"tier\": \"core\"}\r\n"))
+	if err != nil || c.Tier != "core" {
+		t.Fatalf("got %+v, %v; want tier core, no error", c, err)
+	}
+	_, err = Parse("c.json", []byte("\ufeff{\n\"tier\": \"huge\"}"))
+	if want := `c.json:2: "tier" must be one of "mvp", "core" or "full"`; err == nil || err.Error() != want {
+		t.Fatalf("got %v, want %s", err, want)
+	}
+}

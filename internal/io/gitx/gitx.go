@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/memsys/memsys/internal/base/words"
 )
 
 // MissingError says a revision could not be resolved. Shallow is true
@@ -28,21 +30,25 @@ type MissingError struct {
 }
 
 func (e *MissingError) Error() string {
+	// A revision is quoted twice (the name and the fetch): clipped to a
+	// path's length, a real branch name stays whole and a pasted file
+	// stays one line.
+	rev := words.ClipPath(e.Rev)
 	var fix string
 	switch expr := strings.ContainsAny(e.Rev, "~^:") || strings.Contains(e.Rev, "@{"); {
 	case e.Empty:
-		return fmt.Sprintf("git revision %q is not in this repository: it has no commits yet: commit first (there is nothing to compare with before the first commit)", e.Rev)
+		return fmt.Sprintf("git revision %q is not in this repository: it has no commits yet: commit first (there is nothing to compare with before the first commit)", rev)
 	case expr && e.Shallow:
 		// A remote has no ref named HEAD~1: only more history helps.
-		fix = fmt.Sprintf("this is a shallow clone without the history %s needs: run git fetch --unshallow (or, in GitHub Actions, set fetch-depth: 0 on actions/checkout)", e.Rev)
+		fix = fmt.Sprintf("this is a shallow clone without the history %s needs: run git fetch --unshallow (or, in GitHub Actions, set fetch-depth: 0 on actions/checkout)", rev)
 	case expr:
 		fix = "check the name: git log --oneline lists the commits there are"
 	case e.Shallow:
-		fix = fmt.Sprintf("this is a shallow clone: run git fetch --depth=1 origin %s (or, in GitHub Actions, set fetch-depth: 0 on actions/checkout)", fetchArg(e.Rev))
+		fix = fmt.Sprintf("this is a shallow clone: run git fetch --depth=1 origin %s (or, in GitHub Actions, set fetch-depth: 0 on actions/checkout)", fetchArg(rev))
 	default:
-		fix = fmt.Sprintf("check the name, or fetch it: git fetch origin %s", fetchArg(e.Rev))
+		fix = fmt.Sprintf("check the name, or fetch it: git fetch origin %s", fetchArg(rev))
 	}
-	return fmt.Sprintf("git revision %q is not in this repository: %s", e.Rev, fix)
+	return fmt.Sprintf("git revision %q is not in this repository: %s", rev, fix)
 }
 
 // fetchArg turns origin/main into main, the name a fetch from origin

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 
 	"github.com/memsys/memsys/internal/base/config"
 )
@@ -23,7 +24,21 @@ func LoadConfig(root string) (config.Config, error) {
 		return config.Default(), nil
 	}
 	if err != nil {
-		return config.Config{}, fmt.Errorf("read configuration: %w", err)
+		return config.Config{}, configReadError(err)
 	}
 	return config.Parse(path, src)
+}
+
+// configReadError is the one-line error of a configuration file that
+// exists but cannot be read, named as the user wrote it (not the
+// absolute path os.ReadFile puts in its error).
+func configReadError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && errors.Is(pe.Err, syscall.EISDIR) {
+		return fmt.Errorf("%s: is a directory, not a file: move it away (the configuration is one JSON file)", config.FileName)
+	}
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return fmt.Errorf("%s: cannot read it: %v: fix its permissions or remove it", config.FileName, err)
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/memsys/memsys/internal/base/config"
 	"github.com/memsys/memsys/internal/base/front"
+	"github.com/memsys/memsys/internal/base/words"
 )
 
 // DisplayPath makes file, relative to the memory root, relative to base
@@ -95,11 +96,16 @@ func Roots(base string, explicit bool, patterns []string) ([]string, error) {
 	for _, pat := range patterns {
 		pat = strings.TrimPrefix(filepath.ToSlash(pat), "./")
 		if !doublestar.ValidatePattern(pat) {
-			return nil, fmt.Errorf("lint: bad pattern %q: see doublestar syntax, e.g. 'services/**'", pat)
+			return nil, fmt.Errorf("lint: bad pattern %q: see doublestar syntax, e.g. 'services/**'", words.ClipPath(pat))
 		}
 		matches, err := doublestar.Glob(fsys, pat, doublestar.WithFailOnIOErrors())
 		if err != nil {
-			return nil, fmt.Errorf("lint: pattern %q: %w", pat, err)
+			// The PathError would quote the pattern a second time, whole.
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err
+			}
+			return nil, fmt.Errorf("lint: pattern %q: %w", words.ClipPath(pat), err)
 		}
 		found := false
 		for _, m := range matches {

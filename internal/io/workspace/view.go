@@ -104,7 +104,7 @@ func (v *View) Config() (config.Config, error) {
 		return config.Default(), nil
 	}
 	if err != nil {
-		return config.Config{}, fmt.Errorf("read configuration: %w", err)
+		return config.Config{}, err
 	}
 	return config.Parse(config.FileName+" ("+v.Label+")", src)
 }

@@ -337,8 +337,10 @@ func checked(root, rel string) (string, error) {
 		return "", fmt.Errorf("%s: no such file%w", rel, silent{fs.ErrNotExist})
 	case err != nil:
 		return "", fmt.Errorf("%s: %v", rel, errors.Unwrap(err))
-	case fi.IsDir():
+	case fi.IsDir() && initDeploys(rel):
 		return "", front.Errorf("%s: is a directory, not a file: move it away and run %s", rel, front.Init.Word())
+	case fi.IsDir():
+		return "", fmt.Errorf("%s: is a directory, not a file: move it away", rel)
 	case !fi.Mode().IsRegular():
 		return "", fmt.Errorf("%s: not a regular file", rel)
 	case fi.Size() > MaxFileSize:
@@ -418,4 +420,15 @@ func Stat(root, rel string) error {
 // MkdirAll creates the folder rel inside root and its parents.
 func MkdirAll(root, rel string) error {
 	return os.MkdirAll(filepath.Join(root, filepath.FromSlash(rel)), 0o755)
+}
+
+// initDeploys reports whether memsys init writes rel, so "run memsys
+// init" can follow "move it away"; for the archive or the baseline it
+// would do nothing.
+func initDeploys(rel string) bool {
+	switch rel {
+	case LogName, parse.GraphFile, parse.ContextFile, parse.TodoFile, parse.AgentsFile:
+		return true
+	}
+	return false
 }

@@ -148,7 +148,7 @@ func lock(root string, needLog bool) (unlock func(), recovered string, err error
 	}
 	f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
-		return nil, "", fmt.Errorf("%s: cannot open lock file: %v", LockName, errors.Unwrap(err))
+		return nil, "", fmt.Errorf("%s: cannot open lock file: %v: move it away (memsys creates it)", LockName, errors.Unwrap(err))
 	}
 	for {
 		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
