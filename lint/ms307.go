@@ -97,7 +97,10 @@ func droppedMessage(m *Merging, i int, missing []parse.Event) string {
 	case m.Op == OpSquash:
 		// renumber reads the other side from MERGE_HEAD, which a squash
 		// merge does not write; the driver merges it again.
-		recovery = fmt.Sprintf("the staged log holds one side only; run `git checkout -m %s` with the merge driver installed (memsys merge-driver install), which merges the log, then `memsys regen`, and stage the files again", parse.LogFile)
+		// git restore and merge --abort leave SQUASH_MSG behind: a squash
+		// given up still reads as one in progress, and this finding
+		// would stop every commit until the file goes.
+		recovery = fmt.Sprintf("the staged log holds one side only; run `git checkout -m %s` with the merge driver installed (memsys merge-driver install), which merges the log, then `memsys regen`, and stage the files again (a squash you gave up left SQUASH_MSG behind: delete the file `git rev-parse --git-path SQUASH_MSG` names)", parse.LogFile)
 	}
 	return fmt.Sprintf("%s would drop %s it added (%s): %s", what, words.Plural(len(missing), "event"), list, recovery)
 }

@@ -89,7 +89,7 @@ func TestMergeRuleThroughThePass(t *testing.T) {
 		{"rebase", merging(OpRebase, Merged{"m", "p"}), ours,
 			"MS307 the rebase of m (REBASE_HEAD) would drop 3 events it added (evt-004, evt-005, evt-006): " + recovery},
 		{"squash merge", merging(OpSquash, Merged{"m", "b"}), ours,
-			"MS307 the squash merge of m (SQUASH_MSG) would drop 5 events it added (evt-002, evt-003, evt-004 and 2 more): the staged log holds one side only; run `git checkout -m CHANGELOG.md` with the merge driver installed (memsys merge-driver install), which merges the log, then `memsys regen`, and stage the files again"},
+			"MS307 the squash merge of m (SQUASH_MSG) would drop 5 events it added (evt-002, evt-003, evt-004 and 2 more): the staged log holds one side only; run `git checkout -m CHANGELOG.md` with the merge driver installed (memsys merge-driver install), which merges the log, then `memsys regen`, and stage the files again (a squash you gave up left SQUASH_MSG behind: delete the file `git rev-parse --git-path SQUASH_MSG` names)"},
 	} {
 		git := fakeGit{blobs: map[string]string{"h:CHANGELOG.md": ours, "b:CHANGELOG.md": base, "m:CHANGELOG.md": theirs,
 			"o:CHANGELOG.md": other, "p:CHANGELOG.md": parent, ":0:CHANGELOG.md": c.staged}}
