@@ -344,6 +344,12 @@ func collisions(ctx context.Context, g Git, root string, revs []string) ([]RefCo
 		}
 		names = append(names, r)
 	}
+	// A glob that matched one branch compares it with HEAD, as one
+	// revision named alone does (withHead): read alone it would pass
+	// a CI job that checked nothing.
+	if len(names) == 1 && len(revs) == 1 && isGlob(revs[0]) {
+		names = append(names, "HEAD")
+	}
 	slices.Sort(names)
 	names = slices.Compact(names)
 	prefix, err := g.Prefix(ctx)
