@@ -26,7 +26,8 @@ func flagMessage(msg string) string {
 			return dashed(name) + " " + value + " is not a whole number"
 		case strings.HasPrefix(why, "strconv.ParseFloat"):
 			return dashed(name) + " " + value + " is not a number"
-		case strings.HasPrefix(why, "strconv.ParseBool"):
+		case strings.HasPrefix(why, "strconv.ParseBool"), why == "parse error":
+			// urfave/cli's bool flags say only "parse error" (flag_bool.go).
 			return dashed(name) + " " + value + " is not true or false"
 		}
 		return dashed(name) + " " + value + ": " + why
