@@ -169,6 +169,15 @@ func splitSeal(file []byte) ([]byte, bool) {
 	return file[:i+1], true
 }
 
+// HasSeal reports whether file ends with a seal line of the form regen
+// writes, whatever events it was computed from: the file is one memsys
+// wrote (and perhaps someone edited since), not one kept by hand from
+// before memsys.
+func HasSeal(file []byte) bool {
+	_, ok := splitSeal(bytes.ReplaceAll(file, []byte("\r\n"), []byte("\n")))
+	return ok
+}
+
 // Unseal returns file without its seal line: the rendered content, as
 // RenderGraph and RenderContext write it.
 func Unseal(file []byte) []byte {

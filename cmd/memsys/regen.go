@@ -29,6 +29,7 @@ a file is out of date (a unified diff is printed); 2 when memsys cannot run.`,
 			&cli.BoolFlag{Name: "staged", Usage: "with --check, compare the staged (git index) versions: what the next commit records"},
 			&cli.StringFlag{Name: "at", Usage: "replay only up to `evt-NNN`: the memory as it was then"},
 			&cli.StringFlag{Name: "stdout", Usage: "print `graph|context` instead of writing files"},
+			&cli.BoolFlag{Name: "force", Usage: "replace a graph.md or context.md memsys did not write even when it holds what no replay produces, dropping it (memsys adopt records it as events first)"},
 		},
 		OnUsageError: usageOneLine,
 		Action:       runRegen,
@@ -45,6 +46,9 @@ func runRegen(ctx context.Context, cmd *cli.Command) error {
 	}
 	if cmd.Bool("check") && which != "" && !cmd.Bool("staged") {
 		return usageErr("regen --check compares the files, --stdout prints one: use one of them")
+	}
+	if cmd.Bool("force") && (cmd.Bool("check") || which != "") {
+		return usageErr("regen --force replaces files; --check and --stdout write none: use --force alone")
 	}
 	root, err := lcRoot(cmd)
 	if err != nil {
@@ -66,7 +70,7 @@ func runRegen(ctx context.Context, cmd *cli.Command) error {
 		}
 		return nil
 	}
-	r, err := memory.Regenerate(root, memory.RegenOptions{At: cmd.String("at"), Stdout: which, Check: cmd.Bool("check")})
+	r, err := memory.Regenerate(root, memory.RegenOptions{At: cmd.String("at"), Stdout: which, Check: cmd.Bool("check"), Force: cmd.Bool("force")})
 	if r != nil {
 		warnProblems(cmd, root, r.Problems)
 		for _, f := range r.Wrote {

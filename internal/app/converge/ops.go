@@ -208,7 +208,7 @@ func renumber(ctx context.Context, g Git, root, onto string, dryRun bool) (Renum
 		}
 		res.Written = append(res.Written, w.name)
 	}
-	derived, err := memory.Regen(root)
+	derived, err := memory.Regen(root, true)
 	if err != nil {
 		return res, err
 	}

@@ -378,9 +378,14 @@ func (h *handlers) archive(ctx context.Context, _ *mcp.CallToolRequest, in Archi
 	return textResult(b.String()), r, nil
 }
 
-func (h *handlers) regen(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, RegenOut, error) {
+// RegenIn is memsys_regen's input.
+type RegenIn struct {
+	Force bool `json:"force,omitempty" jsonschema:"replace a graph.md or context.md that memsys did not write even when it holds what no replay of the log produces, dropping it; without it such a file is kept and the call fails naming what it holds (memsys adopt, a CLI command, records it as events first)"`
+}
+
+func (h *handlers) regen(ctx context.Context, _ *mcp.CallToolRequest, in RegenIn) (*mcp.CallToolResult, RegenOut, error) {
 	// What memsys regen does, under the same lock.
-	r, err := memory.Regenerate(h.cfg.Root, memory.RegenOptions{})
+	r, err := memory.Regenerate(h.cfg.Root, memory.RegenOptions{Force: in.Force})
 	if err != nil {
 		return nil, RegenOut{}, h.toolErr(err)
 	}

@@ -702,3 +702,42 @@ func TestRegenWarnings(t *testing.T) {
 		t.Errorf("memsys_regen on 12 malformed events = %+v, want at least 12 problems and the first %d as warnings", got, maxRegenWarnings)
 	}
 }
+
+// TestRegenKeepsHandKept: memsys_regen refuses, as memsys regen does, to
+// replace a graph.md memsys did not write that holds a row no replay
+// draws, in the tool's words, and replaces it with "force" (testscript
+// regen-hand-kept, whose files this test uses).
+func TestRegenKeepsHandKept(t *testing.T) {
+	ar, err := txtar.ParseFile(filepath.Join("..", "..", "..", "testscripts", "regen-hand-kept.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	for _, f := range ar.Files {
+		p := filepath.Join(root, f.Name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	graph := filepath.Join(root, ".memory", "graph.md")
+	hand, _ := os.ReadFile(graph)
+	cs := connect(t, root)
+	res := call(t, cs, "memsys_regen", map[string]any{})
+	msg := text(res)
+	if !res.IsError || !strings.Contains(msg, "node billing") || !strings.Contains(msg, `memsys_regen with "force"`) || !strings.Contains(msg, `the CLI command "memsys adopt"`) || strings.Contains(msg, "--force") {
+		t.Errorf("memsys_regen on a hand-kept graph = error %v, %q", res.IsError, msg)
+	}
+	if now, _ := os.ReadFile(graph); !bytes.Equal(now, hand) {
+		t.Error("memsys_regen replaced the hand-kept graph.md")
+	}
+	res = call(t, cs, "memsys_regen", map[string]any{"force": true})
+	if res.IsError {
+		t.Fatal(text(res))
+	}
+	if now, _ := os.ReadFile(graph); bytes.Contains(now, []byte("billing")) {
+		t.Error(`memsys_regen with "force" kept the hand-kept row`)
+	}
+}

@@ -56,10 +56,14 @@ func Append(root string, d Draft, regen, countLine bool) (AppendResult, error) {
 	if err != nil || !regen {
 		return res, err
 	}
-	if res.Regenerated, err = Regen(root); err != nil {
+	if res.Regenerated, err = Regen(root, false); err != nil {
 		// The event is in the log: a caller that read the error as
 		// "nothing written" would append it a second time.
 		res.Regenerated = []string{}
+		if errors.Is(err, ErrHandKept) {
+			// Its advice is the next step: regen alone would refuse again.
+			return res, front.Errorf("%s was appended (do not append it again); the derived files were not regenerated: %w", res.ID, err)
+		}
 		return res, front.Errorf("%s was appended; regenerating the derived files failed: %w; then run %s (do not append the event again)", res.ID, err, front.Regen.Word())
 	}
 	return res, nil

@@ -20,6 +20,8 @@ var (
 	inSince   = front.Input{Flag: "--since", Param: "since"}
 	inUntil   = front.Input{Flag: "--until", Param: "until"}
 	inLintFix = front.Lint.Flag(front.Input{Flag: "--fix", Param: "fix"}).Short()
+	// inRegenForce is memsys regen --force, memsys_regen with "force".
+	inRegenForce = front.Regen.Flag(front.Input{Flag: "--force", Param: "force"})
 	// inDryRun is memsys archive's --dry-run, memsys_archive's dry_run.
 	inDryRun   = front.Input{Flag: "--dry-run", Param: "dry_run"}
 	missingAgt = front.Word{CLI: "--agent or set MEMSYS_AGENT", MCP: `the "agent" parameter`}

@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"bytes"
 	"errors"
 	"io/fs"
 	"strings"
@@ -133,6 +134,9 @@ type RegenOptions struct {
 	At     string // replay only up to this event ID ("": all)
 	Stdout string // "graph" or "context": render that file only, write nothing
 	Check  bool   // write nothing; report the files that are out of date
+	// Force replaces a derived file memsys did not write even when it
+	// holds what no replay produces (refuseHandKept).
+	Force bool
 }
 
 // RegenResult is what Regenerate did.
@@ -202,9 +206,39 @@ func Regenerate(root string, o RegenOptions) (*RegenResult, error) {
 	case o.Check:
 		r.Diff, err = diffDerived(root, x.derive(TierOf(cfg, mem)))
 	default:
-		r.Wrote, err = WriteDerived(root, x.derive(TierOf(cfg, mem)))
+		r.Wrote, err = writeDerived(root, x.derive(TierOf(cfg, mem)), o.Force)
 	}
 	return r, err
+}
+
+// ErrHandKept is in the chain of the error regen returns when it
+// refuses to replace a hand-kept derived file (refuseHandKept).
+var ErrHandKept = errors.New("a derived file kept by hand holds what no replay produces")
+
+// quiet wraps an error into another's chain without adding to its text.
+type quiet struct{ err error }
+
+func (quiet) Error() string   { return "" }
+func (q quiet) Unwrap() error { return q.err }
+
+// refuseHandKept refuses, before anything is written, to replace a
+// derived file that carries no seal (memsys never wrote it: a graph or
+// context kept by hand before the team adopted memsys) and holds what
+// no replay of the log draws (lint.Curated: nodes, edges, attributes,
+// Active Constraints). Agents boot with "memsys status || memsys
+// regen", and regen would drop those in silence; memsys adopt records
+// them as events first. A sealed file is one memsys wrote, stale or
+// hand-edited since: what it lacks against the replay may be what a
+// later event superseded, so it is replaced as before.
+func refuseHandKept(f Derived, cur []byte) error {
+	if materialize.HasSeal(cur) {
+		return nil
+	}
+	if items := lint.Curated(f.File, cur, f.Data, false); len(items) > 0 {
+		return front.Errorf("%s holds %s no replay of the log produces (%s) and was not written by memsys: run %s to record them as events, or %s to drop them%w",
+			f.File, words.Plural(len(items), "item"), words.Clip(strings.Join(items, ", ")), front.Adopt.Word(), inRegenForce.Word(), quiet{ErrHandKept})
+	}
+	return nil
 }
 
 // diffDerived compares files with the disk: a unified diff for each that
@@ -223,8 +257,11 @@ func diffDerived(root string, files []Derived) (string, error) {
 
 // Regen rewrites the derived files of root's tier from its events, as
 // memsys regen does (same configuration, same tier), and returns the
-// files it wrote, for append --regen. The caller holds the lock.
-func Regen(root string) ([]string, error) {
+// files it wrote, for append --regen. Unless force, it refuses as regen
+// does to replace a hand-kept file (refuseHandKept); adopt, which has
+// listed what no event could carry, and the merge driver force it. The
+// caller holds the lock.
+func Regen(root string, force bool) ([]string, error) {
 	cfg, err := workspace.LoadConfig(root)
 	if err != nil {
 		return nil, err
@@ -241,15 +278,35 @@ func Regen(root string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return WriteDerived(root, x.derive(TierOf(cfg, mem)))
+	return writeDerived(root, x.derive(TierOf(cfg, mem)), force)
 }
 
 // WriteDerived writes the files that differ from what is on disk and
 // returns their names, never nil.
 func WriteDerived(root string, files []Derived) ([]string, error) {
+	return writeDerived(root, files, true)
+}
+
+// writeDerived is WriteDerived that, unless force, first refuses to
+// replace a hand-kept file (refuseHandKept), before anything is written. Each
+// file is read once, for both.
+func writeDerived(root string, files []Derived, force bool) ([]string, error) {
+	differ := make([]bool, len(files))
+	for i, f := range files {
+		cur, err := workspace.ReadFile(root, f.File)
+		if err != nil {
+			differ[i] = true // missing, or unreadable: WriteFile says why
+			continue
+		}
+		if differ[i] = !bytes.Equal(cur, f.Data); differ[i] && !force {
+			if err := refuseHandKept(f, cur); err != nil {
+				return []string{}, err
+			}
+		}
+	}
 	done := []string{}
-	for _, f := range files {
-		if workspace.Equal(root, f.File, f.Data) {
+	for i, f := range files {
+		if !differ[i] {
 			continue
 		}
 		if err := workspace.WriteFile(root, f.File, f.Data); err != nil {

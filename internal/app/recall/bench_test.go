@@ -20,7 +20,7 @@ func memoryOf(tb testing.TB, n int) string {
 	if err := os.WriteFile(filepath.Join(dir, parse.TodoFile), []byte("# TODO\n"), 0o644); err != nil {
 		tb.Fatal(err)
 	}
-	if _, err := memory.Regen(dir); err != nil {
+	if _, err := memory.Regen(dir, true); err != nil {
 		tb.Fatal(err)
 	}
 	return dir
