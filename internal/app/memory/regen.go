@@ -259,7 +259,8 @@ func diffDerived(root string, files []Derived) (string, error) {
 // memsys regen does (same configuration, same tier), and returns the
 // files it wrote, for append --regen. Unless force, it refuses as regen
 // does to replace a hand-kept file (refuseHandKept); adopt, which has
-// listed what no event could carry, and the merge driver force it. The
+// listed what no event could carry, and renumber, which has rewritten
+// the log already, force it. The
 // caller holds the lock.
 func Regen(root string, force bool) ([]string, error) {
 	cfg, err := workspace.LoadConfig(root)
