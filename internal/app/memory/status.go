@@ -80,6 +80,10 @@ type DerivedStatus struct {
 	// draws (hand-kept rows, constraints): regen would drop them, so the
 	// advice is memsys adopt, as lint's MS202/MS203 and init give.
 	Curated []string `json:"curated,omitempty"`
+	// handKept is set with Curated when the file has no seal: memsys
+	// did not write it, and regen refuses to replace it (without
+	// --force) rather than drop what it holds.
+	handKept bool
 }
 
 // EventLine is the one-line view of an event that status, log and show
@@ -247,9 +251,11 @@ func ReadStatus(root string) (*StatusReport, error) {
 	}
 	if graphStale {
 		r.Graph.Curated = lint.Curated(parse.GraphFile, graph, x.graphFile(), false)
+		r.Graph.handKept = !materialize.HasSeal(graph)
 	}
 	if contextStale {
 		r.Context.Curated = lint.Curated(parse.ContextFile, context, x.contextFile(), false)
+		r.Context.handKept = !materialize.HasSeal(context)
 	}
 	return r, nil
 }
@@ -400,8 +406,12 @@ func (d DerivedStatus) text(last, tier string) front.Text {
 		if len(d.Curated) == 1 {
 			it = "it"
 		}
+		drop := front.Regen.Word()
+		if d.handKept {
+			drop = inRegenForce.Word() // regen alone keeps the file and exits 2
+		}
 		fix = front.Sprintf("and it holds %s no replay of the log produces (%s): run %s to record %s as events (%s would drop %s)",
-			words.Plural(len(d.Curated), "item"), words.Clip(strings.Join(d.Curated, ", ")), front.Adopt.Word(), it, front.Regen.Word(), it)
+			words.Plural(len(d.Curated), "item"), words.Clip(strings.Join(d.Curated, ", ")), front.Adopt.Word(), it, drop, it)
 		if d.Differs {
 			return front.Sprintf("stale (horizon %s, but the content is not what regen writes), %s", or(d.Horizon, "none"), fix)
 		}
