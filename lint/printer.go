@@ -3,6 +3,7 @@ package lint
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/memsys/memsys/internal/base/diag"
@@ -57,7 +58,11 @@ func NewPrinter(format string, opt PrinterOptions) (Printer, error) {
 }
 
 // summary is the one-line count every human-facing format ends with.
-func summary(r *Result) string {
+func summary(r *Result) string { return summaryShowing(r, -1) }
+
+// summaryShowing is summary for a printer that showed only the first
+// shown of the notes on events the base revision already has (-1: all).
+func summaryShowing(r *Result, shown int) string {
 	e, w := r.Diagnostics.Count()
 	s := words.Plural(r.Events, "event")
 	if r.Counted != "" {
@@ -72,7 +77,11 @@ func summary(r *Result) string {
 		s += ": " + words.Plural(e, "error") + ", " + words.Plural(w, "warning")
 	}
 	if n := r.Diagnostics.Notes(); n > 0 {
-		s += " (" + words.Plural(n, "note") + " on events the base revision already has)"
+		s += " (" + words.Plural(n, "note") + " on events the base revision already has"
+		if shown >= 0 && shown < n {
+			s += ", the first " + strconv.Itoa(shown) + " shown: --format json lists them all"
+		}
+		s += ")"
 	}
 	if r.Suppressed > 0 {
 		in := BaselineFile

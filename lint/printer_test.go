@@ -212,3 +212,33 @@ func TestSARIFPartialFingerprints(t *testing.T) {
 		}
 	}
 }
+
+// TestTextBaselineNotesLast: findings the base revision already has
+// come after the change's own, at most maxBaselineNotes of them, and the
+// summary says how many were left out; in a hook on an adopted log they
+// ran to hundreds of lines before the commit's error.
+func TestTextBaselineNotesLast(t *testing.T) {
+	r := &Result{Events: 40}
+	for i := 1; i <= 15; i++ {
+		r.Diagnostics = append(r.Diagnostics, diag.Diagnostic{Rule: "MS106", Severity: diag.Warning, Baseline: true,
+			Range: diag.Range{File: "CHANGELOG.md", Line: i, Col: 1}, Message: fmt.Sprintf("old %d", i)})
+		if i == 8 {
+			r.Diagnostics = append(r.Diagnostics, diag.Diagnostic{Rule: "MS101", Severity: diag.Error,
+				Range: diag.Range{File: "CHANGELOG.md", Line: 100, Col: 1}, Message: "new"})
+		}
+	}
+	var out bytes.Buffer
+	if err := (&TextPrinter{}).Print(&out, r); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 1+maxBaselineNotes+1 {
+		t.Fatalf("%d lines, want the error, %d notes and the summary:\n%s", len(lines), maxBaselineNotes, &out)
+	}
+	if !strings.Contains(lines[0], ": error: new") || !strings.Contains(lines[1], ": note: old 1 ") || !strings.Contains(lines[maxBaselineNotes], ": note: old 10 ") {
+		t.Errorf("the error first, then the first notes in order:\n%s", &out)
+	}
+	if want := "40 events: 1 error, 0 warnings (15 notes on events the base revision already has, the first 10 shown: --format json lists them all)"; lines[len(lines)-1] != want {
+		t.Errorf("summary %q, want %q", lines[len(lines)-1], want)
+	}
+}

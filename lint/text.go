@@ -31,7 +31,23 @@ func (t *TextPrinter) Print(w io.Writer, r *Result) error {
 		}
 		return code + s + ansiReset
 	}
+	// Findings on events the base revision already has (lint --base,
+	// --staged) come last, at most maxBaselineNotes of them: on a log
+	// adopted with years of history they ran to hundreds of lines in
+	// the pre-commit hook, and the commit's own errors were lost among
+	// them. The summary counts them all; JSON and SARIF list them all.
+	ordered := make(diag.Diagnostics, 0, len(r.Diagnostics))
+	var notes diag.Diagnostics
 	for _, d := range r.Diagnostics {
+		if d.Baseline {
+			notes = append(notes, d)
+		} else {
+			ordered = append(ordered, d)
+		}
+	}
+	shown := min(len(notes), maxBaselineNotes)
+	ordered = append(ordered, notes[:shown]...)
+	for _, d := range ordered {
 		sev := d.Severity.String()
 		switch {
 		case d.Baseline:
@@ -52,6 +68,10 @@ func (t *TextPrinter) Print(w io.Writer, r *Result) error {
 			}
 		}
 	}
-	bw.WriteString(summary(r) + "\n")
+	bw.WriteString(summaryShowing(r, shown) + "\n")
 	return bw.Flush()
 }
+
+// maxBaselineNotes bounds the notes TextPrinter prints for findings the
+// base revision already has.
+const maxBaselineNotes = 10
