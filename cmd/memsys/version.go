@@ -34,7 +34,9 @@ func didYouMean(cmds []*cli.Command, name string) string {
 			continue
 		}
 		for _, n := range c.Names() {
-			if d := editDistance(name, n); d < bestD {
+			// A name no longer than the distance shares nothing with
+			// what was typed: "x" is one edit from help's alias "h".
+			if d := editDistance(name, n); d < bestD && d < len(n) {
 				best, bestD = n, d
 			}
 		}
