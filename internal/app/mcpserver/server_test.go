@@ -638,20 +638,10 @@ func TestReadOnlyToolsWriteNothing(t *testing.T) {
 // append says it on stderr (testscript append-torn, whose files this
 // test uses); over MCP the agent had no word of the repair.
 func TestAppendSaysRecovered(t *testing.T) {
-	ar, err := txtar.ParseFile(filepath.Join("..", "..", "..", "testscripts", "append-torn.txtar"))
+	root := scriptFiles(t, "append-torn.txtar")
+	want, err := os.ReadFile(filepath.Join(root, "want.md"))
 	if err != nil {
 		t.Fatal(err)
-	}
-	root := t.TempDir()
-	var want []byte
-	for _, f := range ar.Files {
-		if f.Name == "want.md" {
-			want = f.Data
-			continue
-		}
-		if err := os.WriteFile(filepath.Join(root, f.Name), f.Data, 0o644); err != nil {
-			t.Fatal(err)
-		}
 	}
 	cs := connect(t, root)
 	args := map[string]any{"type": "fix", "scope": "api", "summary": "Fix the crash", "agent": "bob", "time": "2026-03-01 10:00"}
@@ -708,20 +698,7 @@ func TestRegenWarnings(t *testing.T) {
 // draws, in the tool's words, and replaces it with "force" (testscript
 // regen-hand-kept, whose files this test uses).
 func TestRegenKeepsHandKept(t *testing.T) {
-	ar, err := txtar.ParseFile(filepath.Join("..", "..", "..", "testscripts", "regen-hand-kept.txtar"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	root := t.TempDir()
-	for _, f := range ar.Files {
-		p := filepath.Join(root, f.Name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	root := scriptFiles(t, "regen-hand-kept.txtar")
 	graph := filepath.Join(root, ".memory", "graph.md")
 	hand, _ := os.ReadFile(graph)
 	cs := connect(t, root)
@@ -740,4 +717,26 @@ func TestRegenKeepsHandKept(t *testing.T) {
 	if now, _ := os.ReadFile(graph); bytes.Contains(now, []byte("billing")) {
 		t.Error(`memsys_regen with "force" kept the hand-kept row`)
 	}
+}
+
+// scriptFiles writes the files of testscript name into a new folder
+// and returns it, so a test over MCP starts from the same memory as the
+// command-line script.
+func scriptFiles(t *testing.T, name string) string {
+	t.Helper()
+	ar, err := txtar.ParseFile(filepath.Join("..", "..", "..", "testscripts", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	for _, f := range ar.Files {
+		p := filepath.Join(root, f.Name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
 }
