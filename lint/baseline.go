@@ -16,6 +16,7 @@ import (
 
 	"github.com/memsys/memsys/internal/base/config"
 	"github.com/memsys/memsys/internal/base/diag"
+	"github.com/memsys/memsys/internal/base/front"
 	"github.com/memsys/memsys/parse"
 )
 
@@ -307,7 +308,8 @@ func (b Baseline) Apply(ds diag.Diagnostics) (kept diag.Diagnostics, suppressed 
 		left[e.Fingerprint]--
 		stale = append(stale, diag.Diagnostic{
 			Rule: "MS208", Severity: diag.Warning, Range: diag.Range{File: BaselineFile}, Event: e.Event,
-			Message: fmt.Sprintf("baseline entry %s (%s on %s) matches no finding any more: run memsys lint --write-baseline to drop it", e.Fingerprint, e.Rule, where2(e)),
+			Message: fmt.Sprintf("baseline entry %s (%s on %s) matches no finding any more: run %s to drop it", e.Fingerprint, e.Rule, where2(e), front.WriteBaseline.Word()),
+			MCP:     fmt.Sprintf("baseline entry %s (%s on %s) matches no finding any more: run %s to drop it", e.Fingerprint, e.Rule, where2(e), front.WriteBaseline.Word().MCP),
 		})
 	}
 	return kept, suppressed, stale

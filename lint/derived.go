@@ -100,7 +100,7 @@ func checkStale(p *Pass, rel string, need bool) {
 	src, err := p.ReadFile(rel)
 	if errors.Is(err, fs.ErrNotExist) {
 		if need {
-			p.Reportf(diag.Range{File: rel}, "", "%s is missing (%s tier): run memsys regen", rel, p.Tier())
+			p.Reportf(diag.Range{File: rel}, "", "%s is missing (%s tier): run %s", rel, p.Tier(), front.Regen.Word())
 		}
 		return
 	}
@@ -110,11 +110,11 @@ func checkStale(p *Pass, rel string, need bool) {
 	}
 	h, line := p.horizonOf(rel, src)
 	last := p.lastEvent()
-	fix := "run memsys regen"
+	fix := front.Sprintf("run %s", front.Regen.Word())
 	if !need {
 		// A tier declared lower than the files present: regen writes
 		// only the tier's files, so "run memsys regen" would not help.
-		fix = NotInTier(p.Tier()).String()
+		fix = NotInTier(p.Tier())
 	}
 	switch {
 	case materialize.Fresh(h, line, last):
@@ -152,6 +152,7 @@ func StagedAdvice(ds diag.Diagnostics, display func(string) string) {
 		for _, fix := range []string{": run memsys regen or memsys lint --fix", ": run memsys regen"} {
 			if strings.HasSuffix(d.Message, fix) {
 				d.Message = strings.TrimSuffix(d.Message, fix) + ": run memsys regen, then git add " + display(d.Range.File)
+				d.MCP = "" // the hook's advice: only the command line stages files
 				break
 			}
 		}
@@ -167,7 +168,11 @@ func NotInTier(tier string) front.Text {
 
 // adoptAdvice ends the message of a derived file that holds rows no
 // replay draws: regen alone would throw the team's curated rows away.
-const adoptAdvice = "run memsys adopt to record them as events (memsys regen or lint --fix alone would drop them)"
+var adoptAdvice = front.Sprintf("run %s to record them as events (%s or %s alone would drop them)", front.Adopt.Word(), front.Regen.Word(), front.LintFix.Short())
+
+// regenAdvice ends the message of a derived file that differs from
+// what regen writes.
+var regenAdvice = front.Sprintf("run %s or %s", front.Regen.Word(), front.LintFix.Word())
 
 // curated lists the rows of the graph.md src that the replay does not
 // draw (materialize.Missing), for GraphFile only.
@@ -242,17 +247,18 @@ func checkDrift(p *Pass, rel string) {
 	}
 	want, _ := p.expected(rel)
 	line := firstDiff(got, want)
-	msg := rel + " differs from what regen writes (edited by hand?): run memsys regen or memsys lint --fix"
+	msg, mcp := spellings("%s differs from what regen writes (edited by hand?): %s", []any{rel, regenAdvice})
 	if materialize.SealOnlyDiffers(got, want) {
 		// Only the seal differs: a memsys with another renderer
 		// (materialize.RenderVersion) wrote the same text.
-		msg = rel + " was sealed by another version of memsys (its text is what regen writes): run memsys regen or memsys lint --fix"
+		msg, mcp = spellings("%s was sealed by another version of memsys (its text is what regen writes): %s", []any{rel, regenAdvice})
 	} else if rows := curated(p, rel, got, false); len(rows) > 0 {
-		msg = rel + " differs from what regen writes and holds " + rowsText(rows) + ": " + adoptAdvice
+		msg, mcp = spellings("%s differs from what regen writes and holds %s: %s", []any{rel, rowsText(rows), adoptAdvice})
 	}
 	p.Report(diag.Diagnostic{
 		Range:   lineRange(rel, line),
 		Message: msg,
+		MCP:     mcp,
 		Detail:  udiff.Unified(rel, rel+" (regen)", got, want),
 	})
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/memsys/memsys/internal/base/config"
 	"github.com/memsys/memsys/internal/base/diag"
+	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
 )
 
@@ -106,23 +107,7 @@ func TestRuleFixtures(t *testing.T) {
 	}
 	for _, path := range paths {
 		t.Run(strings.TrimSuffix(filepath.Base(path), ".txtar"), func(t *testing.T) {
-			ar, err := txtar.ParseFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			files := memFS{}
-			var want []string
-			for _, f := range ar.Files {
-				if f.Name == "want" {
-					for _, l := range strings.Split(strings.TrimSpace(string(f.Data)), "\n") {
-						if l = strings.TrimSpace(l); l != "" {
-							want = append(want, l)
-						}
-					}
-					continue
-				}
-				files[f.Name] = f.Data
-			}
+			files, want := readFixture(t, path)
 			got := check(t, files)
 			matched := make([]bool, len(got))
 		wants:
@@ -147,6 +132,84 @@ func TestRuleFixtures(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// readFixture reads a testdata/rules fixture: the memory's files and
+// the lines of its want file.
+func readFixture(t *testing.T, path string) (memFS, []string) {
+	t.Helper()
+	ar, err := txtar.ParseFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := memFS{}
+	var want []string
+	for _, f := range ar.Files {
+		if f.Name == "want" {
+			for _, l := range strings.Split(strings.TrimSpace(string(f.Data)), "\n") {
+				if l = strings.TrimSpace(l); l != "" {
+					want = append(want, l)
+				}
+			}
+			continue
+		}
+		files[f.Name] = f.Data
+	}
+	return files, want
+}
+
+// TestFindingsWordedForMCP: a finding whose advice names a memsys
+// command carries the MCP server's wording, which names the tool (or
+// marks the command as the CLI's) and no flag, over every fixture and
+// a stale baseline entry (MS208). The command line's wording is the
+// testscripts' business: none changed when the MCP wording came.
+func TestFindingsWordedForMCP(t *testing.T) {
+	paths, _ := filepath.Glob("testdata/rules/*.txtar")
+	var all diag.Diagnostics
+	for _, path := range paths {
+		files, _ := readFixture(t, path)
+		all = append(all, check(t, files)...)
+	}
+	// A derived file edited by hand (MS204), which no fixture has.
+	files, _ := readFixture(t, "testdata/rules/clean.txtar")
+	lg := parse.Parse(parse.LogFile, files[parse.LogFile])
+	x := materialize.NewReplayer(RenderOptions(config.Default()))
+	for i := range lg.Events {
+		x.Apply(&lg.Events[i])
+	}
+	graph, ctx := x.Render()
+	files[parse.GraphFile], files[parse.ContextFile] = append(graph, "\nhand edit\n"...), ctx
+	all = append(all, check(t, files)...)
+	_, _, stale := Baseline{Findings: []BaselineEntry{{Rule: "MS105", Fingerprint: "0123456789abcdef", File: "CHANGELOG.md", Event: "evt-001"}}}.Apply(nil)
+	all = append(all, stale...)
+	cliWord := regexp.MustCompile(`--[a-z]|\bmemsys [a-z]`)
+	cliOnly := regexp.MustCompile(`the CLI command "[^"]*"`)
+	tool := regexp.MustCompile(`\bmemsys_[a-z]+`)
+	rules := map[string]bool{}
+	for _, d := range all {
+		if !cliWord.MatchString(d.Message) {
+			if d.MCP != "" {
+				t.Errorf("%s: an MCP wording for a message that names no command: %q", d.Error(), d.MCP)
+			}
+			continue
+		}
+		if d.MCP == "" {
+			t.Errorf("%s: names a command, with no MCP wording", d.Error())
+			continue
+		}
+		rules[d.Rule] = true
+		if w := cliWord.FindString(cliOnly.ReplaceAllString(d.MCP, "")); w != "" {
+			t.Errorf("%s: the MCP wording %q still says %q", d.Rule, d.MCP, w)
+		}
+		if tool.MatchString(d.Message) {
+			t.Errorf("%s: the command line's wording names a tool: %q", d.Rule, d.Message)
+		}
+	}
+	for _, id := range []string{"MS101", "MS117", "MS201", "MS202", "MS204", "MS207", "MS208"} {
+		if !rules[id] {
+			t.Errorf("no fixture has %s advise a command: the test covers less than it says", id)
+		}
 	}
 }
 

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"github.com/memsys/memsys/internal/base/diag"
+	"github.com/memsys/memsys/internal/base/front"
 )
 
 func init() {
@@ -23,7 +24,7 @@ func init() {
 func runEventLogSection(p *Pass) {
 	switch {
 	case p.Log == nil:
-		p.Reportf(diag.Range{File: p.LogFile()}, "", "%s is missing: run memsys init to create it", p.LogFile())
+		p.Reportf(diag.Range{File: p.LogFile()}, "", "%s is missing: run %s to create it", p.LogFile(), front.Init.Word())
 	case !p.Log.HasEventLog:
 		p.Reportf(lineRange(p.Log.File, 1), "", "%s has no \"## Event Log\" section: add the heading above the first event", p.Log.File)
 	}

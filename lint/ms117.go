@@ -2,6 +2,7 @@ package lint
 
 import (
 	"github.com/memsys/memsys/internal/base/diag"
+	"github.com/memsys/memsys/internal/base/front"
 	"github.com/memsys/memsys/internal/base/words"
 )
 
@@ -33,5 +34,5 @@ func runArchiveDue(p *Pass) {
 	if line == 0 {
 		line = 1
 	}
-	p.Reportf(lineRange(p.Log.File, line), "", "%s has %s, more than %d: run memsys archive", p.Log.File, words.Plural(n, "event"), limit)
+	p.Reportf(lineRange(p.Log.File, line), "", "%s has %s, more than %d: run %s", p.Log.File, words.Plural(n, "event"), limit, front.Archive.Word())
 }

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"github.com/memsys/memsys/internal/base/diag"
+	"github.com/memsys/memsys/internal/base/front"
 	"github.com/memsys/memsys/parse"
 )
 
@@ -22,6 +23,6 @@ func init() {
 
 func runMemoryDir(p *Pass) {
 	if t := p.Tier(); t != "mvp" && !p.Exists(parse.MemoryDir) {
-		p.Reportf(diag.Range{File: parse.MemoryDir}, "", "%s/ is missing (%s tier): run memsys regen", parse.MemoryDir, t)
+		p.Reportf(diag.Range{File: parse.MemoryDir}, "", "%s/ is missing (%s tier): run %s", parse.MemoryDir, t, front.Regen.Word())
 	}
 }

@@ -2,10 +2,10 @@ package lint
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 
 	"github.com/memsys/memsys/internal/base/diag"
+	"github.com/memsys/memsys/internal/base/front"
 	"github.com/memsys/memsys/parse"
 )
 
@@ -37,16 +37,16 @@ func runAgentsProtocol(p *Pass) {
 		// it with the same parse.FindAgentsProtocol), or what to do
 		// first when init cannot.
 		pr := parse.FindAgentsProtocol(src)
-		what := ""
+		var what front.Text
 		switch {
 		case pr.Heading:
 			return
 		case pr.Begin >= 0:
-			what = "run memsys init, which restores it between the memsys markers"
+			what = front.Sprintf("run %s, which restores it between the memsys markers", front.Init.Word())
 		case pr.Marker:
-			what = fmt.Sprintf("it has %q but no %q after it, so memsys init cannot restore it: delete the begin marker line, then run memsys init", parse.ProtocolBegin, parse.ProtocolEnd)
+			what = front.Sprintf("it has %q but no %q after it, so %s cannot restore it: delete the begin marker line, then run %s", parse.ProtocolBegin, parse.ProtocolEnd, front.Init.Word(), front.Init.Word())
 		default:
-			what = "run memsys init to add it"
+			what = front.Sprintf("run %s to add it", front.Init.Word())
 		}
 		p.Reportf(lineRange(parse.AgentsFile, 1), "", "%s has no \"## Memory System Protocol\" section: %s", parse.AgentsFile, what)
 	}

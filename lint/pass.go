@@ -7,6 +7,7 @@ import (
 
 	"github.com/memsys/memsys/internal/base/config"
 	"github.com/memsys/memsys/internal/base/diag"
+	"github.com/memsys/memsys/internal/base/front"
 	"github.com/memsys/memsys/parse"
 )
 
@@ -39,9 +40,30 @@ func (p *Pass) Report(d diag.Diagnostic) {
 // saves growing the list a step at a time, each step a copy of it.
 func (p *Pass) reserve(n int) { *p.out = slices.Grow(*p.out, n) }
 
-// Reportf reports message at r for event (which may be "").
+// Reportf reports message at r for event (which may be ""). Arguments
+// that are front.Words or front.Texts (advice naming a command) are
+// worded for each front end: Message the command line's, MCP the
+// tools'.
 func (p *Pass) Reportf(r diag.Range, event, format string, args ...any) {
-	p.Report(diag.Diagnostic{Range: r, Event: event, Message: fmt.Sprintf(format, args...)})
+	msg, mcp := spellings(format, args)
+	p.Report(diag.Diagnostic{Range: r, Event: event, Message: msg, MCP: mcp})
+}
+
+// spellings is fmt.Sprintf of format and args, and when an argument is
+// worded per front end, the MCP server's wording if it differs ("" if
+// not). Most findings name no command: they pay one pass over args.
+func spellings(format string, args []any) (cli, mcp string) {
+	cli = fmt.Sprintf(format, args...)
+	for _, a := range args {
+		switch a.(type) {
+		case front.Word, front.Text:
+			if m := front.Sprintf(format, args...).For(front.MCP); m != cli {
+				return cli, m
+			}
+			return cli, ""
+		}
+	}
+	return cli, ""
 }
 
 // LogFile is the log's file name as reported, even when it is missing.

@@ -25,6 +25,13 @@ func (h *handlers) lint(ctx context.Context, _ *mcp.CallToolRequest, in LintIn) 
 		return nil, nil, h.toolErr(err)
 	}
 	res := &lint.Result{Diagnostics: append(diag.Diagnostics{}, r.Diagnostics...), Events: r.Events, Roots: 1, Suppressed: r.Suppressed}
+	for i := range res.Diagnostics {
+		// An agent reads advice in tools and parameters, as in every
+		// other message the server gives (internal/base/front).
+		if d := &res.Diagnostics[i]; d.MCP != "" {
+			d.Message = d.MCP
+		}
+	}
 	res.Diagnostics.Sort()
 	// The structured result is exactly lint's JSON printer's; the text
 	// is its text printer's.

@@ -54,6 +54,7 @@ func TestResultsNameTools(t *testing.T) {
 		{tool: "memsys_graph", args: map[string]any{"format": "md"}},
 		{tool: "memsys_graph", args: map[string]any{}},
 		{tool: "memsys_context"},
+		{tool: "memsys_lint"},
 	}
 	for _, tc := range []struct {
 		name  string
@@ -77,10 +78,16 @@ func TestResultsNameTools(t *testing.T) {
 			}},
 		{"context.md missing",
 			func(t *testing.T, root string) { os.Remove(filepath.Join(root, parse.ContextFile)) },
-			[]step{{tool: "memsys_status", want: []string{".memory/context.md: missing: run memsys_regen\n"}}}},
+			[]step{
+				{tool: "memsys_status", want: []string{".memory/context.md: missing: run memsys_regen\n"}},
+				{tool: "memsys_lint", want: []string{"is missing (full tier): run memsys_regen"}},
+			}},
 		{"graph.md edited by hand",
 			func(t *testing.T, root string) { appendFile(t, root, parse.GraphFile, "\nhand edit\n") },
-			[]step{{tool: "memsys_status", want: []string{"or another version of memsys): run memsys_regen\n"}}}},
+			[]step{
+				{tool: "memsys_status", want: []string{"or another version of memsys): run memsys_regen\n"}},
+				{tool: "memsys_lint", want: []string{"differs from what regen writes (edited by hand?): run memsys_regen or memsys_lint with \\\"fix\\\""}},
+			}},
 		{"files the tier does not use",
 			func(t *testing.T, root string) { withConfig(t, root, `{"tier": "mvp"}`) },
 			[]step{
@@ -149,9 +156,6 @@ func TestResultsNameTools(t *testing.T) {
 					if !strings.Contains(got, w) {
 						t.Errorf("%s %v:\n%s\nwant it to contain %q", s.tool, s.args, got, w)
 					}
-				}
-				if s.tool == "memsys_lint" {
-					continue // lint's rule texts: out of scope (docs/agents.md)
 				}
 				if testing.Verbose() {
 					t.Logf("%s %v:\n%s", s.tool, s.args, got)

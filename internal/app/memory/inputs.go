@@ -19,7 +19,7 @@ var (
 	inStatus  = front.Input{Flag: "--status", Param: "status"}
 	inSince   = front.Input{Flag: "--since", Param: "since"}
 	inUntil   = front.Input{Flag: "--until", Param: "until"}
-	inLintFix = front.Lint.Flag(front.Input{Flag: "--fix", Param: "fix"}).Short()
+	inLintFix = front.LintFix.Short()
 	// inRegenForce is memsys regen --force, memsys_regen with "force".
 	inRegenForce = front.Regen.Flag(front.Input{Flag: "--force", Param: "force"})
 	// inDryRun is memsys archive's --dry-run, memsys_archive's dry_run.

@@ -94,6 +94,11 @@ type Diagnostic struct {
 	Message  string   // one line, no final period
 	Detail   string   // optional longer text, such as a unified diff
 	Related  []Range  // other places that explain the finding
+	// MCP is Message as the MCP server words it, when the two differ:
+	// advice naming a command ("run memsys regen") names the tool
+	// ("run memsys_regen") for an agent. Baselines and fingerprints
+	// match Message only, so both front ends see the same findings.
+	MCP string
 	// Baseline marks a finding that was already there before the
 	// change under review (on an event the base revision has): shown
 	// as a note, never counted, never failing a run.

@@ -113,11 +113,16 @@ var (
 	// Loops is memsys loops, which over MCP is memsys_log's "open"
 	// filter: the same loops, oldest first (TestOpenLoopsAgree).
 	Loops = Command{CLI: "memsys loops", Tool: "memsys_log", Param: "open"}
+	// LintFix is memsys lint --fix, memsys_lint with "fix" over MCP.
+	LintFix = Lint.Flag(Input{Flag: "--fix", Param: "fix"})
+	// WriteBaseline is memsys lint --write-baseline, which no tool does:
+	// the baseline is committed, a decision for the team, not an agent.
+	WriteBaseline = Command{CLI: "memsys lint --write-baseline"}
 )
 
 // Commands are the commands above, for the tests that check that each
 // tool they name is one the server offers.
-var Commands = []Command{Archive, Graph, Lint, Log, Recall, Regen, Init, Renumber, Adopt, Loops}
+var Commands = []Command{Archive, Graph, Lint, Log, Recall, Regen, Init, Renumber, Adopt, Loops, LintFix, WriteBaseline}
 
 // Speller is an error that can word itself for a front end.
 type Speller interface {
