@@ -44,6 +44,12 @@ func TestErrorsNameParameters(t *testing.T) {
 	}
 	badID := copyExample(t)
 	appendFile(t, badID, "CHANGELOG.md", "\n---\n\n### evt-0x1 | 2026-05-01 12:00 | a | fix\n\n**Scope**: x\n**Summary**: y\n\n**Refs**: none\n**Tags**: none\n")
+	// One whose log has evt-003 before evt-002: archive refuses it.
+	badOrder := copyExample(t)
+	swapIDs(t, badOrder, "evt-002", "evt-003")
+	if err := os.WriteFile(filepath.Join(badOrder, ".memsys.json"), []byte(`{"archive": {"threshold": 10, "keep": 5}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	gone := copyExample(t)
 	noRegen := copyExample(t) // graph.md is a folder: the append's regen fails
 	if err := os.Remove(filepath.Join(noRegen, ".memory", "graph.md")); err != nil {
@@ -58,7 +64,7 @@ func TestErrorsNameParameters(t *testing.T) {
 		t.Fatal(err)
 	}
 	sessions := map[string]*mcp.ClientSession{
-		root: connect(t, root), conflict: connect(t, conflict), noLog: connect(t, noLog), badID: connect(t, badID),
+		root: connect(t, root), conflict: connect(t, conflict), noLog: connect(t, noLog), badID: connect(t, badID), badOrder: connect(t, badOrder),
 		gone: connect(t, gone), noRegen: connect(t, noRegen), noAgent: connectAs(t, noAgent, ""),
 	}
 	if err := os.Remove(filepath.Join(gone, "CHANGELOG.md")); err != nil {
@@ -129,6 +135,8 @@ func TestErrorsNameParameters(t *testing.T) {
 		{noAgent, "memsys_archive", map[string]any{}, "agent", `missing agent: pass the "agent" parameter`},
 		{noAgent, "memsys_archive", map[string]any{"agent": "a|b"}, "agent", `agent "a|b" contains '|'`},
 		{badID, "memsys_archive", map[string]any{}, "", `fix the log (memsys_lint) before archiving`},
+		{badOrder, "memsys_archive", map[string]any{"dry_run": true}, "", `evt-002 comes after evt-003 (line 26), and archive takes the events at the top of the log as the oldest: move evt-002 back to its place in ascending ID order (lint: MS109), then run memsys_archive again`},
+		{badOrder, "memsys_archive", map[string]any{}, "", `then run memsys_archive again`},
 	} {
 		name := tc.tool + " " + filepath.Base(tc.root)
 		cs := sessions[tc.root]
@@ -178,6 +186,21 @@ func hasParam(t *testing.T, cs *mcp.ClientSession, tool, param string) bool {
 		return ok
 	}
 	return false
+}
+
+// swapIDs swaps the IDs of the headings of events a and b in root's
+// log, which puts them out of order.
+func swapIDs(t *testing.T, root, a, b string) {
+	t.Helper()
+	p := filepath.Join(root, "CHANGELOG.md")
+	src, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := strings.NewReplacer("### "+a+" |", "### "+b+" |", "### "+b+" |", "### "+a+" |")
+	if err := os.WriteFile(p, []byte(r.Replace(string(src))), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func appendFile(t *testing.T, root, name, text string) {

@@ -103,6 +103,14 @@ func TestResultsNameTools(t *testing.T) {
 				"but archive cannot run: CHANGELOG.md:299:1: event ID \"evt-0x1\" has characters other than digits after evt-: use evt-NNN: fix the log (memsys_lint) before archiving\n",
 				// The structured result says the same.
 				`"error":"CHANGELOG.md:299:1: event ID \"evt-0x1\" has characters other than digits after evt-: use evt-NNN: fix the log (memsys_lint) before archiving"`}}}},
+		{"archive refuses a log out of order",
+			func(t *testing.T, root string) {
+				withConfig(t, root, `{"archive": {"threshold": 10, "keep": 5}}`)
+				swapIDs(t, root, "evt-002", "evt-003")
+			},
+			[]step{{tool: "memsys_status", want: []string{
+				"but archive cannot run: CHANGELOG.md:43: evt-002 comes after evt-003 (line 26), and archive takes the events at the top of the log as the oldest: move evt-002 back to its place in ascending ID order (lint: MS109), then run memsys_archive again\n",
+				`"error":"CHANGELOG.md:43: evt-002 comes after evt-003 (line 26), `}}}},
 		{"due, nothing can move",
 			func(t *testing.T, root string) { withConfig(t, root, `{"archive": {"threshold": 15, "keep": 12}}`) },
 			[]step{

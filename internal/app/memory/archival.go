@@ -106,7 +106,9 @@ func Archive(root string, opt ArchiveOptions) (*ArchiveResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	a.decide(opt)
+	if err := a.decide(opt); err != nil {
+		return nil, err
+	}
 	p := a.plan
 	res := &ArchiveResult{Due: p.Due, Events: p.Count, Threshold: opt.Threshold, Keep: opt.Keep, Boundary: p.Boundary.ID,
 		Reason: p.Reason, Moved: []string{}, ArchiveFile: a.archName, DryRun: opt.DryRun}
@@ -176,8 +178,10 @@ func readArchival(root string) (*archival, error) {
 }
 
 // decide plans the move: the protocol's plan, or, after an interrupted
-// run, the rest of that run's move.
-func (a *archival) decide(opt ArchiveOptions) {
+// run, the rest of that run's move. A move out of a log whose IDs do
+// not rise in file order is refused (logOrder): it would move the
+// events at the top, which are then not the oldest.
+func (a *archival) decide(opt ArchiveOptions) error {
 	a.plan = PlanArchive(a.log, pinned(a.graph), opt.Keep, opt.Threshold)
 	if a.resumed > 0 {
 		// The archive already holds the moved events, byte for byte, so
@@ -186,6 +190,10 @@ func (a *archival) decide(opt ArchiveOptions) {
 		a.plan = ArchivePlan{Due: true, Count: len(le), Moved: le[:a.resumed], Boundary: le[a.resumed],
 			Reason: "finishing an interrupted archive: " + SpanOf(le[0].ID, le[a.resumed-1].ID) + " already in " + a.archName}
 	}
+	if len(a.plan.Moved) == 0 {
+		return nil
+	}
+	return orderOf(a.log).err(workspace.LogName)
 }
 
 // build returns the new log (with the archive event id at its end) and
@@ -431,6 +439,8 @@ func previewArchive(root string, threshold, keep int) *ArchivePreview {
 	if err != nil {
 		return &ArchivePreview{Error: err.Error(), err: err}
 	}
-	a.decide(ArchiveOptions{Threshold: threshold, Keep: keep})
+	if err := a.decide(ArchiveOptions{Threshold: threshold, Keep: keep}); err != nil {
+		return &ArchivePreview{Error: err.Error(), err: err}
+	}
 	return &ArchivePreview{Moves: len(a.plan.Moved), Boundary: a.plan.Boundary.ID, Reason: a.plan.Reason}
 }

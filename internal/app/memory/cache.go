@@ -42,7 +42,7 @@ import (
 // state and replays the bytes after it, the head's events included.
 
 // checkpointVersion changes whenever replayCheckpoint does.
-const checkpointVersion = 6
+const checkpointVersion = 7
 
 // replayCheckpoint is one cache entry: a head, or a heavy checkpoint
 // (Replayer set).
@@ -58,6 +58,11 @@ type replayCheckpoint struct {
 	// event replayed, headers, Scope and Summary.
 	LogEvents, ArchiveEvents int
 	Last                     *parse.Event
+	// LogOrder is the order of the log's event IDs up to the prefix's
+	// end, which status continues over the events after it: archive
+	// refuses a log out of order, and status says so without reading
+	// the log again (logOrder).
+	LogOrder logOrder
 	// GraphSum and ContextSum are the SHA-256 of graph.md and context.md
 	// as rendered from this state: when no event came since and the
 	// files on disk hash the same, regen has nothing to do
@@ -254,6 +259,7 @@ func replayRead(root string, opt materialize.Options, mem *workspace.Memory, tie
 			if e.InLog {
 				last.set(e)
 				last.logN++
+				last.order.add(e)
 			}
 		} else {
 			last.archN++
@@ -375,6 +381,7 @@ type lastEvent struct {
 	// archN count the events status reports.
 	ev          *parse.Event
 	logN, archN int
+	order       logOrder // the log's event IDs in file order, for status
 }
 
 // set records e as the log's last event in its Event Log.
@@ -458,7 +465,7 @@ func save(root, name string, mem *workspace.Memory, r *rendered, tier parse.Tier
 	cp := replayCheckpoint{
 		Version: checkpointVersion, PrefixLen: last.EndOffset, PrefixLines: last.EndLine,
 		PrefixSum: sum.Sum, Prefix: prefix, Events: n,
-		LogEvents: last.logN, ArchiveEvents: last.archN, Last: briefEvent(last.ev),
+		LogEvents: last.logN, ArchiveEvents: last.archN, Last: briefEvent(last.ev), LogOrder: last.order,
 		Source: source, Log: *mem.Log, Archive: mem.Archive,
 	}
 	if tier == parse.Full || r.graph != nil {
@@ -506,7 +513,7 @@ func resume(mem *workspace.Memory, cp *replayCheckpoint, suffix []byte) (x *mate
 		return nil, last, 0, false, nil
 	}
 	last = lastEvent{Offset: cp.PrefixLen, EndOffset: cp.PrefixLen, EndLine: cp.PrefixLines, clean: true,
-		ev: cp.Last, logN: cp.LogEvents, archN: cp.ArchiveEvents}
+		ev: cp.Last, logN: cp.LogEvents, archN: cp.ArchiveEvents, order: cp.LogOrder}
 	a := materialize.ResumeAsync(x)
 	log, n := resumeLog(cp, suffix, func(e *parse.Event) {
 		a.Add(e)
@@ -514,6 +521,7 @@ func resume(mem *workspace.Memory, cp *replayCheckpoint, suffix []byte) (x *mate
 		if e.InLog {
 			last.set(e)
 			last.logN++
+			last.order.add(e)
 		}
 	})
 	x = a.Wait()

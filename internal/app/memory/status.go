@@ -32,6 +32,10 @@ type StatusReport struct {
 	// limit and keep are .memsys.json's archive threshold and keep
 	// count (the defaults when it sets none).
 	limit, keep int
+	// order is the order of the log's event IDs, followed as the
+	// headings stream past: archive refuses a log out of order, and
+	// status, which does not plan a long log, must say so too.
+	order logOrder
 	// Stale is true when a derived file of the tier is stale or
 	// missing: the command then exits 1.
 	Stale bool `json:"stale"`
@@ -155,6 +159,13 @@ func (r *StatusReport) SetThreshold(threshold int) {
 		keep = DefaultKeep
 	}
 	if least := r.Log.Events - (2*keep - 1); least > 0 {
+		// archive would move something, so it checks the order, and
+		// refuses as status says here (a plan of a short log below
+		// checks it as archive does).
+		if err := r.order.err(workspace.LogName); err != nil {
+			r.ArchivePlan = &ArchivePreview{Error: err.Error(), err: err}
+			return
+		}
 		r.ArchivePlan = &ArchivePreview{Moves: least, AtLeast: true}
 		return
 	}
@@ -175,8 +186,10 @@ func ReadStatus(root string) (*StatusReport, error) {
 	}
 	// The events are hashed as they pass (their text is there even in
 	// a headers-only parse), for the seal check of each derived file.
-	mem, lastEvent, inLog, inArchive, src, c, ok := statusCached(root, cfg)
+	var order logOrder
+	mem, lastEvent, inLog, inArchive, src, c, ok := statusCached(root, cfg, &order)
 	if !ok {
+		order = logOrder{}
 		src = materialize.NewSourceHasher(lint.RenderOptions(cfg))
 		if mem, err = workspace.Stream(root, func(e *parse.Event) {
 			src.Add(e)
@@ -184,6 +197,7 @@ func ReadStatus(root string) (*StatusReport, error) {
 			if e.Range.File == workspace.LogName {
 				if e.InLog {
 					inLog++
+					order.add(e)
 				}
 			} else {
 				inArchive++
@@ -218,7 +232,7 @@ func ReadStatus(root string) (*StatusReport, error) {
 	r.Graph, graph = derivedStatus(root, parse.GraphFile, last, tier.HasGraph(), digest, false)
 	r.Context, context = derivedStatus(root, parse.ContextFile, last, tier.HasContext(), digest, true)
 	r.root = root
-	r.limit, r.keep = cfg.ArchiveThreshold, cfg.ArchiveKeep
+	r.limit, r.keep, r.order = cfg.ArchiveThreshold, cfg.ArchiveKeep, order
 	r.Stale = r.Graph.Expected && r.Graph.State != "fresh" || r.Context.Expected && r.Context.State != "fresh"
 	n, loopsFresh := freshLoops(context, r.Context)
 	if loopsFresh {
@@ -435,7 +449,9 @@ func or(s, def string) string {
 // last replay (regen, append --regen), plus the events appended since,
 // read headers-only. On a 100k-event log that is a hash of the log
 // instead of a parse of it. ok is false without a usable checkpoint.
-func statusCached(root string, cfg config.Config) (mem *workspace.Memory, last *parse.Event, inLog, inArchive int, src *materialize.SourceHasher, c *checkpointed, ok bool) {
+// order receives the order of the log's IDs: the checkpoint's,
+// continued over the events after it.
+func statusCached(root string, cfg config.Config, order *logOrder) (mem *workspace.Memory, last *parse.Event, inLog, inArchive int, src *materialize.SourceHasher, c *checkpointed, ok bool) {
 	if !workspace.CacheEnabled() {
 		return nil, nil, 0, 0, nil, nil, false
 	}
@@ -448,12 +464,13 @@ func statusCached(root string, cfg config.Config) (mem *workspace.Memory, last *
 	if err != nil {
 		return nil, nil, 0, 0, nil, nil, false
 	}
-	last, inLog, inArchive = cp.Last, cp.LogEvents, cp.ArchiveEvents
+	last, inLog, inArchive, *order = cp.Last, cp.LogEvents, cp.ArchiveEvents, cp.LogOrder
 	log, n := resumeLog(cp, c.suffix(), func(e *parse.Event) {
 		src.Add(e)
 		last = e
 		if e.InLog {
 			inLog++
+			order.add(e)
 		}
 	}, parse.HeadersOnly())
 	if workspace.CheckCount(n) != nil {
