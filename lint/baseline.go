@@ -287,7 +287,36 @@ func (r *baselineReader) findings(b *Baseline) error {
 // an MS208 warning for each entry that matched nothing: the finding
 // was fixed, so the entry should go and the file shrink.
 func (b Baseline) Apply(ds diag.Diagnostics) (kept diag.Diagnostics, suppressed int, stale diag.Diagnostics) {
-	left := map[string]int{}
+	kept, suppressed, left := b.match(ds)
+	for _, e := range b.Findings {
+		if left[e.Fingerprint] == 0 {
+			continue
+		}
+		left[e.Fingerprint]--
+		stale = append(stale, diag.Diagnostic{
+			Rule: "MS208", Severity: diag.Warning, Range: diag.Range{File: BaselineFile}, Event: e.Event,
+			Message: fmt.Sprintf("baseline entry %s (%s on %s) matches no finding any more: run %s to drop it", e.Fingerprint, e.Rule, where2(e), front.WriteBaseline.Word()),
+			MCP:     fmt.Sprintf("baseline entry %s (%s on %s) matches no finding any more: run %s to drop it", e.Fingerprint, e.Rule, where2(e), front.WriteBaseline.Word().MCP),
+		})
+	}
+	return kept, suppressed, stale
+}
+
+// Filter drops the findings of ds the baseline holds, as Apply does,
+// for a command that prints some of lint's findings itself (regen's
+// warnings, ParseFindings): it judges no entry stale, since the
+// findings it was not handed may match the rest.
+func (b Baseline) Filter(ds diag.Diagnostics) (kept diag.Diagnostics, suppressed int) {
+	kept, suppressed, _ = b.match(ds)
+	return kept, suppressed
+}
+
+// match pairs the baseline's entries with ds by fingerprint, each entry
+// with one finding, and returns the findings no entry matched, how many
+// did, and the count of each fingerprint's entries left unmatched. The
+// append-only rules' findings judge a change and are never matched.
+func (b Baseline) match(ds diag.Diagnostics) (kept diag.Diagnostics, suppressed int, left map[string]int) {
+	left = map[string]int{}
 	for _, e := range b.Findings {
 		left[e.Fingerprint]++
 	}
@@ -301,18 +330,7 @@ func (b Baseline) Apply(ds diag.Diagnostics) (kept diag.Diagnostics, suppressed 
 		}
 		kept = append(kept, d)
 	}
-	for _, e := range b.Findings {
-		if left[e.Fingerprint] == 0 {
-			continue
-		}
-		left[e.Fingerprint]--
-		stale = append(stale, diag.Diagnostic{
-			Rule: "MS208", Severity: diag.Warning, Range: diag.Range{File: BaselineFile}, Event: e.Event,
-			Message: fmt.Sprintf("baseline entry %s (%s on %s) matches no finding any more: run %s to drop it", e.Fingerprint, e.Rule, where2(e), front.WriteBaseline.Word()),
-			MCP:     fmt.Sprintf("baseline entry %s (%s on %s) matches no finding any more: run %s to drop it", e.Fingerprint, e.Rule, where2(e), front.WriteBaseline.Word().MCP),
-		})
-	}
-	return kept, suppressed, stale
+	return kept, suppressed, left
 }
 
 func where2(e BaselineEntry) string {

@@ -78,3 +78,27 @@ func TestFingerprintArchived(t *testing.T) {
 		}
 	}
 }
+
+// TestBaselineFilter: Filter drops what Apply drops (one finding per
+// entry, never an append-only rule's) and judges no entry stale: the
+// caller (regen's warnings) holds only some of lint's findings.
+func TestBaselineFilter(t *testing.T) {
+	at := func(line int, rule, evt, msg string) diag.Diagnostic {
+		return diag.Diagnostic{Rule: rule, Severity: diag.Warning, Range: diag.Range{File: "CHANGELOG.md", Line: line}, Event: evt, Message: msg}
+	}
+	dateOnly := at(12, "MS111", "evt-002", `timestamp "2025-01-02" has no time of day`)
+	b := NewBaseline(diag.Diagnostics{dateOnly, at(40, "MS104", "evt-008", "evt-008 refers to itself (line 40)")})
+	now := diag.Diagnostics{
+		at(22, "MS111", "evt-002", `timestamp "2025-01-02" has no time of day`), // shifted: accepted
+		dateOnly, // the same finding twice: one entry hides one
+		at(30, "MS111", "evt-005", `timestamp "2025-01-05" has no time of day`),
+	}
+	kept, suppressed := b.Filter(now)
+	if suppressed != 1 || len(kept) != 2 || kept[0].Range.Line != 12 || kept[1].Event != "evt-005" {
+		t.Errorf("Filter kept %v, suppressed %d; want the second evt-002 finding and evt-005's, 1 suppressed", kept, suppressed)
+	}
+	applied, n, _ := b.Apply(now)
+	if n != suppressed || len(applied) != len(kept) {
+		t.Errorf("Apply kept %d and suppressed %d, Filter %d and %d", len(applied), n, len(kept), suppressed)
+	}
+}

@@ -84,6 +84,28 @@ func (l *Linter) Config() config.Config { return l.cfg }
 // findings made outside a rule's Run: the baseline file's MS208.
 func (l *Linter) Severity(id string) diag.Severity { return l.sev[id] }
 
+// ParseFindings returns the findings lint reports for problems, parse
+// problems of the archive and the log that a command other than lint
+// prints itself (regen's warnings): each under the rule that reports
+// its kind (ProblemRule) at l's severity for it, none for a rule l
+// turns off, so the command can say what lint says and apply the
+// baseline lint applies (Baseline.Filter). A content rule's finding on
+// a superseded event, which lint makes a note with a longer message,
+// is not: that needs the history, which these commands do not judge.
+func (l *Linter) ParseFindings(problems []parse.Problem) diag.Diagnostics {
+	ds := make(diag.Diagnostics, 0, len(problems))
+	for _, p := range problems {
+		id, sev := ProblemRule(p.Kind), diag.Warning
+		if id != "" {
+			sev = l.sev[id]
+		}
+		if sev != diag.Off {
+			ds = append(ds, diag.Diagnostic{Rule: id, Severity: sev, Range: p.Range, Event: p.Event, Message: p.Message})
+		}
+	}
+	return ds
+}
+
 // RenderOptions returns the options graph.md and context.md are rendered
 // with under cfg. It is the one conversion from the configuration to
 // materialize's options, so lint's drift check and regen render with the

@@ -17,6 +17,6 @@ func init() {
 		Bad:      "### evt-01a | 2025-01-01 10:00 | agent",
 		Good:     "### evt-010 | 2025-01-01 10:00 | agent | create",
 		Severity: diag.Error,
-		Run:      problemRule(parse.KindHeader, parse.KindID),
+		Problems: []parse.Kind{parse.KindHeader, parse.KindID},
 	})
 }

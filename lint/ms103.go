@@ -17,6 +17,6 @@ func init() {
 		Good:     "### evt-004 | 2025-02-28 15:00 | agent | fix",
 		Content:  true,
 		Severity: diag.Error,
-		Run:      problemRule(parse.KindTimestamp),
+		Problems: []parse.Kind{parse.KindTimestamp},
 	})
 }

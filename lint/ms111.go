@@ -17,6 +17,6 @@ func init() {
 		Good:     "### evt-003 | 2025-01-01 14:30 | agent | test",
 		Content:  true,
 		Severity: diag.Warning,
-		Run:      problemRule(parse.KindDateOnly),
+		Problems: []parse.Kind{parse.KindDateOnly},
 	})
 }

@@ -17,6 +17,6 @@ func init() {
 		Bad:      "## evt-015 | 2025-01-03 10:00 | agent | test",
 		Good:     "### evt-015 | 2025-01-03 10:00 | agent | test",
 		Severity: diag.Error,
-		Run:      problemRule(parse.KindLevel),
+		Problems: []parse.Kind{parse.KindLevel},
 	})
 }

@@ -18,6 +18,6 @@ func init() {
 		Bad:      "## Notes\n\n### evt-016 | 2025-01-03 11:00 | agent | fix",
 		Good:     "## Event Log\n\n### evt-016 | 2025-01-03 11:00 | agent | fix",
 		Severity: diag.Error,
-		Run:      problemRule(parse.KindOutside),
+		Problems: []parse.Kind{parse.KindOutside},
 	})
 }

@@ -17,6 +17,6 @@ func init() {
 		Good:     "### evt-017 | ... | fix\n**Scope**: api\n**Details**:\n- note: fixed by restarting",
 		Content:  true,
 		Severity: diag.Warning,
-		Run:      problemRule(parse.KindFreeText),
+		Problems: []parse.Kind{parse.KindFreeText},
 	})
 }

@@ -16,6 +16,6 @@ func init() {
 		Good:     "**Summary**: add login and logout",
 		Content:  true,
 		Severity: diag.Warning,
-		Run:      problemRule(parse.KindDuplicateKey),
+		Problems: []parse.Kind{parse.KindDuplicateKey},
 	})
 }

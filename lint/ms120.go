@@ -16,6 +16,6 @@ func init() {
 		Bad:      "- output: <2 MB of log on one line>",
 		Good:     "- output: logs/run-17.txt",
 		Severity: diag.Error,
-		Run:      problemRule(parse.KindLineLength),
+		Problems: []parse.Kind{parse.KindLineLength},
 	})
 }

@@ -16,6 +16,6 @@ func init() {
 		Bad:      "**Summary**: caf\\xe9 opened (Latin-1 byte)",
 		Good:     "**Summary**: café opened",
 		Severity: diag.Error,
-		Run:      problemRule(parse.KindEncoding),
+		Problems: []parse.Kind{parse.KindEncoding},
 	})
 }

@@ -17,6 +17,6 @@ func init() {
 		Bad:      "**Details**:\n```\nnpm test\n\n### evt-008 | ... | test",
 		Good:     "**Details**:\n```\nnpm test\n```\n\n### evt-008 | ... | test",
 		Severity: diag.Error,
-		Run:      problemRule(parse.KindUnclosed),
+		Problems: []parse.Kind{parse.KindUnclosed},
 	})
 }

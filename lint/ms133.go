@@ -18,6 +18,6 @@ func init() {
 		Bad:      "### evt-008 | ... | modify\n## Event Log rules\n...\n### evt-009 | ...",
 		Good:     "### evt-008 | ... | modify\n#### Event Log rules\n...\n### evt-009 | ...",
 		Severity: diag.Warning,
-		Run:      problemRule(parse.KindCut),
+		Problems: []parse.Kind{parse.KindCut},
 	})
 }

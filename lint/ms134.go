@@ -21,6 +21,6 @@ func init() {
 		Bad:      "**Scope**: auth\n<<<<<<< HEAD\n**Summary**: ours\n=======\n**Summary**: theirs\n>>>>>>> feature",
 		Good:     "**Scope**: auth\n**Summary**: ours",
 		Severity: diag.Error,
-		Run:      problemRule(parse.KindConflict),
+		Problems: []parse.Kind{parse.KindConflict},
 	})
 }

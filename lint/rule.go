@@ -34,6 +34,11 @@ type Rule struct {
 	// Git says the rule reads git through the Pass (Pass.Git): it finds
 	// nothing unless lint compares revisions (--base, --staged, audit).
 	Git bool
+	// Problems are the kinds of parse problem the rule reports, one
+	// finding each, as the parser words it: register sets Run to
+	// report them, and ProblemRule names the rule for a command that
+	// prints parse problems itself (regen's warnings).
+	Problems []parse.Kind
 	// Run reports the rule's findings from the memory as a whole, after
 	// the last event.
 	Run func(*Pass)
@@ -63,6 +68,10 @@ var stateless = &struct{}{}
 
 var registry = map[string]*Rule{}
 
+// problemRules maps a kind of parse problem to the ID of the rule that
+// reports it (Rule.Problems).
+var problemRules = map[parse.Kind]string{}
+
 // register adds r to the registry; called from each rule file's init.
 // A malformed rule panics at start-up, so TestRegistry catches it.
 func register(r *Rule) {
@@ -72,8 +81,24 @@ func register(r *Rule) {
 	if _, dup := registry[r.ID]; dup {
 		panic("lint: rule " + r.ID + " registered twice")
 	}
+	for _, k := range r.Problems {
+		if other, dup := problemRules[k]; dup {
+			panic("lint: rules " + other + " and " + r.ID + " both report parse problems of kind " + string(k))
+		}
+		problemRules[k] = r.ID
+	}
+	if len(r.Problems) > 0 {
+		if r.Run != nil {
+			panic("lint: rule " + r.ID + " reports parse problems: its Run is problemRule's, not its own")
+		}
+		r.Run = problemRule(r.Problems...)
+	}
 	registry[r.ID] = r
 }
+
+// ProblemRule is the ID of the rule that reports parse problems of
+// kind k, "" for a kind no rule reports.
+func ProblemRule(k parse.Kind) string { return problemRules[k] }
 
 // isRuleID reports whether id reads MSnnn with a first digit from 1.
 // The checks at registration are plain byte tests, not regular
@@ -118,6 +143,8 @@ func (r *Rule) check() error {
 		return fmt.Errorf("lint: rule %s needs Doc, Bad and Good", r.ID)
 	case r.Severity != diag.Error && r.Severity != diag.Warning:
 		return fmt.Errorf("lint: rule %s default severity must be error or warning", r.ID)
+	case len(r.Problems) > 0 && r.Visit != nil:
+		return fmt.Errorf("lint: rule %s reports parse problems: it has no Visit", r.ID)
 	case r.Run != nil && r.Visit != nil:
 		return fmt.Errorf("lint: rule %s has both Run and Visit: use Visitor.End for the end of the history", r.ID)
 	}

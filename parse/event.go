@@ -285,6 +285,24 @@ type Problem struct {
 // String formats the problem as "file:line:col: message".
 func (p Problem) String() string { return p.Range.String() + ": " + p.Message }
 
+// Unread reports whether p is an event heading the parser did not take
+// as an event: an ID it cannot read (KindID: "### evt-001: Title"), a
+// heading outside the Event Log section (KindOutside), or one written
+// as an event's with pipes but without evt-NNN (the KindHeader problem
+// that names no event; the other KindHeader problems are on events it
+// kept). A headers-only parse finds them all, so memsys status counts
+// them without reading the bodies: a log of such headings is not an
+// empty memory.
+func (p Problem) Unread() bool {
+	switch p.Kind {
+	case KindID, KindOutside:
+		return true
+	case KindHeader:
+		return p.Event == ""
+	}
+	return false
+}
+
 func isASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= 0x80 {

@@ -7,9 +7,9 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/memsys/memsys/internal/app/memory"
+	"github.com/memsys/memsys/internal/base/diag"
 	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/internal/io/workspace"
-	"github.com/memsys/memsys/parse"
 )
 
 func regenCommand() *cli.Command {
@@ -97,9 +97,11 @@ func runRegen(ctx context.Context, cmd *cli.Command) error {
 const maxWarnings = 10
 
 // warnProblems prints the history's problems on stderr, one line each
-// as "file:line:col: warning: message", with the file relative to where
-// memsys was started (or -C), as lint shows it. The exit status stays 0.
-func warnProblems(cmd *cli.Command, root string, problems []parse.Problem) {
+// as "file:line:col: warning: message [ID]", with the file relative to
+// where memsys was started (or -C) and the rule ID, as lint shows them.
+// The problems lint hides (the baseline's) are not there to print. The
+// exit status stays 0.
+func warnProblems(cmd *cli.Command, root string, problems diag.Diagnostics) {
 	w := cmd.Root().ErrWriter
 	base, err := lcStart(cmd)
 	if err != nil {
@@ -112,6 +114,15 @@ func warnProblems(cmd *cli.Command, root string, problems []parse.Problem) {
 		}
 		r := p.Range
 		r.File = workspace.DisplayPath(base, root, r.File)
-		fmt.Fprintf(w, "%s: warning: %s\n", r, p.Message)
+		fmt.Fprintf(w, "%s: warning: %s%s\n", r, p.Message, ruleSuffix(p.Rule))
 	}
+}
+
+// ruleSuffix is the " [ID]" lint ends a finding's line with, "" for a
+// problem no rule reports.
+func ruleSuffix(id string) string {
+	if id == "" {
+		return ""
+	}
+	return " [" + id + "]"
 }

@@ -14,7 +14,7 @@ import (
 // tier this is, how many events, and whether the derived files can be
 // trusted (the seed's Staleness Check). Exit 1 when a derived file of
 // the tier is stale or missing, so `memsys status || memsys regen`
-// works in scripts.
+// works in scripts, or when event headings could not be read.
 func statusCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "status",
@@ -53,7 +53,7 @@ func runStatus(ctx context.Context, cmd *cli.Command) error {
 	} else {
 		r.WriteText(cmd.Root().Writer, front.CLI)
 	}
-	if r.Stale {
+	if r.Fails() {
 		return errFindings
 	}
 	return nil

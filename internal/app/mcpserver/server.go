@@ -113,9 +113,12 @@ type RegenOut struct {
 	Written []string `json:"written" jsonschema:"derived files rewritten; empty when they were current"`
 	// Problems and Warnings are what memsys regen prints on stderr:
 	// regen skips a malformed event the same way every time and still
-	// writes, so they are warnings, not an error.
-	Problems int      `json:"problems,omitempty" jsonschema:"how many parse problems the history has (malformed events regen skipped); memsys_lint lists them all"`
-	Warnings []string `json:"warnings,omitempty" jsonschema:"the first problems (at most 10), each file:line:col: message"`
+	// writes, so they are warnings, not an error. Like regen's, they
+	// leave out what memsys_lint does not report either: the findings
+	// the baseline file accepts (Accepted counts them).
+	Problems int      `json:"problems,omitempty" jsonschema:"how many parse problems the history has that memsys_lint reports (malformed events regen skipped); memsys_lint lists them all"`
+	Warnings []string `json:"warnings,omitempty" jsonschema:"the first problems (at most 10), each file:line:col: message [rule ID]"`
+	Accepted int      `json:"accepted,omitempty" jsonschema:"how many more parse problems .memsys-baseline.json accepts: memsys_lint does not report them either"`
 }
 
 // maxRegenWarnings caps RegenOut.Warnings, as memsys regen caps the
@@ -389,9 +392,13 @@ func (h *handlers) regen(ctx context.Context, _ *mcp.CallToolRequest, in RegenIn
 	if err != nil {
 		return nil, RegenOut{}, h.toolErr(err)
 	}
-	out := RegenOut{Written: r.Wrote, Problems: len(r.Problems)}
+	out := RegenOut{Written: r.Wrote, Problems: len(r.Problems), Accepted: r.Accepted}
 	for _, p := range r.Problems[:min(len(r.Problems), maxRegenWarnings)] {
-		out.Warnings = append(out.Warnings, p.Range.String()+": "+p.Message)
+		w := p.Range.String() + ": " + p.Message
+		if p.Rule != "" {
+			w += " [" + p.Rule + "]"
+		}
+		out.Warnings = append(out.Warnings, w)
 	}
 	return nil, out, nil
 }

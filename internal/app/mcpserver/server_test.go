@@ -666,7 +666,8 @@ func TestAppendSaysRecovered(t *testing.T) {
 
 // TestRegenWarnings: memsys_regen gives the parse problems memsys regen
 // prints on stderr (a malformed event is skipped and the files still
-// written), at most ten, with their count.
+// written), at most ten, with their count and lint's rule ID; once the
+// baseline file accepts them, none, as memsys_lint reports none.
 func TestRegenWarnings(t *testing.T) {
 	root := copyExample(t)
 	f, err := os.OpenFile(filepath.Join(root, "CHANGELOG.md"), os.O_APPEND|os.O_WRONLY, 0)
@@ -690,6 +691,18 @@ func TestRegenWarnings(t *testing.T) {
 	structured(t, res, &got)
 	if got.Problems < 12 || len(got.Warnings) != maxRegenWarnings || !strings.HasPrefix(got.Warnings[0], "CHANGELOG.md:") {
 		t.Errorf("memsys_regen on 12 malformed events = %+v, want at least 12 problems and the first %d as warnings", got, maxRegenWarnings)
+	}
+	if !strings.HasSuffix(got.Warnings[0], "[MS103]") {
+		t.Errorf("warning %q does not end with lint's rule ID [MS103]", got.Warnings[0])
+	}
+	if _, err := memory.Lint(context.Background(), root, memory.LintOptions{WriteBaseline: true}); err != nil {
+		t.Fatal(err)
+	}
+	res = call(t, cs, "memsys_regen", map[string]any{})
+	got = RegenOut{}
+	structured(t, res, &got)
+	if res.IsError || got.Problems != 0 || len(got.Warnings) != 0 || got.Accepted < 12 {
+		t.Errorf("memsys_regen after lint --write-baseline = %+v, want no problems or warnings, at least 12 accepted", got)
 	}
 }
 

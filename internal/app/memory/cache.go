@@ -618,38 +618,33 @@ func isBreak(line []byte) bool {
 // diff, nothing written, the parser's findings as warnings) without
 // reading or decoding the replay state or rendering. ok is false in
 // every other case.
-func regenerateCurrent(root string, cfg config.Config, c *checkpointed) (*RegenResult, bool) {
+func regenerateCurrent(root string, cfg config.Config, c *checkpointed) (*RegenResult, []parse.Problem, bool) {
 	if c == nil || len(bytes.TrimSpace(c.suffix())) > 0 {
-		return nil, false
+		return nil, nil, false
 	}
 	cp := c.head
 	want := map[string][32]byte{}
 	switch TierOf(cfg, c.mem) {
 	case parse.Full:
 		if !cp.HasGraph || !cp.HasContext {
-			return nil, false
+			return nil, nil, false
 		}
 		want[parse.GraphFile] = cp.GraphSum
 		want[parse.ContextFile] = cp.ContextSum
 	case parse.Core:
 		if !cp.HasContext {
-			return nil, false
+			return nil, nil, false
 		}
 		want[parse.ContextFile] = cp.ContextSum
 	}
 	for f, sum := range want {
 		if got, err := workspace.HashFile(root, f); err != nil || got != sum {
-			return nil, false
-		}
-	}
-	r := &RegenResult{Wrote: []string{}} // as WriteDerived says nothing written
-	for _, l := range []*parse.Log{cp.Archive, &cp.Log} {
-		if l != nil {
-			r.Problems = append(r.Problems, l.Problems...)
+			return nil, nil, false
 		}
 	}
 	currentHits++
-	return r, true
+	// as WriteDerived says nothing written
+	return &RegenResult{Wrote: []string{}}, historyProblems(cp.Archive, &cp.Log), true
 }
 
 // currentHits counts regens answered by regenerateCurrent, for the tests.

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/memsys/memsys/internal/base/config"
+	"github.com/memsys/memsys/internal/base/diag"
 	"github.com/memsys/memsys/internal/base/front"
 	"github.com/memsys/memsys/internal/base/udiff"
 	"github.com/memsys/memsys/internal/base/words"
@@ -141,10 +142,15 @@ type RegenOptions struct {
 
 // RegenResult is what Regenerate did.
 type RegenResult struct {
-	// Problems are the history's parse problems, archive first: regen
-	// still materializes (a malformed event is skipped the same way
-	// every time), so they are warnings.
-	Problems []parse.Problem
+	// Problems are the history's parse problems, archive first, as
+	// the findings lint reports for them (each under its rule's ID):
+	// regen still materializes (a malformed event is skipped the same
+	// way every time), so they are warnings. Those lint would not
+	// print are left out (lintedProblems): a finding the baseline file
+	// accepts, which Accepted counts, or whose rule .memsys.json turns
+	// off. On an adopted log regen is then as quiet as lint.
+	Problems diag.Diagnostics
+	Accepted int
 	Output   []byte   // with Stdout: the rendered file
 	Diff     string   // with Check: a unified diff per out-of-date file
 	Wrote    []string // without Stdout or Check: the files written
@@ -174,7 +180,8 @@ func Regenerate(root string, o RegenOptions) (*RegenResult, error) {
 		// answer from the head and the resumed replay.
 		c, _ := loadCheckpoint(root, opt)
 		if o.Stdout == "" {
-			if r, ok := regenerateCurrent(root, cfg, c); ok {
+			if r, problems, ok := regenerateCurrent(root, cfg, c); ok {
+				r.Problems, r.Accepted = lintedProblems(cfg, problems, func() ([]byte, error) { return readBaseline(root) })
 				return r, nil
 			}
 		}
@@ -192,11 +199,7 @@ func Regenerate(root string, o RegenOptions) (*RegenResult, error) {
 		return nil, err
 	}
 	r := &RegenResult{}
-	for _, l := range []*parse.Log{mem.Archive, mem.Log} {
-		if l != nil {
-			r.Problems = append(r.Problems, l.Problems...)
-		}
-	}
+	r.Problems, r.Accepted = lintedProblems(cfg, historyProblems(mem.Archive, mem.Log), func() ([]byte, error) { return readBaseline(root) })
 	switch {
 	case o.Stdout != "":
 		r.Output = x.graphFile()

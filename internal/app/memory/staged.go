@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/memsys/memsys/internal/base/config"
+	"github.com/memsys/memsys/internal/base/diag"
 	"github.com/memsys/memsys/internal/base/udiff"
 	"github.com/memsys/memsys/internal/io/gitx"
 	"github.com/memsys/memsys/internal/io/workspace"
@@ -20,7 +21,11 @@ import (
 // hook that checked the working tree let `append --regen` then `git add
 // CHANGELOG.md` alone commit the new event with derived files one event
 // behind (issue 10).
-func CheckStaged(ctx context.Context, root string) (diff string, problems []parse.Problem, err error) {
+//
+// The problems are the staged history's parse problems as regen warns
+// of them (RegenResult.Problems), the staged baseline file applied, as
+// lint --staged applies it.
+func CheckStaged(ctx context.Context, root string) (diff string, problems diag.Diagnostics, err error) {
 	g, err := gitx.Open(ctx, root)
 	if err != nil {
 		return "", nil, fmt.Errorf("regen --staged: %w", err)
@@ -75,11 +80,10 @@ func CheckStaged(ctx context.Context, root string) (diff string, problems []pars
 	if err != nil {
 		return "", nil, err
 	}
-	for _, l := range []*parse.Log{mem.Archive, mem.Log} {
-		if l != nil {
-			problems = append(problems, l.Problems...)
-		}
-	}
+	problems, _ = lintedProblems(cfg, historyProblems(mem.Archive, mem.Log), func() ([]byte, error) {
+		data, _, err := staged(lint.BaselineFile)
+		return data, err
+	})
 	tier, err := stagedTier(cfg, staged)
 	if err != nil {
 		return "", nil, err

@@ -4,10 +4,12 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"testing"
 
 	"github.com/memsys/memsys/internal/app/history"
+	"github.com/memsys/memsys/internal/base/diag"
 	"github.com/memsys/memsys/internal/io/gitx"
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/internal/testkit/loggen"
@@ -171,7 +173,7 @@ func TestCheckStagedCachedEqualsCold(t *testing.T) {
 	if _, err := g.Run(context.Background(), "add", ".memsys.json", parse.GraphFile, parse.ContextFile); err != nil {
 		t.Fatal(err)
 	}
-	check := func(cached bool) (string, []parse.Problem) {
+	check := func(cached bool) (string, diag.Diagnostics) {
 		t.Helper()
 		defer useCache(cached)()
 		diff, problems, err := CheckStaged(context.Background(), root)
@@ -187,7 +189,7 @@ func TestCheckStagedCachedEqualsCold(t *testing.T) {
 	for i := range 2 {
 		before := resumes
 		diff, problems := check(true)
-		if diff != coldDiff || !slices.Equal(problems, coldProblems) {
+		if diff != coldDiff || !reflect.DeepEqual(problems, coldProblems) {
 			t.Fatalf("run %d: cached staged check differs from the cold one:\n%s\nwant\n%s", i, diff, coldDiff)
 		}
 		if i == 1 && resumes == before {

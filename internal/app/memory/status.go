@@ -3,6 +3,7 @@ package memory
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/memsys/memsys/internal/base/config"
@@ -47,7 +48,19 @@ type StatusReport struct {
 	// when context.md is stale, missing or not part of the tier.
 	OpenLoops int    `json:"open_loops"`
 	LoopsFrom string `json:"open_loops_from"` // ".memory/context.md" or "replay"
+	// Unread counts the event headings of the log and the archive the
+	// parser could not read as events (parse.Problem.Unread: "###
+	// evt-001: Title"), which lint reports (MS102, MS115): a log of
+	// them is no empty memory, and its fresh derived files show none
+	// of it. FirstUnread is where the first is, "file:line". The
+	// command then exits 1, as for a stale file.
+	Unread      int    `json:"unread_headings"`
+	FirstUnread string `json:"first_unread,omitempty"`
 }
+
+// Fails reports whether memsys status exits 1: a derived file of the
+// tier is stale or missing, or event headings could not be read.
+func (r *StatusReport) Fails() bool { return r.Stale || r.Unread > 0 }
 
 // ArchivePreview is what memsys archive would do now.
 type ArchivePreview struct {
@@ -234,6 +247,7 @@ func ReadStatus(root string) (*StatusReport, error) {
 	r.root = root
 	r.limit, r.keep, r.order = cfg.ArchiveThreshold, cfg.ArchiveKeep, order
 	r.Stale = r.Graph.Expected && r.Graph.State != "fresh" || r.Context.Expected && r.Context.State != "fresh"
+	r.countUnread(mem.Archive, mem.Log)
 	n, loopsFresh := freshLoops(context, r.Context)
 	if loopsFresh {
 		r.OpenLoops, r.LoopsFrom = n, parse.ContextFile
@@ -272,6 +286,26 @@ func ReadStatus(root string) (*StatusReport, error) {
 		r.Context.handKept = !materialize.HasSeal(context)
 	}
 	return r, nil
+}
+
+// countUnread counts the event headings of logs that the parser did not
+// take as events, from the problems the headers-only parse (or the
+// checkpoint it resumed from) already found: no file is read again.
+func (r *StatusReport) countUnread(logs ...*parse.Log) {
+	for _, l := range logs {
+		if l == nil {
+			continue
+		}
+		for _, p := range l.Problems {
+			if !p.Unread() {
+				continue
+			}
+			if r.Unread == 0 {
+				r.FirstUnread = p.Range.File + ":" + strconv.Itoa(p.Range.Line)
+			}
+			r.Unread++
+		}
+	}
 }
 
 // handKept reports whether d is a stale file of the tier that may hold
@@ -345,6 +379,9 @@ func (r *StatusReport) WriteText(w io.Writer, f front.Front) {
 		fmt.Fprintf(w, ", %d in %s", r.Archive.Events, r.Archive.File)
 	}
 	fmt.Fprintln(w)
+	if r.Unread > 0 {
+		front.Fprintf(w, f, "unread headings: %d (the first at %s): %s says why\n", r.Unread, r.FirstUnread, front.Lint.Word())
+	}
 	if r.LastEvent != nil {
 		fmt.Fprintf(w, "last event: %s\n", r.LastEvent)
 	} else {

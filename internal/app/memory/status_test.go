@@ -3,6 +3,9 @@ package memory
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -33,6 +36,9 @@ func TestStatusTextFronts(t *testing.T) {
 		{"not in the tier", StatusReport{Tier: "mvp", Graph: DerivedStatus{File: ".memory/graph.md", State: "stale", Horizon: "evt-001"}},
 			"last event evt-002): the mvp tier does not use it, so memsys regen does not write it: delete it, or declare a tier that has it\n",
 			"last event evt-002): the mvp tier does not use it, so memsys_regen does not write it: delete it, or declare a tier that has it\n"},
+		{"unread headings", StatusReport{Unread: 60, FirstUnread: "CHANGELOG.md:10"},
+			"unread headings: 60 (the first at CHANGELOG.md:10): memsys lint says why\n",
+			"unread headings: 60 (the first at CHANGELOG.md:10): memsys_lint says why\n"},
 		{"open loops", StatusReport{OpenLoops: 3},
 			"open loops: 3: memsys loops lists them, oldest first\n",
 			"open loops: 3: memsys_log with \"open\" lists them, oldest first\n"},
@@ -91,5 +97,62 @@ func TestStatusForWordsPlanError(t *testing.T) {
 	}
 	if plain := (&StatusReport{}); plain.For(front.MCP) != plain {
 		t.Error("For of a report with nothing to word is not the report")
+	}
+}
+
+// TestStatusUnreadHeadings: a log whose event headings the parser
+// cannot read ("### evt-001: Title") is no empty, healthy memory:
+// status counts them (in the log and the archive), names the first and
+// fails, whether it parsed the headings itself or resumed from the
+// history cache's checkpoint; a readable log counts none.
+func TestStatusUnreadHeadings(t *testing.T) {
+	var log strings.Builder
+	log.WriteString("# Changelog\n\n## Event Log\n\n### evt-003 | 2025-01-04 10:00 | ada | test\n\n**Scope**: api\n**Summary**: Readable\n")
+	for i := 4; i <= 8; i++ {
+		fmt.Fprintf(&log, "\n### evt-%03d: Title %d\n\n**Date**: 2025-01-05\n", i, i)
+	}
+	// A readable last event: the cache keeps no checkpoint before a
+	// problem after the last event (resumableProblems).
+	log.WriteString("\n### evt-009 | 2025-01-06 10:00 | ada | test\n\n**Scope**: api\n**Summary**: Readable\n")
+	archive := "# Changelog Archive\n\n## Event Log\n\n### evt-001: Old\n\n### evt-002 | 2025-01-02 10:00 | ada | test\n\n**Scope**: api\n**Summary**: Old\n"
+	root := newCachedRoot(t, map[string][]byte{"CHANGELOG.md": []byte(log.String()), "changelog-archive.md": []byte(archive)})
+	if err := os.MkdirAll(filepath.Join(root, ".memory"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Regenerate(root, RegenOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	hits := statusHits
+	for _, cached := range []bool{false, true} {
+		func() {
+			defer useCache(cached)()
+			r, err := Status(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Unread != 6 || r.FirstUnread != "changelog-archive.md:5" || r.Log.Events != 2 || r.Stale || !r.Fails() {
+				t.Errorf("cached %v: %d unread (first %q), %d events, stale %v, fails %v; want 6 unread from changelog-archive.md:5, 2 events, fresh, failing",
+					cached, r.Unread, r.FirstUnread, r.Log.Events, r.Stale, r.Fails())
+			}
+		}()
+	}
+	if statusHits == hits {
+		t.Error("no status went through the cache")
+	}
+	if err := os.WriteFile(filepath.Join(root, "CHANGELOG.md"), []byte("# Changelog\n\n## Event Log\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(root, "changelog-archive.md")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Regenerate(root, RegenOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Status(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Unread != 0 || r.FirstUnread != "" || r.Fails() {
+		t.Errorf("a readable log: %d unread (%q), fails %v", r.Unread, r.FirstUnread, r.Fails())
 	}
 }

@@ -1,0 +1,78 @@
+package memory
+
+import (
+	"errors"
+	"io/fs"
+
+	"github.com/memsys/memsys/internal/base/config"
+	"github.com/memsys/memsys/internal/base/diag"
+	"github.com/memsys/memsys/internal/io/workspace"
+	"github.com/memsys/memsys/lint"
+	"github.com/memsys/memsys/parse"
+)
+
+// historyProblems are the parse problems of the archive and the log
+// (either may be nil), archive first, as regen warns of them.
+func historyProblems(archive, log *parse.Log) []parse.Problem {
+	var ps []parse.Problem
+	for _, l := range []*parse.Log{archive, log} {
+		if l != nil {
+			ps = append(ps, l.Problems...)
+		}
+	}
+	return ps
+}
+
+// lintedProblems returns problems, the history's parse problems that a
+// command prints as warnings beside its result (regen, memsys_regen),
+// as the findings lint reports for them (lint.Linter.ParseFindings:
+// each under its rule's ID), less the ones lint would not print either:
+// those of a rule cfg turns off, and those the baseline file accepts
+// (lint.Baseline.Filter, the matching lint applies), which accepted
+// counts. Without this, a team that adopted memsys on an old log and
+// recorded its findings (lint --write-baseline) got the same warnings
+// from every regen, at every agent's shutdown, while lint said "no
+// problems".
+//
+// baseline reads lint.BaselineFile; it is called only when a problem
+// is left to match, so a clean log costs nothing. A missing file hides
+// nothing; nor does one lint cannot read: lint reports it, and until
+// it is fixed every problem is printed as before.
+func lintedProblems(cfg config.Config, problems []parse.Problem, baseline func() ([]byte, error)) (shown diag.Diagnostics, accepted int) {
+	if len(problems) == 0 {
+		return nil, 0
+	}
+	l, err := lint.New(cfg)
+	if err != nil {
+		// A rule setting lint refuses (lint says which): the default
+		// severities, as regen has never judged the settings.
+		l, _ = lint.New(config.Default())
+	}
+	shown = l.ParseFindings(problems)
+	if len(shown) == 0 {
+		return shown, 0
+	}
+	data, err := baseline()
+	if err != nil || data == nil {
+		return shown, 0
+	}
+	b, err := lint.ReadBaseline(lint.BaselineFile, data)
+	if err != nil {
+		return shown, 0
+	}
+	return b.Filter(shown)
+}
+
+// readBaseline reads root's lint.BaselineFile: nil, no error, when it
+// has none. Most roots have none, so a single Lstat answers them before
+// ReadFile resolves the path.
+func readBaseline(root string) ([]byte, error) {
+	if err := workspace.Lstat(root, lint.BaselineFile); errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	data, err := workspace.ReadFile(root, lint.BaselineFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	return data, err
+}
