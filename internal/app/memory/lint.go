@@ -116,7 +116,15 @@ func Lint(ctx context.Context, root string, o LintOptions) (*LintReport, error) 
 	}
 	var ds diag.Diagnostics
 	var events int
-	if o.Fix {
+	if ds, events, err = lintJudged(l, files, o.Overrides, in, o.Exiting && revs == nil && !o.Fix); err != nil {
+		return nil, err
+	}
+	// --fix has work only when a rule declaring Fix found something;
+	// most runs (an agent's memsys_lint with "fix" on a fresh memory)
+	// have none, and the judgement above, through the cache, is then
+	// the whole answer. Otherwise one Session lints again and keeps
+	// the derived files it rendered, which fixDerived writes.
+	if o.Fix && len(fixFiles(ds)) > 0 {
 		var s *lint.Session
 		if ds, events, s, _, err = lintOnce(l, files, in, true, nil); err != nil {
 			return nil, err
@@ -124,8 +132,6 @@ func Lint(ctx context.Context, root string, o LintOptions) (*LintReport, error) 
 		if ds, err = fixDerived(root, l, s, ds, in, o.Notes, o.Display); err != nil {
 			return nil, err
 		}
-	} else if ds, events, err = lintJudged(l, files, o.Overrides, in, o.Exiting && revs == nil); err != nil {
-		return nil, err
 	}
 	r := &LintReport{Events: events}
 	r.Diagnostics, r.Suppressed, err = applyBaseline(root, files, l, ds, o.WriteBaseline, o.Notes, o.Display)
@@ -384,16 +390,23 @@ func LintInput(root string) lint.Input {
 	}
 }
 
-// fixDerived rewrites the derived files that the findings of rules
-// declaring Fix name with what regen writes (the Session replayed the
-// history for it), then lints again.
-func fixDerived(root string, l *lint.Linter, s *lint.Session, ds diag.Diagnostics, in lint.Input, note func(string), show func(string) string) (diag.Diagnostics, error) {
+// fixFiles lists the files that the findings of rules declaring Fix
+// name, in the order found.
+func fixFiles(ds diag.Diagnostics) []string {
 	var files []string
 	for _, d := range ds {
 		if r := lint.Lookup(d.Rule); r != nil && r.Fix && !slices.Contains(files, d.Range.File) {
 			files = append(files, d.Range.File)
 		}
 	}
+	return files
+}
+
+// fixDerived rewrites the derived files that the findings of rules
+// declaring Fix name with what regen writes (the Session replayed the
+// history for it), then lints again.
+func fixDerived(root string, l *lint.Linter, s *lint.Session, ds diag.Diagnostics, in lint.Input, note func(string), show func(string) string) (diag.Diagnostics, error) {
+	files := fixFiles(ds)
 	if len(files) == 0 {
 		return ds, nil
 	}

@@ -239,3 +239,52 @@ func TestLintExitingHoldsGC(t *testing.T) {
 		}
 	}
 }
+
+// TestLintFixThroughCache: lint --fix with nothing to fix answers from
+// the cache like a plain lint, and with the same report as a cold
+// --fix; with a derived file to fix, it still rewrites it and reports
+// what a cold --fix reports.
+func TestLintFixThroughCache(t *testing.T) {
+	defer useCache(true)()
+	root := newRootWith(t, map[string][]byte{parse.LogFile: loggen.Generate(50, 1), ".memsys.json": []byte(`{"tier": "full"}`)})
+	fix := func(cached bool) string {
+		t.Helper()
+		defer useCache(cached)()
+		r, err := Lint(context.Background(), root, LintOptions{Fix: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(r)
+		return string(b)
+	}
+	if _, err := Regen(root, false); err != nil {
+		t.Fatal(err)
+	}
+	lintResult(t, root, true) // the result the next runs can answer from
+	hits := lintHits
+	cached := fix(true)
+	if lintHits == hits {
+		t.Error("lint --fix on a fresh memory did not answer from the cache")
+	}
+	if cold := fix(false); cached != cold {
+		t.Fatalf("lint --fix through the cache\n%s\ncold\n%s", cached, cold)
+	}
+	graph := filepath.Join(root, parse.GraphFile)
+	fresh, err := os.ReadFile(graph)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reports := map[bool]string{}
+	for _, cached := range []bool{true, false} {
+		if err := os.WriteFile(graph, append(bytes.Clone(fresh), "\nhand edit\n"...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		reports[cached] = fix(cached)
+		if b, _ := os.ReadFile(graph); !bytes.Equal(b, fresh) {
+			t.Fatalf("cached %v: lint --fix left graph.md edited", cached)
+		}
+	}
+	if reports[true] != reports[false] {
+		t.Fatalf("lint --fix of a hand edit through the cache\n%s\ncold\n%s", reports[true], reports[false])
+	}
+}
