@@ -173,7 +173,7 @@ func (p *state) fieldLines(lines []srcLine) {
 			ln := p.line(off)
 			if _, dup := e.Field(key); dup && knownKey(key) != "details" {
 				p.problem(KindDuplicateKey, off, lineEnd(p.src, off), e.ID,
-					"field "+quote(key)+" appears twice in "+e.ID+": keep one")
+					"field "+quote(key)+" appears twice in "+p.eventName(e)+": keep one")
 			}
 			e.Fields = append(e.Fields, Field{Key: key, Value: val, Line: ln})
 			p.field = len(e.Fields) - 1
@@ -194,8 +194,19 @@ func (p *state) fieldLines(lines []srcLine) {
 			continue
 		}
 		p.problem(KindFreeText, off, lineEnd(p.src, off), e.ID,
-			"text "+quote(clip(line))+" in "+e.ID+" is not a field: write it as \"**Key**: value\" or a Details bullet")
+			"text "+quote(clip(line))+" in "+p.eventName(e)+" is not a field: write it as \"**Key**: value\" or a Details bullet")
 	}
+}
+
+// eventName names e in a message about its body: its ID, or, when the
+// heading's ID could not be read (a problem reported at the heading,
+// e.g. "### evt-060: Title"), the line of that heading, so the message
+// never reads "in  is not a field".
+func (p *state) eventName(e *Event) string {
+	if e.ID != "" {
+		return e.ID
+	}
+	return "the event at line " + itoa(e.Range.Line)
 }
 
 func clip(s string) string { return words.ClipTo(s, 40) }

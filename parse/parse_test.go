@@ -198,6 +198,15 @@ func TestProblems(t *testing.T) {
 			`f:7:1: text "some prose" in evt-001 is not a field: write it as "**Key**: value" or a Details bullet`}, 1},
 		{"duplicate field", "### evt-001 | 2025-02-03 10:00 | a | fix\n\n**Summary**: a\n**Summary**: b\n", []string{
 			`f:8:1: field "Summary" appears twice in evt-001: keep one`}, 1},
+		// A heading whose ID cannot be read still opens an event, so its
+		// body is read: the body's problems name the heading's line, not
+		// an empty ID ("in  is not a field").
+		{"free text, unreadable ID", "### evt-060: Title\nSomething 60.\n", []string{
+			`f:5:1: event ID "evt-060:" has characters other than digits after evt-: use evt-NNN`,
+			`f:6:1: text "Something 60." in the event at line 5 is not a field: write it as "**Key**: value" or a Details bullet`}, 0},
+		{"duplicate field, unreadable ID", "### evt-06a | 2025-02-03 10:00 | a | fix\n\n**Summary**: a\n**Summary**: b\n", []string{
+			`f:5:1: event ID "evt-06a" has characters other than digits after evt-: use evt-NNN`,
+			`f:8:1: field "Summary" appears twice in the event at line 5: keep one`}, 0},
 		{"not evt", "### Notes | 2025-02-03 10:00 | a | fix\n", []string{
 			`f:5:1: heading "Notes | 2025-02-03 10:00 | a | fix" looks like an event but does not start with evt-NNN: write it as "### evt-NNN | YYYY-MM-DD HH:MM | agent | type"`}, 0},
 		{"unterminated fence", "### evt-001 | 2025-02-03 10:00 | a | fix\n\n```\n### evt-002 | 2025-02-03 10:00 | a | fix\n", []string{

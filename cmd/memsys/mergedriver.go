@@ -23,9 +23,11 @@ written over OURS. For CHANGELOG.md and the archive it merges events,
 not lines: theirs' new events follow ours', renumbered; in those events
 every evt-NNN token (heading, **Refs**, details, any field) that names
 another of theirs' new events is rewritten to its new ID, and nothing
-else is; the same event on both sides is written once; a committed
-event edited or deleted on either
-side is a conflict, marked around that event. For .memory/graph.md and
+else is; the same event on both sides is written once; an event of the
+base that either side lacks or holds with other text is a conflict,
+marked around that event; its line on stderr names
+the sides by what they hold (HEAD, the incoming commit, the base), the
+same in a merge, rebase or cherry-pick. For .memory/graph.md and
 .memory/context.md it writes the file rendered from the merged log.
 Other paths merge as git would. See docs/convergence.md.
 

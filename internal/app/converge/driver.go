@@ -81,6 +81,14 @@ type DriverResult struct {
 	Notes     []string // what the user should know (derived files kept from ours)
 }
 
+// The conflict marker labels of the driver's merges: HEAD's version
+// (git's %A) and the version of the commit being merged, replayed or
+// picked (%B).
+const (
+	oursLabel   = "HEAD"
+	theirsLabel = "incoming"
+)
+
 // stashDir is where the log driver leaves each merged log for the
 // derived files' driver, inside the git folder.
 const stashDir = "memsys/merged"
@@ -119,14 +127,20 @@ func runDriver(ctx context.Context, g Git, args DriverArgs) (DriverResult, error
 	if err != nil {
 		return DriverResult{}, err
 	}
+	// The sides are named by what they hold, the same in a merge, a
+	// rebase and a cherry-pick: git hands the driver HEAD's version as
+	// ours and the commit being merged, replayed or picked as theirs
+	// (git 2.39 passes no labels, and no state file tells a single
+	// cherry-pick from a merge while the driver runs).
 	text := func(a, o, t []byte) ([]byte, bool, error) {
-		return g.MergeFile(ctx, a, o, t, args.MarkerSize, "ours", "base", "theirs")
+		return g.MergeFile(ctx, a, o, t, args.MarkerSize, oursLabel, "base", theirsLabel)
 	}
 	res := DriverResult{Kind: KindOf(args.Path)}
 	var out []byte
 	switch res.Kind {
 	case Log, Archive:
-		r, err := Merge(Input{Path: args.Path, Archive: res.Kind == Archive, Ancestor: anc, Ours: ours, Theirs: theirs, Text: text, MarkerSize: args.MarkerSize})
+		r, err := Merge(Input{Path: args.Path, Archive: res.Kind == Archive, Ancestor: anc, Ours: ours, Theirs: theirs, Text: text, MarkerSize: args.MarkerSize,
+			OursLabel: oursLabel, TheirsLabel: theirsLabel, OursName: "HEAD", TheirsName: "the incoming commit", AncestorOffOurs: true})
 		if err != nil {
 			return res, err
 		}
@@ -224,7 +238,7 @@ func regenDerived(ctx context.Context, g Git, repoPath string) ([]byte, []string
 			return merged, nil
 		}
 		if name == parse.LogFile {
-			notes = append(notes, repoPath+": no merged "+root+name+" from this merge (git had none to merge, or its merge stopped on a conflict): rendered from ours' log; run memsys regen once the merge is finished")
+			notes = append(notes, repoPath+": no merged "+root+name+" from this merge (git had none to merge, or its merge stopped on a conflict): rendered from HEAD's log; run memsys regen once the merge is finished")
 		}
 		return ours, nil
 	}

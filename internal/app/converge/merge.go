@@ -23,6 +23,17 @@ type Input struct {
 	Text                   TextMerge
 	MarkerSize             int    // conflict marker length; 7 when 0
 	OursLabel, TheirsLabel string // after the markers; "ours" and "theirs" when empty
+	// OursName and TheirsName name the sides in conflict messages (the
+	// labels when empty). The merge driver names them by what they
+	// hold, "HEAD" and "the incoming commit": git's "ours" is the
+	// branch being built in a rebase or cherry-pick, not the user's.
+	OursName, TheirsName string
+	// AncestorOffOurs says the ancestor may hold events ours never had:
+	// in a cherry-pick or rebase of a commit whose parent is not on
+	// HEAD, git's ancestor is that parent. An event ours lacks or holds
+	// otherwise is then not necessarily edited or deleted, and the
+	// message says what else to do.
+	AncestorOffOurs bool
 }
 
 // Move is one event of theirs and the ID it has in the result.
@@ -209,6 +220,13 @@ func Merge(in Input) (Result, error) {
 	if tl == "" {
 		tl = "theirs"
 	}
+	on, tn := in.OursName, in.TheirsName
+	if on == "" {
+		on = ol
+	}
+	if tn == "" {
+		tn = tl
+	}
 	anc, why := split(in.Path, in.Ancestor, in.Archive)
 	ours, why2 := split(in.Path, in.Ours, in.Archive)
 	theirs, why3 := split(in.Path, in.Theirs, in.Archive)
@@ -232,20 +250,21 @@ func Merge(in Input) (Result, error) {
 			var whys []string
 			for i, w := range []string{why, why2, why3} {
 				if w != "" {
-					whys = append(whys, []string{"ancestor", "ours", "theirs"}[i]+" "+w)
+					whys = append(whys, []string{"the base", on, tn}[i]+"'s "+w)
 				}
 			}
 			r.Conflicts = append(r.Conflicts, Conflict{Message: "merged as text because it cannot be read as event records (" + strings.Join(whys, "; ") + "): fix the file, then resolve the conflict markers"})
 		}
 		return r, nil
 	}
-	m := merger{anc: anc, ours: ours, theirs: theirs, ol: ol, tl: tl, open: strings.Repeat("<", size) + " " + ol, mid: strings.Repeat("=", size), close: strings.Repeat(">", size) + " " + tl}
+	m := merger{anc: anc, ours: ours, theirs: theirs, on: on, tn: tn, offOurs: in.AncestorOffOurs, open: strings.Repeat("<", size) + " " + ol, mid: strings.Repeat("=", size), close: strings.Repeat(">", size) + " " + tl}
 	return m.run(in)
 }
 
 type merger struct {
 	anc, ours, theirs *side
-	ol, tl            string
+	on, tn            string // the sides' names in messages
+	offOurs           bool   // Input.AncestorOffOurs
 	open, mid, close  string
 	items             []item
 	res               Result
@@ -439,28 +458,7 @@ func (m *merger) ancestor(k int, o *record, ti int, oArch, tArch bool) {
 		}
 		return // moved to the archive on one side or both
 	}
-	var what string
-	switch {
-	case o != nil && t != nil && !oSame && !tSame:
-		what = "was edited on both branches"
-	case o == nil && t == nil:
-		what = "was deleted on both branches"
-	case o == nil:
-		what = "was deleted on " + label("ours", m.ol)
-		if !tSame {
-			what += " and edited on theirs"
-		}
-	case t == nil:
-		what = "was deleted on " + label("theirs", m.tl)
-		if !oSame {
-			what += " and edited on ours"
-		}
-	case !oSame:
-		what = "was edited on " + label("ours", m.ol)
-	default:
-		what = "was edited on " + label("theirs", m.tl)
-	}
-	c := &Conflict{Event: a.ev.ID, Message: a.ev.ID + " " + what + ": committed events are immutable; keep the committed text and record the correction as a new event"}
+	c := &Conflict{Event: a.ev.ID, Message: m.changed(a.ev.ID, o != nil, oSame, t != nil, tSame)}
 	var b bytes.Buffer
 	b.WriteString(m.open + "\n")
 	if o != nil {
@@ -606,11 +604,36 @@ func textMerge(t TextMerge, a, o, th []byte) ([]byte, bool, error) {
 	return t(a, o, th)
 }
 
-// label names a side in a message: "ours", or "ours (main)" when git
-// gave the branch's name.
-func label(side, name string) string {
-	if name == "" || name == side {
-		return side
+// changed words the conflict on the ancestor's event id, which a side
+// lacks or holds with other text. It says what each side holds, not
+// what was done: in a merge a difference from the base is an edit or a
+// deletion, but in a cherry-pick or rebase the base is the replayed
+// commit's parent, whose events ours may never have had.
+func (m *merger) changed(id string, oHas, oSame, tHas, tSame bool) string {
+	var what string
+	switch {
+	case oHas && tHas && !oSame && !tSame:
+		what = id + " differs from the base's on both " + m.on + " and " + m.tn
+	case !oHas && !tHas:
+		what = id + " of the base is on neither " + m.on + " nor " + m.tn
+	case !oHas:
+		what = id + " of the base is not on " + m.on
+		if !tSame {
+			what += " and differs on " + m.tn
+		}
+	case !tHas:
+		what = id + " of the base is not on " + m.tn
+		if !oSame {
+			what += " and differs on " + m.on
+		}
+	case !oSame:
+		what = id + " on " + m.on + " differs from the base's"
+	default:
+		what = id + " on " + m.tn + " differs from the base's"
 	}
-	return side + " (" + name + ")"
+	what += ": committed events are immutable; keep the committed text and record the correction as a new event"
+	if m.offOurs && !oSame {
+		what += ", or, if " + m.on + " never had the base's " + id + " (a commit picked or replayed without the ones before it), abort and replay the branch from its first new commit"
+	}
+	return what
 }

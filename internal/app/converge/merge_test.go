@@ -43,11 +43,11 @@ func TestMergeEditedConflict(t *testing.T) {
 		o, th []byte
 		want  string
 	}{
-		{"ours edits", edit(ancLog), theirs, "evt-002 was edited on ours: committed events are immutable"},
-		{"theirs edits", ours, edit(theirs), "evt-002 was edited on theirs: committed events are immutable"},
-		{"both edit", edit(ours), edit(theirs), "evt-002 was edited on both branches"},
-		{"ours deletes", del(ancLog), theirs, "evt-002 was deleted on ours"},
-		{"theirs deletes, ours edits", edit(ours), del(theirs), "evt-002 was deleted on theirs and edited on ours"},
+		{"ours edits", edit(ancLog), theirs, "evt-002 on ours differs from the base's: committed events are immutable"},
+		{"theirs edits", ours, edit(theirs), "evt-002 on theirs differs from the base's: committed events are immutable"},
+		{"both edit", edit(ours), edit(theirs), "evt-002 differs from the base's on both ours and theirs"},
+		{"ours deletes", del(ancLog), theirs, "evt-002 of the base is not on ours"},
+		{"theirs deletes, ours edits", edit(ours), del(theirs), "evt-002 of the base is not on theirs and differs on ours"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got, err := Merge(Input{Path: "CHANGELOG.md", Ancestor: ancLog, Ours: c.o, Theirs: c.th, Text: gitText(t)})
@@ -195,7 +195,7 @@ func TestMergeInheritedDuplicates(t *testing.T) {
 		{name: "identical copies", anc: twins, ours: twins + ev("evt-004", "ours"), theirs: twins + ev("evt-004", "theirs"),
 			want: twins + ev("evt-004", "ours") + strings.TrimSuffix(ev("evt-005", "theirs"), "\n---\n\n")},
 		{name: "second copy edited", anc: anc, ours: strings.Replace(anc, "two again", "two, edited", 1), theirs: anc + ev("evt-004", "theirs"),
-			conflict: "evt-002 was edited on ours"},
+			conflict: "evt-002 on ours differs from the base's"},
 		{name: "new duplicate", anc: anc, ours: anc + ev("evt-004", "ours"), theirs: anc + ev("evt-004", "t1") + ev("evt-004", "t2"),
 			conflict: "evt-004 appears twice", textOnly: true},
 	}

@@ -325,6 +325,20 @@ func withHead(revs []string) ([]string, error) {
 	return []string{revs[0], "HEAD"}, nil
 }
 
+// errNoCommits is collisions' one line in a repository with no commit:
+// every revision, the user's and the HEAD it adds, names nothing, and
+// naming HEAD (the first resolved, sorted) would blame a revision the
+// user never typed.
+var errNoCommits = errors.New("this repository has no commits yet, so there are no branches to compare: commit the memory first (git add -A && git commit), then run memsys collisions")
+
+// empty reports whether the repository has no commit, so HEAD names
+// nothing.
+func empty(g Git) bool {
+	_, err := g.Resolve("HEAD")
+	me := (*gitx.MissingError)(nil)
+	return errors.As(err, &me) && me.Empty
+}
+
 // isGlob reports whether a revision named is a glob over branch names.
 func isGlob(rev string) bool { return strings.ContainsAny(rev, "*?[") }
 
@@ -337,6 +351,9 @@ func collisions(ctx context.Context, g Git, root string, revs []string) ([]RefCo
 				return nil, nil, err
 			}
 			if len(m) == 0 {
+				if empty(g) {
+					return nil, nil, errNoCommits
+				}
 				return nil, nil, fmt.Errorf("%q matches no branch: list them with git branch -a", words.Clip(r))
 			}
 			names = append(names, m...)
@@ -385,6 +402,9 @@ func collisions(ctx context.Context, g Git, root string, revs []string) ([]RefCo
 	}
 	for i, n := range names {
 		if commits[i], err = g.Resolve(n); err != nil {
+			if me := (*gitx.MissingError)(nil); errors.As(err, &me) && me.Empty {
+				return nil, nil, errNoCommits
+			}
 			return nil, nil, err
 		}
 		if _, err := read(commits[i]); err != nil {

@@ -3,6 +3,8 @@ package converge
 import (
 	"slices"
 	"testing"
+
+	"github.com/memsys/memsys/internal/io/gitx"
 )
 
 // TestWithHead: one revision named alone, not a glob, is compared with
@@ -31,6 +33,24 @@ func TestWithHead(t *testing.T) {
 			}
 		case err != nil || !slices.Equal(got, tc.want):
 			t.Errorf("withHead(%q) = %q, %v, want %q", tc.in, got, err, tc.want)
+		}
+	}
+}
+
+// TestCollisionsNoCommits: in a repository with no commit, whatever is
+// named (a branch, two, a glob) gives one line saying so and what to
+// do, never "git revision "HEAD" is not in this repository", which
+// blamed the HEAD collisions adds, not anything the user typed.
+func TestCollisionsNoCommits(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := (&gitx.Git{Dir: dir}).Run(t.Context(), "init", "-q", "-b", "main"); err != nil {
+		t.Fatal(err)
+	}
+	const want = "this repository has no commits yet, so there are no branches to compare: commit the memory first (git add -A && git commit), then run memsys collisions"
+	for _, revs := range [][]string{{"main"}, {"main", "feature"}, {"origin/*"}} {
+		_, _, err := Collisions(t.Context(), dir, revs)
+		if err == nil || err.Error() != want {
+			t.Errorf("Collisions(%q) = %v, want %q", revs, err, want)
 		}
 	}
 }

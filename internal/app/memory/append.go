@@ -107,6 +107,64 @@ func AppendLead(file string, src []byte, log *parse.Log) ([]byte, error) {
 	return out[len(keep):], nil
 }
 
+// TornEnd returns an error naming the last event of src when the file
+// ends mid-line inside it and the event is incomplete (a heading
+// without its parts, no **Scope** or no **Summary**): what a power
+// loss leaves when it keeps part of an append's write and loses the
+// journal that would have undone it (docs/lifecycle.md). An event
+// appended after it would bury it, and once committed it could not be
+// removed; so append refuses and says which lines to delete. nil when
+// the file ends with a line ending, or its last event is whole: a log
+// saved by hand without a final newline is common and appends as ever.
+func TornEnd(file string, src []byte, log *parse.Log) error {
+	if len(src) == 0 || src[len(src)-1] == '\n' || !log.HasEventLog {
+		return nil
+	}
+	from := lineStart(src, log.EventLogLine+1)
+	for i := len(log.Events) - 1; i >= 0; i-- {
+		if log.Events[i].InLog {
+			from = log.Events[i].Range.Offset
+			break
+		}
+	}
+	// The cut event starts at the last event heading: the last event
+	// of the log, or one after it whose ID the cut left unreadable.
+	frag := src[from:]
+	hs := parse.Headings(frag)
+	start := -1
+	for i := len(hs) - 1; i >= 0 && start < 0; i-- {
+		if t := hs[i].Text; len(t) >= 4 && strings.EqualFold(t[:4], "evt-") {
+			start = lineStart(frag, hs[i].Line)
+		}
+	}
+	if start < 0 {
+		return nil
+	}
+	ev := parse.Parse(file, frag[start:])
+	why := ""
+	for _, p := range ev.Problems {
+		if p.Range.Line == 1 && (p.Kind == parse.KindHeader || p.Kind == parse.KindID || p.Kind == parse.KindTimestamp) {
+			why = "its heading is incomplete"
+			break
+		}
+	}
+	switch {
+	case why != "":
+	case len(ev.Events) == 0:
+		why = "its heading is incomplete"
+	case ev.Events[0].Scope == "":
+		why = "it has no **Scope**"
+	case ev.Events[0].Summary == "":
+		why = "it has no **Summary**"
+	default:
+		return nil
+	}
+	line := bytes.Count(src[:from+start], []byte("\n")) + 1
+	last := src[bytes.LastIndexByte(src, '\n')+1:]
+	return fmt.Errorf("%s:%d: the last event is cut short: the file ends mid-line (%q) and %s, as an append interrupted by a crash or power loss leaves it: delete it (line %d to the end of the file) or complete it, then append again",
+		file, line, words.Clip(string(last)), why, line)
+}
+
 // blank makes b end with an empty line (b already ends with a newline
 // or is empty after a heading).
 func blank(b []byte, nl string) []byte {

@@ -202,7 +202,9 @@ func PlanAppend(file string, log LogFile, archName string, arch LogFile, d *Draf
 	if err != nil {
 		return Planned{}, err
 	}
-	if ok && !t.Whole() && inLogCount(t.Log) > 0 {
+	// A log that ends mid-line may end in a torn event (TornEnd): the
+	// whole read checks it, with the line counted from the top.
+	if ok && !t.Whole() && inLogCount(t.Log) > 0 && bytes.HasSuffix(t.Src, []byte("\n")) {
 		if p, done, err := planTail(file, log, arch, t, *d, countLine); err != nil || done {
 			if done {
 				*d = p.draft
@@ -285,6 +287,10 @@ func planWhole(file string, log LogFile, src []byte, archName string, arch LogFi
 		}
 	}
 	l := parse.Parse(file, src, parse.HeadersOnly())
+	// Before anything else: a torn event is why whatever else fails.
+	if err := TornEnd(file, src, l); err != nil {
+		return Planned{}, err
+	}
 	var a *parse.Log
 	if arch != nil {
 		asrc, err := readAll(arch)
