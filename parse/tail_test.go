@@ -129,14 +129,16 @@ func TestOpenBlockLine(t *testing.T) {
 	}
 }
 
-// prefixInLog feeds src's lines to a LogPrefix.
+// prefixInLog feeds src to a LogPrefix, in two reads split at a line
+// end (the second may be empty) so that Read's carrying over is used.
 func prefixInLog(src string) bool {
 	var p LogPrefix
-	for _, l := range strings.SplitAfter(src, "\n") {
-		if l != "" {
-			p.Line([]byte(strings.TrimSuffix(l, "\n")))
-		}
+	mid := strings.IndexByte(src[len(src)/2:], '\n') + 1 + len(src)/2
+	if mid == len(src)/2 {
+		mid = len(src)
 	}
+	p.Read([]byte(src[:mid]))
+	p.Read([]byte(src[mid:]))
 	return p.InLog()
 }
 
@@ -181,7 +183,7 @@ func TestLogPrefix(t *testing.T) {
 	}
 }
 
-func TestEventHeadingsIn(t *testing.T) {
+func TestLogPrefixEvents(t *testing.T) {
 	for _, c := range []struct {
 		line string
 		want int
@@ -190,8 +192,10 @@ func TestEventHeadingsIn(t *testing.T) {
 		{"**Refs**: evt-001", 0}, {"- evt-001", 0}, {"### evt", 0}, {"", 0},
 		{"### evt-1\r### evt-2\revt-3", 3}, {"x\r### evt-2", 1},
 	} {
-		if got := EventHeadingsIn([]byte(c.line)); got != c.want {
-			t.Errorf("EventHeadingsIn(%q) = %d, want %d", c.line, got, c.want)
+		var p LogPrefix
+		p.Read([]byte(c.line))
+		if got := p.Events(); got != c.want {
+			t.Errorf("Events after %q = %d, want %d", c.line, got, c.want)
 		}
 	}
 }
@@ -200,7 +204,7 @@ func TestEventHeadingsIn(t *testing.T) {
 // offers a cut and a LogPrefix given the lines above says InLog, the
 // whole file's events from the cut on are those of the rest parsed
 // alone after an "## Event Log" heading, field for field and on the
-// same lines; and no file holds more events than EventHeadingsIn
+// same lines; and no file holds more events than LogPrefix.Events
 // counts.
 func FuzzLogPrefix(f *testing.F) {
 	for _, s := range seeds() {
@@ -210,12 +214,10 @@ func FuzzLogPrefix(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src string, at uint16) {
 		b := []byte(src)
 		whole := Parse("f", b)
-		bound := 0
-		for _, l := range bytes.Split(b, []byte("\n")) {
-			bound += EventHeadingsIn(l)
-		}
-		if len(whole.Events) > bound {
-			t.Fatalf("%d events, EventHeadingsIn counts %d", len(whole.Events), bound)
+		var all LogPrefix
+		all.Read(b)
+		if len(whole.Events) > all.Events() {
+			t.Fatalf("%d events, LogPrefix.Events %d", len(whole.Events), all.Events())
 		}
 		start := int(at) % (len(b) + 1)
 		if i := bytes.LastIndexByte(b[:start], '\n'); i >= 0 {

@@ -2,6 +2,7 @@ package memory
 
 import (
 	"bytes"
+	"io"
 	"slices"
 
 	"github.com/memsys/memsys/internal/io/workspace"
@@ -106,22 +107,22 @@ func tailLogOf(log, arch LogFile, limit int, head headerFilter) ([]EventLine, bo
 			return nil, false
 		}
 	}
-	// Each event above the cut and in the archive has a heading that
-	// EventHeadingsIn counts; those after it are the tail's.
-	events := len(t.Log.Events)
+	// One pass over the bytes above the cut, and over the archive,
+	// tells what a parse of them would: whether the events after the
+	// cut are the file's, how many events they can hold at most, and
+	// whether a line is too long.
 	var pre parse.LogPrefix
-	above, ok, err := scanLines(log, t.Base, func(line []byte) {
-		pre.Line(line)
-		events += parse.EventHeadingsIn(line)
-	})
-	if err != nil || !ok || !pre.InLog() {
+	above, err := scanLines(log, t.Base, pre.Read)
+	if err != nil || !pre.InLog() {
 		return nil, false
 	}
+	events := pre.Events() + len(t.Log.Events)
 	if arch != nil {
-		_, ok, err := scanLines(arch, arch.Size(), func(line []byte) { events += parse.EventHeadingsIn(line) })
-		if err != nil || !ok {
+		var a parse.LogPrefix
+		if _, err := scanLines(arch, arch.Size(), a.Read); err != nil || a.Long() {
 			return nil, false
 		}
+		events += a.Events()
 	}
 	if events > workspace.MaxEvents {
 		return nil, false
@@ -139,13 +140,12 @@ func tailLogOf(log, arch LogFile, limit int, head headerFilter) ([]EventLine, bo
 	return out[len(out)-limit:], true
 }
 
-// scanLines calls each with every line of the first n bytes of f (n at
-// the end of a line or of f), without its "\n", reading a megabyte at
-// a time, and returns how many line feeds it read. ok is false, and
-// the scan stops, at a line over parse.MaxLineLength bytes (counting a
-// CR, which the parser drops: a line within the limit here is within
-// it there).
-func scanLines(f LogFile, n int64, each func([]byte)) (lines int, ok bool, err error) {
+// scanLines hands the first n bytes of f (n at the end of a line or
+// of f) to each, a megabyte at a time cut at line ends, and returns how
+// many line feeds they hold. A line longer than the buffer's spare
+// room (over parse.MaxLineLength, which each is to notice) is handed
+// on in pieces.
+func scanLines(f LogFile, n int64, each func([]byte)) (lines int, err error) {
 	const chunk = 1 << 20
 	buf := make([]byte, 0, chunk+parse.MaxLineLength+1)
 	for off := int64(0); off < n; {
@@ -153,32 +153,19 @@ func scanLines(f LogFile, n int64, each func([]byte)) (lines int, ok bool, err e
 		m := len(buf)
 		buf = buf[:m+int(k)]
 		if got, err := f.ReadAt(buf[m:], off); got < int(k) {
-			return 0, false, err // cut short: the file changed
+			if err == nil {
+				err = io.ErrUnexpectedEOF
+			}
+			return 0, err // cut short: the file changed
 		}
 		off += k
-		rest := buf
-		for {
-			i := bytes.IndexByte(rest, '\n')
-			if i < 0 {
-				break
-			}
-			if i > parse.MaxLineLength {
-				return 0, false, nil
-			}
-			each(rest[:i])
-			lines++
-			rest = rest[i+1:]
+		end := bytes.LastIndexByte(buf, '\n') + 1
+		if off == n || len(buf)-end > parse.MaxLineLength {
+			end = len(buf) // the end of f, or a line too long to matter how long
 		}
-		if len(rest) > parse.MaxLineLength {
-			return 0, false, nil
-		}
-		if off >= n {
-			if len(rest) > 0 {
-				each(rest) // the last line, with no line feed
-			}
-			break
-		}
-		buf = buf[:copy(buf, rest)]
+		each(buf[:end])
+		lines += bytes.Count(buf[:end], []byte("\n"))
+		buf = buf[:copy(buf, buf[end:])]
 	}
-	return lines, true, nil
+	return lines, nil
 }
