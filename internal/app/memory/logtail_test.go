@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -110,14 +111,15 @@ func TestLogLinesSame(t *testing.T) {
 			if path.Base(f.Name) != workspace.LogName {
 				continue
 			}
-			var arch []byte
+			dir := t.TempDir()
+			writeMemory(t, dir, f.Data, nil)
 			for _, g := range a.Files {
-				if g.Name == path.Join(path.Dir(f.Name), workspace.ArchiveNames[0]) {
-					arch = g.Data
+				if path.Dir(g.Name) == path.Dir(f.Name) && slices.Contains(workspace.ArchiveNames, path.Base(g.Name)) {
+					if err := os.WriteFile(filepath.Join(dir, path.Base(g.Name)), g.Data, 0o644); err != nil {
+						t.Fatal(err)
+					}
 				}
 			}
-			dir := t.TempDir()
-			writeMemory(t, dir, f.Data, arch)
 			fast += checkLogSame(t, filepath.Base(file)+":"+f.Name, dir)
 			fixtures++
 		}
