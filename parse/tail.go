@@ -125,3 +125,181 @@ func closesUnopened(line []byte) bool {
 	}
 	return false
 }
+
+// A LogPrefix reads the lines of a file from its start to a TailCut
+// cut and tells whether at the cut the parser is inside the Event Log
+// section with no block open. Then the events after the cut are the
+// file's exactly as the rest parsed alone after an "## Event Log"
+// heading gives them, which is what lets memsys log read the last
+// events of a 30 MB log: TailCut settles the block structure from the
+// cut on, and a LogPrefix what the lines above can do to it, that is
+// which section the events are in (a "## Notes" can put every later
+// event outside the log, KindOutside) and whether a block still open
+// hides them (a fence, a comment or the "<!X" block TailCut lets
+// through). On the way it bounds the events the lines hold and finds
+// a line too long to parse, so one pass over a file tells its reader
+// what would make a parse of it fail (Events, Long). It costs a look
+// at each line's first bytes.
+//
+// The test is conservative: any line that could open a fenced code or
+// HTML block, and any level 1 or 2 heading but an exact
+// "## Event Log" or "## Events" at column 0 (an ATX heading with odd
+// spacing, one a setext underline could make, one after a BOM), counts
+// against it, and a lone CR (a line break to the parser, not to a line
+// count) stops it. A caller told false parses the whole file.
+// The zero value is ready to use at the start of a file.
+type LogPrefix struct {
+	inLog    bool // the last section heading is the Event Log's
+	blocked  bool // a line was seen after which nothing can be known
+	nonBlank bool // the previous line could be part of a paragraph
+	long     bool
+	events   int
+}
+
+var (
+	fenceBackticks = []byte("```")
+	fenceTildes    = []byte("~~~")
+)
+
+// Read reads the next lines of the file: src ends at the end of a line
+// ("\n") or of the file, and the next Read starts where it stops.
+func (s *LogPrefix) Read(src []byte) {
+	// A fence marker cannot span lines: one test for all of them.
+	if !s.blocked && (bytes.Contains(src, fenceBackticks) || bytes.Contains(src, fenceTildes)) {
+		s.blocked = true
+	}
+	cr := bytes.IndexByte(src, '\r') >= 0
+	for pos := 0; pos < len(src); {
+		end, next := lineBounds(src, pos)
+		line := src[pos:end]
+		pos = next
+		if len(line) > MaxLineLength {
+			s.long = true // with its CR, if any: the parser's line is no longer
+		}
+		if cr {
+			s.events += eventHeadings(line)
+		} else {
+			s.events += eventHeading(line)
+		}
+		if !s.blocked {
+			s.line(line, cr)
+		}
+	}
+}
+
+// line reads one line, without its "\n"; cr tells whether the lines
+// read with it hold a CR.
+func (s *LogPrefix) line(line []byte, cr bool) {
+	if cr {
+		if i := bytes.IndexByte(line, '\r'); i >= 0 {
+			if i != len(line)-1 {
+				s.blocked = true
+				return
+			}
+			line = line[:i] // CRLF: the parser drops the CR
+		}
+	}
+	i := 0
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+		i++
+	}
+	if i == len(line) {
+		s.nonBlank = false
+		return
+	}
+	underlines := s.nonBlank
+	s.nonBlank = true
+	rest := line[i:]
+	switch rest[0] {
+	case '<', 0xef:
+		s.blocked = true // an HTML block, or a BOM the parser may read past
+	case '#':
+		// Any '#' run of one or two ended by a space or control byte
+		// may be a section heading to goldmark, whatever isATXHeading
+		// says; an event heading of any level leaves the section.
+		n := 0
+		for n < len(rest) && rest[n] == '#' {
+			n++
+		}
+		if n > 2 || n < len(rest) && rest[n] > ' ' || isEventHeadingLine(rest) {
+			return
+		}
+		s.inLog = i == 0 && isLogHeading(rest[n:])
+	case '=', '-':
+		// A setext underline makes the paragraph above a heading.
+		if underlines && isUnderline(rest) {
+			s.inLog = false
+		}
+	}
+}
+
+// InLog reports whether, after the lines read, the parser is inside
+// the Event Log section with no fence or HTML block open.
+func (s *LogPrefix) InLog() bool { return s.inLog && !s.blocked && !s.long }
+
+// Events returns at least how many events the lines read hold: the
+// parser opens an event only at a heading whose text starts with
+// "evt-" (ATX or setext), and such a text comes first on its line but
+// for '#' marks and blanks.
+func (s *LogPrefix) Events() int { return s.events }
+
+// Long reports whether a line read is over MaxLineLength, where the
+// parser stops (KindLineLength).
+func (s *LogPrefix) Long() bool { return s.long }
+
+// eventHeading is 1 when line starts like an event heading's text
+// (Events), else 0.
+func eventHeading(line []byte) int {
+	i := 0
+	for i < len(line) && (line[i] == '#' || line[i] == ' ' || line[i] == '\t') {
+		i++
+	}
+	if len(line)-i >= 4 && bytes.EqualFold(line[i:i+4], []byte("evt-")) {
+		return 1
+	}
+	return 0
+}
+
+// eventHeadings is eventHeading over the parts of a line with lone CRs,
+// each a line to the parser.
+func eventHeadings(line []byte) int {
+	n := 0
+	for {
+		part, rest, more := bytes.Cut(line, []byte("\r"))
+		n += eventHeading(part)
+		if !more {
+			return n
+		}
+		line = rest
+	}
+}
+
+// isLogHeading reports whether text, an ATX heading's after its '#'
+// run, names the Event Log section as state.heading compares it. Only
+// ASCII counts: strings.ToLower and bytes.EqualFold disagree elsewhere
+// ("ſ" folds to "s" but does not lower to it).
+func isLogHeading(text []byte) bool {
+	if len(text) == 0 || text[0] != ' ' && text[0] != '\t' {
+		return false
+	}
+	text = bytes.Trim(text, " \t")
+	for _, c := range text {
+		if c >= 0x80 || c == '#' || c == '\\' {
+			return false
+		}
+	}
+	t := string(bytes.ToLower(text))
+	return t == "event log" || t == "events"
+}
+
+// isUnderline reports whether line could be a setext heading underline:
+// a run of '=' or of '-' with nothing after it but spaces and control
+// bytes (a superset, so "- -" counts too).
+func isUnderline(line []byte) bool {
+	for _, c := range line {
+		if c != line[0] && c > ' ' {
+			return false
+		}
+	}
+	return true
+}

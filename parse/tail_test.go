@@ -128,3 +128,133 @@ func TestOpenBlockLine(t *testing.T) {
 		})
 	}
 }
+
+// prefixInLog feeds src to a LogPrefix, in two reads split at a line
+// end (the second may be empty) so that Read's carrying over is used.
+func prefixInLog(src string) bool {
+	var p LogPrefix
+	mid := strings.IndexByte(src[len(src)/2:], '\n') + 1 + len(src)/2
+	if mid == len(src)/2 {
+		mid = len(src)
+	}
+	p.Read([]byte(src[:mid]))
+	p.Read([]byte(src[mid:]))
+	return p.InLog()
+}
+
+func TestLogPrefix(t *testing.T) {
+	ev := "### evt-001 | 2025-02-03 10:00 | a | fix\n\n**Scope**: s\n**Summary**: x\n\n"
+	cases := []struct {
+		name string
+		src  string
+		want bool
+	}{
+		{"the log", "# Changelog\n\n## Event Log\n\n" + ev, true},
+		{"Events, any case", "# Changelog\n\n## EVENTS\n\n" + ev, true},
+		{"level 1", "# Event Log\n\n" + ev, true},
+		{"CRLF", "# Changelog\r\n\r\n## Event Log\r\n\r\n" + strings.ReplaceAll(ev, "\n", "\r\n"), true},
+		{"no event log", "# Changelog\n\n" + ev, false},
+		{"another section after it", "## Event Log\n\n" + ev + "## Notes\n\n", false},
+		{"and the log again", "## Event Log\n\n" + ev + "## Notes\n\n## Events\n\n" + ev, true},
+		{"level-3 heading", "## Event Log\n\n" + ev + "### Notes\n\n#### More\n\n", true},
+		{"event heading at level 2", "## Event Log\n\n## evt-002 | x\n\n", true},
+		{"#tag is text", "## Event Log\n\n" + ev + "#tag\n\n", true},
+		{"heading ended by a form feed", "## Event Log\n\n" + ev + "##\fNotes\n\n", false},
+		{"indented event log", "  ## Event Log\n\n" + ev, false},
+		{"closing marks", "## Event Log ##\n\n" + ev, false},
+		{"not ASCII", "## Event Loſ\n\n## Eventſ\n\n" + ev, false},
+		{"setext underline", "## Event Log\n\n" + ev + "Notes\n---\n\n", false},
+		{"rule after a blank line", "## Event Log\n\n" + ev + "---\n\n" + ev, true},
+		{"form feed is not blank", "## Event Log\n\n" + ev + "\f\n---\n\n", false},
+		{"fence", "## Event Log\n\n" + ev + "```\ncode\n```\n\n", false},
+		{"fence in a list item", "## Event Log\n\n" + ev + "- ~~~\n\n", false},
+		{"comment", "## Event Log\n\n" + ev + "<!-- a -->\n\n", false},
+		{"indented HTML", "## Event Log\n\n" + ev + "\t<div>\n\n", false},
+		{"a closer alone is text", "## Event Log\n\n" + ev + "a --> b\n\n", true},
+		{"BOM", "\ufeff# Changelog\n\n## Event Log\n\n" + ev, false},
+		{"lone CR", "## Event Log\n\n" + ev + "a\rb\n\n", false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := prefixInLog(c.src); got != c.want {
+				t.Errorf("InLog = %v, want %v", got, c.want)
+			}
+		})
+	}
+}
+
+func TestLogPrefixEvents(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		want int
+	}{
+		{"### evt-001 | x", 1}, {"  ## EVT-1", 1}, {"evt-3 | setext text", 1}, {"#\t# evt-", 1},
+		{"**Refs**: evt-001", 0}, {"- evt-001", 0}, {"### evt", 0}, {"", 0},
+		{"### evt-1\r### evt-2\revt-3", 3}, {"x\r### evt-2", 1},
+	} {
+		var p LogPrefix
+		p.Read([]byte(c.line))
+		if got := p.Events(); got != c.want {
+			t.Errorf("Events after %q = %d, want %d", c.line, got, c.want)
+		}
+	}
+}
+
+// FuzzLogPrefix checks the promise memsys log relies on: where TailCut
+// offers a cut and a LogPrefix given the lines above says InLog, the
+// whole file's events from the cut on are those of the rest parsed
+// alone after an "## Event Log" heading, field for field and on the
+// same lines; and no file holds more events than LogPrefix.Events
+// counts.
+func FuzzLogPrefix(f *testing.F) {
+	for _, s := range seeds() {
+		f.Add(s, uint16(len(s)/3))
+	}
+	f.Add("# C\n\n## Event Log\n\n### evt-001 | 2025-02-03 10:00 | a | fix\n\n**Scope**: s\n**Summary**: x\n\n## Notes\n\n### evt-002 | 2025-02-03 10:00 | a | fix\n\n**Summary**: y\n", uint16(20))
+	f.Fuzz(func(t *testing.T, src string, at uint16) {
+		b := []byte(src)
+		whole := Parse("f", b)
+		var all LogPrefix
+		all.Read(b)
+		if len(whole.Events) > all.Events() {
+			t.Fatalf("%d events, LogPrefix.Events %d", len(whole.Events), all.Events())
+		}
+		start := int(at) % (len(b) + 1)
+		if i := bytes.LastIndexByte(b[:start], '\n'); i >= 0 {
+			start = i + 1
+		} else {
+			start = 0
+		}
+		cut := TailCut(b[start:])
+		if cut < 0 {
+			return
+		}
+		from := start + cut
+		if !prefixInLog(src[:from]) {
+			return
+		}
+		for _, p := range whole.Problems {
+			if p.Kind == KindLineLength {
+				return // the caller refuses the file (Incomplete)
+			}
+		}
+		shift := bytes.Count(b[:from], []byte("\n")) - 2
+		tail := Parse("f", append([]byte("## Event Log\n\n"), b[from:]...))
+		firstLine := shift + 3
+		var want, got []string
+		show := func(e Event, shift int) string {
+			return strings.Join([]string{e.ID, e.Time.String(), e.Agent, e.Type, e.Scope, e.Summary, itoa(e.Range.Line + shift)}, "|")
+		}
+		for _, e := range whole.Events {
+			if e.Range.Line >= firstLine {
+				want = append(want, show(e, 0))
+			}
+		}
+		for _, e := range tail.Events {
+			got = append(got, show(e, shift))
+		}
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Fatalf("cut at %d: the tail has\n%q\nthe whole file\n%q", from, got, want)
+		}
+	})
+}

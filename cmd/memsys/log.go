@@ -57,7 +57,7 @@ func runLog(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	out, _, err := memory.Log(root, f)
+	out, err := memory.LogLines(root, f)
 	if err != nil {
 		return cannotRun{err}
 	}

@@ -23,7 +23,7 @@ import (
 func TestEveryCommandReadsEachFileOnce(t *testing.T) {
 	commands := [][]string{
 		{"status"}, {"lint"}, {"regen", "--check"}, {"regen"},
-		{"show", "evt-100"}, {"log"}, {"graph"}, {"recall", "upload_handler"},
+		{"show", "evt-100"}, {"log"}, {"log", "-n", "5"}, {"graph"}, {"recall", "upload_handler"},
 		{"loops"}, {"report"}, {"snapshot", "upload_handler"}, {"export"},
 		{"append", "--type", "test", "--scope", "reads", "--summary", "one more", "--agent", "t",
 			"--detail", "target=reads", "--detail", "result=pass", "--time", "2099-01-01 00:00"},

@@ -1,8 +1,11 @@
 package memory
 
 import (
+	"runtime"
 	"testing"
+	"time"
 
+	"github.com/memsys/memsys/internal/testkit/loggen"
 	"github.com/memsys/memsys/parse"
 )
 
@@ -37,4 +40,40 @@ func BenchmarkAppendVsParse(b *testing.B) {
 			parse.Parse("CHANGELOG.md", src)
 		}
 	})
+}
+
+// BenchmarkLogTail compares memsys log -n 10 on a 100k-event log (31
+// MB; LogLines, which reads the end of the log and scans the rest) with
+// the whole-history answer (Log: parse everything, filter, keep the
+// last 10), in one run: the ratio is of CPU-bound wall time per call,
+// and the MB figures are bytes allocated per call.
+func BenchmarkLogTail(b *testing.B) {
+	dir := b.TempDir()
+	writeMemory(b, dir, loggen.Generate(100000, 1), nil)
+	f := LogFilter{Limit: 10}
+	var tail, whole time.Duration
+	var tailAlloc, wholeAlloc uint64
+	var m runtime.MemStats
+	for b.Loop() {
+		runtime.ReadMemStats(&m)
+		a0, t0 := m.TotalAlloc, time.Now()
+		out, err := LogLines(dir, f)
+		t1 := time.Now()
+		runtime.ReadMemStats(&m)
+		a1 := m.TotalAlloc
+		want, _, err2 := Log(dir, f)
+		t2 := time.Now()
+		runtime.ReadMemStats(&m)
+		if err != nil || err2 != nil || len(out) != 10 || out[9] != want[9] {
+			b.Fatalf("LogLines %v, %v; Log %v", out, err, err2)
+		}
+		tail, whole = tail+t1.Sub(t0), whole+t2.Sub(t1)
+		tailAlloc, wholeAlloc = tailAlloc+a1-a0, wholeAlloc+m.TotalAlloc-a1
+	}
+	n := float64(b.N)
+	b.ReportMetric(float64(tail.Microseconds())/1000/n, "tail-ms/op")
+	b.ReportMetric(float64(whole.Microseconds())/1000/n, "whole-ms/op")
+	b.ReportMetric(float64(tail)/float64(whole), "tail/whole")
+	b.ReportMetric(float64(tailAlloc)/n/(1<<20), "tail-MB/op")
+	b.ReportMetric(float64(wholeAlloc)/n/(1<<20), "whole-MB/op")
 }

@@ -294,20 +294,16 @@ func Log(root string, f LogFilter) ([]EventLine, int, error) {
 		}
 		refsTo = evs[i].Num
 	}
-	var types []string
-	for _, t := range f.Types {
-		t = strings.ToLower(strings.TrimSpace(t))
-		if t == "" {
-			continue // "decision," names one type
-		}
+	types := typeNames(f.Types)
+	for _, t := range types {
 		// A misspelt type would list nothing, as if no such event had
 		// happened. A type outside the seed's that the history holds
 		// (lint reports it, MS105) is still a filter.
 		if !slices.Contains(parse.EventTypes, t) && !slices.ContainsFunc(all, func(e parse.Event) bool { return e.Type == t }) {
 			return nil, 0, front.Errorf("%s %q: unknown event type: use one of %s", inType.Name(), words.Clip(t), strings.Join(parse.EventTypes, ", "))
 		}
-		types = append(types, t)
 	}
+	head := headerFilter{types: types, agent: f.Agent, since: since, until: until}
 	var open map[int]bool
 	if f.Open {
 		open = openAt(evs)
@@ -326,9 +322,7 @@ func Log(root string, f LogFilter) ([]EventLine, int, error) {
 	for i, e := range evs {
 		switch {
 		case touched != nil && !touched[i],
-			types != nil && !slices.Contains(types, e.Type),
-			f.Agent != "" && !strings.EqualFold(f.Agent, e.Agent),
-			e.Time.Key() < since || e.Time.Key() > until,
+			!head.match(&e),
 			refsTo != 0 && !refersTo(e, refsTo),
 			open != nil && !open[i],
 			superseded != nil && superseded[i] == "":
@@ -341,6 +335,34 @@ func Log(root string, f LogFilter) ([]EventLine, int, error) {
 		out = out[len(out)-f.Limit:]
 	}
 	return out, matched, nil
+}
+
+// typeNames returns the --type values as Log compares them: trimmed,
+// lower case, empty ones dropped ("decision," names one type); nil
+// when none is left, which selects every type.
+func typeNames(ts []string) []string {
+	var out []string
+	for _, t := range ts {
+		if t = strings.ToLower(strings.TrimSpace(t)); t != "" {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// headerFilter is the part of a LogFilter that an event's header
+// decides alone (its type, agent and time), the part LogLines can
+// apply to the end of the log without the history.
+type headerFilter struct {
+	types        []string // nil: any
+	agent        string   // "": any
+	since, until int64    // time keys, inclusive
+}
+
+func (h headerFilter) match(e *parse.Event) bool {
+	return (h.types == nil || slices.Contains(h.types, e.Type)) &&
+		(h.agent == "" || strings.EqualFold(h.agent, e.Agent)) &&
+		e.Time.Key() >= h.since && e.Time.Key() <= h.until
 }
 
 // openAt returns the positions in evs of the loops open after them.

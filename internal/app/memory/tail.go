@@ -54,6 +54,13 @@ var (
 // then reads the whole file. The cost is the size of the last events,
 // not of the log.
 func ReadTail(file string, f LogFile) (t *Tail, ok bool, err error) {
+	return readTail(file, f, func(l *parse.Log) bool { return inLogCount(l) >= 2 }, parse.HeadersOnly())
+}
+
+// readTail is ReadTail with the test of a large enough window (enough,
+// given the tail's parse) and the parser's options as arguments: log
+// wants the last N matching events, and their fields.
+func readTail(file string, f LogFile, enough func(*parse.Log) bool, opts ...parse.Option) (t *Tail, ok bool, err error) {
 	size := f.Size()
 	for w := tailFirst; ; w *= 4 {
 		off := max(size-w, 0)
@@ -62,7 +69,7 @@ func ReadTail(file string, f LogFile) (t *Tail, ok bool, err error) {
 			return nil, false, err
 		}
 		if off == 0 {
-			return &Tail{Src: buf, Log: parse.Parse(file, buf, parse.HeadersOnly())}, true, nil
+			return &Tail{Src: buf, Log: parse.Parse(file, buf, opts...)}, true, nil
 		}
 		// Start at a line boundary: the first byte may be mid-line.
 		if nl := bytes.IndexByte(buf, '\n'); nl >= 0 {
@@ -71,8 +78,8 @@ func ReadTail(file string, f LogFile) (t *Tail, ok bool, err error) {
 				body := buf[lb+cut:]
 				src := make([]byte, 0, len(tailPrefix)+len(body))
 				src = append(append(src, tailPrefix...), body...)
-				log := parse.Parse(file, src, parse.HeadersOnly())
-				if inLogCount(log) >= 2 {
+				log := parse.Parse(file, src, opts...)
+				if enough(log) {
 					return &Tail{Src: src, Pre: len(tailPrefix), Base: off + int64(lb+cut), Log: log}, true, nil
 				}
 			}

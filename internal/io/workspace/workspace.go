@@ -265,18 +265,41 @@ func read(root string) (*Memory, error) {
 }
 
 func (m *Memory) readArchive() error {
-	for _, name := range ArchiveNames {
-		if _, err := os.Lstat(filepath.Join(m.Root, name)); err != nil {
-			continue
-		}
-		asrc, err := ReadFile(m.Root, name)
-		if err != nil {
-			return err
-		}
-		m.ArchiveBytes, m.ArchivePath = asrc, name
-		break
+	name := archiveName(m.Root)
+	if name == "" {
+		return nil
 	}
+	asrc, err := ReadFile(m.Root, name)
+	if err != nil {
+		return err
+	}
+	m.ArchiveBytes, m.ArchivePath = asrc, name
 	return nil
+}
+
+// archiveName is the archive Load reads: the first of ArchiveNames
+// that exists, even as a broken link (which Load then refuses), or "".
+func archiveName(root string) string {
+	for _, name := range ArchiveNames {
+		if _, err := os.Lstat(filepath.Join(root, name)); err == nil {
+			return name
+		}
+	}
+	return ""
+}
+
+// OpenArchive opens the archive Load would read, with Load's errors;
+// f is nil and name "" when there is none. A reader at offsets of the
+// archive Load parses, for a command that reads part of the history.
+func OpenArchive(root string) (f *File, name string, err error) {
+	name = archiveName(root)
+	if name == "" {
+		return nil, "", nil
+	}
+	if f, err = Open(root, name); err != nil {
+		return nil, "", err
+	}
+	return f, name, nil
 }
 
 // CheckCount refuses a history of n events over MaxEvents.

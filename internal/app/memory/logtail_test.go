@@ -1,0 +1,263 @@
+package memory
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/memsys/memsys/internal/io/workspace"
+	"github.com/memsys/memsys/internal/testkit/loggen"
+)
+
+// logFilters are the filters the differential tests try on every log:
+// each limit alone and with the header filters the tail can apply,
+// and some it cannot (which must fall back, and still agree).
+func logFilters() []LogFilter {
+	var fs []LogFilter
+	for _, n := range []int{1, 2, 3, 7, 40} {
+		fs = append(fs,
+			LogFilter{Limit: n},
+			LogFilter{Limit: n, Types: []string{"decision"}},
+			LogFilter{Limit: n, Types: []string{" Fix", "create", ""}},
+			LogFilter{Limit: n, Agent: "ALICE"},
+			LogFilter{Limit: n, Agent: "builder-2", Types: []string{"modify"}},
+			LogFilter{Limit: n, Since: "2026-01-01 10:30", Until: "2026-01-02"},
+			LogFilter{Limit: n, Until: "2024-01-02"},
+			LogFilter{Limit: n, Types: []string{"launch"}}, // unknown: the history decides
+			LogFilter{Limit: n, Open: true},
+		)
+	}
+	return append(fs, LogFilter{}, LogFilter{Types: []string{"fix"}})
+}
+
+// logResult is what memsys log shows for f on root: the JSON it prints,
+// or the error.
+func logResult(out []EventLine, err error) string {
+	if err != nil {
+		return "error: " + err.Error()
+	}
+	b, _ := json.Marshal(out)
+	return string(b)
+}
+
+// checkLogSame runs every filter on root through LogLines and Log and
+// fails where they differ; it returns how many answers came from the
+// tail, so a caller can check that the fast path was tested at all.
+func checkLogSame(t *testing.T, name, root string) (fast int) {
+	t.Helper()
+	for _, f := range logFilters() {
+		out, _, err := Log(root, f)
+		whole := logResult(out, err)
+		got := logResult(LogLines(root, f))
+		if got != whole {
+			t.Fatalf("%s, filter %+v:\nLogLines: %s\nLog:      %s", name, f, got, whole)
+		}
+		if tail, ok := tailLog(root, f); ok {
+			fast++
+			if got := logResult(tail, nil); got != whole {
+				t.Fatalf("%s, filter %+v:\ntail: %s\nLog:  %s", name, f, got, whole)
+			}
+		}
+	}
+	return fast
+}
+
+// writeMemory writes a log and, unless nil, an archive into dir.
+func writeMemory(t testing.TB, dir string, log, arch []byte) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, workspace.LogName), log, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ap := filepath.Join(dir, workspace.ArchiveNames[0])
+	os.Remove(ap)
+	if arch != nil {
+		if err := os.WriteFile(ap, arch, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestLogLinesSame is the differential test of memsys log's two paths:
+// on the memory of every testscript and lint rule fixture, and on
+// generated logs with fences, comments, sections, CRLF, an archive and
+// more, for several limits and filters, with windows small enough that
+// the tail is cut, LogLines and its tail answer exactly as Log does.
+func TestLogLinesSame(t *testing.T) {
+	smallTail(t)
+	fast := 0
+	var ars []string
+	for _, glob := range []string{"../../../testscripts/*.txtar", "../../../lint/testdata/rules/*.txtar"} {
+		m, err := filepath.Glob(glob)
+		if err != nil || len(m) == 0 {
+			t.Fatalf("no fixtures at %s", glob)
+		}
+		ars = append(ars, m...)
+	}
+	fixtures := 0
+	for _, file := range ars {
+		a, err := txtar.ParseFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range a.Files {
+			if path.Base(f.Name) != workspace.LogName {
+				continue
+			}
+			dir := t.TempDir()
+			writeMemory(t, dir, f.Data, nil)
+			for _, g := range a.Files {
+				if path.Dir(g.Name) == path.Dir(f.Name) && slices.Contains(workspace.ArchiveNames, path.Base(g.Name)) {
+					if err := os.WriteFile(filepath.Join(dir, path.Base(g.Name)), g.Data, 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			fast += checkLogSame(t, filepath.Base(file)+":"+f.Name, dir)
+			fixtures++
+		}
+	}
+	gen := string(loggen.Generate(120, 1))
+	fence := "```\n### evt-999 | 2026-01-01 10:00 | x | fix\n```\n\n"
+	mid := len(gen) / 2
+	mid += strings.Index(gen[mid:], "\n### evt-") + 1
+	at := func(s string) string { return gen[:mid] + s + gen[mid:] } // before an event in the middle
+	arch := []byte("# Archive\n\n## Archive: evt-001 through evt-002\n\n" + event(1, "create") + "\n" + event(2, "fix"))
+	cases := []struct {
+		name      string
+		log, arch string
+	}{
+		{"generated", gen, ""},
+		{"generated, archive", gen, string(arch)},
+		{"blank separated", string(genLog(60, "\n")), ""},
+		{"few events", string(genLog(3, "\n---\n\n")), string(arch)},
+		{"CRLF", strings.ReplaceAll(gen, "\n", "\r\n"), strings.ReplaceAll(string(arch), "\n", "\r\n")},
+		{"lone CR above", at("text\rmore\n\n"), ""},
+		{"fence above, closed", at(fence), ""},
+		{"fence above, open", at("```\n\n"), ""},
+		{"comment above, closed", at("<!--\n\n### evt-998 | x\n-->\n\n"), ""},
+		{"comment above, open", at("<!--\n\n"), ""},
+		{"declaration above", at("<!X\n\n"), ""},
+		{"fence in the last event", gen + "\n" + fence, ""},
+		{"section after the log", gen + "\n## Notes\n\nfree text\n", ""},
+		{"section after the log, then events", gen + "\n## Notes\n\n" + event(200, "fix"), ""},
+		{"section above, in an event", at("## Notes\n\n"), ""},
+		{"section above, not in an event", strings.Replace(at("### Aside\n\n## Notes\n\n"), "## Event Log", "## Event Log\n\n## Other", 1), ""},
+		{"section above, then the log again", at("## Notes\n\n## Events\n\n"), ""},
+		{"setext section above, in an event", at("Notes\n-----\n\n"), ""},
+		{"setext section above, not in an event", at("### Aside\n\nNotes\n-----\n\n"), ""},
+		{"setext event heading above", at("evt-500 | 2026-01-01 10:00 | x | fix\n---\n\n"), ""},
+		{"no event log", strings.Replace(gen, "## Event Log", "## Journal", 1), ""},
+		{"event log as setext", strings.Replace(gen, "## Event Log", "Event Log\n=========", 1), ""},
+		{"event log with closing marks", strings.Replace(gen, "## Event Log", "## Event Log ##", 1), ""},
+		{"BOM", "\ufeff" + gen, ""},
+		{"BOM inside", at("\ufeff## Notes\n\n"), ""},
+		{"level-2 event heading above", at("## evt-600 | 2026-01-01 10:00 | x | fix\n\n"), ""},
+		{"long line above", at(strings.Repeat("x", workspace.MaxLineLength+1) + "\n\n"), ""},
+		{"long line in the archive", gen, string(arch) + strings.Repeat("y", workspace.MaxLineLength+1) + "\n"},
+		{"long line at the end", gen + "\n" + strings.Repeat("z", workspace.MaxLineLength+1), ""},
+		{"no final newline", strings.TrimSuffix(gen, "\n"), ""},
+	}
+	for _, c := range cases {
+		dir := t.TempDir()
+		var a []byte
+		if c.arch != "" {
+			a = []byte(c.arch)
+		}
+		writeMemory(t, dir, []byte(c.log), a)
+		fast += checkLogSame(t, c.name, dir)
+	}
+	// Errors before and around the read are Log's.
+	dir := t.TempDir()
+	writeMemory(t, dir, []byte(gen), nil)
+	os.Symlink("nowhere", filepath.Join(dir, workspace.ArchiveNames[0]))
+	checkLogSame(t, "broken archive link", dir)
+	checkLogSame(t, "missing log", t.TempDir())
+	if fixtures < 200 || fast < 300 {
+		t.Errorf("%d fixture logs, %d answers from the tail: the fast path is not being tested", fixtures, fast)
+	}
+}
+
+// TestLogLinesTakesTail checks that the tail is what answers on a
+// plain log, and the whole history where it must.
+func TestLogLinesTakesTail(t *testing.T) {
+	smallTail(t)
+	dir := t.TempDir()
+	writeMemory(t, dir, loggen.Generate(120, 1), nil)
+	for _, c := range []struct {
+		f    LogFilter
+		tail bool
+	}{
+		{LogFilter{Limit: 3}, true},
+		{LogFilter{Limit: 2, Types: []string{"create", "modify"}, Since: "2024-01-01"}, true},
+		{LogFilter{}, false},
+		{LogFilter{Limit: 500}, false}, // more than the log holds
+		{LogFilter{Limit: 3, At: "evt-50"}, false},
+		{LogFilter{Limit: 3, Types: []string{"launch"}}, false},
+		{LogFilter{Limit: 3, Since: "never"}, false},
+	} {
+		if _, ok := tailLog(dir, c.f); ok != c.tail {
+			t.Errorf("filter %+v: from the tail %v, want %v", c.f, ok, c.tail)
+		}
+	}
+}
+
+// mutateLog makes n random edits of b (bytes changed to ones that
+// matter to the block structure, spans cut, spans copied elsewhere).
+func mutateLog(r *rand.Rand, b []byte, n int) []byte {
+	b = append([]byte(nil), b...)
+	for range n {
+		p := r.IntN(len(b))
+		switch r.IntN(3) {
+		case 0:
+			b[p] = "#`~<>-=!\n\r x"[r.IntN(12)]
+		case 1:
+			b = append(b[:p], b[min(p+r.IntN(50), len(b)):]...)
+		case 2:
+			q := r.IntN(len(b))
+			b = append(b[:p], append([]byte(string(b[q:min(q+60, len(b))])), b[p:]...)...)
+		}
+	}
+	return b
+}
+
+// FuzzLogLines edits random bytes of a generated log (seed picks the
+// edits) and checks that LogLines, its tail and Log agree.
+func FuzzLogLines(f *testing.F) {
+	for i := range uint64(8) {
+		f.Add(i, uint8(1+i%4))
+	}
+	base := loggen.Generate(60, 1)
+	f.Fuzz(func(t *testing.T, seed uint64, edits uint8) {
+		smallTail(t)
+		r := rand.New(rand.NewPCG(seed, 7))
+		dir := t.TempDir()
+		writeMemory(t, dir, mutateLog(r, base, 1+int(edits%8)), nil)
+		checkLogSame(t, fmt.Sprintf("seed %d, %d edits", seed, edits), dir)
+	})
+}
+
+// TestLogLinesMutations is FuzzLogLines's property over deterministic
+// random edits, without the fuzzing engine.
+func TestLogLinesMutations(t *testing.T) {
+	smallTail(t)
+	r := rand.New(rand.NewPCG(3, 4))
+	bases := [][]byte{loggen.Generate(60, 1), genLog(30, "\n---\n\n")}
+	n := 150
+	if testing.Short() {
+		n = 20
+	}
+	dir := t.TempDir()
+	for i := range n {
+		b := mutateLog(r, bases[i%len(bases)], 1+r.IntN(4))
+		writeMemory(t, dir, b, nil)
+		checkLogSame(t, fmt.Sprintf("mutation %d: %q", i, b), dir)
+	}
+}
