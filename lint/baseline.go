@@ -131,7 +131,8 @@ func ReadBaseline(file string, data []byte) (Baseline, error) {
 	return b, nil
 }
 
-const baselineFix = ": rewrite it with memsys lint --write-baseline"
+// baselineFix ends every message about a damaged baseline file.
+var baselineFix = front.Sprintf(": rewrite it with %s", front.WriteBaseline.Word())
 
 type baselineReader struct {
 	file string
@@ -144,7 +145,8 @@ func (r *baselineReader) fail(off int64, format string, args ...any) error {
 		off = int64(len(r.src))
 	}
 	line := bytes.Count(r.src[:max(off, 0)], []byte{'\n'}) + 1
-	return &config.Error{File: r.file, Line: line, Msg: fmt.Sprintf(format, args...) + baselineFix}
+	msg := fmt.Sprintf(format, args...)
+	return &config.Error{File: r.file, Line: line, Msg: msg + baselineFix.String(), MCP: msg + baselineFix.For(front.MCP)}
 }
 
 // syntax turns a decoding error into one line at its offset.

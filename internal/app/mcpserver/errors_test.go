@@ -58,6 +58,12 @@ func TestErrorsNameParameters(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(noRegen, ".memory", "graph.md"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	// One whose baseline file is damaged: lint cannot say which
+	// findings are new.
+	badBaseline := copyExample(t)
+	if err := os.WriteFile(filepath.Join(badBaseline, ".memsys-baseline.json"), []byte("{\n  \"version\": 1,\n  \"findings\": [\n    {\"rule\": 7}\n  ]\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	noAgent := copyExample(t)
 	archiveDue := []byte(`{"archive": {"threshold": 10, "keep": 5}}`)
 	if err := os.WriteFile(filepath.Join(noAgent, ".memsys.json"), archiveDue, 0o644); err != nil {
@@ -65,7 +71,7 @@ func TestErrorsNameParameters(t *testing.T) {
 	}
 	sessions := map[string]*mcp.ClientSession{
 		root: connect(t, root), conflict: connect(t, conflict), noLog: connect(t, noLog), badID: connect(t, badID), badOrder: connect(t, badOrder),
-		gone: connect(t, gone), noRegen: connect(t, noRegen), noAgent: connectAs(t, noAgent, ""),
+		gone: connect(t, gone), noRegen: connect(t, noRegen), noAgent: connectAs(t, noAgent, ""), badBaseline: connect(t, badBaseline),
 	}
 	if err := os.Remove(filepath.Join(gone, "CHANGELOG.md")); err != nil {
 		t.Fatal(err)
@@ -84,6 +90,8 @@ func TestErrorsNameParameters(t *testing.T) {
 		param string // the parameter the error is about ("": none, the tool's state)
 		want  string
 	}{
+		{badBaseline, "memsys_lint", nil, "", `.memsys-baseline.json:4: `},
+		{badBaseline, "memsys_lint", nil, "", `: rewrite it with the CLI command "memsys lint --write-baseline"`},
 		{root, "memsys_append", fix(map[string]any{"type": ""}), "type", `missing event type: pass the "type" parameter, one of decision,`},
 		{root, "memsys_append", fix(map[string]any{"type": "bogus"}), "type", `unknown event type "bogus"`},
 		{root, "memsys_append", fix(map[string]any{"scope": " "}), "scope", `missing scope: pass the "scope" parameter with the area`},

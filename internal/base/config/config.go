@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/memsys/memsys/internal/base/diag"
+	"github.com/memsys/memsys/internal/base/front"
 )
 
 // FileName is the configuration file memsys reads at a memory root.
@@ -106,9 +107,20 @@ type Error struct {
 	File string
 	Line int
 	Msg  string
+	// MCP is Msg as the MCP server words it, when its advice names a
+	// command the two front ends spell differently; "" when the same.
+	MCP string
 }
 
 func (e *Error) Error() string { return e.File + ":" + strconv.Itoa(e.Line) + ": " + e.Msg }
+
+// For is the error as front f words it (front.Speller).
+func (e *Error) For(f front.Front) string {
+	if f == front.MCP && e.MCP != "" {
+		return e.File + ":" + strconv.Itoa(e.Line) + ": " + e.MCP
+	}
+	return e.Error()
+}
 
 // value is a decoded JSON value that remembers where it starts, so every
 // error can name its line. encoding/json's DisallowUnknownFields names

@@ -51,7 +51,7 @@ func DisplayErrorFor(base string, err error, f front.Front) string {
 	if errors.As(err, &ce) && filepath.IsAbs(ce.File) {
 		shown := *ce
 		shown.File = DisplayPath(base, "", ce.File)
-		msg = strings.Replace(msg, ce.Error(), shown.Error(), 1)
+		msg = strings.Replace(msg, ce.For(f), shown.For(f), 1)
 	}
 	return msg
 }
