@@ -185,18 +185,30 @@ func curated(p *Pass, rel string, src []byte, rowsOnly bool) []string {
 // hand-written Active Constraints. lint --fix keeps a file that has
 // any and points to memsys adopt.
 func Curated(rel string, src, want []byte, rowsOnly bool) []string {
+	return CuratedAll(rel, src, rowsOnly, want)
+}
+
+// CuratedAll is Curated against several files regen writes: what every
+// one of wants lacks (materialize.MissingAll). regen reads a sealed file
+// edited since memsys wrote it against the file at its horizon and the
+// current one: what either holds came from events.
+func CuratedAll(rel string, src []byte, rowsOnly bool, wants ...[]byte) []string {
 	if rel == parse.ContextFile {
-		return materialize.HandConstraints(src, want)
+		return materialize.HandConstraints(src, wants...)
 	}
 	if rel != parse.GraphFile {
 		return nil
 	}
-	g, err := materialize.ParseGraph(want)
-	if err != nil {
-		return nil
+	gs := make([]*materialize.Graph, 0, len(wants))
+	for _, want := range wants {
+		g, err := materialize.ParseGraph(want)
+		if err != nil {
+			return nil
+		}
+		gs = append(gs, g)
 	}
 	hand, _ := materialize.ReadLoose(src)
-	return materialize.Missing(hand, g, rowsOnly)
+	return materialize.MissingAll(hand, gs, rowsOnly)
 }
 
 // rowsText is "2 rows no replay of the log produces (node docs, edge ...)".

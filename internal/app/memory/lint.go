@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -121,7 +122,7 @@ func Lint(ctx context.Context, root string, o LintOptions) (*LintReport, error) 
 		if ds, events, s, _, err = lintOnce(l, files, in, true, nil); err != nil {
 			return nil, err
 		}
-		if ds, err = fixDerived(root, l, s, ds, in, o.Notes, o.Display); err != nil {
+		if ds, err = fixDerived(root, l, s, ds, in, sealedAt{root: root, opt: lint.RenderOptions(cfg)}, o.Notes, o.Display); err != nil {
 			return nil, err
 		}
 	} else if ds, events, err = lintJudged(l, files, o.Overrides, in, o.Exiting && revs == nil); err != nil {
@@ -386,8 +387,10 @@ func LintInput(root string) lint.Input {
 
 // fixDerived rewrites the derived files that the findings of rules
 // declaring Fix name with what regen writes (the Session replayed the
-// history for it), then lints again.
-func fixDerived(root string, l *lint.Linter, s *lint.Session, ds diag.Diagnostics, in lint.Input, note func(string), show func(string) string) (diag.Diagnostics, error) {
+// history for it), then lints again. A file holding what memsys did not
+// write is kept, as regen keeps it (sealedAt.handEdits, reading the
+// history at at).
+func fixDerived(root string, l *lint.Linter, s *lint.Session, ds diag.Diagnostics, in lint.Input, at sealedAt, note func(string), show func(string) string) (diag.Diagnostics, error) {
 	var files []string
 	for _, d := range ds {
 		if r := lint.Lookup(d.Rule); r != nil && r.Fix && !slices.Contains(files, d.Range.File) {
@@ -413,9 +416,12 @@ func fixDerived(root string, l *lint.Linter, s *lint.Session, ds diag.Diagnostic
 			continue
 		}
 		// A derived file that holds rows no replay produces (a graph
-		// kept by hand) is kept: memsys adopt records them first.
-		if cur, err := workspace.ReadFile(root, f); err == nil {
-			if rows := lint.Curated(f, cur, data, false); len(rows) > 0 {
+		// kept by hand, a sealed one edited by hand since) is kept:
+		// memsys adopt records them first. A sealed file that is what
+		// memsys wrote at its horizon is rewritten, though it holds
+		// rows later events superseded.
+		if cur, err := workspace.ReadFile(root, f); err == nil && !bytes.Equal(cur, data) {
+			if rows := at.handEdits(f, cur, data); len(rows) > 0 {
 				note(fmt.Sprintf("lint --fix: kept %s: it holds %s no replay produces (%s): run memsys adopt first", show(f), words.Plural(len(rows), "item"), strings.Join(rows, ", ")))
 				continue
 			}
