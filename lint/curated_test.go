@@ -2,8 +2,10 @@ package lint
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
+	"github.com/memsys/memsys/internal/base/diag"
 	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
 )
@@ -32,5 +34,35 @@ func TestCuratedAll(t *testing.T) {
 	ctx := []byte("## Active Constraints\n\n- No Fridays\n- Use JSON\n")
 	if got, want := CuratedAll(parse.ContextFile, ctx, false, []byte("## Active Constraints\n\n- Use JSON — evt-002\n"), nil), []string{`constraint "No Fridays"`}; !reflect.DeepEqual(got, want) {
 		t.Errorf("CuratedAll(context) = %q, want %q", got, want)
+	}
+}
+
+// TestStaleRows: a stale file's finding that names rows the current
+// replay lacks is reworded with what the caller found memsys did not
+// write: none gives regen's plain advice; other findings, and files the
+// caller cannot judge, are left alone.
+func TestStaleRows(t *testing.T) {
+	stale := ".memory/graph.md event horizon is evt-005 but the last event is evt-006"
+	ds := diag.Diagnostics{
+		{Rule: "MS202", Range: diag.Range{File: parse.GraphFile}, Message: stale + ", and it holds " + rowsText([]string{"node cache"}) + ": " + adoptAdvice},
+		{Rule: "MS203", Range: diag.Range{File: parse.ContextFile}, Message: "ctx, and it holds " + rowsText([]string{`constraint "x"`}) + ": " + adoptAdvice},
+		{Rule: "MS204", Range: diag.Range{File: parse.GraphFile}, Message: "drift, and it holds " + rowsText([]string{"node cache"}) + ": " + adoptAdvice},
+	}
+	StaleRows(ds, func(f string) ([]string, bool) {
+		if f == parse.ContextFile {
+			return nil, false
+		}
+		return nil, true
+	})
+	if got, want := ds[0].Message, stale+": run memsys regen"; got != want {
+		t.Errorf("MS202 = %q, want %q", got, want)
+	}
+	if !strings.HasSuffix(ds[1].Message, adoptAdvice) || !strings.HasSuffix(ds[2].Message, adoptAdvice) {
+		t.Errorf("left alone: %q, %q", ds[1].Message, ds[2].Message)
+	}
+	ds[0].Message = stale + ", and it holds " + rowsText([]string{"node cache", "node billing"}) + ": " + adoptAdvice
+	StaleRows(ds[:1], func(string) ([]string, bool) { return []string{"node billing"}, true })
+	if got, want := ds[0].Message, stale+", and it holds 1 item no replay of the log produces (node billing): "+adoptAdvice; got != want {
+		t.Errorf("MS202 = %q, want %q", got, want)
 	}
 }

@@ -158,6 +158,37 @@ func StagedAdvice(ds diag.Diagnostics, display func(string) string) {
 	}
 }
 
+// StaleRows rewrites the findings of MS202 and MS203 in ds that name
+// what a stale derived file holds and the current replay lacks. The rule
+// reads the file against the current replay alone, so a row a later
+// event superseded reads as kept by hand, and adopt would bring it back.
+// rows(file), which can read the history at the file's horizon as regen
+// does, says what the file holds that memsys did not write: none gives
+// regen's plain advice; false leaves the finding as it is. It runs on
+// the findings after the cache, which keeps the rule's reading.
+func StaleRows(ds diag.Diagnostics, rows func(file string) ([]string, bool)) {
+	const holds = ", and it holds "
+	for i := range ds {
+		d := &ds[i]
+		if d.Rule != "MS202" && d.Rule != "MS203" || !strings.HasSuffix(d.Message, ": "+adoptAdvice) {
+			continue
+		}
+		j := strings.Index(d.Message, holds)
+		if j < 0 {
+			continue
+		}
+		items, ok := rows(d.Range.File)
+		if !ok {
+			continue
+		}
+		if len(items) == 0 {
+			d.Message = d.Message[:j] + ": run memsys regen"
+			continue
+		}
+		d.Message = d.Message[:j] + holds + rowsText(items) + ": " + adoptAdvice
+	}
+}
+
 // NotInTier is the advice for a stale derived file that tier does not
 // use: memsys regen does not write it. Status words it for its reader
 // (memsys_regen over MCP); lint's findings say it as the CLI does.
@@ -166,8 +197,10 @@ func NotInTier(tier string) front.Text {
 }
 
 // adoptAdvice ends the message of a derived file that holds rows no
-// replay draws: regen alone would throw the team's curated rows away.
-const adoptAdvice = "run memsys adopt to record them as events (memsys regen or lint --fix alone would drop them)"
+// replay draws: regen and lint --fix keep such a file (memory's
+// refuseHandKept), and only --force would throw the team's curated rows
+// away.
+const adoptAdvice = "run memsys adopt to record them as events (memsys regen --force would drop them)"
 
 // curated lists the rows of the graph.md src that the replay does not
 // draw (materialize.Missing), for GraphFile only.

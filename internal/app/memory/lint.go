@@ -18,6 +18,7 @@ import (
 	"github.com/memsys/memsys/internal/io/gitx"
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/lint"
+	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
 )
 
@@ -127,6 +128,9 @@ func Lint(ctx context.Context, root string, o LintOptions) (*LintReport, error) 
 		}
 	} else if ds, events, err = lintJudged(l, files, o.Overrides, in, o.Exiting && revs == nil); err != nil {
 		return nil, err
+	}
+	if !o.Git.Staged {
+		staleRows(root, cfg, files, ds)
 	}
 	r := &LintReport{Events: events}
 	r.Diagnostics, r.Suppressed, err = applyBaseline(root, files, l, ds, o.WriteBaseline, o.Notes, o.Display)
@@ -373,6 +377,46 @@ func lintOnce(l *lint.Linter, files memFiles, in lint.Input, derive bool, before
 		return nil, 0, nil, nil, fmt.Errorf("lint: %w", err)
 	}
 	return ds, s.Events(), s, mem, nil
+}
+
+// staleRows reads the stale derived files whose MS202/MS203 findings
+// in ds name rows the current replay lacks as regen reads them
+// (lint.StaleRows, sealedAt.handEdits): a sealed file that is what
+// memsys wrote at its horizon holds none of its own, and adopt would
+// bring back rows later events superseded. Only such a finding costs a
+// replay, once for both files; an unsealed file, or one the tier does
+// not use (regen does not write it), keeps the rule's reading.
+func staleRows(root string, cfg config.Config, files memFiles, ds diag.Diagnostics) {
+	tier := parse.Tier(cfg.Tier)
+	if tier == "" {
+		tier = files.tier()
+	}
+	opt := lint.RenderOptions(cfg)
+	var x *materialize.Replayer
+	tried := false
+	lint.StaleRows(ds, func(f string) ([]string, bool) {
+		if f == parse.GraphFile && !tier.HasGraph() || f == parse.ContextFile && !tier.HasContext() {
+			return nil, false
+		}
+		cur, err := workspace.ReadFile(root, f)
+		if err != nil || !materialize.HasSeal(cur) {
+			return nil, false
+		}
+		if !tried {
+			tried = true
+			if _, r, err := Replay(root, opt, ""); err == nil {
+				x = r
+			}
+		}
+		if x == nil {
+			return nil, false
+		}
+		want := x.GraphFile()
+		if f == parse.ContextFile {
+			want = x.ContextFile()
+		}
+		return sealedAt{root: root, opt: opt}.handEdits(f, cur, want), true
+	})
 }
 
 // LintInput is the lint.Input of the memory at root: its files, read
