@@ -153,7 +153,7 @@ func TestRegenKeepsSealedHandEdit(t *testing.T) {
 	i := strings.Index(string(g), "| comp1 |")
 	edited := string(g[:i]) + "| billing | component | active | evt-001 | evt-001 | owner=bob |\n" + string(g[i:])
 	write(t, root, parse.GraphFile, edited)
-	if _, err := Regenerate(root, RegenOptions{}); err == nil || !strings.Contains(err.Error(), "was edited by hand since memsys wrote it") {
+	if _, err := Regenerate(root, RegenOptions{}); err == nil || !strings.Contains(err.Error(), "was changed since memsys wrote it (edited by hand, or the log rewritten)") {
 		t.Fatalf("regen: err = %v, want the hand-kept refusal", err)
 	}
 	if got, _ := os.ReadFile(p); string(got) != edited {

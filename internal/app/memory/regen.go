@@ -240,7 +240,7 @@ func refuseHandKept(f Derived, cur []byte, at sealedAt) error {
 	}
 	how := "was not written by memsys"
 	if materialize.HasSeal(cur) {
-		how = "was edited by hand since memsys wrote it"
+		how = "was changed since memsys wrote it (edited by hand, or the log rewritten)"
 	}
 	return front.Errorf("%s holds %s no replay of the log produces (%s) and %s: run %s to record them as events, or %s to drop them%w",
 		f.File, words.Plural(len(items), "item"), words.Clip(strings.Join(items, ", ")), how, front.Adopt.Word(), inRegenForce.Word(), quiet{ErrHandKept})
