@@ -166,3 +166,45 @@ func TestRegenKeepsSealedHandEdit(t *testing.T) {
 		t.Fatal("regen --force kept the hand row")
 	}
 }
+
+// TestSealCheckedThroughCache: after regen, an append and a status
+// (whose replay for the open loops moves the history cache's head past
+// the files' horizon), regen and status check the stale files' seals
+// with the digest the cache kept (replayCheckpoint.Earlier) instead of
+// reading the files against the replay; the files are then replaced.
+// Without the cache, status takes the digest as it streams.
+func TestSealCheckedThroughCache(t *testing.T) {
+	for _, cached := range []bool{true, false} {
+		t.Run(map[bool]string{true: "cache", false: "no cache"}[cached], func(t *testing.T) {
+			if !cached {
+				t.Setenv(workspace.EnvNoCache, "1")
+			}
+			root := t.TempDir()
+			write(t, root, "TODO.md", "# TODO\n") // the full tier
+			three := head + event(1, "create") + "\n---\n\n" + event(2, "create") + "\n---\n\n" + event(3, "create")
+			write(t, root, parse.LogFile, three)
+			if _, err := Regenerate(root, RegenOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			write(t, root, parse.LogFile, three+"\n---\n\n"+event(4, "test"))
+			before := sealMisses
+			st, err := Status(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.Graph.State != "stale" || st.Graph.Curated != nil {
+				t.Fatalf("status: graph %s, curated %q", st.Graph.State, st.Graph.Curated)
+			}
+			r, err := Regenerate(root, RegenOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(r.Wrote) != 2 {
+				t.Fatalf("regen wrote %q", r.Wrote)
+			}
+			if cached && sealMisses != before {
+				t.Errorf("%d seals checked against the replay, want none", sealMisses-before)
+			}
+		})
+	}
+}

@@ -249,7 +249,7 @@ func ReadStatus(root string) (*StatusReport, error) {
 	if c != nil {
 		_, x, err = replayCached(root, opt, c, allFiles)
 	} else {
-		_, x, err = replayRead(root, opt, mem, allFiles)
+		_, x, err = replayRead(root, opt, mem, allFiles, nil)
 	}
 	if err != nil {
 		return nil, err
@@ -317,6 +317,18 @@ func (h *horizonDigests) see(num int, src *materialize.SourceHasher) {
 	for i, n := range h.nums {
 		if n == num && h.sums[i] == nil {
 			h.sums[i] = src.Sum()
+		}
+	}
+}
+
+// known takes the digest e, which the history cache kept, for a horizon
+// it is through (earlierOf): the events before the cache's head are not
+// read again.
+func (h *horizonDigests) known(e earlierSum) {
+	n, ok := parse.EventNum(e.ID)
+	for i, m := range h.nums {
+		if ok && m == n && h.sums[i] == nil {
+			h.sums[i] = e.Sum
 		}
 	}
 }
@@ -516,6 +528,9 @@ func statusCached(root string, cfg config.Config, at *horizonDigests) (mem *work
 	last, inLog, inArchive = cp.Last, cp.LogEvents, cp.ArchiveEvents
 	if cp.Last != nil {
 		at.see(cp.Last.Num, src)
+	}
+	for _, e := range cp.Earlier {
+		at.known(e)
 	}
 	log, n := resumeLog(cp, c.suffix(), func(e *parse.Event) {
 		src.Add(e)
