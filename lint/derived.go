@@ -159,6 +159,39 @@ func StagedAdvice(ds diag.Diagnostics, display func(string) string) {
 	}
 }
 
+// StaleRows rewrites the findings of MS202 and MS203 in ds that name
+// what a stale derived file holds and the current replay lacks. The rule
+// reads the file against the current replay alone, so a row a later
+// event superseded reads as kept by hand, and adopt would bring it back.
+// rows(file), which can read the history at the file's horizon as regen
+// does, says what the file holds that memsys did not write: none gives
+// regen's plain advice; false leaves the finding as it is. It runs on
+// the findings after the cache, which keeps the rule's reading.
+func StaleRows(ds diag.Diagnostics, rows func(file string) ([]string, bool)) {
+	const holds = ", and it holds "
+	for i := range ds {
+		d := &ds[i]
+		if d.Rule != "MS202" && d.Rule != "MS203" || !strings.HasSuffix(d.Message, ": "+adoptAdvice.String()) {
+			continue
+		}
+		j := strings.Index(d.Message, holds)
+		if j < 0 {
+			continue
+		}
+		items, ok := rows(d.Range.File)
+		if !ok {
+			continue
+		}
+		// The text before holds names no command: the same for both
+		// front ends.
+		if len(items) == 0 {
+			d.Message, d.MCP = spellings("%s: run %s", []any{d.Message[:j], front.Regen.Word()})
+			continue
+		}
+		d.Message, d.MCP = spellings("%s%s%s: %s", []any{d.Message[:j], holds, rowsText(items), adoptAdvice})
+	}
+}
+
 // NotInTier is the advice for a stale derived file that tier does not
 // use: memsys regen does not write it. Status words it for its reader
 // (memsys_regen over MCP); lint's findings say it as the CLI does.
@@ -167,8 +200,10 @@ func NotInTier(tier string) front.Text {
 }
 
 // adoptAdvice ends the message of a derived file that holds rows no
-// replay draws: regen alone would throw the team's curated rows away.
-var adoptAdvice = front.Sprintf("run %s to record them as events (%s or %s alone would drop them)", front.Adopt.Word(), front.Regen.Word(), front.LintFix.Short())
+// replay draws: regen and lint --fix keep such a file (memory's
+// refuseHandKept), and only --force would throw the team's curated rows
+// away.
+var adoptAdvice = front.Sprintf("run %s to record them as events (%s would drop them)", front.Adopt.Word(), front.Regen.Flag(front.Input{Flag: "--force", Param: "force"}).Word())
 
 // regenAdvice ends the message of a derived file that differs from
 // what regen writes.
@@ -190,18 +225,30 @@ func curated(p *Pass, rel string, src []byte, rowsOnly bool) []string {
 // hand-written Active Constraints. lint --fix keeps a file that has
 // any and points to memsys adopt.
 func Curated(rel string, src, want []byte, rowsOnly bool) []string {
+	return CuratedAll(rel, src, rowsOnly, want)
+}
+
+// CuratedAll is Curated against several files regen writes: what every
+// one of wants lacks (materialize.MissingAll). regen reads a sealed file
+// edited since memsys wrote it against the file at its horizon and the
+// current one: what either holds came from events.
+func CuratedAll(rel string, src []byte, rowsOnly bool, wants ...[]byte) []string {
 	if rel == parse.ContextFile {
-		return materialize.HandConstraints(src, want)
+		return materialize.HandConstraints(src, wants...)
 	}
 	if rel != parse.GraphFile {
 		return nil
 	}
-	g, err := materialize.ParseGraph(want)
-	if err != nil {
-		return nil
+	gs := make([]*materialize.Graph, 0, len(wants))
+	for _, want := range wants {
+		g, err := materialize.ParseGraph(want)
+		if err != nil {
+			return nil
+		}
+		gs = append(gs, g)
 	}
 	hand, _ := materialize.ReadLoose(src)
-	return materialize.Missing(hand, g, rowsOnly)
+	return materialize.MissingAll(hand, gs, rowsOnly)
 }
 
 // rowsText is "2 rows no replay of the log produces (node docs, edge ...)".

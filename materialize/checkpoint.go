@@ -92,6 +92,11 @@ func UnmarshalReplayer(data []byte) (*Replayer, error) {
 // (SourceHasher.MarshalBinary), for the history cache.
 func (x *Replayer) SourceState() ([]byte, error) { return x.src.MarshalBinary() }
 
+// SourceSum is the digest of the events replayed so far (the seal's
+// source): a derived file sealed with it is what regen wrote from them
+// (Sealed), whatever has been appended since.
+func (x *Replayer) SourceSum() []byte { return x.src.Sum() }
+
 // GraphFile is graph.md as Files renders and seals it, alone: a caller
 // that needs one file (the core tier writes only context.md; the
 // history cache sums only what the tier writes) need not render the

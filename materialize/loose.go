@@ -214,12 +214,36 @@ func IsKey(k string) bool {
 // a type, status or attribute that differs: what a graph.md that is
 // merely behind the log (and so older in state) cannot be blamed for.
 func Missing(hand, g *Graph, rowsOnly bool) []string {
+	return MissingAll(hand, []*Graph{g}, rowsOnly)
+}
+
+// MissingAll is Missing against several graphs: it lists what every one
+// of gs lacks. regen reads a sealed graph.md that is behind the log
+// against the replay at the file's horizon and the current one: a row
+// either draws was written by memsys (a later event may have superseded
+// it), one neither draws was added by hand. A type or status that
+// differs is quoted as the first graph holding the node has it.
+func MissingAll(hand *Graph, gs []*Graph, rowsOnly bool) []string {
 	var out []string
+	// each reports whether f holds for every graph.
+	each := func(f func(g *Graph) bool) bool {
+		for _, g := range gs {
+			if !f(g) {
+				return false
+			}
+		}
+		return true
+	}
 	for _, h := range hand.Nodes {
 		if NameProblem(h.Name) != "" {
 			continue
 		}
-		n := g.Node(h.Name)
+		var n *Node // the node as the first graph holding it has it
+		for _, g := range gs {
+			if n = g.Node(h.Name); n != nil {
+				break
+			}
+		}
 		if n == nil {
 			out = append(out, "node "+h.Name)
 			continue
@@ -227,26 +251,61 @@ func Missing(hand, g *Graph, rowsOnly bool) []string {
 		if rowsOnly {
 			continue
 		}
-		if h.Type != "" && contains(NodeTypes, h.Type) && n.Type != h.Type {
+		if h.Type != "" && contains(NodeTypes, h.Type) && each(func(g *Graph) bool {
+			m := g.Node(h.Name)
+			return m == nil || m.Type != h.Type
+		}) {
 			out = append(out, "node "+h.Name+" type "+h.Type+" (replay: "+n.Type+")")
 		}
-		if s, ok := Status(h.Status); ok && n.Status != s {
+		if s, ok := Status(h.Status); ok && each(func(g *Graph) bool {
+			m := g.Node(h.Name)
+			return m == nil || m.Status != s
+		}) {
 			out = append(out, "node "+h.Name+" status "+s+" (replay: "+n.Status+")")
 		}
 		for _, a := range h.Attrs {
-			if v, ok := n.Attr(a.Key); IsKey(a.Key) && (!ok || v != a.Value) {
+			if IsKey(a.Key) && each(func(g *Graph) bool {
+				m := g.Node(h.Name)
+				if m == nil {
+					return true
+				}
+				v, ok := m.Attr(a.Key)
+				return !ok || v != a.Value
+			}) {
 				out = append(out, "node "+h.Name+" attribute "+a.Key+"="+a.Value)
 			}
 		}
 	}
+	if len(hand.Edges) == 0 {
+		return out
+	}
+	// HasEdge for each hand edge would scan every edge of each graph: a
+	// set per graph keeps a 4 MB graph.md's comparison linear.
+	sets := make([]map[edgeKey]bool, len(gs))
+	for i, g := range gs {
+		sets[i] = make(map[edgeKey]bool, len(g.Edges))
+		for _, x := range g.Edges {
+			sets[i][canonEdge(x)] = true
+		}
+	}
 	for _, e := range hand.Edges {
-		if contains(EdgeRelations, e.Relation) && NameProblem(e.From) == "" &&
-			NameProblem(e.To) == "" && !HasEdge(g, e) {
+		if !contains(EdgeRelations, e.Relation) || NameProblem(e.From) != "" || NameProblem(e.To) != "" {
+			continue
+		}
+		k, drawn := canonEdge(e), false
+		for _, set := range sets {
+			drawn = drawn || set[k]
+		}
+		if !drawn {
 			out = append(out, "edge "+e.Label())
 		}
 	}
 	return out
 }
+
+// canonEdge is what HasEdge matches an edge by: its ends by canonical
+// name, and its relation.
+func canonEdge(e *Edge) edgeKey { return edgeKey{Canon(e.From), Canon(e.To), e.Relation} }
 
 // HasEdge reports whether g has an edge with e's ends (by canonical name)
 // and relation.
@@ -297,11 +356,14 @@ func readConstraintItems(src []byte) []string {
 
 // HandConstraints lists the items of context.md's Active Constraints
 // in src that look written by hand (no " — evt-NNN" ending, which every
-// derived item has) and that want, the context.md regen writes, lacks.
-func HandConstraints(src, want []byte) []string {
+// derived item has) and that want, the context.md regen writes, lacks;
+// with several, that every one lacks (as MissingAll).
+func HandConstraints(src []byte, want ...[]byte) []string {
 	have := map[string]bool{}
-	for _, c := range ReadConstraints(want) {
-		have[c] = true
+	for _, w := range want {
+		for _, c := range ReadConstraints(w) {
+			have[c] = true
+		}
 	}
 	var out []string
 	for _, c := range readConstraintItems(src) {

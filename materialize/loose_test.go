@@ -73,3 +73,53 @@ func TestReadLooseHeaders(t *testing.T) {
 		t.Errorf("edge = %+v", *e)
 	}
 }
+
+// TestMissingAll: an item is missing only when every graph lacks it. A
+// sealed graph.md behind the log is read against the replay at its
+// horizon and the current one: a row either draws (one a later event
+// superseded, one a later event created) is memsys's, not the team's.
+func TestMissingAll(t *testing.T) {
+	node := func(name, status string, attrs ...Attr) *Node {
+		return &Node{Name: name, Type: "component", Status: status, Attrs: attrs}
+	}
+	then := &Graph{Nodes: []*Node{node("cache", "active"), node("api", "active", Attr{"owner", "ana"})},
+		Edges: []*Edge{{From: "api", To: "cache", Relation: "depends_on"}}}
+	now := &Graph{Nodes: []*Node{node("api", "completed"), node("store", "active")}}
+	hand := &Graph{Nodes: []*Node{
+		node("cache", "active"),                           // superseded since: then has it
+		node("api", "blocked", Attr{"owner", "ana"}),      // status by hand; owner then
+		node("store", "active", Attr{"team", "platform"}), // created since; team by hand
+		node("billing", "active"),                         // by hand
+	}, Edges: []*Edge{
+		{From: "api", To: "cache", Relation: "depends_on"}, // then
+		{From: "api", To: "billing", Relation: "depends_on"},
+	}}
+	want := []string{
+		"node api status blocked (replay: active)",
+		"node store attribute team=platform",
+		"node billing",
+		"edge api -depends_on-> billing",
+	}
+	if got := MissingAll(hand, []*Graph{then, now}, false); !reflect.DeepEqual(got, want) {
+		t.Errorf("MissingAll = %q,\nwant %q", got, want)
+	}
+	// Against the current graph alone, what the horizon's drew is missing
+	// too: Missing is MissingAll of one graph.
+	if got := Missing(hand, now, true); !reflect.DeepEqual(got, []string{"node cache", "node billing", "edge api -depends_on-> cache", "edge api -depends_on-> billing"}) {
+		t.Errorf("Missing(now, rowsOnly) = %q", got)
+	}
+}
+
+// TestHandConstraintsAll: a hand-written constraint is one no file
+// passed draws; derived items (ending " — evt-NNN") never are.
+func TestHandConstraintsAll(t *testing.T) {
+	src := []byte("## Active Constraints\n\n- Use Postgres\n- Never ship on Fridays\n- db: Use JSON — evt-004\n")
+	then := []byte("## Active Constraints\n\n- Use Postgres — evt-002\n")
+	now := []byte("## Active Constraints\n\n(none)\n")
+	if got, want := HandConstraints(src, now), []string{`constraint "Use Postgres"`, `constraint "Never ship on Fridays"`}; !reflect.DeepEqual(got, want) {
+		t.Errorf("HandConstraints(now) = %q, want %q", got, want)
+	}
+	if got, want := HandConstraints(src, then, now), []string{`constraint "Never ship on Fridays"`}; !reflect.DeepEqual(got, want) {
+		t.Errorf("HandConstraints(then, now) = %q, want %q", got, want)
+	}
+}

@@ -42,7 +42,7 @@ import (
 // state and replays the bytes after it, the head's events included.
 
 // checkpointVersion changes whenever replayCheckpoint does.
-const checkpointVersion = 7
+const checkpointVersion = 8
 
 // replayCheckpoint is one cache entry: a head, or a heavy checkpoint
 // (Replayer set).
@@ -73,7 +73,14 @@ type replayCheckpoint struct {
 	HasGraph, HasContext bool
 	// Source is the state of the digest of the events (the seal's
 	// source, materialize.SourceHasher) after them, for status.
-	Source  []byte
+	Source []byte
+	// Earlier holds the digests of the heads this one replaced, at
+	// their last events (earlierOf): regen and append --regen leave a
+	// head at the horizon of the files they write, and a later replay
+	// (status's, regen --check's) moves the head past it; with these,
+	// regen and status still check such a file's seal without a replay
+	// to its horizon (sealedAt).
+	Earlier []earlierSum
 	Log     parse.Log
 	Archive *parse.Log
 	// Heavy is the prefix of the heavy checkpoint a head extends (its
@@ -83,6 +90,42 @@ type replayCheckpoint struct {
 	// Replayer is the replay state, in the heavy checkpoint only, where
 	// it follows the encoding of the rest (loadHeavy).
 	Replayer []byte
+}
+
+// earlierSum is the seal's source digest through the event ID.
+type earlierSum struct {
+	ID  string
+	Sum []byte
+}
+
+// maxEarlier bounds Earlier: the derived files on disk are rarely more
+// than a few replays behind.
+const maxEarlier = 8
+
+// earlierOf is the Earlier of a head that replaces c's: c's own digest
+// at its last event first, then c's Earlier, the oldest dropped past
+// maxEarlier. A digest of a history since rewritten stays true of what
+// memsys wrote then, which is all a seal check asks.
+func earlierOf(c *checkpointed) []earlierSum {
+	if c == nil || c.head == nil {
+		return nil
+	}
+	cp := c.head
+	out := make([]earlierSum, 0, maxEarlier)
+	if cp.Last != nil {
+		if src, err := materialize.UnmarshalSourceHasher(cp.Source); err == nil {
+			out = append(out, earlierSum{cp.Last.ID, src.Sum()})
+		}
+	}
+	for _, e := range cp.Earlier {
+		if len(out) == maxEarlier {
+			break
+		}
+		if len(out) == 0 || !parse.SameEvent(e.ID, out[0].ID) {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // headSuffix names the head entry beside its heavy checkpoint.
@@ -215,13 +258,13 @@ func replayCached(root string, opt materialize.Options, c *checkpointed, tier ti
 		}
 	}
 	if c != nil && c.held {
-		return replayRead(root, opt, c.mem, tier)
+		return replayRead(root, opt, c.mem, tier, earlierOf(c))
 	}
 	mem, err := workspace.Read(root)
 	if err != nil {
 		return nil, nil, err
 	}
-	return replayRead(root, opt, mem, tier)
+	return replayRead(root, opt, mem, tier, earlierOf(c))
 }
 
 // ReplayRead is Replay of the whole history of a memory already read
@@ -243,8 +286,9 @@ func ReplayRead(root string, opt materialize.Options, mem *workspace.Memory) (*m
 
 // replayRead is the cold path of replayCached over a memory already read
 // (workspace.Read, or the stream status made): it parses the bytes mem
-// holds, so the log is not read again, and saves a checkpoint.
-func replayRead(root string, opt materialize.Options, mem *workspace.Memory, tier tierFunc) (*workspace.Memory, *rendered, error) {
+// holds, so the log is not read again, and saves a checkpoint, with
+// the digests earlier (earlierOf the checkpoint it could not resume).
+func replayRead(root string, opt materialize.Options, mem *workspace.Memory, tier tierFunc, earlier []earlierSum) (*workspace.Memory, *rendered, error) {
 	name := cacheName(root, opt, mem)
 	a := materialize.NewAsync(opt)
 	a.Expect(mem.Supersessions())
@@ -289,7 +333,7 @@ func replayRead(root string, opt materialize.Options, mem *workspace.Memory, tie
 	r := &rendered{x: x}
 	if saveable(mem, last) {
 		if p, err := workspace.HashPrefix(mem.LogBytes[:last.EndOffset]); err == nil {
-			save(root, name, mem, r, tier(mem), last, n, p, nil)
+			save(root, name, mem, r, tier(mem), last, n, p, nil, earlier)
 		}
 	}
 	return mem, r, nil
@@ -445,15 +489,15 @@ func saveResumed(root string, c *checkpointed, r *rendered, tier parse.Tier, las
 	if int64(last.EndOffset)-heavy.Len > int64(heavyBound(int(heavy.Len))) {
 		keep = nil
 	}
-	save(root, c.name, c.mem, r, tier, last, n, p, keep)
+	save(root, c.name, c.mem, r, tier, last, n, p, keep, earlierOf(c))
 }
 
 // save stores the checkpoint of a replay that saw every event and may
 // leave one (saveable), whose log prefix up to its last event hashes to
 // prefix, with the sums of the files of tier. keep is the heavy
 // checkpoint the head is to extend, nil to write the replay state as a
-// new one.
-func save(root, name string, mem *workspace.Memory, r *rendered, tier parse.Tier, last lastEvent, n int, prefix workspace.PrefixHash, keep *workspace.Mark) {
+// new one. earlier is the head's Earlier.
+func save(root, name string, mem *workspace.Memory, r *rendered, tier parse.Tier, last lastEvent, n int, prefix workspace.PrefixHash, keep *workspace.Mark, earlier []earlierSum) {
 	sum, err := prefix.Sum()
 	if err != nil || sum.Len != int64(last.EndOffset) {
 		return
@@ -466,7 +510,7 @@ func save(root, name string, mem *workspace.Memory, r *rendered, tier parse.Tier
 		Version: checkpointVersion, PrefixLen: last.EndOffset, PrefixLines: last.EndLine,
 		PrefixSum: sum.Sum, Prefix: prefix, Events: n,
 		LogEvents: last.logN, ArchiveEvents: last.archN, Last: briefEvent(last.ev), LogOrder: last.order,
-		Source: source, Log: *mem.Log, Archive: mem.Archive,
+		Source: source, Earlier: earlier, Log: *mem.Log, Archive: mem.Archive,
 	}
 	if tier == parse.Full || r.graph != nil {
 		cp.GraphSum, cp.HasGraph = sha256.Sum256(r.graphFile()), true

@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -17,6 +18,7 @@ import (
 	"github.com/memsys/memsys/internal/io/gitx"
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/lint"
+	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
 )
 
@@ -129,9 +131,12 @@ func Lint(ctx context.Context, root string, o LintOptions) (*LintReport, error) 
 		if ds, events, s, _, err = lintOnce(l, files, in, true, nil); err != nil {
 			return nil, err
 		}
-		if ds, err = fixDerived(root, l, s, ds, in, o.Notes, o.Display); err != nil {
+		if ds, err = fixDerived(root, l, s, ds, in, sealedAt{root: root, opt: lint.RenderOptions(cfg)}, o.Notes, o.Display); err != nil {
 			return nil, err
 		}
+	}
+	if !o.Git.Staged {
+		staleRows(root, cfg, files, ds)
 	}
 	r := &LintReport{Events: events}
 	r.Diagnostics, r.Suppressed, err = applyBaseline(root, files, l, ds, o.WriteBaseline, o.Notes, o.Display)
@@ -380,6 +385,46 @@ func lintOnce(l *lint.Linter, files memFiles, in lint.Input, derive bool, before
 	return ds, s.Events(), s, mem, nil
 }
 
+// staleRows reads the stale derived files whose MS202/MS203 findings
+// in ds name rows the current replay lacks as regen reads them
+// (lint.StaleRows, sealedAt.handEdits): a sealed file that is what
+// memsys wrote at its horizon holds none of its own, and adopt would
+// bring back rows later events superseded. Only such a finding costs a
+// replay, once for both files; an unsealed file, or one the tier does
+// not use (regen does not write it), keeps the rule's reading.
+func staleRows(root string, cfg config.Config, files memFiles, ds diag.Diagnostics) {
+	tier := parse.Tier(cfg.Tier)
+	if tier == "" {
+		tier = files.tier()
+	}
+	opt := lint.RenderOptions(cfg)
+	var x *materialize.Replayer
+	tried := false
+	lint.StaleRows(ds, func(f string) ([]string, bool) {
+		if f == parse.GraphFile && !tier.HasGraph() || f == parse.ContextFile && !tier.HasContext() {
+			return nil, false
+		}
+		cur, err := workspace.ReadFile(root, f)
+		if err != nil || !materialize.HasSeal(cur) {
+			return nil, false
+		}
+		if !tried {
+			tried = true
+			if _, r, err := Replay(root, opt, ""); err == nil {
+				x = r
+			}
+		}
+		if x == nil {
+			return nil, false
+		}
+		want := x.GraphFile()
+		if f == parse.ContextFile {
+			want = x.ContextFile()
+		}
+		return sealedAt{root: root, opt: opt}.handEdits(f, cur, want), true
+	})
+}
+
 // LintInput is the lint.Input of the memory at root: its files, read
 // through workspace.
 func LintInput(root string) lint.Input {
@@ -404,8 +449,10 @@ func fixFiles(ds diag.Diagnostics) []string {
 
 // fixDerived rewrites the derived files that the findings of rules
 // declaring Fix name with what regen writes (the Session replayed the
-// history for it), then lints again.
-func fixDerived(root string, l *lint.Linter, s *lint.Session, ds diag.Diagnostics, in lint.Input, note func(string), show func(string) string) (diag.Diagnostics, error) {
+// history for it), then lints again. A file holding what memsys did not
+// write is kept, as regen keeps it (sealedAt.handEdits, reading the
+// history at at).
+func fixDerived(root string, l *lint.Linter, s *lint.Session, ds diag.Diagnostics, in lint.Input, at sealedAt, note func(string), show func(string) string) (diag.Diagnostics, error) {
 	files := fixFiles(ds)
 	if len(files) == 0 {
 		return ds, nil
@@ -426,9 +473,12 @@ func fixDerived(root string, l *lint.Linter, s *lint.Session, ds diag.Diagnostic
 			continue
 		}
 		// A derived file that holds rows no replay produces (a graph
-		// kept by hand) is kept: memsys adopt records them first.
-		if cur, err := workspace.ReadFile(root, f); err == nil {
-			if rows := lint.Curated(f, cur, data, false); len(rows) > 0 {
+		// kept by hand, a sealed one edited by hand since) is kept:
+		// memsys adopt records them first. A sealed file that is what
+		// memsys wrote at its horizon is rewritten, though it holds
+		// rows later events superseded.
+		if cur, err := workspace.ReadFile(root, f); err == nil && !bytes.Equal(cur, data) {
+			if rows := at.handEdits(f, cur, data); len(rows) > 0 {
 				note(fmt.Sprintf("lint --fix: kept %s: it holds %s no replay produces (%s): run memsys adopt first", show(f), words.Plural(len(rows), "item"), strings.Join(rows, ", ")))
 				continue
 			}

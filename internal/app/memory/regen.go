@@ -175,10 +175,11 @@ func Regenerate(root string, o RegenOptions) (*RegenResult, error) {
 	opt := lint.RenderOptions(cfg)
 	var mem *workspace.Memory
 	var x *rendered
+	var c *checkpointed
 	if o.At == "" && workspace.CacheEnabled() {
 		// One pass over the log checks the checkpoint for both the
 		// answer from the head and the resumed replay.
-		c, _ := loadCheckpoint(root, opt)
+		c, _ = loadCheckpoint(root, opt)
 		if o.Stdout == "" {
 			if r, problems, ok := regenerateCurrent(root, cfg, c); ok {
 				r.Problems, r.Accepted = lintedProblems(cfg, problems, func() ([]byte, error) { return readBaseline(root) })
@@ -209,7 +210,7 @@ func Regenerate(root string, o RegenOptions) (*RegenResult, error) {
 	case o.Check:
 		r.Diff, err = diffDerived(root, x.derive(TierOf(cfg, mem)))
 	default:
-		r.Wrote, err = writeDerived(root, x.derive(TierOf(cfg, mem)), o.Force)
+		r.Wrote, err = writeDerived(root, x.derive(TierOf(cfg, mem)), o.Force, sealedAt{root, opt, headDigest(c)})
 	}
 	return r, err
 }
@@ -225,23 +226,27 @@ func (quiet) Error() string   { return "" }
 func (q quiet) Unwrap() error { return q.err }
 
 // refuseHandKept refuses, before anything is written, to replace a
-// derived file that carries no seal (memsys never wrote it: a graph or
-// context kept by hand before the team adopted memsys) and holds what
-// no replay of the log draws (lint.Curated: nodes, edges, attributes,
-// Active Constraints). Agents boot with "memsys status || memsys
-// regen", and regen would drop those in silence; memsys adopt records
-// them as events first. A sealed file is one memsys wrote, stale or
-// hand-edited since: what it lacks against the replay may be what a
-// later event superseded, so it is replaced as before.
-func refuseHandKept(f Derived, cur []byte) error {
-	if materialize.HasSeal(cur) {
+// derived file that holds what no replay of the log draws (nodes,
+// edges, attributes, Active Constraints) and that memsys did not write
+// as it is (sealedAt.handEdits): one without a seal (a graph or context
+// kept by hand before the team adopted memsys), or a sealed one edited
+// by hand since (an agent following older prose rules added a row).
+// Agents boot with "memsys status || memsys regen", and regen would
+// drop those in silence; memsys adopt records them as events first. A
+// sealed file that is exactly what memsys wrote at its horizon is
+// replaced: what it lacks against the replay is what later events
+// superseded.
+func refuseHandKept(f Derived, cur []byte, at sealedAt) error {
+	items := at.handEdits(f.File, cur, f.Data)
+	if len(items) == 0 {
 		return nil
 	}
-	if items := lint.Curated(f.File, cur, f.Data, false); len(items) > 0 {
-		return front.Errorf("%s holds %s no replay of the log produces (%s) and was not written by memsys: run %s to record them as events, or %s to drop them%w",
-			f.File, words.Plural(len(items), "item"), words.Clip(strings.Join(items, ", ")), front.Adopt.Word(), inRegenForce.Word(), quiet{ErrHandKept})
+	how := "was not written by memsys"
+	if materialize.HasSeal(cur) {
+		how = "was changed since memsys wrote it (edited by hand, or the log rewritten)"
 	}
-	return nil
+	return front.Errorf("%s holds %s no replay of the log produces (%s) and %s: run %s to record them as events, or %s to drop them%w",
+		f.File, words.Plural(len(items), "item"), words.Clip(strings.Join(items, ", ")), how, front.Adopt.Word(), inRegenForce.Word(), quiet{ErrHandKept})
 }
 
 // diffDerived compares files with the disk: a unified diff for each that
@@ -273,8 +278,9 @@ func Regen(root string, force bool) ([]string, error) {
 	opt := lint.RenderOptions(cfg)
 	var mem *workspace.Memory
 	x := &rendered{}
+	var c *checkpointed
 	if workspace.CacheEnabled() {
-		c, _ := loadCheckpoint(root, opt)
+		c, _ = loadCheckpoint(root, opt)
 		mem, x, err = replayCached(root, opt, c, func(m *workspace.Memory) parse.Tier { return TierOf(cfg, m) })
 	} else {
 		mem, x.x, err = replayStream(root, opt, "")
@@ -282,19 +288,19 @@ func Regen(root string, force bool) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return writeDerived(root, x.derive(TierOf(cfg, mem)), force)
+	return writeDerived(root, x.derive(TierOf(cfg, mem)), force, sealedAt{root, opt, headDigest(c)})
 }
 
 // WriteDerived writes the files that differ from what is on disk and
 // returns their names, never nil.
 func WriteDerived(root string, files []Derived) ([]string, error) {
-	return writeDerived(root, files, true)
+	return writeDerived(root, files, true, sealedAt{})
 }
 
 // writeDerived is WriteDerived that, unless force, first refuses to
-// replace a hand-kept file (refuseHandKept), before anything is written. Each
-// file is read once, for both.
-func writeDerived(root string, files []Derived, force bool) ([]string, error) {
+// replace a hand-kept file (refuseHandKept, reading the history at
+// at), before anything is written. Each file is read once, for both.
+func writeDerived(root string, files []Derived, force bool, at sealedAt) ([]string, error) {
 	differ := make([]bool, len(files))
 	for i, f := range files {
 		cur, err := workspace.ReadFile(root, f.File)
@@ -303,7 +309,7 @@ func writeDerived(root string, files []Derived, force bool) ([]string, error) {
 			continue
 		}
 		if differ[i] = !bytes.Equal(cur, f.Data); differ[i] && !force {
-			if err := refuseHandKept(f, cur); err != nil {
+			if err := refuseHandKept(f, cur, at); err != nil {
 				return []string{}, err
 			}
 		}

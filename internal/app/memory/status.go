@@ -93,14 +93,12 @@ type DerivedStatus struct {
 	Differs bool `json:"content_differs,omitempty"`
 	Words   int  `json:"words,omitempty"`
 	Tokens  int  `json:"tokens,omitempty"`
-	// Curated lists what a stale file holds that no replay of the log
-	// draws (hand-kept rows, constraints): regen would drop them, so the
-	// advice is memsys adopt, as lint's MS202/MS203 and init give.
+	// Curated lists what a stale file holds that memsys did not write
+	// and no replay of the log draws (hand-kept rows, constraints):
+	// regen refuses to replace it (without --force) rather than drop
+	// them, so the advice is memsys adopt, as lint's MS202/MS203 and
+	// init give.
 	Curated []string `json:"curated,omitempty"`
-	// handKept is set with Curated when the file has no seal: memsys
-	// did not write it, and regen refuses to replace it (without
-	// --force) rather than drop what it holds.
-	handKept bool
 }
 
 // EventLine is the one-line view of an event that status, log and show
@@ -197,15 +195,24 @@ func ReadStatus(root string) (*StatusReport, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The derived files are read first, so that the digest of the
+	// events through each one's horizon is taken as they pass: a sealed
+	// file behind the log whose seal verifies against it is what memsys
+	// wrote then, and regen replaces it (sealedAt.handEdits).
+	graph, graphErr := workspace.ReadFile(root, parse.GraphFile)
+	context, contextErr := workspace.ReadFile(root, parse.ContextFile)
+	at := newHorizonDigests(graph, context)
 	// The events are hashed as they pass (their text is there even in
 	// a headers-only parse), for the seal check of each derived file.
 	var order logOrder
-	mem, lastEvent, inLog, inArchive, src, c, ok := statusCached(root, cfg, &order)
+	mem, lastEvent, inLog, inArchive, src, c, ok := statusCached(root, cfg, &order, at)
 	if !ok {
 		order = logOrder{}
+		at = newHorizonDigests(graph, context) // what the cache showed, if anything, again
 		src = materialize.NewSourceHasher(lint.RenderOptions(cfg))
 		if mem, err = workspace.Stream(root, func(e *parse.Event) {
 			src.Add(e)
+			at.see(e.Num, src)
 			lastEvent = e
 			if e.Range.File == workspace.LogName {
 				if e.InLog {
@@ -241,9 +248,8 @@ func ReadStatus(root string) (*StatusReport, error) {
 		r.LastEvent, last = &l, l.ID
 	}
 	digest := src.Sum()
-	var graph, context []byte
-	r.Graph, graph = derivedStatus(root, parse.GraphFile, last, tier.HasGraph(), digest, false)
-	r.Context, context = derivedStatus(root, parse.ContextFile, last, tier.HasContext(), digest, true)
+	r.Graph = derivedStatus(parse.GraphFile, graph, graphErr, last, tier.HasGraph(), digest, false)
+	r.Context = derivedStatus(parse.ContextFile, context, contextErr, last, tier.HasContext(), digest, true)
 	r.root = root
 	r.limit, r.keep, r.order = cfg.ArchiveThreshold, cfg.ArchiveKeep, order
 	r.Stale = r.Graph.Expected && r.Graph.State != "fresh" || r.Context.Expected && r.Context.State != "fresh"
@@ -252,12 +258,14 @@ func ReadStatus(root string) (*StatusReport, error) {
 	if loopsFresh {
 		r.OpenLoops, r.LoopsFrom = n, parse.ContextFile
 	}
-	// A stale file that regen did not write as it is (no horizon, or
-	// not what regen writes) may hold rows kept by hand: only then does
-	// status compare it with the replay. A file merely behind the log
-	// (after an append) is not rendered again: status stays cheap.
-	graphStale := handKept(r.Graph)
-	contextStale := handKept(r.Context)
+	// A stale file that memsys did not write as it is (no seal, no
+	// horizon, not what regen writes, or a seal that does not verify
+	// against the events through its horizon) may hold rows kept by
+	// hand: only then does status compare it with the replay. A file
+	// merely behind the log (after an append) is not rendered again:
+	// status stays cheap.
+	graphStale := mayBeHandKept(r.Graph, graph, at)
+	contextStale := mayBeHandKept(r.Context, context, at)
 	if loopsFresh && !graphStale && !contextStale {
 		return r, nil
 	}
@@ -269,7 +277,7 @@ func ReadStatus(root string) (*StatusReport, error) {
 	if c != nil {
 		_, x, err = replayCached(root, opt, c, allFiles)
 	} else {
-		_, x, err = replayRead(root, opt, mem, allFiles)
+		_, x, err = replayRead(root, opt, mem, allFiles, nil)
 	}
 	if err != nil {
 		return nil, err
@@ -277,13 +285,13 @@ func ReadStatus(root string) (*StatusReport, error) {
 	if !loopsFresh {
 		r.OpenLoops, r.LoopsFrom = len(x.x.Graph().OpenLoops()), "replay"
 	}
+	// What regen would refuse to drop, read as regen reads it.
+	sa := sealedAt{root: root, opt: opt, digest: at.digest}
 	if graphStale {
-		r.Graph.Curated = lint.Curated(parse.GraphFile, graph, x.graphFile(), false)
-		r.Graph.handKept = !materialize.HasSeal(graph)
+		r.Graph.Curated = sa.handEdits(parse.GraphFile, graph, x.graphFile())
 	}
 	if contextStale {
-		r.Context.Curated = lint.Curated(parse.ContextFile, context, x.contextFile(), false)
-		r.Context.handKept = !materialize.HasSeal(context)
+		r.Context.Curated = sa.handEdits(parse.ContextFile, context, x.contextFile())
 	}
 	return r, nil
 }
@@ -308,11 +316,83 @@ func (r *StatusReport) countUnread(logs ...*parse.Log) {
 	}
 }
 
-// handKept reports whether d is a stale file of the tier that may hold
-// rows kept by hand: one without an event horizon, or whose content is
-// not what regen writes.
-func handKept(d DerivedStatus) bool {
-	return d.Expected && d.State == "stale" && (d.Horizon == "" || d.Differs)
+// mayBeHandKept reports whether d, a file of the tier read as src, is
+// stale and not known to be what memsys wrote at its horizon: without
+// a seal or a horizon, not what regen writes at the right horizon, or
+// behind the log with a seal that does not verify against the events
+// through its horizon (or whose digest status did not take).
+func mayBeHandKept(d DerivedStatus, src []byte, at *horizonDigests) bool {
+	if !d.Expected || d.State != "stale" {
+		return false
+	}
+	if d.Horizon == "" || d.Differs {
+		return true
+	}
+	sum, ok := at.digest(d.Horizon)
+	return !ok || !materialize.Sealed(src, sum)
+}
+
+// horizonDigests takes, as the events stream past, the seal's source
+// digest through the horizon event of each derived file: a file behind
+// the log is what memsys wrote then when its seal verifies against it.
+// Taking it costs a comparison per event and a hash sum per file.
+type horizonDigests struct {
+	nums [2]int // the horizons' event numbers, -1 for none
+	sums [2][]byte
+}
+
+// newHorizonDigests is the horizonDigests of the derived files graph
+// and context (nil when missing).
+func newHorizonDigests(graph, context []byte) *horizonDigests {
+	h := &horizonDigests{nums: [2]int{-1, -1}}
+	for i, src := range [][]byte{graph, context} {
+		if src == nil {
+			continue
+		}
+		if id, _ := materialize.FindHorizon(src); id != "" {
+			if n, ok := parse.EventNum(id); ok {
+				h.nums[i] = n
+			}
+		}
+	}
+	return h
+}
+
+// see takes the digest src holds after the event numbered num, if it
+// is a horizon not seen yet: like regen --at, the first event with the
+// number is the horizon.
+func (h *horizonDigests) see(num int, src *materialize.SourceHasher) {
+	for i, n := range h.nums {
+		if n == num && h.sums[i] == nil {
+			h.sums[i] = src.Sum()
+		}
+	}
+}
+
+// known takes the digest e, which the history cache kept, for a horizon
+// it is through (earlierOf): the events before the cache's head are not
+// read again.
+func (h *horizonDigests) known(e earlierSum) {
+	n, ok := parse.EventNum(e.ID)
+	for i, m := range h.nums {
+		if ok && m == n && h.sums[i] == nil {
+			h.sums[i] = e.Sum
+		}
+	}
+}
+
+// digest is the digest taken through the event id, if it was.
+func (h *horizonDigests) digest(id string) ([]byte, bool) {
+	n, ok := parse.EventNum(id)
+	if !ok {
+		return nil, false
+	}
+	for i, m := range h.nums {
+		if m == n && h.sums[i] != nil {
+			return h.sums[i], true
+		}
+	}
+	return nil, false
 }
 
 // freshLoops counts the open loops in context.md (src, as derivedStatus
@@ -339,13 +419,13 @@ func freshLoops(src []byte, c DerivedStatus) (int, bool) {
 // graph.md is megabytes at 100k events. words.Visible is the old regular
 // expression and strings.Fields count without either (fuzzed).
 //
-// It returns the file's bytes too, so that status reads each file once.
-func derivedStatus(root, rel, last string, expected bool, source []byte, count bool) (DerivedStatus, []byte) {
+// ReadStatus reads the file (src, or the error err) before the events,
+// and only once.
+func derivedStatus(rel string, src []byte, err error, last string, expected bool, source []byte, count bool) DerivedStatus {
 	d := DerivedStatus{File: rel, Expected: expected}
-	src, err := workspace.ReadFile(root, rel)
 	if err != nil {
 		d.State = "missing"
-		return d, nil
+		return d
 	}
 	var line int
 	d.Horizon, line = materialize.FindHorizon(src)
@@ -361,7 +441,7 @@ func derivedStatus(root, rel, last string, expected bool, source []byte, count b
 		d.Words = words.Visible(src)
 		d.Tokens = (d.Words*4 + 2) / 3
 	}
-	return d, src
+	return d
 }
 
 // WriteText prints the report as memsys status does without --format,
@@ -457,10 +537,7 @@ func (d DerivedStatus) text(last, tier string) front.Text {
 		if len(d.Curated) == 1 {
 			it = "it"
 		}
-		drop := front.Regen.Word()
-		if d.handKept {
-			drop = inRegenForce.Word() // regen alone keeps the file and exits 2
-		}
+		drop := inRegenForce.Word() // regen alone keeps the file and exits 2
 		fix = front.Sprintf("and it holds %s no replay of the log produces (%s): run %s to record %s as events (%s would drop %s)",
 			words.Plural(len(d.Curated), "item"), words.Clip(strings.Join(d.Curated, ", ")), front.Adopt.Word(), it, drop, it)
 		if d.Differs {
@@ -487,8 +564,9 @@ func or(s, def string) string {
 // read headers-only. On a 100k-event log that is a hash of the log
 // instead of a parse of it. ok is false without a usable checkpoint.
 // order receives the order of the log's IDs: the checkpoint's,
-// continued over the events after it.
-func statusCached(root string, cfg config.Config, order *logOrder) (mem *workspace.Memory, last *parse.Event, inLog, inArchive int, src *materialize.SourceHasher, c *checkpointed, ok bool) {
+// continued over the events after it; at the digests through the
+// derived files' horizons.
+func statusCached(root string, cfg config.Config, order *logOrder, at *horizonDigests) (mem *workspace.Memory, last *parse.Event, inLog, inArchive int, src *materialize.SourceHasher, c *checkpointed, ok bool) {
 	if !workspace.CacheEnabled() {
 		return nil, nil, 0, 0, nil, nil, false
 	}
@@ -502,8 +580,15 @@ func statusCached(root string, cfg config.Config, order *logOrder) (mem *workspa
 		return nil, nil, 0, 0, nil, nil, false
 	}
 	last, inLog, inArchive, *order = cp.Last, cp.LogEvents, cp.ArchiveEvents, cp.LogOrder
+	if cp.Last != nil {
+		at.see(cp.Last.Num, src)
+	}
+	for _, e := range cp.Earlier {
+		at.known(e)
+	}
 	log, n := resumeLog(cp, c.suffix(), func(e *parse.Event) {
 		src.Add(e)
+		at.see(e.Num, src)
 		last = e
 		if e.InLog {
 			inLog++

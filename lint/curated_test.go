@@ -1,0 +1,68 @@
+package lint
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/memsys/memsys/internal/base/diag"
+	"github.com/memsys/memsys/materialize"
+	"github.com/memsys/memsys/parse"
+)
+
+// TestCuratedAll: what a derived file holds that every file regen
+// writes (the one at its horizon, the current one) lacks; Curated is
+// the case of one.
+func TestCuratedAll(t *testing.T) {
+	node := func(name string) *materialize.Node {
+		return &materialize.Node{Name: name, Type: "component", Status: "active", Created: "evt-001"}
+	}
+	graph := func(names ...string) []byte {
+		g := &materialize.Graph{}
+		for _, n := range names {
+			g.Nodes = append(g.Nodes, node(n))
+		}
+		return materialize.RenderGraph(g)
+	}
+	src, then, now := graph("cache", "billing", "api"), graph("cache", "api"), graph("api")
+	if got, want := Curated(parse.GraphFile, src, now, false), []string{"node cache", "node billing"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("Curated = %q, want %q", got, want)
+	}
+	if got, want := CuratedAll(parse.GraphFile, src, false, then, now), []string{"node billing"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("CuratedAll = %q, want %q", got, want)
+	}
+	ctx := []byte("## Active Constraints\n\n- No Fridays\n- Use JSON\n")
+	if got, want := CuratedAll(parse.ContextFile, ctx, false, []byte("## Active Constraints\n\n- Use JSON — evt-002\n"), nil), []string{`constraint "No Fridays"`}; !reflect.DeepEqual(got, want) {
+		t.Errorf("CuratedAll(context) = %q, want %q", got, want)
+	}
+}
+
+// TestStaleRows: a stale file's finding that names rows the current
+// replay lacks is reworded with what the caller found memsys did not
+// write: none gives regen's plain advice; other findings, and files the
+// caller cannot judge, are left alone.
+func TestStaleRows(t *testing.T) {
+	stale := ".memory/graph.md event horizon is evt-005 but the last event is evt-006"
+	ds := diag.Diagnostics{
+		{Rule: "MS202", Range: diag.Range{File: parse.GraphFile}, Message: stale + ", and it holds " + rowsText([]string{"node cache"}) + ": " + adoptAdvice.String()},
+		{Rule: "MS203", Range: diag.Range{File: parse.ContextFile}, Message: "ctx, and it holds " + rowsText([]string{`constraint "x"`}) + ": " + adoptAdvice.String()},
+		{Rule: "MS204", Range: diag.Range{File: parse.GraphFile}, Message: "drift, and it holds " + rowsText([]string{"node cache"}) + ": " + adoptAdvice.String()},
+	}
+	StaleRows(ds, func(f string) ([]string, bool) {
+		if f == parse.ContextFile {
+			return nil, false
+		}
+		return nil, true
+	})
+	if got, want := ds[0].Message, stale+": run memsys regen"; got != want {
+		t.Errorf("MS202 = %q, want %q", got, want)
+	}
+	if !strings.HasSuffix(ds[1].Message, adoptAdvice.String()) || !strings.HasSuffix(ds[2].Message, adoptAdvice.String()) {
+		t.Errorf("left alone: %q, %q", ds[1].Message, ds[2].Message)
+	}
+	ds[0].Message = stale + ", and it holds " + rowsText([]string{"node cache", "node billing"}) + ": " + adoptAdvice.String()
+	StaleRows(ds[:1], func(string) ([]string, bool) { return []string{"node billing"}, true })
+	if got, want := ds[0].Message, stale+", and it holds 1 item no replay of the log produces (node billing): "+adoptAdvice.String(); got != want {
+		t.Errorf("MS202 = %q, want %q", got, want)
+	}
+}
