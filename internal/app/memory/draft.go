@@ -280,7 +280,7 @@ func Normalize(d *Draft, known Known) error {
 		return front.Errorf("missing summary: pass %s with a one-line description", inSummary.Ref())
 	case d.Agent == "":
 		return front.Errorf("missing agent: pass %s", missingAgt)
-	case strings.ContainsAny(d.Agent, "|\n\r"):
+	case BadAgent(d.Agent):
 		return fmt.Errorf("agent %q contains '|' or a line break: use a plain name", words.Clip(d.Agent))
 	}
 	if err := checkUTF8(d); err != nil {
