@@ -107,6 +107,9 @@ func TestErrorsNameParameters(t *testing.T) {
 		{gone, "memsys_context", nil, "", `run the CLI command "memsys init"`},
 
 		{root, "memsys_show", map[string]any{"id": "seven"}, "id", `id "seven" is not an event ID: write evt-NNN`},
+		{root, "memsys_show", map[string]any{"id": "evt-0"}, "id", `id "evt-0" is not an event ID: numbering starts at evt-001`},
+		{root, "memsys_show", map[string]any{"id": "evt-99999999999"}, "id", `id "evt-99999999999" is not an event ID: it has 11 digits, at most 9 are allowed`},
+		{root, "memsys_append", fix(map[string]any{"refs": []string{"evt-000"}}), "refs", `refs "evt-000" is not an event ID: numbering starts at evt-001`},
 		{root, "memsys_show", map[string]any{"id": "evt-999"}, "id", `id "evt-999": no such event in CHANGELOG.md or the archive: memsys_log lists the events`},
 		{root, "memsys_show", map[string]any{"id": "evt-1", "at": "x"}, "at", `at "x" is not an event ID`},
 		{root, "memsys_show", map[string]any{"id": "evt-1", "at": "evt-500"}, "at", `at "evt-500": no such event`},

@@ -399,7 +399,7 @@ func checkSemantics(ds []DraftDetail, known Known) error {
 			for _, c := range materialize.Closes(&parse.Event{Details: []parse.Detail{{Key: d.Key, Value: d.Value}}}) {
 				num, ok := parse.EventNum(c)
 				if !ok {
-					return fmt.Errorf("closes %q is not an event ID: write evt-NNN", words.Clip(c))
+					return fmt.Errorf("closes %q is not an event ID: %s", words.Clip(c), parse.NotIDHint(c))
 				}
 				_, typ, ok := known(num)
 				if !ok {
@@ -649,7 +649,7 @@ func knownIDs(what front.Word, vals []string, known Known, hint string) ([]strin
 			return nil, front.Errorf("%s %q holds several event IDs: separate them with commas (%s)", what, words.Clip(r), words.Clip(strings.Join(strings.Fields(r), ",")))
 		}
 		if !ok {
-			return nil, front.Errorf("%s %q is not an event ID: write evt-NNN", what, words.Clip(r))
+			return nil, front.Errorf("%s %q is not an event ID: %s", what, words.Clip(r), parse.NotIDHint(r))
 		}
 		id, _, ok := known(num)
 		if !ok {
