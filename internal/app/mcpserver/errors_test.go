@@ -97,6 +97,7 @@ func TestErrorsNameParameters(t *testing.T) {
 		{root, "memsys_append", fix(map[string]any{"refs": []string{"seven"}}), "refs", `refs "seven" is not an event ID`},
 		{root, "memsys_append", fix(map[string]any{"supersedes": []string{"evt-999"}}), "supersedes", `supersedes "evt-999" names no event`},
 		{root, "memsys_append", fix(map[string]any{"tags": []string{"a,b"}}), "tags", `tag "a,b" contains a comma`},
+		{root, "memsys_append", fix(map[string]any{"summary": "a\x00b"}), "summary", `summary "a\x00b" contains the control character U+0000: remove it`},
 		{conflict, "memsys_append", fix(nil), "", `(the CLI command "memsys renumber --onto REV" resolves the log)`},
 		{noLog, "memsys_append", fix(nil), "", `add the line "## Event Log" at the end of the file`},
 		{gone, "memsys_append", fix(nil), "", `run the CLI command "memsys init" to create the memory, or start the server in the memory's folder`},

@@ -348,29 +348,40 @@ func cleanTags(tags []string) ([]string, error) {
 // checkUTF8 names the first field of d that is not UTF-8 (an agent's
 // argument in Latin-1, say): the log is UTF-8 (MS121), and the parser's
 // complaint about the rendered event would name neither the field nor
-// the fix.
+// the fix. It also refuses a control character other than tab (line
+// breaks have their own messages): an escape sequence kept in the log
+// acts on the terminal of whoever prints it later (memsys log, cat),
+// and a NUL byte made the parser call the rendered log damaged.
 func checkUTF8(d *Draft) error {
 	bad := func(what, v string) error {
-		return fmt.Errorf("%s %q is not valid UTF-8: pass UTF-8 text (convert it from its encoding, e.g. Latin-1)", what, words.Clip(v))
+		if !utf8.ValidString(v) {
+			return fmt.Errorf("%s %q is not valid UTF-8: pass UTF-8 text (convert it from its encoding, e.g. Latin-1)", what, words.Clip(v))
+		}
+		for _, r := range v {
+			if (r < 0x20 && r != '\t' && r != '\n' && r != '\r') || r == 0x7f {
+				return fmt.Errorf("%s %q contains the control character U+%04X: remove it", what, words.Clip(v), r)
+			}
+		}
+		return nil
 	}
 	for _, f := range [][2]string{{"agent", d.Agent}, {"scope", d.Scope}, {"summary", d.Summary}} {
-		if !utf8.ValidString(f[1]) {
-			return bad(f[0], f[1])
+		if err := bad(f[0], f[1]); err != nil {
+			return err
 		}
 	}
 	for _, t := range d.Tags {
-		if !utf8.ValidString(t) {
-			return bad("tag", t)
+		if err := bad("tag", t); err != nil {
+			return err
 		}
 	}
 	var walk func(ds []DraftDetail) error
 	walk = func(ds []DraftDetail) error {
 		for _, x := range ds {
-			if !utf8.ValidString(x.Key) {
-				return bad("detail key", x.Key)
+			if err := bad("detail key", x.Key); err != nil {
+				return err
 			}
-			if !utf8.ValidString(x.Value) {
-				return bad(fmt.Sprintf("detail %q value", words.Clip(x.Key)), x.Value)
+			if err := bad(fmt.Sprintf("detail %q value", words.Clip(x.Key)), x.Value); err != nil {
+				return err
 			}
 			if err := walk(x.Children); err != nil {
 				return err
