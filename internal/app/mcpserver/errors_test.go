@@ -243,3 +243,25 @@ func TestFrontCommandsAreTools(t *testing.T) {
 		t.Error("no command with a parameter: the check above checks none")
 	}
 }
+
+// TestSchemaErrorNamesNull: a parameter sent as null where the schema
+// wants a string is refused by the SDK, whose message said
+// `<invalid reflect.Value> has type "null"`, a Go internal, not the
+// value the agent sent.
+func TestSchemaErrorNamesNull(t *testing.T) {
+	cs := connect(t, copyExample(t))
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"memsys_append", map[string]any{"type": nil, "scope": "x", "summary": "y"}, `/properties/type: type: null has type "null", want "string"`},
+		{"memsys_show", map[string]any{"id": "evt-001", "at": nil}, `/properties/at: type: null has type "null", want "string"`},
+	} {
+		res := call(t, cs, tc.tool, tc.args)
+		msg := text(res)
+		if !res.IsError || !strings.Contains(msg, tc.want) || strings.Contains(msg, "reflect") || strings.Contains(msg, "\n") {
+			t.Errorf("%s %v: %q, want one line with %q", tc.tool, tc.args, msg, tc.want)
+		}
+	}
+}
