@@ -294,11 +294,7 @@ func Normalize(d *Draft, known Known) error {
 	if strings.Contains(d.Type, "|") {
 		return fmt.Errorf("type %q contains '|': use one of %s", words.Clip(d.Type), strings.Join(parse.EventTypes, ", "))
 	}
-	if len(d.Time) == 16 && d.Time[10] == 'T' {
-		// ISO 8601's separator, as agents (and the MCP tool's callers)
-		// often write it: the log's headings use a space.
-		d.Time = d.Time[:10] + " " + d.Time[11:]
-	}
+	d.Time = argTime(d.Time)
 	t, msg := parse.ParseTime(d.Time)
 	if msg != "" {
 		return front.Errorf("%s %q is not \"YYYY-MM-DD HH:MM\": give a valid date and 24-hour time", inTime.Name(), words.Clip(d.Time))
@@ -343,6 +339,17 @@ func cleanTags(tags []string) ([]string, error) {
 		out = append(out, tag)
 	}
 	return out, nil
+}
+
+// argTime returns a time given as an argument ("YYYY-MM-DDTHH:MM", ISO
+// 8601's separator, as agents and the MCP tools' callers often write
+// it) with the space the log's headings use; any other text unchanged.
+// append's time and log's since and until both take it.
+func argTime(v string) string {
+	if len(v) == 16 && v[10] == 'T' {
+		return v[:10] + " " + v[11:]
+	}
+	return v
 }
 
 // checkUTF8 names the first field of d that is not UTF-8 (an agent's

@@ -366,7 +366,7 @@ func openAt(evs []parse.Event) map[int]bool {
 // bound parses a --since/--until value into a Time key; end widens a
 // date-only bound to the end of its day.
 func bound(in front.Input, v string, end bool) (int64, error) {
-	t, msg := parse.ParseTime(v)
+	t, msg := parse.ParseTime(argTime(v))
 	if msg != "" {
 		return 0, front.Errorf("%s %q is not a date: write YYYY-MM-DD or \"YYYY-MM-DD HH:MM\"", in.Name(), words.Clip(v))
 	}
