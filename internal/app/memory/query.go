@@ -5,6 +5,7 @@ import (
 	"io"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -376,13 +377,27 @@ func bound(in front.Input, v string, end bool) (int64, error) {
 	return t.Key(), nil
 }
 
+// nearestHint is "; nearest: \"a\", \"b\"" for a name that is no node of
+// g, naming the closest nodes as recall does, or "" when none is close.
+func nearestHint(g *materialize.Graph, name string) string {
+	near := materialize.Nearest(g, name, 3)
+	if len(near) == 0 {
+		return ""
+	}
+	q := make([]string, len(near))
+	for i, n := range near {
+		q[i] = strconv.Quote(n)
+	}
+	return "; nearest: " + strings.Join(q, ", ")
+}
+
 // touchedBy returns the indexes of the events that added or updated
 // node name or an edge from or to it, per Replay's change records.
 func touchedBy(evs []parse.Event, name string) (map[int]bool, error) {
 	g, changes := materialize.Replay(evs)
 	n := g.Node(name)
 	if n == nil {
-		return nil, front.Errorf("%s %q: no such node in the graph: %s lists the nodes", inEntity.Name(), words.Clip(name), front.Graph.Word())
+		return nil, front.Errorf("%s %q: no such node in the graph%s: %s lists the nodes", inEntity.Name(), words.Clip(name), nearestHint(g, name), front.Graph.Word())
 	}
 	touched := map[int]bool{}
 	for i := range evs {
