@@ -13,7 +13,8 @@ func init() {
 		Doc: "The seed's first checklist item: CHANGELOG.md at the memory root with a " +
 			"`## Event Log` section that holds the events (`## Events` is accepted). " +
 			"Without the section, other changelog headings can be mistaken for events. " +
-			"Run `memsys init` to create the file, or add the heading above the first event.",
+			"Run `memsys init` to create the file, or add the heading above the first event " +
+			"(at the end of the file when it holds none, e.g. release notes kept before memsys).",
 		Bad:      "# Changelog\n\n### evt-001 | 2025-01-01 10:00 | agent | create",
 		Good:     "# Changelog\n\n## Event Log\n\n### evt-001 | 2025-01-01 10:00 | agent | create",
 		Severity: diag.Error,
@@ -25,6 +26,10 @@ func runEventLogSection(p *Pass) {
 	switch {
 	case p.Log == nil:
 		p.Reportf(diag.Range{File: p.LogFile()}, "", "%s is missing: run %s to create it", p.LogFile(), front.Init.Word())
+	case !p.Log.HasEventLog && p.lastEvent() == "":
+		// Release notes kept before memsys (init keeps them): no event
+		// to put the heading above; append writes below it, at the end.
+		p.Reportf(lineRange(p.Log.File, 1), "", "%s has no \"## Event Log\" section: add the line \"## Event Log\" at the end of the file (events are read only below it)", p.Log.File)
 	case !p.Log.HasEventLog:
 		p.Reportf(lineRange(p.Log.File, 1), "", "%s has no \"## Event Log\" section: add the heading above the first event", p.Log.File)
 	}

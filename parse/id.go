@@ -68,6 +68,29 @@ func parseID(id string) (int, string) {
 	return n, ""
 }
 
+// NotIDHint says what to do about id, which a command was given as an
+// event ID and EventNum refused: what is wrong when id has the evt-NNN
+// form ("evt-0" is zero, "evt-99999999999" has too many digits), since
+// "write evt-NNN" would not help there; else "write evt-NNN".
+func NotIDHint(id string) string {
+	if len(id) <= len(idPrefix) || !strings.EqualFold(id[:len(idPrefix)], idPrefix) {
+		return "write evt-NNN"
+	}
+	digits := id[len(idPrefix):]
+	for i := 0; i < len(digits); i++ {
+		if digits[i] < '0' || digits[i] > '9' {
+			return "write evt-NNN"
+		}
+	}
+	if len(digits) > MaxIDDigits {
+		return "it has " + itoa(len(digits)) + " digits, at most " + itoa(MaxIDDigits) + " are allowed"
+	}
+	if _, msg := parseID(id); msg != "" {
+		return "numbering starts at evt-001" // all digits, not too many: zero
+	}
+	return "write evt-NNN"
+}
+
 // IDTooLong reports whether id would be an event ID but for having
 // more than MaxIDDigits digits: a number past MaxEventNum, which the
 // parser reports (KindID) and does not take as an event. A writer that

@@ -158,3 +158,24 @@ func TestIDTooLong(t *testing.T) {
 		}
 	}
 }
+
+// TestNotIDHint: an argument in the evt-NNN form that is still no
+// event ID gets the reason, not "write evt-NNN", which it already does.
+func TestNotIDHint(t *testing.T) {
+	for _, tc := range []struct{ id, want string }{
+		{"evt-0", "numbering starts at evt-001"},
+		{"EVT-000", "numbering starts at evt-001"},
+		{"evt-99999999999", "it has 11 digits, at most 9 are allowed"},
+		{"evt-0000000001", "it has 10 digits, at most 9 are allowed"},
+		{"evt-", "write evt-NNN"},
+		{"evt-+5", "write evt-NNN"},
+		{"evt-1x", "write evt-NNN"},
+		{"seven", "write evt-NNN"},
+		{"", "write evt-NNN"},
+		{"0", "write evt-NNN"},
+	} {
+		if got := NotIDHint(tc.id); got != tc.want {
+			t.Errorf("NotIDHint(%q) = %q, want %q", tc.id, got, tc.want)
+		}
+	}
+}

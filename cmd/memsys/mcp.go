@@ -5,6 +5,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/memsys/memsys/internal/app/memory"
 	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/internal/io/companion"
 	"github.com/memsys/memsys/internal/io/workspace"
@@ -32,6 +33,9 @@ func mcpCommand() *cli.Command {
 func runMCP(ctx context.Context, cmd *cli.Command) error {
 	if cmd.Args().Len() > 0 {
 		return usageErr("mcp takes no arguments, got %q", words.Clip(cmd.Args().First()))
+	}
+	if err := memory.CheckDefaultAgent(cmd.String("agent")); err != nil {
+		return usageErr("%v", err)
 	}
 	root, err := lcRoot(cmd)
 	if err != nil {

@@ -105,6 +105,7 @@ func TestErrorsNameParameters(t *testing.T) {
 		{root, "memsys_append", fix(map[string]any{"refs": []string{"seven"}}), "refs", `refs "seven" is not an event ID`},
 		{root, "memsys_append", fix(map[string]any{"supersedes": []string{"evt-999"}}), "supersedes", `supersedes "evt-999" names no event`},
 		{root, "memsys_append", fix(map[string]any{"tags": []string{"a,b"}}), "tags", `tag "a,b" contains a comma`},
+		{root, "memsys_append", fix(map[string]any{"summary": "a\x00b"}), "summary", `summary "a\x00b" contains the control character U+0000: remove it`},
 		{conflict, "memsys_append", fix(nil), "", `(the CLI command "memsys renumber --onto REV" resolves the log)`},
 		{noLog, "memsys_append", fix(nil), "", `add the line "## Event Log" at the end of the file`},
 		{gone, "memsys_append", fix(nil), "", `run the CLI command "memsys init" to create the memory, or start the server in the memory's folder`},
@@ -115,6 +116,9 @@ func TestErrorsNameParameters(t *testing.T) {
 		{gone, "memsys_context", nil, "", `run the CLI command "memsys init"`},
 
 		{root, "memsys_show", map[string]any{"id": "seven"}, "id", `id "seven" is not an event ID: write evt-NNN`},
+		{root, "memsys_show", map[string]any{"id": "evt-0"}, "id", `id "evt-0" is not an event ID: numbering starts at evt-001`},
+		{root, "memsys_show", map[string]any{"id": "evt-99999999999"}, "id", `id "evt-99999999999" is not an event ID: it has 11 digits, at most 9 are allowed`},
+		{root, "memsys_append", fix(map[string]any{"refs": []string{"evt-000"}}), "refs", `refs "evt-000" is not an event ID: numbering starts at evt-001`},
 		{root, "memsys_show", map[string]any{"id": "evt-999"}, "id", `id "evt-999": no such event in CHANGELOG.md or the archive: memsys_log lists the events`},
 		{root, "memsys_show", map[string]any{"id": "evt-1", "at": "x"}, "at", `at "x" is not an event ID`},
 		{root, "memsys_show", map[string]any{"id": "evt-1", "at": "evt-500"}, "at", `at "evt-500": no such event`},
@@ -245,5 +249,27 @@ func TestFrontCommandsAreTools(t *testing.T) {
 	}
 	if !slices.ContainsFunc(front.Commands, func(c front.Command) bool { return c.Param != "" }) {
 		t.Error("no command with a parameter: the check above checks none")
+	}
+}
+
+// TestSchemaErrorNamesNull: a parameter sent as null where the schema
+// wants a string is refused by the SDK, whose message said
+// `<invalid reflect.Value> has type "null"`, a Go internal, not the
+// value the agent sent.
+func TestSchemaErrorNamesNull(t *testing.T) {
+	cs := connect(t, copyExample(t))
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"memsys_append", map[string]any{"type": nil, "scope": "x", "summary": "y"}, `/properties/type: type: null has type "null", want "string"`},
+		{"memsys_show", map[string]any{"id": "evt-001", "at": nil}, `/properties/at: type: null has type "null", want "string"`},
+	} {
+		res := call(t, cs, tc.tool, tc.args)
+		msg := text(res)
+		if !res.IsError || !strings.Contains(msg, tc.want) || strings.Contains(msg, "reflect") || strings.Contains(msg, "\n") {
+			t.Errorf("%s %v: %q, want one line with %q", tc.tool, tc.args, msg, tc.want)
+		}
 	}
 }

@@ -58,6 +58,11 @@ func Main(ctx context.Context, args []string, stderr io.Writer) int {
 	if fs.NArg() > 0 {
 		return fail(fmt.Errorf("%s takes no arguments, got %q", Program, words.Clip(fs.Arg(0))))
 	}
+	// A name no heading can hold would fail every append that names
+	// no agent: refuse it now, not on the agent's first write.
+	if err := memory.CheckDefaultAgent(*agent); err != nil {
+		return fail(err)
+	}
 	root, explicit := *dir, true
 	if root == "" {
 		wd, err := os.Getwd()

@@ -35,7 +35,7 @@ func New(cfg Config) *mcp.Server {
 	h := &handlers{cfg: cfg}
 	h.tools(s)
 	h.resources(s)
-	s.AddReceivingMiddleware(guard)
+	s.AddReceivingMiddleware(guard, tidySchemaErrors)
 	return s
 }
 
@@ -63,6 +63,24 @@ func guard(next mcp.MethodHandler) mcp.MethodHandler {
 			res, err = nil, errors.New(msg)
 		}()
 		return next(ctx, method, req)
+	}
+}
+
+// tidySchemaErrors rewrites what the SDK's argument validation says of
+// a null where the schema wants another type: the jsonschema package
+// prints the null as "<invalid reflect.Value>", a Go internal, not the
+// value the agent sent.
+func tidySchemaErrors(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		if r, ok := res.(*mcp.CallToolResult); ok && r.IsError {
+			for _, c := range r.Content {
+				if tc, ok := c.(*mcp.TextContent); ok && strings.HasPrefix(tc.Text, "validating ") {
+					tc.Text = strings.ReplaceAll(tc.Text, "<invalid reflect.Value>", "null")
+				}
+			}
+		}
+		return res, err
 	}
 }
 

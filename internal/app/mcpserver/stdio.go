@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sync"
 	"time"
 
@@ -89,6 +90,84 @@ func message(line []byte) (request, response bool) {
 	return m.Method != "", m.Method == ""
 }
 
+// count counts the requests and the responses in line: one message, or
+// a batch of them (MCP 2025-03-26 has batches, and the SDK answers a
+// batch with one), so that the drain waits for a batch's answers too.
+func count(line []byte) (requests, responses int) {
+	line = bytes.TrimSpace(line)
+	if len(line) == 0 || line[0] != '[' {
+		req, resp := message(line)
+		return b2i(req), b2i(resp)
+	}
+	var batch []json.RawMessage
+	if json.Unmarshal(line, &batch) != nil {
+		return 0, 0
+	}
+	for _, m := range batch {
+		req, resp := message(m)
+		requests, responses = requests+b2i(req), responses+b2i(resp)
+	}
+	return requests, responses
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// batchesUntil is the first MCP version without JSON-RPC batches.
+const batchesUntil = "2025-06-18"
+
+// initializeVersion returns the protocol version an initialize request
+// line asks for, and false for any other line.
+func initializeVersion(line []byte) (string, bool) {
+	if !bytes.Contains(line, []byte(`"initialize"`)) {
+		return "", false // cheap: most lines are not
+	}
+	var m struct {
+		Method string `json:"method"`
+		Params struct {
+			ProtocolVersion string `json:"protocolVersion"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(line, &m) != nil || m.Method != "initialize" {
+		return "", false
+	}
+	return m.Params.ProtocolVersion, true
+}
+
+// batchesAllowed reports whether a session whose client asked for
+// version (at initialize) may send batches: the SDK serves the version
+// asked for when it supports it, else its latest, and from 2025-06-18
+// on it ends the whole session at a batch.
+func batchesAllowed(version string) bool {
+	return version < batchesUntil && slices.Contains(mcp.SupportedProtocolVersions(), version)
+}
+
+// batchRefused is the reply to a batch in a session without batches:
+// an error for each request in it, by id, so that a client waiting for
+// them is answered (one error with a null id when it holds none).
+func batchRefused(batch []json.RawMessage) []byte {
+	const msg = "invalid request: MCP " + batchesUntil + " and later have no JSON-RPC batches: send one message per line"
+	var out []byte
+	for _, m := range batch {
+		var r struct {
+			ID     json.RawMessage `json:"id"`
+			Method *string         `json:"method"`
+		}
+		if json.Unmarshal(m, &r) != nil || r.Method == nil || len(r.ID) == 0 || string(r.ID) == "null" {
+			continue
+		}
+		out = append(out, errorReply(r.ID, -32600, msg)...)
+	}
+	if out == nil {
+		out = errorReply(nil, -32600, msg)
+	}
+	return out
+}
+
 type drainReader struct {
 	d   *drain
 	r   io.ReadCloser
@@ -96,6 +175,12 @@ type drainReader struct {
 	buf []byte       // read, not yet a whole line
 	out []byte       // whole lines checked, not yet handed to the SDK
 	err error        // the input's error (io.EOF at its end), once seen
+
+	// initialized and version: whether an initialize request went by,
+	// and the protocol version it asked for, which decides whether a
+	// batch is served.
+	initialized bool
+	version     string
 
 	limit  int             // longest line served, in bytes
 	skip   bool            // in a line longer than limit, dropped up to its end
@@ -200,8 +285,18 @@ func (r *drainReader) line(l []byte) {
 		r.w.reply(reply)
 		return
 	}
-	if req, _ := message(l); req {
-		r.d.add(1)
+	if v, ok := initializeVersion(l); ok {
+		r.initialized, r.version = true, v
+	}
+	if l[0] == '[' && r.initialized && !batchesAllowed(r.version) {
+		// The SDK would end the session at it, dropping every call.
+		var batch []json.RawMessage
+		json.Unmarshal(l, &batch) //nolint:errcheck // rejected checked it
+		r.w.reply(batchRefused(batch))
+		return
+	}
+	if req, _ := count(l); req > 0 {
+		r.d.add(req)
 	}
 	r.out = append(append(r.out, l...), '\n')
 }
@@ -280,8 +375,8 @@ func (w *drainWriter) Write(p []byte) (int, error) {
 	defer w.mu.Unlock()
 	n, err := w.w.Write(p)
 	lines(&w.buf, p[:n], func(l []byte) {
-		if _, resp := message(l); resp {
-			w.d.add(-1)
+		if _, resp := count(l); resp > 0 {
+			w.d.add(-resp)
 		}
 	})
 	return n, err

@@ -43,6 +43,11 @@ func TestStdioBadLineKeepsServing(t *testing.T) {
 		{"empty object", `{}`, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,`},
 		{"empty batch", `[]`, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,`},
 		{"wrong version", `{"jsonrpc":"1.0","id":7,"method":"ping"}`, `{"jsonrpc":"2.0","id":7,"error":{"code":-32600,`},
+		// A batch in a 2025-06-18 session: the SDK ended the session at
+		// it (exit 2, "JSON-RPC batching is not supported").
+		{"batch", `[{"jsonrpc":"2.0","id":5,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/x"},{"jsonrpc":"2.0","id":"six","method":"tools/list"}]`, `{"jsonrpc":"2.0","id":5,"error":{"code":-32600,"message":"invalid request: MCP 2025-06-18 and later have no JSON-RPC batches: send one message per line"}}
+{"jsonrpc":"2.0","id":"six","error":{"code":-32600,`},
+		{"batch of notifications", `[{"jsonrpc":"2.0","method":"notifications/x"}]`, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: MCP 2025-06-18 and later have no JSON-RPC batches`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root := copyExample(t)
@@ -63,6 +68,26 @@ func TestStdioBadLineKeepsServing(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestStdioBatchOlderProtocol: MCP 2025-03-26 has JSON-RPC batches, and
+// a session that negotiated it gets its batch served, not refused.
+func TestStdioBatchOlderProtocol(t *testing.T) {
+	root := copyExample(t)
+	in := io.NopCloser(strings.NewReader(strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`[{"jsonrpc":"2.0","id":2,"method":"ping"},{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"memsys_status","arguments":{}}}]`,
+	}, "\n") + "\n"))
+	var out bytes.Buffer
+	if err := Serve(context.Background(), Config{Root: root, Agent: "t"}, Stdio(in, &out)); err != nil && !strings.Contains(err.Error(), "EOF") {
+		t.Fatalf("the session ended with %v; output:\n%s", err, out.String())
+	}
+	for _, want := range []string{`"id":1,"result"`, `"id":2,"result"`, `"id":3,"result"`} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("no %s in:\n%s", want, out.String())
+		}
 	}
 }
 

@@ -1,9 +1,12 @@
 package memory
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"time"
+
+	"github.com/memsys/memsys/internal/base/words"
 )
 
 // DefaultAgent picks the agent name of an event: flag, then
@@ -17,6 +20,27 @@ func DefaultAgent(flag string) string {
 		}
 	}
 	return "agent"
+}
+
+// BadAgent reports whether name cannot be an event's agent: the
+// heading "### evt-NNN | time | agent | type" splits on '|', and a line
+// break would end the heading.
+func BadAgent(name string) bool { return strings.ContainsAny(name, "|\n\r") }
+
+// CheckDefaultAgent checks the agent DefaultAgent(flag) picks, naming
+// where it came from (--agent, $MEMSYS_AGENT or $USER): memsys mcp and
+// memsys-mcp check it at start, since every append that names no agent
+// of its own would fail with it.
+func CheckDefaultAgent(flag string) error {
+	for _, src := range [][2]string{{"--agent", flag}, {"$MEMSYS_AGENT", os.Getenv("MEMSYS_AGENT")}, {"$USER", os.Getenv("USER")}} {
+		if v := strings.TrimSpace(src[1]); v != "" {
+			if BadAgent(v) {
+				return fmt.Errorf("%s %q contains '|' or a line break: use a plain name", src[0], words.Clip(v))
+			}
+			return nil
+		}
+	}
+	return nil
 }
 
 // Now is the time of an event that names none: the current minute in

@@ -280,7 +280,7 @@ func Normalize(d *Draft, known Known) error {
 		return front.Errorf("missing summary: pass %s with a one-line description", inSummary.Ref())
 	case d.Agent == "":
 		return front.Errorf("missing agent: pass %s", missingAgt)
-	case strings.ContainsAny(d.Agent, "|\n\r"):
+	case BadAgent(d.Agent):
 		return fmt.Errorf("agent %q contains '|' or a line break: use a plain name", words.Clip(d.Agent))
 	}
 	if err := checkUTF8(d); err != nil {
@@ -294,11 +294,7 @@ func Normalize(d *Draft, known Known) error {
 	if strings.Contains(d.Type, "|") {
 		return fmt.Errorf("type %q contains '|': use one of %s", words.Clip(d.Type), strings.Join(parse.EventTypes, ", "))
 	}
-	if len(d.Time) == 16 && d.Time[10] == 'T' {
-		// ISO 8601's separator, as agents (and the MCP tool's callers)
-		// often write it: the log's headings use a space.
-		d.Time = d.Time[:10] + " " + d.Time[11:]
-	}
+	d.Time = argTime(d.Time)
 	t, msg := parse.ParseTime(d.Time)
 	if msg != "" {
 		return front.Errorf("%s %q is not \"YYYY-MM-DD HH:MM\": give a valid date and 24-hour time", inTime.Name(), words.Clip(d.Time))
@@ -345,32 +341,54 @@ func cleanTags(tags []string) ([]string, error) {
 	return out, nil
 }
 
+// argTime returns a time given as an argument ("YYYY-MM-DDTHH:MM", ISO
+// 8601's separator, as agents and the MCP tools' callers often write
+// it) with the space the log's headings use; any other text unchanged.
+// append's time and log's since and until both take it.
+func argTime(v string) string {
+	if len(v) == 16 && v[10] == 'T' {
+		return v[:10] + " " + v[11:]
+	}
+	return v
+}
+
 // checkUTF8 names the first field of d that is not UTF-8 (an agent's
 // argument in Latin-1, say): the log is UTF-8 (MS121), and the parser's
 // complaint about the rendered event would name neither the field nor
-// the fix.
+// the fix. It also refuses a control character other than tab (line
+// breaks have their own messages): an escape sequence kept in the log
+// acts on the terminal of whoever prints it later (memsys log, cat),
+// and a NUL byte made the parser call the rendered log damaged.
 func checkUTF8(d *Draft) error {
 	bad := func(what, v string) error {
-		return fmt.Errorf("%s %q is not valid UTF-8: pass UTF-8 text (convert it from its encoding, e.g. Latin-1)", what, words.Clip(v))
+		if !utf8.ValidString(v) {
+			return fmt.Errorf("%s %q is not valid UTF-8: pass UTF-8 text (convert it from its encoding, e.g. Latin-1)", what, words.Clip(v))
+		}
+		for _, r := range v {
+			if (r < 0x20 && r != '\t' && r != '\n' && r != '\r') || r == 0x7f {
+				return fmt.Errorf("%s %q contains the control character U+%04X: remove it", what, words.Clip(v), r)
+			}
+		}
+		return nil
 	}
 	for _, f := range [][2]string{{"agent", d.Agent}, {"scope", d.Scope}, {"summary", d.Summary}} {
-		if !utf8.ValidString(f[1]) {
-			return bad(f[0], f[1])
+		if err := bad(f[0], f[1]); err != nil {
+			return err
 		}
 	}
 	for _, t := range d.Tags {
-		if !utf8.ValidString(t) {
-			return bad("tag", t)
+		if err := bad("tag", t); err != nil {
+			return err
 		}
 	}
 	var walk func(ds []DraftDetail) error
 	walk = func(ds []DraftDetail) error {
 		for _, x := range ds {
-			if !utf8.ValidString(x.Key) {
-				return bad("detail key", x.Key)
+			if err := bad("detail key", x.Key); err != nil {
+				return err
 			}
-			if !utf8.ValidString(x.Value) {
-				return bad(fmt.Sprintf("detail %q value", words.Clip(x.Key)), x.Value)
+			if err := bad(fmt.Sprintf("detail %q value", words.Clip(x.Key)), x.Value); err != nil {
+				return err
 			}
 			if err := walk(x.Children); err != nil {
 				return err
@@ -399,7 +417,7 @@ func checkSemantics(ds []DraftDetail, known Known) error {
 			for _, c := range materialize.Closes(&parse.Event{Details: []parse.Detail{{Key: d.Key, Value: d.Value}}}) {
 				num, ok := parse.EventNum(c)
 				if !ok {
-					return fmt.Errorf("closes %q is not an event ID: write evt-NNN", words.Clip(c))
+					return fmt.Errorf("closes %q is not an event ID: %s", words.Clip(c), parse.NotIDHint(c))
 				}
 				_, typ, ok := known(num)
 				if !ok {
@@ -649,7 +667,7 @@ func knownIDs(what front.Word, vals []string, known Known, hint string) ([]strin
 			return nil, front.Errorf("%s %q holds several event IDs: separate them with commas (%s)", what, words.Clip(r), words.Clip(strings.Join(strings.Fields(r), ",")))
 		}
 		if !ok {
-			return nil, front.Errorf("%s %q is not an event ID: write evt-NNN", what, words.Clip(r))
+			return nil, front.Errorf("%s %q is not an event ID: %s", what, words.Clip(r), parse.NotIDHint(r))
 		}
 		id, _, ok := known(num)
 		if !ok {

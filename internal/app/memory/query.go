@@ -5,6 +5,7 @@ import (
 	"io"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -388,7 +389,7 @@ func openAt(evs []parse.Event) map[int]bool {
 // bound parses a --since/--until value into a Time key; end widens a
 // date-only bound to the end of its day.
 func bound(in front.Input, v string, end bool) (int64, error) {
-	t, msg := parse.ParseTime(v)
+	t, msg := parse.ParseTime(argTime(v))
 	if msg != "" {
 		return 0, front.Errorf("%s %q is not a date: write YYYY-MM-DD or \"YYYY-MM-DD HH:MM\"", in.Name(), words.Clip(v))
 	}
@@ -398,13 +399,27 @@ func bound(in front.Input, v string, end bool) (int64, error) {
 	return t.Key(), nil
 }
 
+// nearestHint is "; nearest: \"a\", \"b\"" for a name that is no node of
+// g, naming the closest nodes as recall does, or "" when none is close.
+func nearestHint(g *materialize.Graph, name string) string {
+	near := materialize.Nearest(g, name, 3)
+	if len(near) == 0 {
+		return ""
+	}
+	q := make([]string, len(near))
+	for i, n := range near {
+		q[i] = strconv.Quote(n)
+	}
+	return "; nearest: " + strings.Join(q, ", ")
+}
+
 // touchedBy returns the indexes of the events that added or updated
 // node name or an edge from or to it, per Replay's change records.
 func touchedBy(evs []parse.Event, name string) (map[int]bool, error) {
 	g, changes := materialize.Replay(evs)
 	n := g.Node(name)
 	if n == nil {
-		return nil, front.Errorf("%s %q: no such node in the graph: %s lists the nodes", inEntity.Name(), words.Clip(name), front.Graph.Word())
+		return nil, front.Errorf("%s %q: no such node in the graph%s: %s lists the nodes", inEntity.Name(), words.Clip(name), nearestHint(g, name), front.Graph.Word())
 	}
 	touched := map[int]bool{}
 	for i := range evs {

@@ -92,7 +92,8 @@ func Snapshot(root, entity, atID string) (*materialize.Snapshot, error) {
 	}
 	s, ok := materialize.EntitySnapshot(evs, entity)
 	if !ok {
-		return nil, fmt.Errorf("no entity %q in the graph at %s: memsys graph lists the nodes", words.Clip(entity), orDash(horizonOf(evs)))
+		g, _ := materialize.Replay(evs) // only on this error path
+		return nil, fmt.Errorf("no entity %q in the graph at %s%s: memsys graph lists the nodes", words.Clip(entity), orDash(horizonOf(evs)), nearestHint(g, entity))
 	}
 	return s, nil
 }

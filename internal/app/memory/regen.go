@@ -20,7 +20,7 @@ import (
 // ErrNotEventID is the error for an event named on the command line
 // (what is the flag or argument) that is not an event ID.
 func ErrNotEventID(what front.Word, id string) error {
-	return front.Errorf("%s %q is not an event ID: write evt-NNN", what, words.Clip(id))
+	return front.Errorf("%s %q is not an event ID: %s", what, words.Clip(id), parse.NotIDHint(id))
 }
 
 // ErrNoSuchEvent is the error for an event named on the command line

@@ -56,11 +56,17 @@ type StatusReport struct {
 	// command then exits 1, as for a stale file.
 	Unread      int    `json:"unread_headings"`
 	FirstUnread string `json:"first_unread,omitempty"`
+	// NoEventLog is true when CHANGELOG.md has no "## Event Log"
+	// section (release notes kept before memsys, say): lint reports it
+	// (MS101) and append refuses, so status must not call the memory
+	// healthy. The command then exits 1.
+	NoEventLog bool `json:"no_event_log,omitempty"`
 }
 
 // Fails reports whether memsys status exits 1: a derived file of the
-// tier is stale or missing, or event headings could not be read.
-func (r *StatusReport) Fails() bool { return r.Stale || r.Unread > 0 }
+// tier is stale or missing, event headings could not be read, or the
+// log has no Event Log section.
+func (r *StatusReport) Fails() bool { return r.Stale || r.Unread > 0 || r.NoEventLog }
 
 // ArchivePreview is what memsys archive would do now.
 type ArchivePreview struct {
@@ -254,6 +260,7 @@ func ReadStatus(root string) (*StatusReport, error) {
 	r.limit, r.keep, r.order = cfg.ArchiveThreshold, cfg.ArchiveKeep, order
 	r.Stale = r.Graph.Expected && r.Graph.State != "fresh" || r.Context.Expected && r.Context.State != "fresh"
 	r.countUnread(mem.Archive, mem.Log)
+	r.NoEventLog = mem.Log != nil && !mem.Log.HasEventLog
 	n, loopsFresh := freshLoops(context, r.Context)
 	if loopsFresh {
 		r.OpenLoops, r.LoopsFrom = n, parse.ContextFile
@@ -461,6 +468,9 @@ func (r *StatusReport) WriteText(w io.Writer, f front.Front) {
 	fmt.Fprintln(w)
 	if r.Unread > 0 {
 		front.Fprintf(w, f, "unread headings: %d (the first at %s): %s says why\n", r.Unread, r.FirstUnread, front.Lint.Word())
+	}
+	if r.NoEventLog {
+		fmt.Fprintf(w, "event log: %s has no \"## Event Log\" section: add the line \"## Event Log\" at the end of the file (memsys reads events only below it)\n", r.Log.File)
 	}
 	if r.LastEvent != nil {
 		fmt.Fprintf(w, "last event: %s\n", r.LastEvent)

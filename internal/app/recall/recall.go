@@ -202,7 +202,7 @@ func Build(g *materialize.Graph, lookup Lookup, q Query) (*Pack, error) {
 	for _, name := range q.Entities {
 		n := g.Node(name)
 		if n == nil {
-			return nil, &NotFoundError{Name: name, Nearest: Nearest(g, name, 3)}
+			return nil, &NotFoundError{Name: name, Nearest: materialize.Nearest(g, name, 3)}
 		}
 		if !slices.Contains(roots, n) {
 			roots = append(roots, n)

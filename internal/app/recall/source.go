@@ -246,7 +246,7 @@ func Recall(root string, q Query) (*Pack, error) {
 		// The suggestions need every name.
 		if src, rerr := workspace.ReadFile(root, parse.GraphFile); rerr == nil {
 			if full, perr := materialize.ParseGraph(src); perr == nil {
-				nf.Nearest = Nearest(full, nf.Name, 3)
+				nf.Nearest = materialize.Nearest(full, nf.Name, 3)
 			}
 		}
 	}

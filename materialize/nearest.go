@@ -1,18 +1,17 @@
-package recall
+package materialize
 
 import (
 	"slices"
 	"strings"
-
-	"github.com/memsys/memsys/materialize"
 )
 
 // Nearest returns up to n node names closest to name: names that
 // contain it or that it contains first, then by edit distance between
 // canonical keys, ties broken by graph order, so the suggestion is the
-// same on every run.
-func Nearest(g *materialize.Graph, name string, n int) []string {
-	want := materialize.Canon(name)
+// same on every run. recall, log --entity and snapshot suggest them for
+// a name that is no node.
+func Nearest(g *Graph, name string, n int) []string {
+	want := Canon(name)
 	type cand struct {
 		name  string
 		score int
@@ -20,7 +19,7 @@ func Nearest(g *materialize.Graph, name string, n int) []string {
 	}
 	var cs []cand
 	for i, node := range g.Nodes {
-		k := materialize.Canon(node.Name)
+		k := Canon(node.Name)
 		s := distance(want, k)
 		if strings.Contains(k, want) || strings.Contains(want, k) && k != "" {
 			s -= 1000
