@@ -119,6 +119,12 @@ func checkStale(p *Pass, rel string, need bool) {
 	switch {
 	case materialize.Fresh(h, line, last):
 	case line == 0:
+		// A graph.md or context.md kept by hand has no horizon; regen
+		// refuses one with curated rows, so advise adopt, not regen.
+		if rows := curated(p, rel, src, true); need && len(rows) > 0 {
+			p.Reportf(lineRange(rel, 1), "", "%s has no event horizon, the last event is %s, and it holds %s: %s", rel, last, rowsText(rows), adoptAdvice)
+			return
+		}
 		p.Reportf(lineRange(rel, 1), "", "%s has no event horizon, the last event is %s: %s", rel, last, fix)
 	case last == "":
 		p.Reportf(lineRange(rel, line), "", "%s event horizon is %s but the log has no events: %s", rel, h, fix)
