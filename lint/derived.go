@@ -142,7 +142,7 @@ func checkStale(p *Pass, rel string, need bool) {
 }
 
 // StagedAdvice completes the advice of the derived-file findings in ds
-// (MS201-MS204: "run memsys regen") for lint --staged, which judges the
+// (MS201-MS205: "run memsys regen") for lint --staged, which judges the
 // index: a regen alone fixes the working tree, and the commit fails again
 // until the files are staged. display writes a root-relative path as
 // the user sees it. It runs on the findings after the cache and the
@@ -151,7 +151,7 @@ func StagedAdvice(ds diag.Diagnostics, display func(string) string) {
 	for i := range ds {
 		d := &ds[i]
 		switch d.Rule {
-		case "MS201", "MS202", "MS203", "MS204":
+		case "MS201", "MS202", "MS203", "MS204", "MS205":
 		default:
 			continue
 		}
