@@ -256,8 +256,10 @@ func checkDrift(p *Pass, rel string) {
 	msg, mcp := spellings("%s differs from what regen writes (edited by hand?): %s", []any{rel, regenAdvice})
 	if materialize.SealOnlyDiffers(got, want) {
 		// Only the seal differs: a memsys with another renderer
-		// (materialize.RenderVersion) wrote the same text.
-		msg, mcp = spellings("%s was sealed by another version of memsys (its text is what regen writes): %s", []any{rel, regenAdvice})
+		// (materialize.RenderVersion) wrote the same text, or an event
+		// was edited where the file does not show it (its tags); the
+		// seal cannot tell which, so name both.
+		msg, mcp = spellings("%s was sealed for other events (an event edited in place?) or by another version of memsys (its text is what regen writes): %s", []any{rel, regenAdvice})
 	} else if rows := curated(p, rel, got, false); len(rows) > 0 {
 		msg, mcp = spellings("%s differs from what regen writes and holds %s: %s", []any{rel, rowsText(rows), adoptAdvice})
 	}
