@@ -143,6 +143,9 @@ func Lint(ctx context.Context, root string, o LintOptions) (*LintReport, error) 
 	if o.Git.Staged {
 		lint.StagedAdvice(r.Diagnostics, o.Display)
 	}
+	if o.Display != nil {
+		lint.RootAdvice(r.Diagnostics, o.Display("."))
+	}
 	return r, err
 }
 
