@@ -2,6 +2,7 @@ package lint
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/memsys/memsys/internal/base/diag"
@@ -40,4 +41,27 @@ func shellWord(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// sealedFor starts the message of a derived file whose text is what
+// regen writes but whose seal is not this log's (checkDrift).
+const sealedFor = " was sealed for other events "
+
+// EditedAdvice rewrites the advice of ds's seal-only drift findings
+// (MS204, MS205) when ds also holds an edited committed event (MS301):
+// the edit is why the seals differ, and "run memsys regen" would seal
+// the edited log, so that once the event is restored the files are
+// stale again. Restoring the event is the whole fix. It runs before
+// StagedAdvice, which then leaves these messages alone.
+func EditedAdvice(ds diag.Diagnostics) {
+	if !slices.ContainsFunc(ds, func(d diag.Diagnostic) bool { return d.Rule == "MS301" }) {
+		return
+	}
+	for i := range ds {
+		d := &ds[i]
+		if (d.Rule == "MS204" || d.Rule == "MS205") && strings.HasPrefix(d.Message, d.Range.File+sealedFor) {
+			d.Message = d.Range.File + " was sealed for the log before a committed event was edited (MS301): restore the event and the file is current again"
+			d.MCP = ""
+		}
+	}
 }

@@ -30,3 +30,34 @@ func TestRootAdvice(t *testing.T) {
 		}
 	}
 }
+
+// TestEditedAdvice: with an edited committed event (MS301) in the same
+// findings, a seal-only drift says to restore the event; other drift,
+// and seal-only drift without MS301, keep their advice.
+func TestEditedAdvice(t *testing.T) {
+	sealed := ".memory/graph.md was sealed for other events (an event edited in place?) or by another version of memsys (its text is what regen writes): run memsys regen or memsys lint --fix"
+	edited := ".memory/graph.md differs from what regen writes (edited by hand?): run memsys regen or memsys lint --fix"
+	mk := func(withMS301 bool) diag.Diagnostics {
+		ds := diag.Diagnostics{
+			{Rule: "MS204", Range: diag.Range{File: ".memory/graph.md"}, Message: sealed, MCP: "x"},
+			{Rule: "MS205", Range: diag.Range{File: ".memory/context.md"}, Message: edited},
+		}
+		if withMS301 {
+			ds = append(ds, diag.Diagnostic{Rule: "MS301", Message: "evt-001 was changed"})
+		}
+		return ds
+	}
+	ds := mk(true)
+	EditedAdvice(ds)
+	if want := ".memory/graph.md was sealed for the log before a committed event was edited (MS301): restore the event and the file is current again"; ds[0].Message != want || ds[0].MCP != "" {
+		t.Errorf("seal-only with MS301: %q (MCP %q), want %q", ds[0].Message, ds[0].MCP, want)
+	}
+	if ds[1].Message != edited {
+		t.Errorf("a text drift changed: %q", ds[1].Message)
+	}
+	ds = mk(false)
+	EditedAdvice(ds)
+	if ds[0].Message != sealed {
+		t.Errorf("without MS301 the advice changed: %q", ds[0].Message)
+	}
+}

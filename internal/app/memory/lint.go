@@ -140,6 +140,7 @@ func Lint(ctx context.Context, root string, o LintOptions) (*LintReport, error) 
 	if o.Fingerprints {
 		lint.SetFingerprints(r.Diagnostics)
 	}
+	lint.EditedAdvice(r.Diagnostics)
 	if o.Git.Staged {
 		lint.StagedAdvice(r.Diagnostics, o.Display)
 	}
