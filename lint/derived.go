@@ -119,6 +119,12 @@ func checkStale(p *Pass, rel string, need bool) {
 	switch {
 	case materialize.Fresh(h, line, last):
 	case line == 0:
+		// A graph.md or context.md kept by hand has no horizon; regen
+		// refuses one with curated rows, so advise adopt, not regen.
+		if rows := curated(p, rel, src, true); need && len(rows) > 0 {
+			p.Reportf(lineRange(rel, 1), "", "%s has no event horizon, the last event is %s, and it holds %s: %s", rel, last, rowsText(rows), adoptAdvice)
+			return
+		}
 		p.Reportf(lineRange(rel, 1), "", "%s has no event horizon, the last event is %s: %s", rel, last, fix)
 	case last == "":
 		p.Reportf(lineRange(rel, line), "", "%s event horizon is %s but the log has no events: %s", rel, h, fix)
@@ -136,7 +142,7 @@ func checkStale(p *Pass, rel string, need bool) {
 }
 
 // StagedAdvice completes the advice of the derived-file findings in ds
-// (MS201-MS204: "run memsys regen") for lint --staged, which judges the
+// (MS201-MS205: "run memsys regen") for lint --staged, which judges the
 // index: a regen alone fixes the working tree, and the commit fails again
 // until the files are staged. display writes a root-relative path as
 // the user sees it. It runs on the findings after the cache and the
@@ -145,7 +151,7 @@ func StagedAdvice(ds diag.Diagnostics, display func(string) string) {
 	for i := range ds {
 		d := &ds[i]
 		switch d.Rule {
-		case "MS201", "MS202", "MS203", "MS204":
+		case "MS201", "MS202", "MS203", "MS204", "MS205":
 		default:
 			continue
 		}
@@ -297,8 +303,10 @@ func checkDrift(p *Pass, rel string) {
 	msg, mcp := spellings("%s differs from what regen writes (edited by hand?): %s", []any{rel, regenAdvice})
 	if materialize.SealOnlyDiffers(got, want) {
 		// Only the seal differs: a memsys with another renderer
-		// (materialize.RenderVersion) wrote the same text.
-		msg, mcp = spellings("%s was sealed by another version of memsys (its text is what regen writes): %s", []any{rel, regenAdvice})
+		// (materialize.RenderVersion) wrote the same text, or an event
+		// was edited where the file does not show it (its tags); the
+		// seal cannot tell which, so name both.
+		msg, mcp = spellings("%s was sealed for other events (an event edited in place?) or by another version of memsys (its text is what regen writes): %s", []any{rel, regenAdvice})
 	} else if rows := curated(p, rel, got, false); len(rows) > 0 {
 		msg, mcp = spellings("%s differs from what regen writes and holds %s: %s", []any{rel, rowsText(rows), adoptAdvice})
 	}

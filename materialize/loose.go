@@ -1,9 +1,12 @@
 package materialize
 
 import (
+	"fmt"
 	"html"
 	"strconv"
 	"strings"
+
+	"github.com/memsys/memsys/internal/base/words"
 )
 
 // ReadLoose reads a hand-kept graph.md: the first table under a heading
@@ -19,6 +22,29 @@ func ReadLoose(src []byte) (*Graph, []string) {
 	var problems []string
 	section := ""
 	var cols map[string]int
+	// extra is the current table's columns ReadLoose does not read,
+	// with how many cells of each hold text: named when the table ends,
+	// so a curated column (an Owner) is not dropped without a word.
+	var extra []*extraColumn
+	flush := func() {
+		for _, x := range extra {
+			if x.cells > 0 {
+				verb, it := "is", "it"
+				if x.cells > 1 {
+					verb, it = "are", "them"
+				}
+				fix := fmt.Sprintf("write %s under Attributes (key=value) to keep %s", it, it)
+				if x.edges {
+					// An event draws an edge as a relation detail of its
+					// source node: it carries no edge attributes.
+					fix = "no event carries an edge's notes: keep them as attributes of a node"
+				}
+				problems = append(problems, fmt.Sprintf("graph.md:%d: column %q is not one memsys keeps: its %s %s not adopted; %s",
+					x.line, x.name, words.Plural(x.cells, "cell"), verb, fix))
+			}
+		}
+		extra = nil
+	}
 	for i, line := range strings.Split(strings.ReplaceAll(string(src), "\r\n", "\n"), "\n") {
 		ln := i + 1
 		t := strings.TrimSpace(line)
@@ -33,11 +59,13 @@ func ReadLoose(src []byte) (*Graph, []string) {
 				section = ""
 			}
 			cols = nil
+			flush()
 			continue
 		}
 		if section == "" || !strings.HasPrefix(t, "|") {
 			if t == "" {
 				cols = nil
+				flush()
 			}
 			continue
 		}
@@ -48,9 +76,18 @@ func ReadLoose(src []byte) (*Graph, []string) {
 		if cols == nil {
 			cols = map[string]int{}
 			for j, c := range cells {
-				cols[headerKey(c, section)] = j
+				k := headerKey(c, section)
+				cols[k] = j
+				if !looseColumns[section][k] && !derivedColumns[k] {
+					extra = append(extra, &extraColumn{name: cleanCell(c), index: j, line: ln, edges: section == "edges"})
+				}
 			}
 			continue
+		}
+		for _, x := range extra {
+			if x.index < len(cells) && cleanCell(cells[x.index]) != "" {
+				x.cells++
+			}
 		}
 		raw := func(names ...string) string {
 			for _, n := range names {
@@ -80,8 +117,23 @@ func ReadLoose(src []byte) (*Graph, []string) {
 				Attrs: readAttrs(raw("attributes", "attrs"))})
 		}
 	}
+	flush()
 	return g, problems
 }
+
+// extraColumn is a column of a hand-kept table that ReadLoose does not
+// read: its header, index and line, and how many of its cells hold text.
+type extraColumn struct {
+	name        string
+	index, line int
+	cells       int
+	edges       bool // a column of the edges table
+}
+
+// derivedColumns are columns regen derives from the events ("Created
+// (evt)", "Last Event", "Last Modified"), and a row number ("#"): a
+// hand-kept file loses nothing when adopt does not read them.
+var derivedColumns = map[string]bool{"created": true, "last": true, "#": true, "": true}
 
 // headerKey reduces a header cell to a column name: "Created (evt)" →
 // "created", "Node" → "node". Of a header of several words it takes the
@@ -279,13 +331,13 @@ func MissingAll(hand *Graph, gs []*Graph, rowsOnly bool) []string {
 	if len(hand.Edges) == 0 {
 		return out
 	}
-	// HasEdge for each hand edge would scan every edge of each graph: a
-	// set per graph keeps a 4 MB graph.md's comparison linear.
-	sets := make([]map[edgeKey]bool, len(gs))
+	// HasEdge for each hand edge would scan every edge of each graph: an
+	// index per graph keeps a 4 MB graph.md's comparison linear.
+	sets := make([]map[edgeKey]*Edge, len(gs))
 	for i, g := range gs {
-		sets[i] = make(map[edgeKey]bool, len(g.Edges))
+		sets[i] = make(map[edgeKey]*Edge, len(g.Edges))
 		for _, x := range g.Edges {
-			sets[i][canonEdge(x)] = true
+			sets[i][canonEdge(x)] = x
 		}
 	}
 	for _, e := range hand.Edges {
@@ -294,10 +346,33 @@ func MissingAll(hand *Graph, gs []*Graph, rowsOnly bool) []string {
 		}
 		k, drawn := canonEdge(e), false
 		for _, set := range sets {
-			drawn = drawn || set[k]
+			drawn = drawn || set[k] != nil
 		}
 		if !drawn {
 			out = append(out, "edge "+e.Label())
+			continue
+		}
+		if rowsOnly {
+			continue
+		}
+		// No event carries an edge's attributes but those replay sets
+		// (resolved=evt-NNN): a hand-written one is named, as a node's
+		// is, rather than dropped while adopt reports success.
+		for _, a := range e.Attrs {
+			if !IsKey(a.Key) {
+				continue
+			}
+			hand := true // no replay draws it
+			for _, set := range sets {
+				if x := set[k]; x != nil {
+					if v, ok := x.Attr(a.Key); ok && v == a.Value {
+						hand = false
+					}
+				}
+			}
+			if hand {
+				out = append(out, "edge "+e.Label()+" attribute "+a.Key+"="+a.Value)
+			}
 		}
 	}
 	return out
@@ -309,14 +384,18 @@ func canonEdge(e *Edge) edgeKey { return edgeKey{Canon(e.From), Canon(e.To), e.R
 
 // HasEdge reports whether g has an edge with e's ends (by canonical name)
 // and relation.
-func HasEdge(g *Graph, e *Edge) bool {
+func HasEdge(g *Graph, e *Edge) bool { return findEdge(g, e) != nil }
+
+// findEdge is g's edge with e's ends (by canonical name) and relation,
+// or nil.
+func findEdge(g *Graph, e *Edge) *Edge {
 	f, t := Canon(e.From), Canon(e.To)
 	for _, x := range g.Edges {
 		if x.Relation == e.Relation && Canon(x.From) == f && Canon(x.To) == t {
-			return true
+			return x
 		}
 	}
-	return false
+	return nil
 }
 
 // ReadConstraints returns the items of context.md's "Active

@@ -123,3 +123,53 @@ func TestHandConstraintsAll(t *testing.T) {
 		t.Errorf("HandConstraints(then, now) = %q, want %q", got, want)
 	}
 }
+
+// TestReadLooseExtraColumns: a column ReadLoose does not read (an
+// Owner, a Notes, an edge Comment) is named as a problem when any of
+// its cells holds text, so adopt does not drop a team's curated column
+// without a word; an empty one, and the columns regen derives from the
+// events (Created, Last Event), lose nothing and are not named.
+func TestReadLooseExtraColumns(t *testing.T) {
+	src := []byte("## Nodes\n\n" +
+		"| Node | Type | Status | Owner | Created (evt) | Last Event | Empty |\n|---|---|---|---|---|---|---|\n" +
+		"| auth | component | active | team-a | evt-001 | evt-003 | |\n" +
+		"| db | component | active | | evt-002 | evt-002 | |\n\n" +
+		"## Edges\n\n| From | To | Relation | Comment |\n|---|---|---|---|\n| auth | db | depends_on | needs tokens |\n")
+	g, probs := ReadLoose(src)
+	want := []string{
+		`graph.md:3: column "Owner" is not one memsys keeps: its 1 cell is not adopted; write it under Attributes (key=value) to keep it`,
+		`graph.md:10: column "Comment" is not one memsys keeps: its 1 cell is not adopted; no event carries an edge's notes: keep them as attributes of a node`,
+	}
+	if !reflect.DeepEqual(probs, want) {
+		t.Errorf("problems:\n got %q\nwant %q", probs, want)
+	}
+	if len(g.Nodes) != 2 || len(g.Edges) != 1 {
+		t.Errorf("ReadLoose: %d nodes, %d edges", len(g.Nodes), len(g.Edges))
+	}
+}
+
+// TestMissingEdgeAttributes: an attribute of a hand-kept edge that the
+// replay does not draw is named, as a node's is, so adopt does not
+// report success while dropping it; rowsOnly leaves it out.
+func TestMissingEdgeAttributes(t *testing.T) {
+	hand := &Graph{Edges: []*Edge{
+		{From: "billing", To: "auth", Relation: "depends_on", Attrs: []Attr{{"comment", "needs tokens"}}},
+		{From: "key", To: "task", Relation: "blocks", Attrs: []Attr{{"resolved", "evt-009"}}},
+	}}
+	g := &Graph{Nodes: []*Node{{Name: "billing"}, {Name: "auth"}, {Name: "key"}, {Name: "task"}}, Edges: []*Edge{
+		{From: "billing", To: "auth", Relation: "depends_on"},
+		{From: "key", To: "task", Relation: "blocks", Attrs: []Attr{{"resolved", "evt-009"}}},
+	}}
+	if got, want := Missing(hand, g, false), []string{"edge billing -depends_on-> auth attribute comment=needs tokens"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("Missing = %q, want %q", got, want)
+	}
+	if got := Missing(hand, g, true); len(got) != 0 {
+		t.Errorf("Missing rowsOnly = %q, want none", got)
+	}
+	// A graph at the file's horizon that drew the attribute: memsys's,
+	// not the team's (MissingAll reads every graph).
+	then := &Graph{Nodes: g.Nodes, Edges: []*Edge{{From: "billing", To: "auth", Relation: "depends_on", Attrs: []Attr{{"comment", "needs tokens"}}}}}
+	if got := MissingAll(hand, []*Graph{then, g}, false); len(got) != 0 {
+		t.Errorf("MissingAll = %q, want none", got)
+	}
+}

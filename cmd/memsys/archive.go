@@ -6,6 +6,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/memsys/memsys/internal/app/memory"
+	"github.com/memsys/memsys/internal/base/front"
 	"github.com/memsys/memsys/internal/base/words"
 )
 
@@ -73,6 +74,6 @@ func runArchive(ctx context.Context, cmd *cli.Command) error {
 	if format == "json" {
 		return lcJSON(cmd.Root().Writer, res)
 	}
-	res.WriteText(cmd.Root().Writer)
+	res.WriteText(cmd.Root().Writer, front.CLI)
 	return nil
 }

@@ -102,7 +102,7 @@ func TestArchive120(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("archive: exit %d", code)
 	}
-	if want := "moved 89 events (evt-001 through evt-089) to changelog-archive.md\nboundary: evt-090 (evt-090 set the current state of active node \"comp-30\")\narchive event: evt-121\n"; out != want {
+	if want := "moved 89 events (evt-001 through evt-089) to changelog-archive.md\nboundary: evt-090 (evt-090 set the current state of active node \"comp-30\")\narchive event: evt-121\nnext: run memsys regen (.memory/ does not have evt-121 yet), then commit\n"; out != want {
 		t.Errorf("archive printed:\n%s\nwant:\n%s", out, want)
 	}
 	after := rawEventsOf(t, archPath, logPath)

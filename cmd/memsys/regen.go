@@ -58,14 +58,18 @@ func runRegen(ctx context.Context, cmd *cli.Command) error {
 		if !cmd.Bool("check") || which != "" || cmd.String("at") != "" {
 			return usageErr("regen --staged only checks: use it as regen --check --staged")
 		}
-		diff, problems, err := memory.CheckStaged(ctx, root)
+		diff, sealOnly, problems, err := memory.CheckStaged(ctx, root)
 		warnProblems(cmd, root, problems)
 		if err != nil {
 			return cannotRun{err}
 		}
 		if diff != "" {
 			fmt.Fprint(cmd.Root().Writer, diff)
-			fmt.Fprintln(cmd.Root().ErrWriter, "memsys: the staged derived files are not what regen writes from the staged log: run memsys regen, then git add .memory")
+			msg := "the staged derived files are not what regen writes from the staged log: run memsys regen, then git add .memory"
+			if sealOnly {
+				msg = "only the seals of the staged derived files differ: the staged log's events changed where these files do not show it (a committed event edited? memsys lint --staged names it: restore it), or another version of memsys wrote them (run memsys regen, then git add .memory)"
+			}
+			fmt.Fprintln(cmd.Root().ErrWriter, "memsys: "+msg)
 			return errFindings
 		}
 		return nil

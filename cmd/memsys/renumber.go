@@ -21,8 +21,10 @@ func renumberCommand() *cli.Command {
 the log becomes REV's log with this branch's events since the merge base
 after it, renumbered consecutively; refs and evt-NNN mentions in those
 events are rewritten; the derived files are regenerated. Every file is
-written atomically under the memory's lock. Commit the result and the
-pull request merges without a conflict in the log.
+written atomically under the memory's lock. Run it where git merge REV
+stopped on the log (no merge driver): commit the merge, and the pull
+request merges without a conflict in the log. Run outside a merge, it
+rewrites the log alone, and a merge of REV is still to come.
 
 Exit status: 0 done (or nothing to do); 1 when an event shared with REV
 was edited or deleted (an integrity problem, not a numbering one;
@@ -68,6 +70,11 @@ func runRenumber(ctx context.Context, cmd *cli.Command) error {
 		// user is left with "UU CHANGELOG.md" and no next step.
 		fmt.Fprintf(w, "resolved the conflict in %s: stage the files (git add %s), then finish: git commit, git rebase --continue or git cherry-pick --continue\n",
 			strings.Join(res.Resolved, ", "), strings.Join(res.Written, " "))
+	}
+	if !cmd.Bool("dry-run") && len(res.Resolved) == 0 && len(res.Moves) > 0 {
+		// Outside a merge the branch still lacks REV's commits: committed
+		// alone, the rewrite conflicts again in git's line merge.
+		fmt.Fprintf(w, "next: commit, then git merge %s: the branch does not contain %s yet, so a merge without the driver (GitHub's) still conflicts on the log; where git merge stops, memsys renumber --onto %s resolves it\n", onto, onto, onto)
 	}
 	if cmd.Bool("dry-run") {
 		for _, f := range res.Resolved {

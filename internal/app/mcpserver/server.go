@@ -395,7 +395,7 @@ func (h *handlers) archive(ctx context.Context, _ *mcp.CallToolRequest, in Archi
 		return nil, nil, h.toolErr(err)
 	}
 	var b strings.Builder
-	r.WriteText(&b)
+	r.WriteText(&b, front.MCP)
 	return textResult(b.String()), r, nil
 }
 

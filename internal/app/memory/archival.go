@@ -56,10 +56,12 @@ type ArchiveResult struct {
 	ArchiveEvent string `json:"archive_event"`
 	DryRun       bool   `json:"dry_run"`
 	span         string
+	stale        bool // the move made the tier's derived files stale
 }
 
-// WriteText prints the result as memsys archive does without --format.
-func (r *ArchiveResult) WriteText(w io.Writer) {
+// WriteText prints the result as memsys archive does without --format,
+// advising commands as front f names them.
+func (r *ArchiveResult) WriteText(w io.Writer, f front.Front) {
 	switch {
 	case len(r.Moved) == 0:
 		fmt.Fprintf(w, "nothing to archive: %s\n", r.Reason)
@@ -67,6 +69,12 @@ func (r *ArchiveResult) WriteText(w io.Writer) {
 		fmt.Fprintf(w, "would move %s (%s) to %s\nboundary: %s (%s)\nwould append archive event: %s\n", words.Plural(len(r.Moved), "event"), r.span, r.ArchiveFile, r.Boundary, r.Reason, r.ArchiveEvent)
 	default:
 		fmt.Fprintf(w, "moved %s (%s) to %s\nboundary: %s (%s)\narchive event: %s\n", words.Plural(len(r.Moved), "event"), r.span, r.ArchiveFile, r.Boundary, r.Reason, r.ArchiveEvent)
+		if !r.stale {
+			return
+		}
+		// The archive event is the log's new last event, so graph.md and
+		// context.md are stale until regen: say so, or the next lint fails.
+		front.Fprintf(w, f, "next: run %s (.memory/ does not have %s yet), then commit\n", front.Regen.Word(), r.ArchiveEvent)
 	}
 }
 
@@ -143,6 +151,14 @@ func Archive(root string, opt ArchiveOptions) (*ArchiveResult, error) {
 	if err := workspace.WriteFile(root, workspace.LogName, newLog); err != nil {
 		return nil, err
 	}
+	// The archive event is the log's new last event: a tier with derived
+	// files has them stale until regen. A config memsys cannot read was
+	// refused by ArchiveLimits already; here it only costs the advice.
+	tier := workspace.DetectTier(root)
+	if cfg, err := workspace.LoadConfig(root); err == nil && cfg.Tier != "" {
+		tier = parse.Tier(cfg.Tier)
+	}
+	res.stale = tier.HasGraph() || tier.HasContext()
 	return res, nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memsys/memsys/internal/base/front"
 	"github.com/memsys/memsys/parse"
 )
 
@@ -38,7 +39,7 @@ func TestArchiveMovesResumesAndRefuses(t *testing.T) {
 		t.Fatalf("archive: %+v, %v", res, err)
 	}
 	var text strings.Builder
-	res.WriteText(&text)
+	res.WriteText(&text, front.CLI)
 	if !strings.HasPrefix(text.String(), "moved 40 events (evt-001 through evt-040) to changelog-archive.md\n") {
 		t.Errorf("text: %q", text.String())
 	}

@@ -145,8 +145,12 @@ func Lint(ctx context.Context, root string, o LintOptions) (*LintReport, error) 
 	if o.Fingerprints {
 		lint.SetFingerprints(r.Diagnostics)
 	}
+	lint.EditedAdvice(r.Diagnostics)
 	if o.Git.Staged {
 		lint.StagedAdvice(r.Diagnostics, o.Display)
+	}
+	if o.Display != nil {
+		lint.RootAdvice(r.Diagnostics, o.Display("."))
 	}
 	return r, err
 }

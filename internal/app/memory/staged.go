@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/memsys/memsys/internal/io/gitx"
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/lint"
+	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
 )
 
@@ -24,19 +26,22 @@ import (
 //
 // The problems are the staged history's parse problems as regen warns
 // of them (RegenResult.Problems), the staged baseline file applied, as
-// lint --staged applies it.
-func CheckStaged(ctx context.Context, root string) (diff string, problems diag.Diagnostics, err error) {
+// lint --staged applies it. sealOnly reports that every file that
+// differs differs only in its seal (materialize.SealOnlyDiffers): the
+// text is what regen writes, so the staged events changed where the
+// files do not show it (an edited event), or another memsys wrote them.
+func CheckStaged(ctx context.Context, root string) (diff string, sealOnly bool, problems diag.Diagnostics, err error) {
 	g, err := gitx.Open(ctx, root)
 	if err != nil {
-		return "", nil, fmt.Errorf("regen --staged: %w", err)
+		return "", false, nil, fmt.Errorf("regen --staged: %w", err)
 	}
 	prefix, err := g.Prefix(ctx)
 	if err != nil {
-		return "", nil, fmt.Errorf("regen --staged: %w", err)
+		return "", false, nil, fmt.Errorf("regen --staged: %w", err)
 	}
 	blobs, err := g.NewBlobs(ctx, prefix)
 	if err != nil {
-		return "", nil, fmt.Errorf("regen --staged: %w", err)
+		return "", false, nil, fmt.Errorf("regen --staged: %w", err)
 	}
 	defer blobs.Close()
 	staged := func(rel string) ([]byte, bool, error) {
@@ -48,17 +53,17 @@ func CheckStaged(ctx context.Context, root string) (diff string, problems diag.D
 	}
 	cfg := config.Default()
 	if data, ok, err := staged(config.FileName); err != nil {
-		return "", nil, err
+		return "", false, nil, err
 	} else if ok {
 		if cfg, err = config.Parse(config.FileName, data); err != nil {
-			return "", nil, err
+			return "", false, nil, err
 		}
 	}
 	mem := &workspace.Memory{Root: root}
 	for _, name := range parse.ArchiveFiles {
 		data, ok, err := staged(name)
 		if err != nil {
-			return "", nil, err
+			return "", false, nil, err
 		}
 		if ok {
 			mem.ArchivePath, mem.ArchiveBytes = name, data
@@ -67,10 +72,10 @@ func CheckStaged(ctx context.Context, root string) (diff string, problems diag.D
 	}
 	data, ok, err := staged(parse.LogFile)
 	if err != nil {
-		return "", nil, err
+		return "", false, nil, err
 	}
 	if !ok {
-		return "", nil, fmt.Errorf("regen --staged: %s is not in the index: git add it", parse.LogFile)
+		return "", false, nil, fmt.Errorf("regen --staged: %s is not in the index: git add it", parse.LogFile)
 	}
 	mem.LogBytes = data
 	// Through the history cache: it checks the staged bytes against its
@@ -78,7 +83,7 @@ func CheckStaged(ctx context.Context, root string) (diff string, problems diag.D
 	// usual one) resumes where the last regen or lint left off.
 	x, err := ReplayRead(root, lint.RenderOptions(cfg), mem)
 	if err != nil {
-		return "", nil, err
+		return "", false, nil, err
 	}
 	problems, _ = lintedProblems(cfg, historyProblems(mem.Archive, mem.Log), func() ([]byte, error) {
 		data, _, err := staged(lint.BaselineFile)
@@ -86,17 +91,22 @@ func CheckStaged(ctx context.Context, root string) (diff string, problems diag.D
 	})
 	tier, err := stagedTier(cfg, staged)
 	if err != nil {
-		return "", nil, err
+		return "", false, nil, err
 	}
 	var b strings.Builder
+	sealOnly = true
 	for _, f := range Derive(x, tier) {
 		cur, _, err := staged(f.File)
 		if err != nil {
-			return "", nil, err
+			return "", false, nil, err
 		}
-		b.WriteString(udiff.Unified(f.File+" (staged)", f.File+" (regen of the staged log)", cur, f.Data))
+		d := udiff.Unified(f.File+" (staged)", f.File+" (regen of the staged log)", cur, f.Data)
+		if d != "" && !materialize.SealOnlyDiffers(bytes.ReplaceAll(cur, []byte("\r\n"), []byte("\n")), f.Data) {
+			sealOnly = false
+		}
+		b.WriteString(d)
 	}
-	return b.String(), problems, nil
+	return b.String(), sealOnly && b.Len() > 0, problems, nil
 }
 
 // stagedTier is the tier as configured, else as the staged files show

@@ -1,0 +1,67 @@
+package lint
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/memsys/memsys/internal/base/diag"
+)
+
+// commandWord finds a memsys command a message advises ("run memsys
+// regen", "memsys renumber --onto REV"); "written by memsys" and
+// "another version of memsys" are not commands.
+var commandWord = regexp.MustCompile(`\bmemsys (adopt|append|archive|audit|collisions|graph|hook|init|lint|log|loops|merge-driver|recall|regen|renumber|show|status)\b`)
+
+// RootAdvice makes the advice of ds, the findings of one memory root,
+// runnable from the folder lint started in when the root lies below it
+// (lint 'services/**' in a monorepo, or the GitHub Action's args): there
+// "run memsys regen" finds no memory, so it becomes "run memsys -C
+// services/b regen". dir is the root as display shows it; a root that is
+// the start folder or above it ("." or "../..") is found from there, and
+// its advice stays as it is. Like StagedAdvice it runs after the
+// baseline and the fingerprints, which know only the root's wording.
+func RootAdvice(ds diag.Diagnostics, dir string) {
+	if dir == "" || dir == "." || dir == ".." || strings.HasPrefix(dir, "../") {
+		return
+	}
+	arg := "memsys -C " + shellWord(dir) + " $1"
+	for i := range ds {
+		ds[i].Message = commandWord.ReplaceAllString(ds[i].Message, arg)
+	}
+}
+
+// shellWord is s as one shell word: as it is when it needs no quoting,
+// else in single quotes.
+func shellWord(s string) string {
+	plain := strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._/-+", r))
+	}) < 0
+	if plain {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// sealedFor starts the message of a derived file whose text is what
+// regen writes but whose seal is not this log's (checkDrift).
+const sealedFor = " was sealed for other events "
+
+// EditedAdvice rewrites the advice of ds's seal-only drift findings
+// (MS204, MS205) when ds also holds an edited committed event (MS301):
+// the edit is why the seals differ, and "run memsys regen" would seal
+// the edited log, so that once the event is restored the files are
+// stale again. Restoring the event is the whole fix. It runs before
+// StagedAdvice, which then leaves these messages alone.
+func EditedAdvice(ds diag.Diagnostics) {
+	if !slices.ContainsFunc(ds, func(d diag.Diagnostic) bool { return d.Rule == "MS301" }) {
+		return
+	}
+	for i := range ds {
+		d := &ds[i]
+		if (d.Rule == "MS204" || d.Rule == "MS205") && strings.HasPrefix(d.Message, d.Range.File+sealedFor) {
+			d.Message = d.Range.File + " was sealed for the log before a committed event was edited (MS301): restore the event and the file is current again"
+			d.MCP = ""
+		}
+	}
+}
