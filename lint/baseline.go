@@ -61,6 +61,9 @@ type Baseline struct {
 // use, not at package init, which every command pays.
 var numbers = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(\bline |:)\d+(:\d+)?`) })
 
+// digits are every number in a counting rule's message (Rule.Counts).
+var digits = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\d+`) })
+
 // Fingerprint identifies a finding across runs: its rule, file, event
 // and message with line numbers taken out, so it survives the lines
 // shifting above it (an event appended, a paragraph added to the
@@ -70,8 +73,13 @@ var numbers = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`
 // log even when it is in the archive: memsys archive moves events
 // there, and the findings the team accepted on them must stay accepted
 // (the README's adoption steps are baseline, then archive).
+//
+// The number a counting rule quotes (Rule.Counts) is left out too.
 func Fingerprint(d diag.Diagnostic) string {
 	msg := numbers().ReplaceAllString(d.Message, "${1}N")
+	if r := registry[d.Rule]; r != nil && r.Counts {
+		msg = digits().ReplaceAllString(msg, "N")
+	}
 	file := d.Range.File
 	if d.Event != "" {
 		dir, name := path.Split(file)

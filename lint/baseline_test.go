@@ -102,3 +102,25 @@ func TestBaselineFilter(t *testing.T) {
 		t.Errorf("Apply kept %d and suppressed %d, Filter %d and %d", len(applied), n, len(kept), suppressed)
 	}
 }
+
+// TestFingerprintCounts: a counting rule's finding (Rule.Counts) keeps
+// its fingerprint as the count grows, so an append does not turn the
+// baselined "the log has 81 events" into a new finding and its entry
+// stale; another rule's numbers still tell findings apart.
+func TestFingerprintCounts(t *testing.T) {
+	d := func(rule, evt, msg string) diag.Diagnostic {
+		return diag.Diagnostic{Rule: rule, Range: diag.Range{File: "CHANGELOG.md", Line: 3}, Event: evt, Message: msg}
+	}
+	if Fingerprint(d("MS117", "", "CHANGELOG.md has 81 events, more than 50: run memsys archive")) != Fingerprint(d("MS117", "", "CHANGELOG.md has 82 events, more than 50: run memsys archive")) {
+		t.Error("MS117: one more event gave a new fingerprint")
+	}
+	if Fingerprint(d("MS128", "evt-010", "evt-010 (commitment) has been open 40 days, over 30: close it")) != Fingerprint(d("MS128", "evt-010", "evt-010 (commitment) has been open 41 days, over 30: close it")) {
+		t.Error("MS128: one more day gave a new fingerprint")
+	}
+	if Fingerprint(d("MS128", "evt-010", "evt-010 (commitment) has been open 40 days, over 30: close it")) == Fingerprint(d("MS128", "evt-011", "evt-011 (commitment) has been open 40 days, over 30: close it")) {
+		t.Error("MS128: two loops share a fingerprint")
+	}
+	if Fingerprint(d("MS104", "evt-008", "evt-008 refers to evt-009")) == Fingerprint(d("MS104", "evt-008", "evt-008 refers to evt-007")) {
+		t.Error("MS104: a rule that counts nothing lost its numbers")
+	}
+}

@@ -18,6 +18,7 @@ func init() {
 		Bad:      "CHANGELOG.md with 51 events and no archive",
 		Good:     "CHANGELOG.md with 21 events; changelog-archive.md with the older 30",
 		Severity: diag.Warning,
+		Counts:   true,
 		Run:      runArchiveDue,
 	})
 }

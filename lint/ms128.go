@@ -21,6 +21,7 @@ func init() {
 		Bad:      "### evt-010 | 2026-01-02 09:00 | a | commitment\n- owner: a\n- due: 2026-01-09\n(no event closes evt-010 by 2026-03-01)",
 		Good:     "### evt-031 | 2026-01-08 17:00 | a | milestone\n- name: docs shipped\n- closes: evt-010",
 		Severity: diag.Warning,
+		Counts:   true,
 		Run: func(p *Pass) {
 			g := p.shared.graph
 			if g == nil {

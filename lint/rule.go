@@ -34,6 +34,12 @@ type Rule struct {
 	// Git says the rule reads git through the Pass (Pass.Git): it finds
 	// nothing unless lint compares revisions (--base, --staged, audit).
 	Git bool
+	// Counts says the rule's message quotes a count that grows with the
+	// log (MS117's events, MS128's days open), not what the finding is:
+	// its Fingerprint leaves every number out, so a finding the team
+	// recorded in the baseline stays accepted as the log grows rather
+	// than turning new (and its entry stale) at every append.
+	Counts bool
 	// Problems are the kinds of parse problem the rule reports, one
 	// finding each, as the parser words it: register sets Run to
 	// report them, and ProblemRule names the rule for a command that
