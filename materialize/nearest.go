@@ -1,9 +1,53 @@
 package materialize
 
 import (
+	"fmt"
 	"slices"
+	"strconv"
 	"strings"
+
+	"github.com/memsys/memsys/internal/base/front"
+	"github.com/memsys/memsys/internal/base/words"
 )
+
+// UnknownEntityError is a name that is no node of the graph. recall,
+// log --entity and snapshot (and their MCP tools) all return it, so the
+// same misspelt name reads the same sentence whichever one was asked.
+type UnknownEntityError struct {
+	Name string // as the user typed it
+	// At is the event the graph was cut at (--at), "" for the whole
+	// history: a node created later is no node yet, and the message
+	// says so rather than that the node does not exist.
+	At string
+	// Nearest are the closest node names, best first (see Nearest).
+	Nearest []string
+}
+
+// UnknownEntity is the error for name, which no node of g has: it names
+// up to 3 nearest nodes. at is the event g was cut at ("" for none).
+func UnknownEntity(g *Graph, name, at string) *UnknownEntityError {
+	return &UnknownEntityError{Name: name, At: at, Nearest: Nearest(g, name, 3)}
+}
+
+func (e *UnknownEntityError) Error() string { return e.For(front.CLI) }
+
+// For is the message as front end f words it: what is wrong, the
+// nearest names if any, and what to do, which names memsys graph on the
+// command line and memsys_graph over MCP.
+func (e *UnknownEntityError) For(f front.Front) string {
+	msg := fmt.Sprintf("unknown entity %q: no such node in the graph", words.Clip(e.Name))
+	if e.At != "" {
+		msg += " at " + e.At
+	}
+	if len(e.Nearest) > 0 {
+		q := make([]string, len(e.Nearest))
+		for i, n := range e.Nearest {
+			q[i] = strconv.Quote(n)
+		}
+		msg += "; nearest: " + strings.Join(q, ", ")
+	}
+	return msg + ": " + front.Graph.Word().For(f) + " lists the nodes"
+}
 
 // Nearest returns up to n node names closest to name: names that
 // contain it or that it contains first, then by edit distance between

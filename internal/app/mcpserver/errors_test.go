@@ -128,7 +128,10 @@ func TestErrorsNameParameters(t *testing.T) {
 		{root, "memsys_log", map[string]any{"type": []string{"bogus"}}, "type", `type "bogus": unknown event type`},
 		{root, "memsys_log", map[string]any{"since": "last week"}, "since", `since "last week" is not a date`},
 		{root, "memsys_log", map[string]any{"until": "soon"}, "until", `until "soon" is not a date`},
-		{root, "memsys_log", map[string]any{"entity": "nothing"}, "entity", `entity "nothing": no such node in the graph: memsys_graph lists the nodes`},
+		{root, "memsys_log", map[string]any{"entity": "nothing"}, "entity", `unknown entity "nothing": no such node in the graph: memsys_graph lists the nodes`},
+		// The same misspelt name, the same sentence from both tools
+		// (materialize.UnknownEntity).
+		{root, "memsys_log", map[string]any{"entity": "paymnts_api"}, "entity", `unknown entity "paymnts_api": no such node in the graph; nearest: "payments_api": memsys_graph lists the nodes`},
 		{root, "memsys_log", map[string]any{"refs_to": "x"}, "refs_to", `refs_to "x" is not an event ID`},
 		{root, "memsys_log", map[string]any{"refs_to": "evt-9", "at": "evt-5"}, "refs_to", `refs_to "evt-9" comes after at evt-005: name an event up to evt-005, or drop the "at" parameter`},
 		{root, "memsys_log", map[string]any{"limit": 0}, "limit", `limit 0: must be at least 1`},
@@ -140,7 +143,7 @@ func TestErrorsNameParameters(t *testing.T) {
 
 		{root, "memsys_recall", map[string]any{"entities": []string{}}, "entities", `recall needs at least one entity, e.g. memsys_recall with "entities": ["auth_module"]`},
 		{root, "memsys_recall", map[string]any{"entities": []string{" "}}, "entities", `entity " " is empty`},
-		{root, "memsys_recall", map[string]any{"entities": []string{"paymnts_api"}}, "entities", `unknown entity "paymnts_api": no such node in the graph; nearest: "payments_api" (memsys_graph lists the nodes)`},
+		{root, "memsys_recall", map[string]any{"entities": []string{"paymnts_api"}}, "entities", `unknown entity "paymnts_api": no such node in the graph; nearest: "payments_api": memsys_graph lists the nodes`},
 		{root, "memsys_recall", map[string]any{"entities": []string{"stripe"}, "depth": 9}, "depth", `depth 9: use 0 to 5`},
 		{root, "memsys_recall", map[string]any{"entities": []string{"stripe"}, "budget": 0}, "budget", `budget 0: give a positive number of words`},
 

@@ -340,7 +340,7 @@ func TestMalformedCalls(t *testing.T) {
 		{"memsys_show", map[string]any{"id": "seven"}, `memsys: id "seven" is not an event ID: write evt-NNN`},
 		{"memsys_show", map[string]any{}, "id"},
 		{"memsys_log", map[string]any{"since": "last week"}, `memsys: since "last week" is not a date`},
-		{"memsys_log", map[string]any{"entity": "nothing"}, `memsys: entity "nothing": no such node in the graph`},
+		{"memsys_log", map[string]any{"entity": "nothing"}, `memsys: unknown entity "nothing": no such node in the graph`},
 		{"memsys_log", map[string]any{"limit": -1}, `limit -1: must be at least 1`},
 		// Leaving limit out gives the last 100, not every event as on the CLI.
 		{"memsys_log", map[string]any{"limit": 0}, `memsys: limit 0: must be at least 1 (leave it out for the last 100, or set a larger limit for more)`},

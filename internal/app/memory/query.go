@@ -5,7 +5,6 @@ import (
 	"io"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -38,6 +37,15 @@ func historyAt(root, at string) ([]parse.Event, int, error) {
 		return nil, 0, err
 	}
 	return evs, i + 1, nil
+}
+
+// cutAt names the event a history was cut at by --at (at), as the
+// ID of its last event, or "" when at is "" (the whole history).
+func cutAt(evs []parse.Event, at string) string {
+	if at == "" || len(evs) == 0 {
+		return ""
+	}
+	return evs[len(evs)-1].ID
 }
 
 // findUpTo is Find over all[:n], the history as of --at: an event that
@@ -315,7 +323,7 @@ func Log(root string, f LogFilter) ([]EventLine, int, error) {
 	}
 	var touched map[int]bool
 	if f.Entity != "" {
-		if touched, err = touchedBy(evs, f.Entity); err != nil {
+		if touched, err = touchedBy(evs, f.Entity, cutAt(evs, f.At)); err != nil {
 			return nil, 0, err
 		}
 	}
@@ -399,27 +407,14 @@ func bound(in front.Input, v string, end bool) (int64, error) {
 	return t.Key(), nil
 }
 
-// nearestHint is "; nearest: \"a\", \"b\"" for a name that is no node of
-// g, naming the closest nodes as recall does, or "" when none is close.
-func nearestHint(g *materialize.Graph, name string) string {
-	near := materialize.Nearest(g, name, 3)
-	if len(near) == 0 {
-		return ""
-	}
-	q := make([]string, len(near))
-	for i, n := range near {
-		q[i] = strconv.Quote(n)
-	}
-	return "; nearest: " + strings.Join(q, ", ")
-}
-
 // touchedBy returns the indexes of the events that added or updated
-// node name or an edge from or to it, per Replay's change records.
-func touchedBy(evs []parse.Event, name string) (map[int]bool, error) {
+// node name or an edge from or to it, per Replay's change records; at
+// is the event the history was cut at, for the error ("" for none).
+func touchedBy(evs []parse.Event, name, at string) (map[int]bool, error) {
 	g, changes := materialize.Replay(evs)
 	n := g.Node(name)
 	if n == nil {
-		return nil, front.Errorf("%s %q: no such node in the graph%s: %s lists the nodes", inEntity.Name(), words.Clip(name), nearestHint(g, name), front.Graph.Word())
+		return nil, materialize.UnknownEntity(g, name, at)
 	}
 	touched := map[int]bool{}
 	for i := range evs {

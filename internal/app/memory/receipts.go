@@ -93,7 +93,7 @@ func Snapshot(root, entity, atID string) (*materialize.Snapshot, error) {
 	s, ok := materialize.EntitySnapshot(evs, entity)
 	if !ok {
 		g, _ := materialize.Replay(evs) // only on this error path
-		return nil, fmt.Errorf("no entity %q in the graph at %s%s: memsys graph lists the nodes", words.Clip(entity), orDash(horizonOf(evs)), nearestHint(g, entity))
+		return nil, materialize.UnknownEntity(g, entity, cutAt(evs, atID))
 	}
 	return s, nil
 }
@@ -113,13 +113,6 @@ func upTo(evs []parse.Event, atID string) ([]parse.Event, error) {
 		}
 	}
 	return nil, ErrNoSuchEvent(inAt.Name(), atID)
-}
-
-func horizonOf(evs []parse.Event) string {
-	if len(evs) == 0 {
-		return ""
-	}
-	return evs[len(evs)-1].ID
 }
 
 func orDash(s string) string {

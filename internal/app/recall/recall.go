@@ -3,7 +3,6 @@ package recall
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/memsys/memsys/internal/base/front"
@@ -118,29 +117,6 @@ type Pack struct {
 	Omitted    Omitted     `json:"omitted"`
 }
 
-// NotFoundError is an asked-for entity that names no node; Nearest are
-// the closest node names, best first.
-type NotFoundError struct {
-	Name    string
-	Nearest []string
-}
-
-func (e *NotFoundError) Error() string { return e.For(front.CLI) }
-
-// For is the message as front end f words it: the advice names memsys
-// graph on the command line, memsys_graph over MCP.
-func (e *NotFoundError) For(f front.Front) string {
-	msg := fmt.Sprintf("unknown entity %q: no such node in the graph", words.Clip(e.Name))
-	if len(e.Nearest) > 0 {
-		q := make([]string, len(e.Nearest))
-		for i, n := range e.Nearest {
-			q[i] = strconv.Quote(n)
-		}
-		msg += "; nearest: " + strings.Join(q, ", ")
-	}
-	return msg + " (" + front.Graph.Word().For(f) + " lists the nodes)"
-}
-
 // Check validates q as the CLI and the MCP tool receive it; the error
 // says what to do.
 func (q *Query) Check() error {
@@ -202,7 +178,7 @@ func Build(g *materialize.Graph, lookup Lookup, q Query) (*Pack, error) {
 	for _, name := range q.Entities {
 		n := g.Node(name)
 		if n == nil {
-			return nil, &NotFoundError{Name: name, Nearest: materialize.Nearest(g, name, 3)}
+			return nil, materialize.UnknownEntity(g, name, "")
 		}
 		if !slices.Contains(roots, n) {
 			roots = append(roots, n)

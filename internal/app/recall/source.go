@@ -241,7 +241,7 @@ func Recall(root string, q Query) (*Pack, error) {
 		return nil, err
 	}
 	p, err := Build(g, s.Event, q)
-	var nf *NotFoundError
+	var nf *materialize.UnknownEntityError
 	if errors.As(err, &nf) && s.FromGraphFile {
 		// The suggestions need every name.
 		if src, rerr := workspace.ReadFile(root, parse.GraphFile); rerr == nil {
