@@ -104,6 +104,8 @@ type Omitted struct {
 // Pack is the recall pack. Every list is in a fixed order, so the same
 // events give the same pack.
 type Pack struct {
+	// Query names the asked-for nodes as the graph names them, each
+	// once, in the order asked.
 	Query      []string    `json:"query"`
 	Horizon    string      `json:"horizon"`
 	Depth      int         `json:"depth"`
@@ -183,6 +185,12 @@ func Build(g *materialize.Graph, lookup Lookup, q Query) (*Pack, error) {
 		if !slices.Contains(roots, n) {
 			roots = append(roots, n)
 		}
+	}
+	// The pack is about the nodes, named as the graph names them (as
+	// snapshot's header does), not as typed: "  Billing " is billing.
+	p.Query = make([]string, len(roots))
+	for i, n := range roots {
+		p.Query[i] = n.Name
 	}
 	depth := map[*materialize.Node]int{}
 	for _, n := range roots {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/memsys/memsys/internal/io/workspace"
@@ -98,5 +99,23 @@ func TestEventLookup(t *testing.T) {
 	}
 	if last := s.lastEvent(); last != "evt-500" {
 		t.Errorf("last event %q", last)
+	}
+}
+
+// TestQueryResolved: the pack names the asked-for nodes as the graph
+// does, once each, so the header never repeats stray spaces or case.
+func TestQueryResolved(t *testing.T) {
+	g, _ := materialize.Replay(parse.Parse(parse.LogFile, []byte("# Changelog\n\n## Event Log\n\n"+
+		"### evt-001 | 2026-03-01 09:00 | alice | create\n\n**Scope**: billing\n**Summary**: Add billing\n**Details**:\n- entity: billing\n- path: billing/\n- purpose: invoices\n")).Events)
+	none := func(string) (*parse.Event, bool) { return nil, false }
+	p, err := Build(g, none, Query{Entities: []string{"  Billing ", "billing"}, Depth: 1, Budget: DefaultBudget})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Query) != 1 || p.Query[0] != "billing" {
+		t.Errorf("Query = %q, want [billing]", p.Query)
+	}
+	if md := string(Markdown(p)); !strings.HasPrefix(md, "# Recall: billing\n") {
+		t.Errorf("header: %q", strings.SplitN(md, "\n", 2)[0])
 	}
 }
