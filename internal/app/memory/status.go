@@ -473,7 +473,12 @@ func (r *StatusReport) WriteText(w io.Writer, f front.Front) {
 		fmt.Fprintf(w, "event log: %s has no \"## Event Log\" section: add the line \"## Event Log\" at the end of the file (memsys reads events only below it)\n", r.Log.File)
 	}
 	if r.LastEvent != nil {
-		fmt.Fprintf(w, "last event: %s\n", r.LastEvent)
+		// One line of a boot check: the summary is quoted as a message
+		// quotes a user's words (words.Clip), so a 1 MB summary stays
+		// one short line; log and the JSON keep it whole.
+		l := *r.LastEvent
+		l.Summary = words.Clip(l.Summary)
+		fmt.Fprintf(w, "last event: %s\n", l)
 	} else {
 		fmt.Fprintln(w, "last event: none")
 	}

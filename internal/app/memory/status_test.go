@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/memsys/memsys/internal/base/front"
+	"github.com/memsys/memsys/internal/base/words"
 )
 
 // TestStatusTextFronts: each advice line of status's text, as memsys
@@ -154,5 +155,28 @@ func TestStatusUnreadHeadings(t *testing.T) {
 	}
 	if r.Unread != 0 || r.FirstUnread != "" || r.Fails() {
 		t.Errorf("a readable log: %d unread (%q), fails %v", r.Unread, r.FirstUnread, r.Fails())
+	}
+}
+
+// TestStatusLastEventClipped: the "last event:" line quotes a long
+// summary as messages quote input (words.Clip), on both fronts, so a
+// 1 MB summary stays one short line; the JSON keeps it whole.
+func TestStatusLastEventClipped(t *testing.T) {
+	long := strings.Repeat("é", 1<<19) // 1 MB
+	r := StatusReport{LastEvent: &EventLine{ID: "evt-002", Time: "2026-03-02 09:00", Agent: "bob", Type: "fix", Summary: long}}
+	want := "last event: evt-002 | 2026-03-02 09:00 | bob | fix | " + words.Clip(long) + "\n"
+	for _, f := range []front.Front{front.CLI, front.MCP} {
+		var b strings.Builder
+		r.WriteText(&b, f)
+		if !strings.Contains(b.String(), want) || b.Len() > 4096 {
+			t.Errorf("front %v: %d bytes, want the line %q", f, b.Len(), want)
+		}
+	}
+	if r.LastEvent.Summary != long {
+		t.Error("WriteText changed the report's summary")
+	}
+	j, err := json.Marshal(r)
+	if err != nil || !strings.Contains(string(j), long) {
+		t.Errorf("JSON lost the whole summary (%v)", err)
 	}
 }
