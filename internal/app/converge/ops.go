@@ -77,7 +77,8 @@ func renumber(ctx context.Context, g Git, root, onto string, dryRun bool) (Renum
 	}
 	target, err := g.Resolve(onto)
 	if err != nil {
-		return res, err
+		rev := words.ClipPath(onto)
+		return res, gitx.NoCommits(err, fmt.Sprintf("there is no %q to renumber after", rev), "memsys renumber --onto "+rev)
 	}
 	head, err := g.Resolve("HEAD")
 	if err != nil {
@@ -329,7 +330,7 @@ func withHead(revs []string) ([]string, error) {
 // every revision, the user's and the HEAD it adds, names nothing, and
 // naming HEAD (the first resolved, sorted) would blame a revision the
 // user never typed.
-var errNoCommits = errors.New("this repository has no commits yet, so there are no branches to compare: commit the memory first (git add -A && git commit), then run memsys collisions")
+var errNoCommits = &gitx.NoCommitsError{Why: "there are no branches to compare", Next: "memsys collisions"}
 
 // empty reports whether the repository has no commit, so HEAD names
 // nothing.

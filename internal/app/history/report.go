@@ -40,7 +40,8 @@ func Audit(ctx context.Context, root, start, since string) (*Result, error) {
 		var se *ShallowError
 		switch {
 		case errors.As(err, &me):
-			return nil, fmt.Errorf("audit --since: %v", err)
+			rev := words.ClipPath(since)
+			return nil, fmt.Errorf("audit --since: %v", gitx.NoCommits(err, fmt.Sprintf("there is no %q to audit after", rev), "memsys audit --since "+rev))
 		case errors.As(err, &se):
 			return nil, fmt.Errorf("audit: %v", err)
 		}

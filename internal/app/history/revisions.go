@@ -189,13 +189,18 @@ func baseRevisions(ctx context.Context, g *gitx.Git, o GitOptions) (*lint.Revisi
 			return nil, err
 		}
 	}
-	base, err := resolve(g, flag, rev)
+	// Run again once there is a commit: the same flags as typed.
+	again := "memsys lint --base " + words.ClipPath(o.Base)
+	if o.Head != "" {
+		again += " --head " + words.ClipPath(o.Head)
+	}
+	base, err := resolve(g, flag, rev, again)
 	if err != nil {
 		return nil, err
 	}
 	head := ""
 	if o.Head != "" {
-		if head, err = resolve(g, "--head", o.Head); err != nil {
+		if head, err = resolve(g, "--head", o.Head, again); err != nil {
 			return nil, err
 		}
 	}
@@ -224,14 +229,15 @@ func label(rev, commit string) string {
 }
 
 // resolve turns a user's REV into a commit ID, with errors that say
-// what to do.
-func resolve(g *gitx.Git, flag, rev string) (string, error) {
+// what to do; again is the command to run once the repository has its
+// first commit.
+func resolve(g *gitx.Git, flag, rev, again string) (string, error) {
 	if err := gitx.CheckRev(rev); err != nil {
 		return "", fmt.Errorf("lint %s: %v", flag, err)
 	}
 	id, err := g.Resolve(rev)
 	if err != nil {
-		return "", fmt.Errorf("lint %s: %v", flag, err)
+		return "", fmt.Errorf("lint %s: %v", flag, gitx.NoCommits(err, fmt.Sprintf("there is no %q to compare the log with", words.ClipPath(rev)), again))
 	}
 	return id, nil
 }

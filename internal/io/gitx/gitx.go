@@ -37,7 +37,9 @@ func (e *MissingError) Error() string {
 	var fix string
 	switch expr := strings.ContainsAny(e.Rev, "~^:") || strings.Contains(e.Rev, "@{"); {
 	case e.Empty:
-		return fmt.Sprintf("git revision %q is not in this repository: it has no commits yet: commit first (there is nothing to compare with before the first commit)", rev)
+		// The commands that know their next step say it (NoCommits);
+		// this is the line for any other.
+		return (&NoCommitsError{Why: fmt.Sprintf("there is no %q", rev), Next: "the command again"}).Error()
 	case expr && e.Shallow:
 		// A remote has no ref named HEAD~1: only more history helps.
 		fix = fmt.Sprintf("this is a shallow clone without the history %s needs: run git fetch --unshallow (or, in GitHub Actions, set fetch-depth: 0 on actions/checkout)", rev)
@@ -49,6 +51,30 @@ func (e *MissingError) Error() string {
 		fix = fmt.Sprintf("check the name, or fetch it: git fetch origin %s", fetchArg(rev))
 	}
 	return fmt.Sprintf("git revision %q is not in this repository: %s", rev, fix)
+}
+
+// NoCommitsError is a command that needs a commit, run in a repository
+// with none yet: no revision names anything, and fetching is not the
+// fix. collisions, lint --base, renumber --onto and audit --since all
+// say it in this one line, each with its own Why and Next.
+type NoCommitsError struct {
+	Why  string // what the command lacks: "there are no branches to compare"
+	Next string // the command to run once the memory is committed
+}
+
+func (e *NoCommitsError) Error() string {
+	return fmt.Sprintf("this repository has no commits yet, so %s: commit the memory first (git add -A && git commit), then run %s", e.Why, e.Next)
+}
+
+// NoCommits is err as a *NoCommitsError with why and next when err is a
+// *MissingError of a repository with no commit (Empty), else err as it
+// is: a caller resolving a revision passes its words through it.
+func NoCommits(err error, why, next string) error {
+	var me *MissingError
+	if errors.As(err, &me) && me.Empty {
+		return &NoCommitsError{Why: why, Next: next}
+	}
+	return err
 }
 
 // fetchArg turns origin/main into main, the name a fetch from origin

@@ -3,6 +3,7 @@ package gitx
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -106,7 +107,7 @@ func TestRepo(t *testing.T) {
 	if _, err := empty.Run(ctx, "init", "-q"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := empty.Resolve("HEAD"); !errors.As(err, &me) || !me.Empty || !strings.Contains(err.Error(), "it has no commits yet: commit first") || strings.Contains(err.Error(), "fetch") {
+	if _, err := empty.Resolve("HEAD"); !errors.As(err, &me) || !me.Empty || !strings.Contains(err.Error(), "this repository has no commits yet, so there is no \"HEAD\": commit the memory first") || strings.Contains(err.Error(), "fetch") {
 		t.Errorf("HEAD of an empty repository: %v", err)
 	}
 	if _, err := Open(ctx, t.TempDir()); err == nil {
@@ -207,5 +208,31 @@ func TestMissingErrorFix(t *testing.T) {
 		if !strings.Contains(got, tc.want) {
 			t.Errorf("MissingError{%q, shallow %v} = %q, want it to say %q", tc.rev, tc.shallow, got, tc.want)
 		}
+	}
+}
+
+// TestNoCommits: the one line every command gives in a repository with
+// no commit, and only for that error (a revision merely unknown keeps
+// its own advice).
+func TestNoCommits(t *testing.T) {
+	empty := &MissingError{Rev: "HEAD", Empty: true}
+	got := NoCommits(fmt.Errorf("wrapped: %w", empty), `there is no "HEAD" to renumber after`, "memsys renumber --onto HEAD")
+	want := `this repository has no commits yet, so there is no "HEAD" to renumber after: commit the memory first (git add -A && git commit), then run memsys renumber --onto HEAD`
+	if got == nil || got.Error() != want {
+		t.Errorf("NoCommits = %v\nwant %s", got, want)
+	}
+	if _, ok := got.(*NoCommitsError); !ok {
+		t.Errorf("NoCommits gave %T, want *NoCommitsError", got)
+	}
+	other := &MissingError{Rev: "nope"}
+	if got := NoCommits(other, "x", "y"); got != error(other) {
+		t.Errorf("NoCommits changed an unknown revision's error: %v", got)
+	}
+	if NoCommits(nil, "x", "y") != nil {
+		t.Error("NoCommits(nil) is not nil")
+	}
+	// Without a caller's words, the same style with a generic next step.
+	if got, want := empty.Error(), `this repository has no commits yet, so there is no "HEAD": commit the memory first (git add -A && git commit), then run the command again`; got != want {
+		t.Errorf("MissingError.Error() = %s\nwant %s", got, want)
 	}
 }
