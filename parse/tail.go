@@ -148,12 +148,30 @@ func closesUnopened(line []byte) bool {
 // against it, and a lone CR (a line break to the parser, not to a line
 // count) stops it. A caller told false parses the whole file.
 // The zero value is ready to use at the start of a file.
+//
+// With Each set it also hands on the events the lines hold, read from
+// their heading lines alone, for a caller that counts the events above
+// a cut that pass a filter of their headers (memsys_log's matched
+// count) without parsing them; Exact tells whether it could prove them
+// the parse's.
 type LogPrefix struct {
+	// Archive reads the lines as an archive's (the Archive option):
+	// every event there is in the log, whatever section holds it, so
+	// only the block structure decides which headings are events.
+	Archive bool
+	// Each, when not nil, is handed the events the lines read hold, in
+	// file order, with what their heading line gives (ID, Num, Time,
+	// Agent, Type, Level; no fields), as Parse with HeadersOnly reads
+	// them. An event and its strings may be kept.
+	Each func(*Event)
+
 	inLog    bool // the last section heading is the Event Log's
 	blocked  bool // a line was seen after which nothing can be known
 	nonBlank bool // the previous line could be part of a paragraph
 	long     bool
 	events   int
+	inexact  bool   // a line may hold an event that Each was not handed
+	heads    []byte // the event heading lines of this Read, for Each
 }
 
 var (
@@ -176,15 +194,61 @@ func (s *LogPrefix) Read(src []byte) {
 		if len(line) > MaxLineLength {
 			s.long = true // with its CR, if any: the parser's line is no longer
 		}
+		n := 0
 		if cr {
-			s.events += eventHeadings(line)
+			n = eventHeadings(line)
 		} else {
-			s.events += eventHeading(line)
+			n = eventHeading(line)
 		}
+		s.events += n
 		if !s.blocked {
 			s.line(line, cr)
 		}
+		if n > 0 && s.Each != nil && !s.inexact {
+			s.heading(line)
+		}
 	}
+	s.flush()
+}
+
+// heading keeps line, which starts like an event heading's text, for
+// Each when it is sure to be an event heading where the parse keeps
+// what it opens, else gives up on exactness. It is sure when no fence
+// or HTML block can be open (not blocked: no line above could open one)
+// and the line is a column-0 ATX heading: such a line is a top-level
+// heading whatever came before it (it closes every container and
+// interrupts a paragraph, CommonMark 4.2), and its text, hence the
+// event it opens, depends on the line alone. The parse keeps that
+// event when its ID is valid and, outside an archive, the Event Log
+// section is open at it: inLog, which holds only when the parser's
+// is (a section heading the parser sees is one for line, too). Any
+// other line that starts like an event heading's text (a setext
+// heading, an indented one, one in a section inLog cannot vouch for)
+// may be an event whose header no line alone gives.
+func (s *LogPrefix) heading(line []byte) {
+	line = bytes.TrimSuffix(line, []byte("\r")) // CRLF: a lone CR has blocked s
+	if s.blocked || s.long || !s.inLog && !s.Archive || !isEventHeadingLine(line) {
+		s.inexact = true
+		return
+	}
+	s.heads = append(append(s.heads, line...), '\n')
+}
+
+// flush hands the events of the heading lines kept to Each. The lines,
+// each a column-0 ATX heading, parse alone as they do in the file; with
+// no Event Log section among them, the parse keeps every event whose
+// ID is valid, as the file's parse does at those lines (heading).
+func (s *LogPrefix) flush() {
+	if len(s.heads) == 0 {
+		return
+	}
+	if !s.inexact {
+		l := Parse("", s.heads, HeadersOnly())
+		for i := range l.Events {
+			s.Each(&l.Events[i])
+		}
+	}
+	s.heads = nil // the events' strings point into it
 }
 
 // line reads one line, without its "\n"; cr tells whether the lines
@@ -247,10 +311,19 @@ func (s *LogPrefix) Events() int { return s.events }
 // parser stops (KindLineLength).
 func (s *LogPrefix) Long() bool { return s.long }
 
+// Exact reports whether Each was handed exactly the events a parse of
+// the lines read keeps (in an archive, when Archive is set): no line
+// that could hold another event was read, and none was too long.
+// It is false when Each is nil.
+func (s *LogPrefix) Exact() bool { return s.Each != nil && !s.inexact && !s.long }
+
 // eventHeading is 1 when line starts like an event heading's text
 // (Events), else 0.
 func eventHeading(line []byte) int {
 	i := 0
+	if bytes.HasPrefix(line, []byte("\xef\xbb\xbf")) {
+		i = 3 // a file's BOM, which the parser drops
+	}
 	for i < len(line) && (line[i] == '#' || line[i] == ' ' || line[i] == '\t') {
 		i++
 	}
