@@ -161,8 +161,9 @@ type LogPrefix struct {
 	Archive bool
 	// Each, when not nil, is handed the events the lines read hold, in
 	// file order, with what their heading line gives (ID, Num, Time,
-	// Agent, Type, Level; no fields), as Parse with HeadersOnly reads
-	// them. An event and its strings may be kept.
+	// Agent, Type, Level; no fields), as Parse reads them. An event and
+	// its strings are valid only during the call: their memory is
+	// reused for the next ones.
 	Each func(*Event)
 
 	inLog    bool // the last section heading is the Event Log's
@@ -171,8 +172,20 @@ type LogPrefix struct {
 	long     bool
 	events   int
 	inexact  bool   // a line may hold an event that Each was not handed
-	heads    []byte // the event heading lines of this Read, for Each
+	heads    []byte // event heading lines for Each, after logHeading
+	nheads   int    // how many
 }
+
+// headBatch is how many heading lines LogPrefix parses at a time: fewer
+// than pipelineMin, so the parse stays on the caller's goroutine and
+// allocates no pipeline, and few enough that the buffer stays small.
+const headBatch = 1024
+
+// logHeading starts the document of heading lines a LogPrefix parses,
+// so that each event is in the log as it is handed on (not held back
+// until the parser knows whether the file has an Event Log section)
+// and the stream can reuse its memory.
+const logHeading = "## Event Log\n\n"
 
 var (
 	fenceBackticks = []byte("```")
@@ -231,25 +244,39 @@ func (s *LogPrefix) heading(line []byte) {
 		s.inexact = true
 		return
 	}
+	if s.nheads == 0 {
+		s.heads = append(s.heads[:0], logHeading...)
+	}
 	s.heads = append(append(s.heads, line...), '\n')
+	if s.nheads++; s.nheads == headBatch {
+		s.flush()
+	}
 }
 
 // flush hands the events of the heading lines kept to Each. The lines,
-// each a column-0 ATX heading, parse alone as they do in the file; with
-// no Event Log section among them, the parse keeps every event whose
-// ID is valid, as the file's parse does at those lines (heading).
+// each a column-0 ATX heading, parse alone as they do in the file;
+// after logHeading, the parse keeps every event whose ID is valid, as
+// the file's parse does at those lines (heading).
 func (s *LogPrefix) flush() {
-	if len(s.heads) == 0 {
+	if s.nheads == 0 {
 		return
 	}
 	if !s.inexact {
-		l := Parse("", s.heads, HeadersOnly())
-		for i := range l.Events {
-			s.Each(&l.Events[i])
-		}
+		var r doneWith
+		Stream("", s.heads, func(e *Event) {
+			s.Each(e)
+			r.n++
+		}, Reuse(&r))
 	}
-	s.heads = nil // the events' strings point into it
+	s.nheads = 0
 }
+
+// doneWith is the Returner of a consumer that is done with each event
+// when it returns from the call that hands it over.
+type doneWith struct{ n int }
+
+func (r *doneWith) Taken() int    { return r.n }
+func (r *doneWith) Returned() int { return r.n }
 
 // line reads one line, without its "\n"; cr tells whether the lines
 // read with it hold a CR.

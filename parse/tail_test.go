@@ -2,6 +2,7 @@ package parse
 
 import (
 	"bytes"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -223,6 +224,10 @@ func parsedHeads(src string, archive bool, before int) []string {
 func TestLogPrefixEach(t *testing.T) {
 	ev := func(h string) string { return h + "\n\n**Scope**: s\n**Summary**: x\n\n" }
 	ok := ev("### evt-001 | 2025-02-03 10:00 | a | fix")
+	var many strings.Builder // more heading lines than one batch
+	for i := range 2*headBatch + 100 {
+		many.WriteString(ev(fmt.Sprintf("### evt-%d | 2025-02-03 10:%02d | a%d | fix", i+1, i%60, i%7)))
+	}
 	cases := []struct {
 		name         string
 		src          string
@@ -242,6 +247,8 @@ func TestLogPrefixEach(t *testing.T) {
 		{"a comment before one", "## Event Log\n\n<!-- x -->\n\n" + ok, false, false},
 		{"BOM", "\ufeff" + ok, false, false},
 		{"lone CR", "## Event Log\n\nx\r" + ok, false, false},
+		{"many", "## Event Log\n\n" + many.String(), true, true},
+		{"many, then a setext heading", "## Event Log\n\n" + many.String() + "evt-9999 | x\n---\n", false, false},
 		{"long line", "## Event Log\n\n" + ok + strings.Repeat("x", MaxLineLength+1) + "\n", false, false},
 	}
 	for _, c := range cases {
