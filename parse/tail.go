@@ -207,7 +207,7 @@ func (s *LogPrefix) Read(src []byte) {
 		if len(line) > MaxLineLength {
 			s.long = true // with its CR, if any: the parser's line is no longer
 		}
-		n := 0
+		var n int // the lines the parser reads here that may be event headings
 		if cr {
 			n = eventHeadings(line)
 		} else {
@@ -233,11 +233,12 @@ func (s *LogPrefix) Read(src []byte) {
 // interrupts a paragraph, CommonMark 4.2), and its text, hence the
 // event it opens, depends on the line alone. The parse keeps that
 // event when its ID is valid and, outside an archive, the Event Log
-// section is open at it: inLog, which holds only when the parser's
-// is (a section heading the parser sees is one for line, too). Any
-// other line that starts like an event heading's text (a setext
-// heading, an indented one, one in a section inLog cannot vouch for)
-// may be an event whose header no line alone gives.
+// section is open at it: where inLog holds, the parser's does too
+// (line sets it only at an exact "## Event Log" and clears it at every
+// line the parser may read as another section heading). Any other
+// line that starts like an event heading's text (a setext heading, an
+// indented one, one where inLog cannot vouch for the section) may be
+// an event whose header no line alone gives, or one the parse drops.
 func (s *LogPrefix) heading(line []byte) {
 	line = bytes.TrimSuffix(line, []byte("\r")) // CRLF: a lone CR has blocked s
 	if s.blocked || s.long || !s.inLog && !s.Archive || !isEventHeadingLine(line) {

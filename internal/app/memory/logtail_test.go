@@ -261,6 +261,42 @@ func TestLogLinesTakesTail(t *testing.T) {
 	}
 }
 
+// TestLogCountedTakesTail checks that memsys_log's count comes from
+// the end of the log on a plain log and archive, and from the whole
+// history where a line above the tail may be an event no heading line
+// alone gives.
+func TestLogCountedTakesTail(t *testing.T) {
+	smallTail(t)
+	gen := string(loggen.Generate(120, 1))
+	mid := len(gen) / 2
+	mid += strings.Index(gen[mid:], "\n### evt-") + 1
+	arch := strings.Replace(string(loggen.Generate(40, 2)), "## Event Log", "## Archive: evt-001 through evt-040", 1)
+	for _, c := range []struct {
+		name, log, arch string
+		tail            bool
+	}{
+		{"plain", gen, "", true},
+		{"archive", gen, arch, true},
+		{"archive with a comment after its events", gen, arch + "\n<!-- end -->\n", true},
+		{"bad ID above", gen[:mid] + "### evt-x | 2026-01-01 10:00 | a | fix\n\n" + gen[mid:], "", true},
+		{"event-like text above", gen[:mid] + "evt-1 was wrong\n\n" + gen[mid:], "", false},
+		{"setext event heading in the archive", gen, arch + "\nevt-041 | 2026-01-01 10:00 | a | fix\n---\n", false},
+	} {
+		dir := t.TempDir()
+		var a []byte
+		if c.arch != "" {
+			a = []byte(c.arch)
+		}
+		writeMemory(t, dir, []byte(c.log), a)
+		if _, _, ok := tailLog(dir, LogFilter{Limit: 3}, true); ok != c.tail {
+			t.Errorf("%s: counted from the tail %v, want %v", c.name, ok, c.tail)
+		}
+		if _, _, ok := tailLog(dir, LogFilter{Limit: 3}, false); !ok {
+			t.Errorf("%s: LogLines's answer not from the tail", c.name)
+		}
+	}
+}
+
 // mutateLog makes n random edits of b (bytes changed to ones that
 // matter to the block structure, spans cut, spans copied elsewhere).
 func mutateLog(r *rand.Rand, b []byte, n int) []byte {
