@@ -148,13 +148,44 @@ func closesUnopened(line []byte) bool {
 // against it, and a lone CR (a line break to the parser, not to a line
 // count) stops it. A caller told false parses the whole file.
 // The zero value is ready to use at the start of a file.
+//
+// With Each set it also hands on the events the lines hold, read from
+// their heading lines alone, for a caller that counts the events above
+// a cut that pass a filter of their headers (memsys_log's matched
+// count) without parsing them; Exact tells whether it could prove them
+// the parse's.
 type LogPrefix struct {
+	// Archive reads the lines as an archive's (the Archive option):
+	// every event there is in the log, whatever section holds it, so
+	// only the block structure decides which headings are events.
+	Archive bool
+	// Each, when not nil, is handed the events the lines read hold, in
+	// file order, with what their heading line gives (ID, Num, Time,
+	// Agent, Type, Level; no fields), as Parse reads them. An event and
+	// its strings are valid only during the call: their memory is
+	// reused for the next ones.
+	Each func(*Event)
+
 	inLog    bool // the last section heading is the Event Log's
 	blocked  bool // a line was seen after which nothing can be known
 	nonBlank bool // the previous line could be part of a paragraph
 	long     bool
 	events   int
+	inexact  bool   // a line may hold an event that Each was not handed
+	heads    []byte // event heading lines for Each, after logHeading
+	nheads   int    // how many
 }
+
+// headBatch is how many heading lines LogPrefix parses at a time: fewer
+// than pipelineMin, so the parse stays on the caller's goroutine and
+// allocates no pipeline, and few enough that the buffer stays small.
+const headBatch = 1024
+
+// logHeading starts the document of heading lines a LogPrefix parses,
+// so that each event is in the log as it is handed on (not held back
+// until the parser knows whether the file has an Event Log section)
+// and the stream can reuse its memory.
+const logHeading = "## Event Log\n\n"
 
 var (
 	fenceBackticks = []byte("```")
@@ -176,16 +207,77 @@ func (s *LogPrefix) Read(src []byte) {
 		if len(line) > MaxLineLength {
 			s.long = true // with its CR, if any: the parser's line is no longer
 		}
+		var n int // the lines the parser reads here that may be event headings
 		if cr {
-			s.events += eventHeadings(line)
+			n = eventHeadings(line)
 		} else {
-			s.events += eventHeading(line)
+			n = eventHeading(line)
 		}
+		s.events += n
 		if !s.blocked {
 			s.line(line, cr)
 		}
+		if n > 0 && s.Each != nil && !s.inexact {
+			s.heading(line)
+		}
+	}
+	s.flush()
+}
+
+// heading keeps line, which starts like an event heading's text, for
+// Each when it is sure to be an event heading where the parse keeps
+// what it opens, else gives up on exactness. It is sure when no fence
+// or HTML block can be open (not blocked: no line above could open one)
+// and the line is a column-0 ATX heading: such a line is a top-level
+// heading whatever came before it (it closes every container and
+// interrupts a paragraph, CommonMark 4.2), and its text, hence the
+// event it opens, depends on the line alone. The parse keeps that
+// event when its ID is valid and, outside an archive, the Event Log
+// section is open at it: where inLog holds, the parser's does too
+// (line sets it only at an exact "## Event Log" and clears it at every
+// line the parser may read as another section heading). Any other
+// line that starts like an event heading's text (a setext heading, an
+// indented one, one where inLog cannot vouch for the section) may be
+// an event whose header no line alone gives, or one the parse drops.
+func (s *LogPrefix) heading(line []byte) {
+	line = bytes.TrimSuffix(line, []byte("\r")) // CRLF: a lone CR has blocked s
+	if s.blocked || s.long || !s.inLog && !s.Archive || !isEventHeadingLine(line) {
+		s.inexact = true
+		return
+	}
+	if s.nheads == 0 {
+		s.heads = append(s.heads[:0], logHeading...)
+	}
+	s.heads = append(append(s.heads, line...), '\n')
+	if s.nheads++; s.nheads == headBatch {
+		s.flush()
 	}
 }
+
+// flush hands the events of the heading lines kept to Each. The lines,
+// each a column-0 ATX heading, parse alone as they do in the file;
+// after logHeading, the parse keeps every event whose ID is valid, as
+// the file's parse does at those lines (heading).
+func (s *LogPrefix) flush() {
+	if s.nheads == 0 {
+		return
+	}
+	if !s.inexact {
+		var r doneWith
+		Stream("", s.heads, func(e *Event) {
+			s.Each(e)
+			r.n++
+		}, Reuse(&r))
+	}
+	s.nheads = 0
+}
+
+// doneWith is the Returner of a consumer that is done with each event
+// when it returns from the call that hands it over.
+type doneWith struct{ n int }
+
+func (r *doneWith) Taken() int    { return r.n }
+func (r *doneWith) Returned() int { return r.n }
 
 // line reads one line, without its "\n"; cr tells whether the lines
 // read with it hold a CR.
@@ -247,10 +339,19 @@ func (s *LogPrefix) Events() int { return s.events }
 // parser stops (KindLineLength).
 func (s *LogPrefix) Long() bool { return s.long }
 
+// Exact reports whether Each was handed exactly the events a parse of
+// the lines read keeps (in an archive, when Archive is set): no line
+// that could hold another event was read, and none was too long.
+// It is false when Each is nil.
+func (s *LogPrefix) Exact() bool { return s.Each != nil && !s.inexact && !s.long }
+
 // eventHeading is 1 when line starts like an event heading's text
 // (Events), else 0.
 func eventHeading(line []byte) int {
 	i := 0
+	if bytes.HasPrefix(line, []byte("\xef\xbb\xbf")) {
+		i = 3 // a file's BOM, which the parser drops
+	}
 	for i < len(line) && (line[i] == '#' || line[i] == ' ' || line[i] == '\t') {
 		i++
 	}

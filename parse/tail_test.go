@@ -2,6 +2,8 @@ package parse
 
 import (
 	"bytes"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -183,6 +185,91 @@ func TestLogPrefix(t *testing.T) {
 	}
 }
 
+// prefixEvents feeds src to a LogPrefix with Each set (as an archive
+// if archive), split in two reads as prefixInLog does, and returns the
+// headers of the events it handed on and whether it says they are
+// exactly the parse's.
+func prefixEvents(src string, archive bool) (heads []string, exact bool) {
+	p := LogPrefix{Archive: archive, Each: func(e *Event) { heads = append(heads, header(*e)) }}
+	mid := strings.IndexByte(src[len(src)/2:], '\n') + 1 + len(src)/2
+	if mid == len(src)/2 {
+		mid = len(src)
+	}
+	p.Read([]byte(src[:mid]))
+	p.Read([]byte(src[mid:]))
+	return heads, p.Exact()
+}
+
+// header is what a LogPrefix's Each is handed of e: its heading's.
+func header(e Event) string {
+	return strings.Join([]string{e.ID, itoa(e.Num), e.Time.String(), e.Agent, e.Type, itoa(e.Level)}, "|")
+}
+
+// parsedHeads is header over the events Parse gives for src, up to
+// the line (from 1) before.
+func parsedHeads(src string, archive bool, before int) []string {
+	var opts []Option
+	if archive {
+		opts = append(opts, Archive())
+	}
+	var out []string
+	for _, e := range Parse("f", []byte(src), opts...).Events {
+		if e.Range.Line < before {
+			out = append(out, header(e))
+		}
+	}
+	return out
+}
+
+func TestLogPrefixEach(t *testing.T) {
+	ev := func(h string) string { return h + "\n\n**Scope**: s\n**Summary**: x\n\n" }
+	ok := ev("### evt-001 | 2025-02-03 10:00 | a | fix")
+	var many strings.Builder // more heading lines than one batch
+	for i := range 2*headBatch + 100 {
+		many.WriteString(ev(fmt.Sprintf("### evt-%d | 2025-02-03 10:%02d | a%d | fix", i+1, i%60, i%7)))
+	}
+	cases := []struct {
+		name         string
+		src          string
+		log, archive bool // exact as a log, as an archive
+	}{
+		{"the log", "# C\n\n## Event Log\n\n" + ok + ev("### evt-002 | 2025-02-03 11:00 | b | Decision"), true, true},
+		{"odd headings", "## Event Log\n\n" + ev("#### evt-3 | 2025-02-03 | a") + ev("###\tEVT-4|2025-02-03 10:00|a|fix|x ###") + ev("### evt-x | bad") + ev("## evt-5"), true, true},
+		{"CRLF", strings.ReplaceAll("## Event Log\n\n"+ok, "\n", "\r\n"), true, true},
+		{"before the log", ok + "## Event Log\n\n" + ok, false, true},
+		{"no event log", "# C\n\n" + ok, false, true},
+		{"under another section", "## Event Log\n\n" + ok + "## Notes\n\n" + ok, false, true},
+		{"setext", "## Event Log\n\nevt-002 | 2025-02-03 10:00 | a | fix\n---\n", false, false},
+		{"indented", "## Event Log\n\n   ### evt-002 | 2025-02-03 10:00 | a | fix\n", false, false},
+		{"text that starts like one", "## Event Log\n\n" + ok + "evt-001 was wrong\n", false, false},
+		{"in a fence", "## Event Log\n\n```\n" + ok + "```\n", false, false},
+		{"a fence after the events", "## Event Log\n\n" + ok + "```\ncode\n```\n", true, true},
+		{"a comment before one", "## Event Log\n\n<!-- x -->\n\n" + ok, false, false},
+		{"BOM", "\ufeff" + ok, false, false},
+		{"lone CR", "## Event Log\n\nx\r" + ok, false, false},
+		{"many", "## Event Log\n\n" + many.String(), true, true},
+		{"many, then a setext heading", "## Event Log\n\n" + many.String() + "evt-9999 | x\n---\n", false, false},
+		{"long line", "## Event Log\n\n" + ok + strings.Repeat("x", MaxLineLength+1) + "\n", false, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			for _, archive := range []bool{false, true} {
+				want := c.log
+				if archive {
+					want = c.archive
+				}
+				got, exact := prefixEvents(c.src, archive)
+				if exact != want {
+					t.Errorf("archive %v: Exact = %v, want %v", archive, exact, want)
+				}
+				if parsed := parsedHeads(c.src, archive, 1<<30); exact && !slices.Equal(got, parsed) {
+					t.Errorf("archive %v: Each was handed\n%q\nParse gives\n%q", archive, got, parsed)
+				}
+			}
+		})
+	}
+}
+
 func TestLogPrefixEvents(t *testing.T) {
 	for _, c := range []struct {
 		line string
@@ -219,6 +306,15 @@ func FuzzLogPrefix(f *testing.F) {
 		if len(whole.Events) > all.Events() {
 			t.Fatalf("%d events, LogPrefix.Events %d", len(whole.Events), all.Events())
 		}
+		// Where a LogPrefix says Each was handed the parse's events,
+		// it was: in a log, those of the lines read, whatever follows.
+		for _, archive := range []bool{false, true} {
+			if heads, exact := prefixEvents(src, archive); exact {
+				if want := parsedHeads(src, archive, 1<<30); !slices.Equal(heads, want) {
+					t.Fatalf("archive %v: Each was handed\n%q\nParse gives\n%q", archive, heads, want)
+				}
+			}
+		}
 		start := int(at) % (len(b) + 1)
 		if i := bytes.LastIndexByte(b[:start], '\n'); i >= 0 {
 			start = i + 1
@@ -230,6 +326,11 @@ func FuzzLogPrefix(f *testing.F) {
 			return
 		}
 		from := start + cut
+		if heads, exact := prefixEvents(src[:from], false); exact {
+			if want := parsedHeads(src, false, bytes.Count(b[:from], []byte("\n"))+1); !slices.Equal(heads, want) {
+				t.Fatalf("cut at %d: Each was handed\n%q\nthe whole file has above it\n%q", from, heads, want)
+			}
+		}
 		if !prefixInLog(src[:from]) {
 			return
 		}

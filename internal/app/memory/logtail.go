@@ -17,40 +17,57 @@ import (
 // what could change them, not a parse of the log. Whenever that is not
 // enough to be sure, it is Log: the events, their lines and every
 // error are the same either way (TestLogLinesSame, FuzzLogLines).
-// memsys_log reports the count of matches over the whole history,
-// which the end of the log cannot give, so it calls Log.
+// memsys_log also reports the count of matches over the whole history:
+// it calls LogCounted.
 func LogLines(root string, f LogFilter) ([]EventLine, error) {
-	if out, ok := tailLog(root, f); ok {
+	if out, _, ok := tailLog(root, f, false); ok {
 		return out, nil
 	}
 	out, _, err := Log(root, f)
 	return out, err
 }
 
+// LogCounted is Log for memsys_log, whose result carries how many
+// events of the whole history matched: it answers from the end of the
+// log as LogLines does, and counts the matches above it from their
+// heading lines, which the scan of those bytes reads anyway
+// (parse.LogPrefix's Each), when it can prove them the events a parse
+// gives; else it is Log. The events, the count and every error are
+// Log's either way (TestLogLinesSame, FuzzLogLines,
+// TestLogLinesMutations).
+func LogCounted(root string, f LogFilter) ([]EventLine, int, error) {
+	if out, matched, ok := tailLog(root, f, true); ok {
+		return out, matched, nil
+	}
+	return Log(root, f)
+}
+
 // tailLog answers f from the end of root's log, or says it cannot
 // (ok false: an error to report, a filter that needs the history, too
 // few matches in the last megabytes, anything it cannot prove the same
-// as Log's answer).
-func tailLog(root string, f LogFilter) ([]EventLine, bool) {
+// as Log's answer). With count it also returns how many events of the
+// history pass f, as Log does, and says it cannot when it cannot prove
+// that number; without, the number is 0.
+func tailLog(root string, f LogFilter, count bool) ([]EventLine, int, bool) {
 	head, ok := tailFilter(f)
 	if !ok {
-		return nil, false
+		return nil, 0, false
 	}
 	log, err := workspace.Open(root, workspace.LogName)
 	if err != nil {
-		return nil, false // Log words it
+		return nil, 0, false // Log words it
 	}
 	defer log.Close()
 	arch, _, err := workspace.OpenArchive(root)
 	if err != nil {
-		return nil, false
+		return nil, 0, false
 	}
 	var af LogFile // nil, not a nil *workspace.File, when there is none
 	if arch != nil {
 		defer arch.Close()
 		af = arch
 	}
-	return tailLogOf(log, af, f.Limit, head)
+	return tailLogOf(log, af, f.Limit, head, count)
 }
 
 // tailFilter returns f's header filter when f can be answered from
@@ -88,7 +105,13 @@ func tailFilter(f LogFilter) (headerFilter, bool) {
 // The last two read every byte above the tail and the archive, a
 // megabyte at a time and without parsing: about 25 ms at 100,000
 // events, against a quarter of a second for the parse.
-func tailLogOf(log, arch LogFile, limit int, head headerFilter) ([]EventLine, bool) {
+//
+// With count, the events above the cut and in the archive that pass
+// head are counted on the way from their heading lines (parse.LogPrefix
+// hands them to Each), and the answer stands only if the scans prove
+// those the events a parse keeps (Exact): then matched is theirs plus
+// the tail's, Log's count.
+func tailLogOf(log, arch LogFile, limit int, head headerFilter, count bool) (_ []EventLine, matched int, ok bool) {
 	matches := func(l *parse.Log) int {
 		n := 0
 		for i := range l.Events {
@@ -99,33 +122,46 @@ func tailLogOf(log, arch LogFile, limit int, head headerFilter) ([]EventLine, bo
 		return n
 	}
 	t, ok, err := readTail(workspace.LogName, log, func(l *parse.Log) bool { return matches(l) >= limit })
-	if err != nil || !ok || t.Whole() || matches(t.Log) < limit {
-		return nil, false // a small log, or too few matches: the whole history
+	if err != nil || !ok || t.Whole() {
+		return nil, 0, false // a small log: the whole history
+	}
+	tailMatched := matches(t.Log)
+	if tailMatched < limit {
+		return nil, 0, false // too few matches: the whole history
 	}
 	for _, p := range t.Log.Problems {
 		if p.Kind == parse.KindLineLength {
-			return nil, false
+			return nil, 0, false
 		}
 	}
 	// One pass over the bytes above the cut, and over the archive,
 	// tells what a parse of them would: whether the events after the
 	// cut are the file's, how many events they can hold at most, and
-	// whether a line is too long.
-	var pre parse.LogPrefix
+	// whether a line is too long; with count, which of their events
+	// pass head.
+	var each func(*parse.Event)
+	if count {
+		each = func(e *parse.Event) {
+			if head.match(e) {
+				matched++
+			}
+		}
+	}
+	pre := parse.LogPrefix{Each: each}
 	above, err := scanLines(log, t.Base, pre.Read)
-	if err != nil || !pre.InLog() {
-		return nil, false
+	if err != nil || !pre.InLog() || count && !pre.Exact() {
+		return nil, 0, false
 	}
 	events := pre.Events() + len(t.Log.Events)
 	if arch != nil {
-		var a parse.LogPrefix
-		if _, err := scanLines(arch, arch.Size(), a.Read); err != nil || a.Long() {
-			return nil, false
+		a := parse.LogPrefix{Archive: true, Each: each}
+		if _, err := scanLines(arch, arch.Size(), a.Read); err != nil || a.Long() || count && !a.Exact() {
+			return nil, 0, false
 		}
 		events += a.Events()
 	}
 	if events > workspace.MaxEvents {
-		return nil, false
+		return nil, 0, false
 	}
 	// A tail event's line counts from the made-up heading's two lines.
 	shift := above - bytes.Count([]byte(tailPrefix), []byte("\n"))
@@ -137,7 +173,10 @@ func tailLogOf(log, arch LogFile, limit int, head headerFilter) ([]EventLine, bo
 			out = append(out, l)
 		}
 	}
-	return out[len(out)-limit:], true
+	if count {
+		matched += tailMatched
+	}
+	return out[len(out)-limit:], matched, true
 }
 
 // scanLines hands the first n bytes of f (n at the end of a line or

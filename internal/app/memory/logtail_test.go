@@ -48,26 +48,47 @@ func logResult(out []EventLine, err error) string {
 	return string(b)
 }
 
-// checkLogSame runs every filter on root through LogLines and Log and
-// fails where they differ; it returns how many answers came from the
-// tail, so a caller can check that the fast path was tested at all.
-func checkLogSame(t *testing.T, name, root string) (fast int) {
+// countedResult is logResult with the count of matches memsys_log
+// reports.
+func countedResult(out []EventLine, matched int, err error) string {
+	if err != nil {
+		return logResult(nil, err)
+	}
+	return fmt.Sprintf("%d matched: %s", matched, logResult(out, nil))
+}
+
+// checkLogSame runs every filter on root through LogLines, LogCounted
+// and Log and fails where they differ (the events, and for LogCounted
+// the count of matches); it returns how many answers came from the
+// tail, and how many of those with the count, so a caller can check
+// that the fast paths were tested at all.
+func checkLogSame(t *testing.T, name, root string) (fast, counted int) {
 	t.Helper()
 	for _, f := range logFilters() {
-		out, _, err := Log(root, f)
+		out, matched, err := Log(root, f)
 		whole := logResult(out, err)
 		got := logResult(LogLines(root, f))
 		if got != whole {
 			t.Fatalf("%s, filter %+v:\nLogLines: %s\nLog:      %s", name, f, got, whole)
 		}
-		if tail, ok := tailLog(root, f); ok {
+		wholeCounted := countedResult(out, matched, err)
+		if got := countedResult(LogCounted(root, f)); got != wholeCounted {
+			t.Fatalf("%s, filter %+v:\nLogCounted: %s\nLog:        %s", name, f, got, wholeCounted)
+		}
+		if tail, _, ok := tailLog(root, f, false); ok {
 			fast++
 			if got := logResult(tail, nil); got != whole {
 				t.Fatalf("%s, filter %+v:\ntail: %s\nLog:  %s", name, f, got, whole)
 			}
 		}
+		if tail, n, ok := tailLog(root, f, true); ok {
+			counted++
+			if got := countedResult(tail, n, nil); got != wholeCounted {
+				t.Fatalf("%s, filter %+v:\ncounted tail: %s\nLog:          %s", name, f, got, wholeCounted)
+			}
+		}
 	}
-	return fast
+	return fast, counted
 }
 
 // writeMemory writes a log and, unless nil, an archive into dir.
@@ -92,7 +113,11 @@ func writeMemory(t testing.TB, dir string, log, arch []byte) {
 // the tail is cut, LogLines and its tail answer exactly as Log does.
 func TestLogLinesSame(t *testing.T) {
 	smallTail(t)
-	fast := 0
+	fast, counted := 0, 0
+	check := func(name, dir string) {
+		f, c := checkLogSame(t, name, dir)
+		fast, counted = fast+f, counted+c
+	}
 	var ars []string
 	for _, glob := range []string{"../../../testscripts/*.txtar", "../../../lint/testdata/rules/*.txtar"} {
 		m, err := filepath.Glob(glob)
@@ -120,7 +145,7 @@ func TestLogLinesSame(t *testing.T) {
 					}
 				}
 			}
-			fast += checkLogSame(t, filepath.Base(file)+":"+f.Name, dir)
+			check(filepath.Base(file)+":"+f.Name, dir)
 			fixtures++
 		}
 	}
@@ -164,6 +189,32 @@ func TestLogLinesSame(t *testing.T) {
 		{"long line in the archive", gen, string(arch) + strings.Repeat("y", workspace.MaxLineLength+1) + "\n"},
 		{"long line at the end", gen + "\n" + strings.Repeat("z", workspace.MaxLineLength+1), ""},
 		{"no final newline", strings.TrimSuffix(gen, "\n"), ""},
+		// What memsys_log's count reads above the cut: heading lines
+		// that are events the parse keeps, drops, or that no line alone
+		// can tell (those must fall back).
+		{"bad ID above", at("### evt-abc | 2026-01-01 10:00 | x | fix\n\n### evt- | x\n\n"), ""},
+		{"level-4 event heading above", at("#### evt-703 | 2026-01-01 10:00 | alice | fix\n\n"), ""},
+		{"closing marks on an event heading above", at("### evt-704 | 2026-01-01 10:00 | alice | decision ###\n\n"), ""},
+		{"odd event headings above", at("###\tevt-705 | 2026-01-01 10:00 | ALICE | Fix\n\n### EVT-706 |2026-01-01 10:00|alice|fix|extra\n\n### evt-707 | 2026-01-01 | alice\n\n"), ""},
+		{"indented event heading above", at(" ### evt-702 | 2026-01-01 10:00 | alice | fix\n\n"), ""},
+		{"event heading without its space above", at("###evt-708 | 2026-01-01 10:00 | alice | fix\n\n"), ""},
+		{"event-like text above", at("evt-123 was the cause\n\n"), ""},
+		{"event before the log", strings.Replace(gen, "## Event Log", "### evt-709 | 2026-01-01 10:00 | alice | fix\n\n## Event Log", 1), ""},
+		{"section above, then an event, then the log", at("## Notes\n\n" + event(701, "fix") + "\n## Event Log\n\n"), ""},
+		{"section above, the log again, then an event", at("## Notes\n\n## Event Log\n\n" + event(710, "fix") + "\n"), ""},
+		{"archive: fence hiding an event", gen, string(arch) + "\n" + fence},
+		{"archive: fence after the events", gen, string(arch) + "\n```\ncode\n```\n"},
+		{"archive: comment after the events", gen, string(arch) + "\n<!-- note -->\n"},
+		{"archive: comment before an event", gen, string(arch) + "\n<!--\n\n" + event(3, "fix") + "-->\n"},
+		{"archive: event before any section", gen, event(7, "decision") + "\n" + string(arch)},
+		{"archive: events under another section", gen, string(arch) + "\n## Notes\n\n" + event(3, "decision")},
+		{"archive: setext event heading", gen, string(arch) + "\nevt-004 | 2026-01-01 10:00 | alice | fix\n---\n"},
+		{"archive: BOM", gen, "\ufeff" + event(5, "fix") + "\n" + string(arch)},
+		{"archive: BOM, one event", gen, "\ufeff" + event(5, "fix")},
+		{"archive: lone CR", gen, string(arch) + "\ntext\r### evt-005 | 2026-01-01 10:00 | alice | fix\n"},
+		{"archive: bad ID", gen, string(arch) + "\n### evt-x | 2026-01-01 10:00 | alice | fix\n"},
+		{"archive: no final newline", gen, string(arch) + "\n### evt-006 | 2026-01-01 10:00 | alice | fix"},
+		{"archive: generated", gen, strings.Replace(string(loggen.Generate(40, 2)), "## Event Log", "## Archive: evt-001 through evt-040", 1)},
 	}
 	for _, c := range cases {
 		dir := t.TempDir()
@@ -172,16 +223,17 @@ func TestLogLinesSame(t *testing.T) {
 			a = []byte(c.arch)
 		}
 		writeMemory(t, dir, []byte(c.log), a)
-		fast += checkLogSame(t, c.name, dir)
+		check(c.name, dir)
 	}
 	// Errors before and around the read are Log's.
 	dir := t.TempDir()
 	writeMemory(t, dir, []byte(gen), nil)
 	os.Symlink("nowhere", filepath.Join(dir, workspace.ArchiveNames[0]))
-	checkLogSame(t, "broken archive link", dir)
-	checkLogSame(t, "missing log", t.TempDir())
-	if fixtures < 200 || fast < 300 {
-		t.Errorf("%d fixture logs, %d answers from the tail: the fast path is not being tested", fixtures, fast)
+	check("broken archive link", dir)
+	check("missing log", t.TempDir())
+	t.Logf("%d fixture logs, %d answers from the tail, %d with the count", fixtures, fast, counted)
+	if fixtures < 200 || fast < 300 || counted < 250 {
+		t.Errorf("%d fixture logs, %d answers from the tail, %d with the count: the fast path is not being tested", fixtures, fast, counted)
 	}
 }
 
@@ -203,8 +255,44 @@ func TestLogLinesTakesTail(t *testing.T) {
 		{LogFilter{Limit: 3, Types: []string{"launch"}}, false},
 		{LogFilter{Limit: 3, Since: "never"}, false},
 	} {
-		if _, ok := tailLog(dir, c.f); ok != c.tail {
+		if _, _, ok := tailLog(dir, c.f, false); ok != c.tail {
 			t.Errorf("filter %+v: from the tail %v, want %v", c.f, ok, c.tail)
+		}
+	}
+}
+
+// TestLogCountedTakesTail checks that memsys_log's count comes from
+// the end of the log on a plain log and archive, and from the whole
+// history where a line above the tail may be an event no heading line
+// alone gives.
+func TestLogCountedTakesTail(t *testing.T) {
+	smallTail(t)
+	gen := string(loggen.Generate(120, 1))
+	mid := len(gen) / 2
+	mid += strings.Index(gen[mid:], "\n### evt-") + 1
+	arch := strings.Replace(string(loggen.Generate(40, 2)), "## Event Log", "## Archive: evt-001 through evt-040", 1)
+	for _, c := range []struct {
+		name, log, arch string
+		tail            bool
+	}{
+		{"plain", gen, "", true},
+		{"archive", gen, arch, true},
+		{"archive with a comment after its events", gen, arch + "\n<!-- end -->\n", true},
+		{"bad ID above", gen[:mid] + "### evt-x | 2026-01-01 10:00 | a | fix\n\n" + gen[mid:], "", true},
+		{"event-like text above", gen[:mid] + "evt-1 was wrong\n\n" + gen[mid:], "", false},
+		{"setext event heading in the archive", gen, arch + "\nevt-041 | 2026-01-01 10:00 | a | fix\n---\n", false},
+	} {
+		dir := t.TempDir()
+		var a []byte
+		if c.arch != "" {
+			a = []byte(c.arch)
+		}
+		writeMemory(t, dir, []byte(c.log), a)
+		if _, _, ok := tailLog(dir, LogFilter{Limit: 3}, true); ok != c.tail {
+			t.Errorf("%s: counted from the tail %v, want %v", c.name, ok, c.tail)
+		}
+		if _, _, ok := tailLog(dir, LogFilter{Limit: 3}, false); !ok {
+			t.Errorf("%s: LogLines's answer not from the tail", c.name)
 		}
 	}
 }
@@ -228,18 +316,37 @@ func mutateLog(r *rand.Rand, b []byte, n int) []byte {
 	return b
 }
 
-// FuzzLogLines edits random bytes of a generated log (seed picks the
-// edits) and checks that LogLines, its tail and Log agree.
+// archiveBase is a generated archive for the mutation tests: what the
+// count of matches reads in full.
+func archiveBase() []byte {
+	return []byte(strings.Replace(string(loggen.Generate(30, 3)), "## Event Log", "## Archive: evt-001 through evt-030", 1))
+}
+
+// mutateArchive returns, by i, no archive, the archive as it is, or
+// the archive with random edits.
+func mutateArchive(r *rand.Rand, arch []byte, i int) []byte {
+	switch i % 3 {
+	case 0:
+		return nil
+	case 1:
+		return arch
+	}
+	return mutateLog(r, arch, 1+r.IntN(4))
+}
+
+// FuzzLogLines edits random bytes of a generated log and archive (seed
+// picks the edits) and checks that LogLines, LogCounted, their tails
+// and Log agree, the count of matches included.
 func FuzzLogLines(f *testing.F) {
 	for i := range uint64(8) {
 		f.Add(i, uint8(1+i%4))
 	}
-	base := loggen.Generate(60, 1)
+	base, arch := loggen.Generate(60, 1), archiveBase()
 	f.Fuzz(func(t *testing.T, seed uint64, edits uint8) {
 		smallTail(t)
 		r := rand.New(rand.NewPCG(seed, 7))
 		dir := t.TempDir()
-		writeMemory(t, dir, mutateLog(r, base, 1+int(edits%8)), nil)
+		writeMemory(t, dir, mutateLog(r, base, 1+int(edits%8)), mutateArchive(r, arch, int(seed%3)))
 		checkLogSame(t, fmt.Sprintf("seed %d, %d edits", seed, edits), dir)
 	})
 }
@@ -250,14 +357,21 @@ func TestLogLinesMutations(t *testing.T) {
 	smallTail(t)
 	r := rand.New(rand.NewPCG(3, 4))
 	bases := [][]byte{loggen.Generate(60, 1), genLog(30, "\n---\n\n")}
+	arch := archiveBase()
 	n := 150
 	if testing.Short() {
 		n = 20
 	}
 	dir := t.TempDir()
+	counted := 0
 	for i := range n {
 		b := mutateLog(r, bases[i%len(bases)], 1+r.IntN(4))
-		writeMemory(t, dir, b, nil)
-		checkLogSame(t, fmt.Sprintf("mutation %d: %q", i, b), dir)
+		a := mutateArchive(r, arch, i/2)
+		writeMemory(t, dir, b, a)
+		_, c := checkLogSame(t, fmt.Sprintf("mutation %d: %q\narchive %q", i, b, a), dir)
+		counted += c
+	}
+	if counted < n {
+		t.Errorf("%d answers with the count from the tail over %d logs: the fast path is not being tested", counted, n)
 	}
 }
