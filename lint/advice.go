@@ -4,14 +4,19 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/memsys/memsys/internal/base/diag"
 )
 
 // commandWord finds a memsys command a message advises ("run memsys
 // regen", "memsys renumber --onto REV"); "written by memsys" and
-// "another version of memsys" are not commands.
-var commandWord = regexp.MustCompile(`\bmemsys (adopt|append|archive|audit|collisions|graph|hook|init|lint|log|loops|merge-driver|recall|regen|renumber|show|status)\b`)
+// "another version of memsys" are not commands. Compiled on first use:
+// only a lint of a root below the start folder needs it, and every
+// command, --version included, would pay for it at start-up.
+var commandWord = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\bmemsys (adopt|append|archive|audit|collisions|graph|hook|init|lint|log|loops|merge-driver|recall|regen|renumber|show|status)\b`)
+})
 
 // RootAdvice makes the advice of ds, the findings of one memory root,
 // runnable from the folder lint started in when the root lies below it
@@ -27,7 +32,7 @@ func RootAdvice(ds diag.Diagnostics, dir string) {
 	}
 	arg := "memsys -C " + shellWord(dir) + " $1"
 	for i := range ds {
-		ds[i].Message = commandWord.ReplaceAllString(ds[i].Message, arg)
+		ds[i].Message = commandWord().ReplaceAllString(ds[i].Message, arg)
 	}
 }
 
