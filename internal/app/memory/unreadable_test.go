@@ -16,11 +16,14 @@ import (
 	"github.com/memsys/memsys/parse"
 )
 
-// staleBeside returns a full-tier root whose graph.md is what regen
-// wrote at evt-001, one event behind the log (so every writer would
-// replace it), and whose context.md is a folder: a file memsys cannot
-// read, even as root.
-func staleBeside(t *testing.T) (root string, graph []byte) {
+// staleBeside returns a full-tier root whose derived files are what
+// regen wrote at evt-001, one event behind the log (so every writer
+// would replace them), but for bad, which memsys cannot read, even as
+// root: context.md a folder, or graph.md a symlink to a folder inside
+// the root (which a write would replace by a file). good is the other
+// file's path and bytes; intact reports whether bad is still what it
+// was.
+func staleBeside(t *testing.T, bad string) (root, good string, was []byte, intact func() bool) {
 	t.Helper()
 	root = t.TempDir()
 	write(t, root, parse.LogFile, head+event(1, "create"))
@@ -29,16 +32,34 @@ func staleBeside(t *testing.T) (root string, graph []byte) {
 		t.Fatal(err)
 	}
 	write(t, root, parse.LogFile, head+event(1, "create")+"\n---\n\n"+event(2, "create"))
-	ctx := filepath.Join(root, filepath.FromSlash(parse.ContextFile))
-	if err := os.Remove(ctx); err != nil {
+	good = parse.GraphFile
+	if bad == parse.GraphFile {
+		good = parse.ContextFile
+	}
+	p := filepath.Join(root, filepath.FromSlash(bad))
+	if err := os.Remove(p); err != nil {
 		t.Fatal(err)
 	}
-	write(t, root, parse.ContextFile+"/kept", "kept\n")
-	graph, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(parse.GraphFile)))
+	kept := filepath.Join(p, "kept")
+	if bad == parse.GraphFile {
+		write(t, root, "kept/kept", "kept\n")
+		if err := os.Symlink(filepath.Join("..", "kept"), p); err != nil {
+			t.Fatal(err)
+		}
+		kept = filepath.Join(root, "kept", "kept")
+	} else {
+		write(t, root, bad+"/kept", "kept\n")
+	}
+	was, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(good)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return root, graph
+	intact = func() bool {
+		b, err := os.ReadFile(filepath.Join(p, "kept"))
+		k, _ := os.ReadFile(kept)
+		return err == nil && string(b) == "kept\n" && string(k) == "kept\n"
+	}
+	return root, filepath.Join(root, filepath.FromSlash(good)), was, intact
 }
 
 // TestWritersStopOnUnreadableDerived: every path that writes the
@@ -46,44 +67,46 @@ func staleBeside(t *testing.T) (root string, graph []byte) {
 // WriteDerived, lint --fix) decides through readDerived: a derived file
 // it cannot read, for another reason than its absence, stops it with
 // that file's read error before anything is written. It used to count
-// as "differs": refuseHandKept never saw the file, and graph.md was
-// written before the write of context.md failed. With and without the
-// history cache.
+// as "differs": refuseHandKept never saw the file, a symlink to a
+// folder was replaced by a file, and graph.md was written before the
+// write of context.md failed. With and without the history cache.
 func TestWritersStopOnUnreadableDerived(t *testing.T) {
-	want := ".memory/context.md: is a directory, not a file: move it away and run memsys init"
-	for _, cached := range []bool{false, true} {
-		for _, w := range []struct {
-			name string
-			run  func(root string) error
-		}{
-			{"regen", func(root string) error { _, err := Regenerate(root, RegenOptions{}); return err }},
-			{"append --regen", func(root string) error { _, err := Regen(root, false); return err }},
-			{"adopt (forced)", func(root string) error { _, err := Regen(root, true); return err }},
-			{"WriteDerived", func(root string) error {
-				_, err := WriteDerived(root, []Derived{{parse.GraphFile, []byte("new\n")}, {parse.ContextFile, []byte("new\n")}})
-				return err
-			}},
-			{"lint --fix", func(root string) error {
-				_, err := Lint(context.Background(), root, LintOptions{Fix: true})
-				return err
-			}},
-		} {
-			t.Run(fmt.Sprintf("%s cache=%v", w.name, cached), func(t *testing.T) {
-				if !cached {
-					t.Setenv(workspace.EnvNoCache, "1")
-				}
-				root, graph := staleBeside(t)
-				err := w.run(root)
-				if err == nil || !strings.HasSuffix(err.Error(), want) {
-					t.Fatalf("err = %v, want one ending %q", err, want)
-				}
-				if now, _ := os.ReadFile(filepath.Join(root, filepath.FromSlash(parse.GraphFile))); !bytes.Equal(now, graph) {
-					t.Error("graph.md was written before the unreadable context.md stopped the run")
-				}
-				if now, _ := os.ReadFile(filepath.Join(root, filepath.FromSlash(parse.ContextFile), "kept")); string(now) != "kept\n" {
-					t.Error("the folder at context.md was changed")
-				}
-			})
+	for _, bad := range []string{parse.ContextFile, parse.GraphFile} {
+		want := bad + ": is a directory, not a file: move it away and run memsys init"
+		for _, cached := range []bool{false, true} {
+			for _, w := range []struct {
+				name string
+				run  func(root string) error
+			}{
+				{"regen", func(root string) error { _, err := Regenerate(root, RegenOptions{}); return err }},
+				{"append --regen", func(root string) error { _, err := Regen(root, false); return err }},
+				{"adopt (forced)", func(root string) error { _, err := Regen(root, true); return err }},
+				{"WriteDerived", func(root string) error {
+					_, err := WriteDerived(root, []Derived{{parse.GraphFile, []byte("new\n")}, {parse.ContextFile, []byte("new\n")}})
+					return err
+				}},
+				{"lint --fix", func(root string) error {
+					_, err := Lint(context.Background(), root, LintOptions{Fix: true})
+					return err
+				}},
+			} {
+				t.Run(fmt.Sprintf("%s %s cache=%v", bad, w.name, cached), func(t *testing.T) {
+					if !cached {
+						t.Setenv(workspace.EnvNoCache, "1")
+					}
+					root, good, was, intact := staleBeside(t, bad)
+					err := w.run(root)
+					if err == nil || !strings.HasSuffix(err.Error(), want) {
+						t.Fatalf("err = %v, want one ending %q", err, want)
+					}
+					if now, _ := os.ReadFile(good); !bytes.Equal(now, was) {
+						t.Error("the readable file was written before the unreadable one stopped the run")
+					}
+					if !intact() {
+						t.Errorf("%s was replaced", bad)
+					}
+				})
+			}
 		}
 	}
 }
@@ -164,7 +187,7 @@ func TestReadStatusUnreadable(t *testing.T) {
 			if !cached {
 				t.Setenv(workspace.EnvNoCache, "1")
 			}
-			root, _ := staleBeside(t)
+			root, _, _, _ := staleBeside(t, parse.ContextFile)
 			r, err := ReadStatus(root)
 			if err != nil {
 				t.Fatal(err)
