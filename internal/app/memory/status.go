@@ -39,8 +39,8 @@ type StatusReport struct {
 	// headings stream past: archive refuses a log out of order, and
 	// status, which does not plan a long log, must say so too.
 	order logOrder
-	// Stale is true when a derived file of the tier is stale or
-	// missing: the command then exits 1.
+	// Stale is true when a derived file of the tier is stale, missing
+	// or unreadable: the command then exits 1.
 	Stale bool `json:"stale"`
 	// OpenLoops counts the loops still open at the last event (memsys
 	// loops lists them). LoopsFrom says how it was counted: from a
@@ -66,7 +66,7 @@ type StatusReport struct {
 }
 
 // Fails reports whether memsys status exits 1: a derived file of the
-// tier is stale or missing, event headings could not be read, or the
+// tier is stale, missing or unreadable, event headings could not be read, or the
 // log has no Event Log section.
 func (r *StatusReport) Fails() bool { return r.Stale || r.Unread > 0 || r.NoEventLog }
 
