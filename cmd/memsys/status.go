@@ -13,8 +13,9 @@ import (
 // statusCommand is the BOOT step of the seed's agent lifecycle: what
 // tier this is, how many events, and whether the derived files can be
 // trusted (the seed's Staleness Check). Exit 1 when a derived file of
-// the tier is stale or missing, so `memsys status || memsys regen`
-// works in scripts, or when event headings could not be read.
+// the tier is stale, missing or unreadable, so `memsys status ||
+// memsys regen` works in scripts (regen says what stops it), or when
+// event headings could not be read.
 func statusCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "status",

@@ -468,29 +468,38 @@ func fixDerived(root string, l *lint.Linter, s *lint.Session, ds diag.Diagnostic
 		return nil, err
 	}
 	defer unlock()
-	if err := workspace.MkdirAll(root, parse.MemoryDir); err != nil {
-		return nil, front.Errorf("%s: %w", inLintFix, err)
-	}
+	// Every file is read, and judged, before any is written: a file
+	// memsys cannot read (a folder in its place, no permission) may
+	// hold what no replay produces, so lint --fix stops as regen does
+	// (readDerived), with nothing written.
+	var write []Derived
 	for _, f := range files {
 		data, ok := content[f]
 		if !ok {
 			continue
+		}
+		cur, found, err := readDerived(root, f)
+		if err != nil {
+			return nil, front.Errorf("%s: %w", inLintFix, err)
 		}
 		// A derived file that holds rows no replay produces (a graph
 		// kept by hand, a sealed one edited by hand since) is kept:
 		// memsys adopt records them first. A sealed file that is what
 		// memsys wrote at its horizon is rewritten, though it holds
 		// rows later events superseded.
-		if cur, err := workspace.ReadFile(root, f); err == nil && !bytes.Equal(cur, data) {
+		if found && !bytes.Equal(cur, data) {
 			if rows := at.handEdits(f, cur, data); len(rows) > 0 {
 				note(fmt.Sprintf("lint --fix: kept %s: it holds %s no replay produces (%s): run memsys adopt first", show(f), words.Plural(len(rows), "item"), strings.Join(rows, ", ")))
 				continue
 			}
 		}
-		if err := workspace.WriteFile(root, f, data); err != nil {
+		write = append(write, Derived{File: f, Data: data})
+	}
+	for _, f := range write {
+		if err := workspace.WriteFile(root, f.File, f.Data); err != nil {
 			return nil, front.Errorf("%s: %w", inLintFix, err)
 		}
-		note("lint --fix: rewrote " + show(f) + " as regen writes it")
+		note("lint --fix: rewrote " + show(f.File) + " as regen writes it")
 	}
 	again, _, _, _, err := lintOnce(l, memFiles{root: root}, in, false, nil)
 	return again, err

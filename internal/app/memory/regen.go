@@ -249,13 +249,32 @@ func refuseHandKept(f Derived, cur []byte, at sealedAt) error {
 		f.File, words.Plural(len(items), "item"), words.Clip(strings.Join(items, ", ")), how, front.Adopt.Word(), inRegenForce.Word(), quiet{ErrHandKept})
 }
 
+// readDerived reads the derived file rel before a writer replaces it:
+// found is false when there is none (then it is written). Any other
+// error is returned, and the writer stops before writing anything: a
+// file memsys cannot read may hold rows kept by hand that
+// refuseHandKept never saw, and what it is (a folder, a file without
+// permission) WriteFile would either drop or fail on after other files
+// were written. regen, append --regen, adopt, memsys_regen and
+// lint --fix all decide through it.
+func readDerived(root, rel string) (cur []byte, found bool, err error) {
+	cur, err = workspace.ReadFile(root, rel)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	return cur, true, nil
+}
+
 // diffDerived compares files with the disk: a unified diff for each that
 // differs (a missing file is empty).
 func diffDerived(root string, files []Derived) (string, error) {
 	var b strings.Builder
 	for _, f := range files {
-		cur, err := workspace.ReadFile(root, f.File)
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		cur, _, err := readDerived(root, f.File)
+		if err != nil {
 			return "", err
 		}
 		b.WriteString(udiff.Unified(f.File, f.File+" (regen)", cur, f.Data))
@@ -303,9 +322,12 @@ func WriteDerived(root string, files []Derived) ([]string, error) {
 func writeDerived(root string, files []Derived, force bool, at sealedAt) ([]string, error) {
 	differ := make([]bool, len(files))
 	for i, f := range files {
-		cur, err := workspace.ReadFile(root, f.File)
+		cur, found, err := readDerived(root, f.File)
 		if err != nil {
-			differ[i] = true // missing, or unreadable: WriteFile says why
+			return []string{}, err
+		}
+		if !found {
+			differ[i] = true
 			continue
 		}
 		if differ[i] = !bytes.Equal(cur, f.Data); differ[i] && !force {

@@ -1,8 +1,10 @@
 package memory
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"strconv"
 	"strings"
 
@@ -37,8 +39,8 @@ type StatusReport struct {
 	// headings stream past: archive refuses a log out of order, and
 	// status, which does not plan a long log, must say so too.
 	order logOrder
-	// Stale is true when a derived file of the tier is stale or
-	// missing: the command then exits 1.
+	// Stale is true when a derived file of the tier is stale, missing
+	// or unreadable: the command then exits 1.
 	Stale bool `json:"stale"`
 	// OpenLoops counts the loops still open at the last event (memsys
 	// loops lists them). LoopsFrom says how it was counted: from a
@@ -64,7 +66,7 @@ type StatusReport struct {
 }
 
 // Fails reports whether memsys status exits 1: a derived file of the
-// tier is stale or missing, event headings could not be read, or the
+// tier is stale, missing or unreadable, event headings could not be read, or the
 // log has no Event Log section.
 func (r *StatusReport) Fails() bool { return r.Stale || r.Unread > 0 || r.NoEventLog }
 
@@ -92,7 +94,7 @@ type FileCount struct {
 type DerivedStatus struct {
 	File     string `json:"file"`
 	Expected bool   `json:"expected"` // the tier includes this file
-	State    string `json:"state"`    // fresh, stale or missing
+	State    string `json:"state"`    // fresh, stale, missing or unreadable
 	Horizon  string `json:"horizon"`  // the event horizon written in the file
 	// Differs is true when the horizon is right but the file is not what
 	// regen writes (its seal does not match).
@@ -105,6 +107,12 @@ type DerivedStatus struct {
 	// them, so the advice is memsys adopt, as lint's MS202/MS203 and
 	// init give.
 	Curated []string `json:"curated,omitempty"`
+	// Reason says why an unreadable file could not be read, and what
+	// to do (the error regen would stop with, less the file's name).
+	Reason string `json:"reason,omitempty"`
+	// err is the read error Reason says, for the front ends that word
+	// its advice their own way (DerivedStatus.text).
+	err error
 }
 
 // EventLine is the one-line view of an event that status, log and show
@@ -430,8 +438,15 @@ func freshLoops(src []byte, c DerivedStatus) (int, bool) {
 // and only once.
 func derivedStatus(rel string, src []byte, err error, last string, expected bool, source []byte, count bool) DerivedStatus {
 	d := DerivedStatus{File: rel, Expected: expected}
-	if err != nil {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		d.State = "missing"
+		return d
+	case err != nil:
+		// Not missing: regen would stop on it too (readDerived), so
+		// "run memsys regen" would send the agents' boot line
+		// ("memsys status || memsys regen") round in a loop.
+		d.State, d.Reason, d.err = "unreadable", unreadableReason(rel, err.Error()), err
 		return d
 	}
 	var line int
@@ -449,6 +464,12 @@ func derivedStatus(rel string, src []byte, err error, last string, expected bool
 		d.Tokens = (d.Words*4 + 2) / 3
 	}
 	return d
+}
+
+// unreadableReason is msg, a read error of rel, without the leading
+// "rel: " the status line already shows.
+func unreadableReason(rel, msg string) string {
+	return strings.TrimPrefix(msg, rel+": ")
 }
 
 // WriteText prints the report as memsys status does without --format,
@@ -485,7 +506,7 @@ func (r *StatusReport) WriteText(w io.Writer, f front.Front) {
 	for _, d := range []DerivedStatus{r.Graph, r.Context} {
 		fmt.Fprintf(w, "%s: %s\n", d.File, d.text(last, r.Tier).For(f))
 	}
-	if r.Context.State != "missing" {
+	if r.Context.State != "missing" && r.Context.State != "unreadable" {
 		fmt.Fprintf(w, "context size: %s, ~%s\n", words.Plural(r.Context.Words, "word"), words.Plural(r.Context.Tokens, "token"))
 	}
 	if r.OpenLoops > 0 {
@@ -516,12 +537,20 @@ func (r *StatusReport) WriteText(w io.Writer, f front.Front) {
 // error) worded for front f: memsys_status's structured result says
 // what its text says.
 func (r *StatusReport) For(f front.Front) *StatusReport {
-	if r.ArchivePlan == nil || r.ArchivePlan.err == nil {
+	if (r.ArchivePlan == nil || r.ArchivePlan.err == nil) && r.Graph.err == nil && r.Context.err == nil {
 		return r
 	}
-	c, p := *r, *r.ArchivePlan
-	p.Error = p.message(f)
-	c.ArchivePlan = &p
+	c := *r
+	if r.ArchivePlan != nil && r.ArchivePlan.err != nil {
+		p := *r.ArchivePlan
+		p.Error = p.message(f)
+		c.ArchivePlan = &p
+	}
+	for _, d := range []*DerivedStatus{&c.Graph, &c.Context} {
+		if d.err != nil {
+			d.Reason = unreadableErr{d.File, d.err}.For(f)
+		}
+	}
 	return &c
 }
 
@@ -540,6 +569,10 @@ func (d DerivedStatus) text(last, tier string) front.Text {
 		return front.Sprintf("missing (not part of this tier)")
 	case d.State == "missing":
 		return front.Sprintf("missing: run %s", front.Regen.Word())
+	case d.State == "unreadable" && !d.Expected:
+		return front.Sprintf("unreadable (not part of this tier): %s", d.reason())
+	case d.State == "unreadable":
+		return front.Sprintf("unreadable: %s", d.reason())
 	case d.State == "fresh":
 		return front.Sprintf("fresh (horizon %s)", or(d.Horizon, "none"))
 	}
@@ -564,6 +597,27 @@ func (d DerivedStatus) text(last, tier string) front.Text {
 		return front.Sprintf("stale (horizon %s, but the content is not what regen writes: edited by hand, an event edited, other options, or another version of memsys): %s", or(d.Horizon, "none"), fix)
 	}
 	return front.Sprintf("stale (horizon %s, last event %s): %s", or(d.Horizon, "none"), or(last, "none"), fix)
+}
+
+// reason is d.Reason worded for each front end: the read error's own
+// advice (it may name memsys init), as its Message gives it.
+func (d DerivedStatus) reason() any {
+	if d.err == nil {
+		return d.Reason
+	}
+	return unreadableErr{d.File, d.err}
+}
+
+// unreadableErr is a derived file's read error as status words it
+// (unreadableReason) for each front end.
+type unreadableErr struct {
+	rel string
+	err error
+}
+
+func (u unreadableErr) Error() string { return u.For(front.CLI) }
+func (u unreadableErr) For(f front.Front) string {
+	return unreadableReason(u.rel, front.Message(u.err, f))
 }
 
 func or(s, def string) string {

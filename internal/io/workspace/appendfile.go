@@ -88,7 +88,7 @@ func (f *File) Append(root string, data []byte) error {
 	}
 	j, err := os.OpenFile(jp, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
-		return fmt.Errorf("%s: cannot open: %v", LockName, errors.Unwrap(err))
+		return writeError(LockName, "cannot open", err)
 	}
 	defer j.Close()
 	anchor := make([]byte, min(f.size, journalAnchor))
@@ -104,10 +104,10 @@ func (f *File) Append(root string, data []byte) error {
 	rec = append(rec, anchor...)
 	rec = append(rec, data...)
 	if _, err := j.WriteAt(rec, 0); err != nil {
-		return fmt.Errorf("%s: cannot write the append journal: %v", LockName, err)
+		return writeError(LockName, "cannot write the append journal", err)
 	}
 	if err := j.Truncate(int64(len(rec))); err != nil {
-		return fmt.Errorf("%s: cannot write the append journal: %v", LockName, err)
+		return writeError(LockName, "cannot write the append journal", err)
 	}
 	n, err := f.f.Write(data)
 	if err == nil && n < len(data) {
@@ -118,7 +118,7 @@ func (f *File) Append(root string, data []byte) error {
 	}
 	if err != nil {
 		// Leave the journal: the next append removes what was written.
-		return fmt.Errorf("%s: cannot append: %v", f.rel, err)
+		return writeError(f.rel, "cannot append", err)
 	}
 	f.size += int64(len(data))
 	j.Truncate(0)

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/memsys/memsys/internal/base/front"
 	"github.com/memsys/memsys/internal/base/words"
@@ -358,6 +359,11 @@ func checked(root, rel string) (string, error) {
 			return "", front.Errorf("%s: no such file in %s: run %s to create the memory, or %s%w", rel, root, front.Init.Word(), otherRoot, silent{fs.ErrNotExist})
 		}
 		return "", fmt.Errorf("%s: no such file%w", rel, silent{fs.ErrNotExist})
+	case errors.Is(err, syscall.ENOTDIR):
+		if e := folderIsFile(root, rel); e != nil {
+			return "", fmt.Errorf("%s: %w", rel, e)
+		}
+		return "", fmt.Errorf("%s: %v", rel, errors.Unwrap(err))
 	case err != nil:
 		return "", fmt.Errorf("%s: %v", rel, errors.Unwrap(err))
 	case fi.IsDir() && initDeploys(rel):
@@ -365,7 +371,7 @@ func checked(root, rel string) (string, error) {
 	case fi.IsDir():
 		return "", fmt.Errorf("%s: is a directory, not a file: move it away", rel)
 	case !fi.Mode().IsRegular():
-		return "", fmt.Errorf("%s: not a regular file", rel)
+		return "", fmt.Errorf("%s: not a regular file: move it away", rel)
 	case fi.Size() > MaxFileSize:
 		return "", front.Errorf("%s: %d bytes, over the %d MiB limit: archive older events (%s)", rel, fi.Size(), MaxFileSize>>20, front.Archive.Word())
 	}
@@ -440,9 +446,18 @@ func Stat(root, rel string) error {
 	return err
 }
 
-// MkdirAll creates the folder rel inside root and its parents.
-func MkdirAll(root, rel string) error {
-	return os.MkdirAll(filepath.Join(root, filepath.FromSlash(rel)), 0o755)
+// folderIsFile is the error for rel when a folder on its path inside
+// root is a file (".memory is a file: move it away"), nil when none is:
+// the one wording for a .memory that is no folder, whether memsys
+// reads the file (status, lint, regen --check, adopt) or writes it
+// (regen, init, lint --fix), so the commands never disagree.
+func folderIsFile(root, rel string) error {
+	for d := filepath.Dir(filepath.FromSlash(rel)); d != "." && d != string(filepath.Separator); d = filepath.Dir(d) {
+		if fi, err := os.Stat(filepath.Join(root, d)); err == nil && !fi.IsDir() {
+			return fmt.Errorf("%s is a file: move it away", filepath.ToSlash(d))
+		}
+	}
+	return nil
 }
 
 // initDeploys reports whether memsys init writes rel, so "run memsys

@@ -29,14 +29,10 @@ func WriteFile(root, rel string, data []byte) error {
 	}
 	dir := filepath.Dir(p)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		if errors.Is(err, syscall.ENOTDIR) {
-			for d := filepath.Dir(filepath.FromSlash(rel)); d != "." && d != string(filepath.Separator); d = filepath.Dir(d) {
-				if fi, err := os.Lstat(filepath.Join(root, d)); err == nil && !fi.IsDir() {
-					return fmt.Errorf("%s: cannot create its folder: %s is a file: move it away", rel, filepath.ToSlash(d))
-				}
-			}
+		if e := folderIsFile(root, rel); errors.Is(err, syscall.ENOTDIR) && e != nil {
+			return fmt.Errorf("%s: cannot create its folder: %w", rel, e)
 		}
-		return fmt.Errorf("%s: cannot create folder: %v", rel, errors.Unwrap(err))
+		return writeError(rel, "cannot create its folder", err)
 	}
 	mode := fs.FileMode(0o644)
 	if fi, err := os.Lstat(p); err == nil {
@@ -48,15 +44,15 @@ func WriteFile(root, rel string, data []byte) error {
 		}
 	}
 	cleanTemps(dir, filepath.Base(p))
-	f, err := os.CreateTemp(dir, tmpPrefix+filepath.Base(p)+"-*")
+	f, err := createTemp(dir, tmpPrefix+filepath.Base(p)+"-*")
 	if err != nil {
-		return fmt.Errorf("%s: cannot write: %v", rel, errors.Unwrap(err))
+		return writeError(rel, "cannot write", err)
 	}
 	tmp := f.Name()
 	fail := func(err error) error {
 		f.Close()
 		os.Remove(tmp)
-		return fmt.Errorf("%s: cannot write: %w", rel, err)
+		return writeError(rel, "cannot write", err)
 	}
 	if _, err := f.Write(data); err != nil {
 		return fail(err)
@@ -70,15 +66,52 @@ func WriteFile(root, rel string, data []byte) error {
 	if err := f.Close(); err != nil {
 		return fail(err)
 	}
-	if err := os.Rename(tmp, p); err != nil {
+	if err := rename(tmp, p); err != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("%s: cannot replace: %v", rel, errors.Unwrap(err))
+		return writeError(rel, "cannot replace", err)
 	}
 	if d, err := os.Open(dir); err == nil {
 		d.Sync() // the rename is durable once the folder is
 		d.Close()
 	}
 	return nil
+}
+
+// createTemp, rename and openLock are os.CreateTemp, os.Rename and
+// os.OpenFile; the tests replace them to fail as they do for a user
+// without write permission, which root (who runs CI) never is.
+var (
+	createTemp = os.CreateTemp
+	rename     = os.Rename
+	openLock   = os.OpenFile
+)
+
+// writeError is the one wording of a write memsys could not do: the
+// file rel, the step that failed, the system's reason and what to do
+// (writeAdvice). WriteFile, the lock and the append journal report
+// through it, so a permission problem reads the same whichever step
+// met it.
+func writeError(rel, step string, err error) error {
+	if u := errors.Unwrap(err); u != nil {
+		err = u // the *PathError's absolute path says less than rel
+	}
+	return fmt.Errorf("%s: %s: %w: %s", rel, step, err, writeAdvice(rel, err))
+}
+
+// writeAdvice is what to do about err, a failed write of rel. Creating
+// the temporary file and renaming it over rel need write permission on
+// the folder, opening the lock file on the file too: the advice names
+// both.
+func writeAdvice(rel string, err error) string {
+	switch {
+	case errors.Is(err, fs.ErrPermission):
+		return fmt.Sprintf("check the permissions of %s and of its folder", rel)
+	case errors.Is(err, syscall.EROFS):
+		return "the file system is read-only: run memsys where it can write"
+	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT):
+		return "free some disk space and run the command again"
+	}
+	return fmt.Sprintf("check %s and its folder, then run the command again", rel)
 }
 
 // cleanTemps removes temporary files a killed run left for target.
@@ -146,9 +179,12 @@ func lock(root string, needLog bool) (unlock func(), recovered string, err error
 	if err != nil {
 		return nil, "", err
 	}
-	f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE, 0o644)
-	if err != nil {
+	f, err := openLock(p, os.O_RDWR|os.O_CREATE, 0o644)
+	if errors.Is(err, syscall.EISDIR) {
 		return nil, "", fmt.Errorf("%s: cannot open lock file: %v: move it away (memsys creates it)", LockName, errors.Unwrap(err))
+	}
+	if err != nil {
+		return nil, "", writeError(LockName, "cannot open lock file", err)
 	}
 	for {
 		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
@@ -158,7 +194,7 @@ func lock(root string, needLog bool) (unlock func(), recovered string, err error
 	}
 	if err != nil {
 		f.Close()
-		return nil, "", fmt.Errorf("%s: cannot lock: %v", LockName, err)
+		return nil, "", writeError(LockName, "cannot lock", err)
 	}
 	unlock = func() {
 		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
