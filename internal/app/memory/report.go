@@ -2,7 +2,9 @@ package memory
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
 	"slices"
 	"strconv"
 	"strings"
@@ -64,7 +66,7 @@ type SupersededView struct {
 // exactly what regen would write.
 type DerivedView struct {
 	File  string `json:"file"`
-	State string `json:"state"` // current, outdated or missing
+	State string `json:"state"` // current, outdated, missing or unreadable
 }
 
 // ReportFindings counts lint's findings.
@@ -149,14 +151,17 @@ func BuildReport(root string) (*Report, error) {
 		}
 	}
 	for _, f := range Derive(x, TierOf(cfg, mem)) {
+		// A file that is there but cannot be read (a folder, no
+		// permission) is not "outdated": regen stops on it as well
+		// (readDerived), so the report says what status says.
 		state := "current"
-		switch {
-		case workspace.Lstat(root, f.File) != nil:
+		switch b, err := readFile(f.File); {
+		case errors.Is(err, fs.ErrNotExist):
 			state = "missing"
-		default:
-			if b, err := readFile(f.File); err != nil || !bytes.Equal(b, f.Data) {
-				state = "outdated"
-			}
+		case err != nil:
+			state = "unreadable"
+		case !bytes.Equal(b, f.Data):
+			state = "outdated"
 		}
 		r.Derived = append(r.Derived, DerivedView{File: f.File, State: state})
 	}
