@@ -250,7 +250,13 @@ func ReadStatus(root string) (*StatusReport, error) {
 	}
 	last := ""
 	if lastEvent != nil {
+		// A boot check quotes the last summary as a message quotes a
+		// user's words (words.Clip), in the text and in the JSON of
+		// both fronts alike, so a 1 MB summary neither floods an
+		// agent's context through memsys_status nor a script's pipe;
+		// memsys show and log give it whole.
 		l := LineOf(*lastEvent)
+		l.Summary = words.Clip(l.Summary)
 		r.LastEvent, last = &l, l.ID
 	}
 	digest := src.Sum()
@@ -473,12 +479,8 @@ func (r *StatusReport) WriteText(w io.Writer, f front.Front) {
 		fmt.Fprintf(w, "event log: %s has no \"## Event Log\" section: add the line \"## Event Log\" at the end of the file (memsys reads events only below it)\n", r.Log.File)
 	}
 	if r.LastEvent != nil {
-		// One line of a boot check: the summary is quoted as a message
-		// quotes a user's words (words.Clip), so a 1 MB summary stays
-		// one short line; log and the JSON keep it whole.
-		l := *r.LastEvent
-		l.Summary = words.Clip(l.Summary)
-		fmt.Fprintf(w, "last event: %s\n", l)
+		// The summary is clipped already (ReadStatus).
+		fmt.Fprintf(w, "last event: %s\n", *r.LastEvent)
 	} else {
 		fmt.Fprintln(w, "last event: none")
 	}
