@@ -105,6 +105,12 @@ type DerivedStatus struct {
 	// them, so the advice is memsys adopt, as lint's MS202/MS203 and
 	// init give.
 	Curated []string `json:"curated,omitempty"`
+	// LogRewritten is true when the stale file is what memsys wrote
+	// from the log as committed at HEAD, and the events through its
+	// horizon have changed since (an edited committed event): regen
+	// refuses it as a hand-kept file, and the advice is to restore the
+	// events, not adopt what the edit changed. Curated is then empty.
+	LogRewritten bool `json:"log_rewritten,omitempty"`
 }
 
 // EventLine is the one-line view of an event that status, log and show
@@ -305,6 +311,16 @@ func ReadStatus(root string) (*StatusReport, error) {
 	}
 	if contextStale {
 		r.Context.Curated = sa.handEdits(parse.ContextFile, context, x.contextFile())
+	}
+	// What regen refuses to drop may be no hand edit at all: the events
+	// before the file's horizon changed since HEAD (sealedAt.logRewritten).
+	for _, d := range []struct {
+		st  *DerivedStatus
+		cur []byte
+	}{{&r.Graph, graph}, {&r.Context, context}} {
+		if len(d.st.Curated) > 0 && sa.logRewritten(d.cur) {
+			d.st.Curated, d.st.LogRewritten = nil, true
+		}
 	}
 	return r, nil
 }
@@ -548,6 +564,9 @@ func (d DerivedStatus) text(last, tier string) front.Text {
 	fix := front.Sprintf("run %s", front.Regen.Word())
 	if !d.Expected {
 		fix = lint.NotInTier(tier) // regen writes only the tier's files
+	}
+	if d.LogRewritten {
+		return front.Sprintf("stale (horizon %s, last event %s): %s", or(d.Horizon, "none"), or(last, "none"), logRewrittenAdvice("it", d.Horizon))
 	}
 	if len(d.Curated) > 0 {
 		it := "them"
