@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/memsys/memsys/internal/base/diag"
+	"github.com/memsys/memsys/internal/base/front"
 	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
 )
@@ -64,5 +65,29 @@ func TestStaleRows(t *testing.T) {
 	StaleRows(ds[:1], func(string) ([]string, bool) { return []string{"node billing"}, true })
 	if got, want := ds[0].Message, stale+", and it holds 1 item no replay of the log produces (node billing): "+adoptAdvice.String(); got != want {
 		t.Errorf("MS202 = %q, want %q", got, want)
+	}
+}
+
+// TestStaleLogRewritten: the adopt advice of a stale file's finding is
+// replaced whole for the file the caller names (the log was edited
+// before its horizon), on both fronts; other files and rules are left
+// alone.
+func TestStaleLogRewritten(t *testing.T) {
+	stale := ".memory/graph.md event horizon is evt-005 but the last event is evt-006"
+	adopt := ", and it holds " + rowsText([]string{"node cache"}) + ": " + adoptAdvice.String()
+	ds := diag.Diagnostics{
+		{Rule: "MS202", Range: diag.Range{File: parse.GraphFile}, Message: stale + adopt},
+		{Rule: "MS203", Range: diag.Range{File: parse.ContextFile}, Message: "ctx" + adopt},
+		{Rule: "MS204", Range: diag.Range{File: parse.GraphFile}, Message: "drift" + adopt},
+	}
+	StaleLogRewritten(ds, parse.GraphFile, front.Sprintf("restore them, or run %s", front.Regen.Word()))
+	if got, want := ds[0].Message, stale+": restore them, or run memsys regen"; got != want {
+		t.Errorf("MS202 = %q, want %q", got, want)
+	}
+	if got, want := ds[0].MCP, stale+": restore them, or run memsys_regen"; got != want {
+		t.Errorf("MS202 over MCP = %q, want %q", got, want)
+	}
+	if ds[1].Message != "ctx"+adopt || ds[2].Message != "drift"+adopt {
+		t.Errorf("left alone: %q, %q", ds[1].Message, ds[2].Message)
 	}
 }

@@ -198,6 +198,25 @@ func StaleRows(ds diag.Diagnostics, rows func(file string) ([]string, bool)) {
 	}
 }
 
+// StaleLogRewritten rewrites the findings of MS202 and MS203 in ds on
+// file that name what the stale file holds and advise adopt (after
+// StaleRows): the caller found the file to be what memsys wrote from the
+// log as committed, the events before its horizon edited since, so what
+// it "holds" is the edit's effect, and advice (restore the events) is
+// what to do instead.
+func StaleLogRewritten(ds diag.Diagnostics, file string, advice front.Text) {
+	const holds = ", and it holds "
+	for i := range ds {
+		d := &ds[i]
+		if d.Rule != "MS202" && d.Rule != "MS203" || d.Range.File != file || !strings.HasSuffix(d.Message, ": "+adoptAdvice.String()) {
+			continue
+		}
+		if j := strings.Index(d.Message, holds); j >= 0 {
+			d.Message, d.MCP = spellings("%s: %s", []any{d.Message[:j], advice})
+		}
+	}
+}
+
 // NotInTier is the advice for a stale derived file that tier does not
 // use: memsys regen does not write it. Status words it for its reader
 // (memsys_regen over MCP); lint's findings say it as the CLI does.

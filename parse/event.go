@@ -311,3 +311,19 @@ func isASCII(s string) bool {
 	}
 	return true
 }
+
+// IndexControl returns the index of the first control character in s
+// that the log does not hold, or -1: an ASCII control other than tab and
+// the line breaks (NUL included), or DEL. An escape sequence kept in the
+// log acts on the terminal of whoever prints it (memsys log, cat), so
+// append and import refuse one in what they write, lint reports one in
+// an event (MS136; a NUL byte is MS121's), and export refuses an event
+// holding one rather than write a ledger import would refuse.
+func IndexControl(s string) int {
+	for i := 0; i < len(s); i++ {
+		if b := s[i]; b < 0x20 && b != '\t' && b != '\n' && b != '\r' || b == 0x7f {
+			return i
+		}
+	}
+	return -1
+}

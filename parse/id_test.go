@@ -179,3 +179,26 @@ func TestNotIDHint(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexControl: the control characters the log does not hold are the
+// ASCII controls but tab and the line breaks, and DEL; everything else
+// (non-ASCII included) is text.
+func TestIndexControl(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		want int
+	}{
+		{"", -1},
+		{"a\tb\nc\r\n", -1},
+		{"café ␛ \u0085", -1}, // U+0085 is no ASCII control: UTF-8 text
+		{"x\x1b[2J", 1},
+		{"\x00", 0},
+		{"ab\x0c", 2},
+		{"a\x7f", 1},
+		{"\x1f", 0},
+	} {
+		if got := IndexControl(c.s); got != c.want {
+			t.Errorf("IndexControl(%q) = %d, want %d", c.s, got, c.want)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/memsys/memsys/internal/app/memory"
 	"github.com/memsys/memsys/internal/io/workspace"
+	"github.com/memsys/memsys/lint"
 	"github.com/memsys/memsys/parse"
 )
 
@@ -93,6 +94,19 @@ func ExportRoot(root string, w io.Writer) error {
 	}
 	if err := mem.Incomplete(); err != nil {
 		return err
+	}
+	// An event holding a control character would export (JSON escapes
+	// it) and then stop memsys import, which refuses one as append does:
+	// refuse it here, before a line is written, where the log names it
+	// (lint.ControlAt: what MS136 reports).
+	for i := range mem.Events {
+		e := &mem.Events[i]
+		if !e.InLog {
+			continue
+		}
+		if line, r, ok := lint.ControlAt(e); ok {
+			return fmt.Errorf("%s:%d: %s holds %s, then export again", e.Range.File, line, e.ID, lint.ControlMessage(r))
+		}
 	}
 	return writeIf(w, mem.Events, func(e *parse.Event) bool { return e.InLog })
 }

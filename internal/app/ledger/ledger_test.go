@@ -206,3 +206,45 @@ func TestReimportShifted(t *testing.T) {
 		t.Fatalf("third import: %d appended, %d skipped; want 0 and %d", r.Events, r.Skipped, len(lines))
 	}
 }
+
+// TestExportRefusesControl: export refuses an event of the log or the
+// archive that holds a control character import would refuse, naming
+// its file and line, and writes nothing; one outside the Event Log
+// section (not exported) stops nothing.
+func TestExportRefusesControl(t *testing.T) {
+	ev := func(n int, summary string) string {
+		return "### evt-00" + string(rune('0'+n)) + " | 2026-03-01 10:00 | ada | test\n\n**Scope**: s\n**Summary**: " + summary + "\n\n**Details**:\n- target: s\n- result: pass\n"
+	}
+	for _, c := range []struct {
+		name, archive, log, want string
+	}{
+		{"log", "", "# Changelog\n\n## Event Log\n\n" + ev(1, "ok") + "\n" + ev(2, "bad\x07bell"),
+			"CHANGELOG.md:17: evt-002 holds the control character U+0007, which memsys import refuses: delete it from the log (lint: MS136), then export again"},
+		{"archive", "# Changelog Archive\n\n" + ev(1, "nul\x00"), "# Changelog\n\n## Event Log\n\n" + ev(2, "ok"),
+			"changelog-archive.md:6: evt-001 holds the control character U+0000, which memsys import refuses: delete it from the log (lint: MS121), then export again"},
+		{"outside the log", "", "# Changelog\n\nrelease \x1b notes\n\n## Event Log\n\n" + ev(1, "ok"), ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, parse.LogFile), []byte(c.log), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if c.archive != "" {
+				if err := os.WriteFile(filepath.Join(dir, parse.ArchiveFile), []byte(c.archive), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var out bytes.Buffer
+			err := ExportRoot(dir, &out)
+			if c.want == "" {
+				if err != nil || out.Len() == 0 {
+					t.Fatalf("export: %v, %d bytes", err, out.Len())
+				}
+				return
+			}
+			if err == nil || err.Error() != c.want || out.Len() != 0 {
+				t.Errorf("export: %v (%d bytes written), want %q", err, out.Len(), c.want)
+			}
+		})
+	}
+}

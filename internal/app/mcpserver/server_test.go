@@ -16,6 +16,7 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/memsys/memsys/internal/app/memory"
+	"github.com/memsys/memsys/internal/base/words"
 )
 
 // copyExample copies examples/multi-agent into a temporary folder, so
@@ -752,4 +753,43 @@ func scriptFiles(t *testing.T, name string) string {
 		}
 	}
 	return root
+}
+
+// TestStatusClipsLongSummary: memsys_status quotes the last event's
+// summary as memsys status does (words.Clip), in its text and in its
+// structured result, so a 1 MB summary does not reach the agent whole
+// twice over; memsys_show still gives it whole.
+func TestStatusClipsLongSummary(t *testing.T) {
+	root := copyExample(t)
+	long := "Rotate keys " + strings.Repeat("x", 1<<20-64) // under the 1 MB line limit
+	f, err := os.OpenFile(filepath.Join(root, "CHANGELOG.md"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(f, "\n### evt-020 | 2026-04-08 09:00 | alice | fix\n\n**Scope**: auth\n**Summary**: %s\n", long)
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, root)
+	res := call(t, cs, "memsys_status", map[string]any{})
+	if res.IsError {
+		t.Fatal(text(res))
+	}
+	var st memory.StatusReport
+	structured(t, res, &st)
+	want := words.Clip(long)
+	if st.LastEvent == nil || st.LastEvent.ID != "evt-020" || st.LastEvent.Summary != want {
+		t.Errorf("structured last event: %q, want evt-020 with the summary %q", words.Clip(fmt.Sprint(st.LastEvent)), want)
+	}
+	if tx := text(res); !strings.Contains(tx, "| fix | "+want+"\n") || len(tx) > 4096 {
+		t.Errorf("text: %d bytes, want the clipped summary %q", len(tx), want)
+	}
+	if b, err := json.Marshal(res.StructuredContent); err != nil || len(b) > 4096 {
+		t.Errorf("structured result: %d bytes (%v)", len(b), err)
+	}
+	var sh memory.ShowResult
+	structured(t, call(t, cs, "memsys_show", map[string]any{"id": "evt-020"}), &sh)
+	if sh.Summary != long {
+		t.Errorf("show: the summary is %d bytes, want %d", len(sh.Summary), len(long))
+	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/memsys/memsys/internal/base/front"
 	"github.com/memsys/memsys/parse"
+	"github.com/memsys/memsys/templates"
 )
 
 // TestArchiveMovesResumesAndRefuses runs the whole protocol on a folder:
@@ -98,4 +99,29 @@ func retiringLog() []byte {
 		ev(20+i, "create", fmt.Sprintf("comp%d", i))
 	}
 	return []byte(b.String())
+}
+
+// TestProtocolArchiveStep: the AGENTS.md protocol's archival step names,
+// after memsys archive, each command archive's "next:" line then
+// advises (memsys regen), so an agent that follows the protocol to the
+// letter does not leave graph.md and context.md stale behind the
+// archive event (the step once said just "memsys archive").
+func TestProtocolArchiveStep(t *testing.T) {
+	var b strings.Builder
+	(&ArchiveResult{Moved: []string{"evt-001"}, ArchiveEvent: "evt-003", stale: true}).WriteText(&b, front.CLI)
+	_, next, ok := strings.Cut(b.String(), "\nnext: run ")
+	if !ok {
+		t.Fatalf("archive's output has no next step:\n%s", b.String())
+	}
+	cmd, _, _ := strings.Cut(next, " (")
+	var step string
+	for _, l := range strings.Split(string(templates.AgentsProtocol), "\n") {
+		if strings.Contains(l, "archival is due") {
+			step = l
+		}
+	}
+	_, after, ok := strings.Cut(step, "`memsys archive`")
+	if !ok || !strings.Contains(after, "`"+cmd+"`") {
+		t.Errorf("the protocol's archival step %q does not say to run %q after memsys archive, as archive's output does", step, cmd)
+	}
 }

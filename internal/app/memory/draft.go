@@ -364,10 +364,8 @@ func checkUTF8(d *Draft) error {
 		if !utf8.ValidString(v) {
 			return fmt.Errorf("%s %q is not valid UTF-8: pass UTF-8 text (convert it from its encoding, e.g. Latin-1)", what, words.Clip(v))
 		}
-		for _, r := range v {
-			if (r < 0x20 && r != '\t' && r != '\n' && r != '\r') || r == 0x7f {
-				return fmt.Errorf("%s %q contains the control character U+%04X: remove it", what, words.Clip(v), r)
-			}
+		if i := parse.IndexControl(v); i >= 0 {
+			return fmt.Errorf("%s %q contains the control character U+%04X: remove it", what, words.Clip(v), v[i])
 		}
 		return nil
 	}

@@ -1,6 +1,11 @@
 package memory
 
 import (
+	"context"
+
+	"github.com/memsys/memsys/internal/base/front"
+	"github.com/memsys/memsys/internal/io/gitx"
+	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/lint"
 	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
@@ -75,6 +80,82 @@ func (s sealedAt) handEdits(rel string, cur, want []byte) []string {
 		then = x.ContextFile()
 	}
 	return lint.CuratedAll(rel, cur, false, want, then)
+}
+
+// logRewritten reports whether the sealed derived file cur, which
+// handEdits found holding what no replay of the log draws, is exactly
+// what memsys wrote from the log as committed at HEAD: its seal, which
+// does not verify against the events through its horizon as they are
+// now, verifies against them as HEAD has them. Nothing in the file was
+// then edited by hand: the events before its horizon were (or removed),
+// since the commit, and adopt would record the edit's effect as new
+// events. The seal hashes the events and the file's text together, so
+// the file alone cannot tell the two apart; the committed log can, and
+// only says yes when it proves it. Outside a git work tree, without a
+// HEAD, or when the edit was committed too, it says no and the caller
+// keeps its general wording.
+func (s sealedAt) logRewritten(cur []byte) bool {
+	h, line := materialize.FindHorizon(cur)
+	num, ok := parse.EventNum(h)
+	if line == 0 || !ok || !materialize.HasSeal(cur) {
+		return false
+	}
+	ctx := context.Background()
+	g, err := gitx.Open(ctx, s.root)
+	if err != nil {
+		return false
+	}
+	prefix, err := g.Prefix(ctx)
+	if err != nil {
+		return false
+	}
+	blobs, err := g.NewBlobs(ctx, prefix)
+	if err != nil {
+		return false
+	}
+	defer blobs.Close()
+	mem := &workspace.Memory{Root: s.root}
+	data, ok, err := blobs.Blob("HEAD", workspace.LogName)
+	if err != nil || !ok {
+		return false
+	}
+	mem.LogBytes = data
+	for _, name := range parse.ArchiveFiles {
+		if data, ok, err := blobs.Blob("HEAD", name); err == nil && ok {
+			mem.ArchivePath, mem.ArchiveBytes = name, data
+			break
+		}
+	}
+	// The digest through the first event with the horizon's number, as
+	// status and regen --at take it (horizonDigests.see).
+	src := materialize.NewSourceHasher(s.opt)
+	var sum []byte
+	if err := mem.Stream(func(e *parse.Event) {
+		if sum != nil {
+			return
+		}
+		src.Add(e)
+		if e.Num == num {
+			sum = src.Sum()
+		}
+	}, parse.HeadersOnly()); err != nil || sum == nil {
+		return false
+	}
+	return materialize.Sealed(cur, sum)
+}
+
+// inLintBaseHead is the lint that shows each committed event changed
+// since HEAD (MS301): no tool compares with git history.
+var inLintBaseHead = front.Command{CLI: "memsys lint --base HEAD"}
+
+// logRewrittenAdvice is what to do about a derived file (file: its
+// name, or "it" after it) that memsys wrote from the committed log when
+// the log was changed before its horizon since (sealedAt.logRewritten):
+// the fault is in the log, so the advice is to restore it, not to adopt
+// what the edit changed.
+func logRewrittenAdvice(file, horizon string) front.Text {
+	return front.Sprintf("%s is what memsys wrote from the log as committed at HEAD, and events through its horizon %s have changed since (committed events are never edited): restore them (%s shows each change, MS301) and record corrections as new events, or run %s to derive it from the log as it is",
+		file, horizon, inLintBaseHead.Word(), inRegenForce.Word())
 }
 
 // sealMisses counts the sealed files behind the log whose seal handEdits

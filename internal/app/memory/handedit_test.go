@@ -208,3 +208,60 @@ func TestSealCheckedThroughCache(t *testing.T) {
 		})
 	}
 }
+
+// TestLogRewritten: a sealed graph.md behind the log that holds a row no
+// replay produces because a committed event before its horizon was
+// edited (comp2 renamed) is what memsys wrote from HEAD's log
+// (sealedAt.logRewritten): status says so instead of listing the row as
+// curated, and regen refuses with the restore advice. The same row added
+// by hand to graph.md, the log as committed, is not: it stays curated.
+// Outside a repository the committed log is unknown, and the answer is
+// no.
+func TestLogRewritten(t *testing.T) {
+	sep := "\n---\n\n"
+	two := head + event(1, "create") + sep + event(2, "create")
+	root, git := gitRoot(t, map[string][]byte{parse.LogFile: []byte(two), "TODO.md": []byte("# TODO\n")})
+	if _, err := Regenerate(root, RegenOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	git("add", "-A")
+	git("commit", "-q", "-m", "regen")
+	graph, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(parse.GraphFile)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := head + event(1, "create") + sep + strings.Replace(event(2, "create"), "entity: comp2", "entity: other", 1) + sep + event(3, "test")
+	write(t, root, parse.LogFile, edited)
+	sa := sealedAt{root: root, opt: lint.RenderOptions(config.Default())}
+	if !sa.logRewritten(graph) {
+		t.Error("logRewritten = false for the file regen wrote from HEAD's log")
+	}
+	st, err := Status(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !st.Graph.LogRewritten || st.Graph.Curated != nil {
+		t.Errorf("status: log_rewritten %v, curated %q", st.Graph.LogRewritten, st.Graph.Curated)
+	}
+	if _, err := Regenerate(root, RegenOptions{}); err == nil || !strings.Contains(err.Error(), "is what memsys wrote from the log as committed at HEAD") {
+		t.Errorf("regen: err = %v, want the restore advice", err)
+	}
+
+	// The log as committed, the row renamed in graph.md by hand.
+	write(t, root, parse.LogFile, two+sep+event(3, "test"))
+	hand := strings.Replace(string(graph), "| comp2 |", "| other |", 1)
+	write(t, root, parse.GraphFile, hand)
+	if sa.logRewritten([]byte(hand)) {
+		t.Error("logRewritten = true for a hand edit")
+	}
+	if st, err := Status(root); err != nil || st.Graph.LogRewritten || len(st.Graph.Curated) == 0 {
+		t.Errorf("hand edit: status %+v, %v", st.Graph, err)
+	}
+
+	// No repository: nothing to compare with.
+	plain := t.TempDir()
+	write(t, plain, parse.LogFile, edited)
+	if (sealedAt{root: plain, opt: sa.opt}).logRewritten(graph) {
+		t.Error("logRewritten = true outside a repository")
+	}
+}

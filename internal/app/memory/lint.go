@@ -404,6 +404,7 @@ func staleRows(root string, cfg config.Config, files memFiles, ds diag.Diagnosti
 	opt := lint.RenderOptions(cfg)
 	var x *materialize.Replayer
 	tried := false
+	var rewritten [][2]string // file, horizon
 	lint.StaleRows(ds, func(f string) ([]string, bool) {
 		if f == parse.GraphFile && !tier.HasGraph() || f == parse.ContextFile && !tier.HasContext() {
 			return nil, false
@@ -425,8 +426,19 @@ func staleRows(root string, cfg config.Config, files memFiles, ds diag.Diagnosti
 		if f == parse.ContextFile {
 			want = x.ContextFile()
 		}
-		return sealedAt{root: root, opt: opt}.handEdits(f, cur, want), true
+		sa := sealedAt{root: root, opt: opt}
+		items := sa.handEdits(f, cur, want)
+		if len(items) > 0 && sa.logRewritten(cur) {
+			h, _ := materialize.FindHorizon(cur)
+			rewritten = append(rewritten, [2]string{f, h})
+		}
+		return items, true
 	})
+	// What the file holds is an edited committed event's effect, as
+	// status and regen say (sealedAt.logRewritten).
+	for _, r := range rewritten {
+		lint.StaleLogRewritten(ds, r[0], logRewrittenAdvice("it", r[1]))
+	}
 }
 
 // LintInput is the lint.Input of the memory at root: its files, read

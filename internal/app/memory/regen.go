@@ -241,6 +241,10 @@ func refuseHandKept(f Derived, cur []byte, at sealedAt) error {
 	if len(items) == 0 {
 		return nil
 	}
+	if at.logRewritten(cur) {
+		h, _ := materialize.FindHorizon(cur)
+		return front.Errorf("%s%w", logRewrittenAdvice(f.File, h), quiet{ErrHandKept})
+	}
 	how := "was not written by memsys"
 	if materialize.HasSeal(cur) {
 		how = "was changed since memsys wrote it (edited by hand, or the log rewritten)"

@@ -113,6 +113,12 @@ type DerivedStatus struct {
 	// err is the read error Reason says, for the front ends that word
 	// its advice their own way (DerivedStatus.text).
 	err error
+	// LogRewritten is true when the stale file is what memsys wrote
+	// from the log as committed at HEAD, and the events through its
+	// horizon have changed since (an edited committed event): regen
+	// refuses it as a hand-kept file, and the advice is to restore the
+	// events, not adopt what the edit changed. Curated is then empty.
+	LogRewritten bool `json:"log_rewritten,omitempty"`
 }
 
 // EventLine is the one-line view of an event that status, log and show
@@ -258,7 +264,13 @@ func ReadStatus(root string) (*StatusReport, error) {
 	}
 	last := ""
 	if lastEvent != nil {
+		// A boot check quotes the last summary as a message quotes a
+		// user's words (words.Clip), in the text and in the JSON of
+		// both fronts alike, so a 1 MB summary neither floods an
+		// agent's context through memsys_status nor a script's pipe;
+		// memsys show and log give it whole.
 		l := LineOf(*lastEvent)
+		l.Summary = words.Clip(l.Summary)
 		r.LastEvent, last = &l, l.ID
 	}
 	digest := src.Sum()
@@ -307,6 +319,16 @@ func ReadStatus(root string) (*StatusReport, error) {
 	}
 	if contextStale {
 		r.Context.Curated = sa.handEdits(parse.ContextFile, context, x.contextFile())
+	}
+	// What regen refuses to drop may be no hand edit at all: the events
+	// before the file's horizon changed since HEAD (sealedAt.logRewritten).
+	for _, d := range []struct {
+		st  *DerivedStatus
+		cur []byte
+	}{{&r.Graph, graph}, {&r.Context, context}} {
+		if len(d.st.Curated) > 0 && sa.logRewritten(d.cur) {
+			d.st.Curated, d.st.LogRewritten = nil, true
+		}
 	}
 	return r, nil
 }
@@ -494,12 +516,8 @@ func (r *StatusReport) WriteText(w io.Writer, f front.Front) {
 		fmt.Fprintf(w, "event log: %s has no \"## Event Log\" section: add the line \"## Event Log\" at the end of the file (memsys reads events only below it)\n", r.Log.File)
 	}
 	if r.LastEvent != nil {
-		// One line of a boot check: the summary is quoted as a message
-		// quotes a user's words (words.Clip), so a 1 MB summary stays
-		// one short line; log and the JSON keep it whole.
-		l := *r.LastEvent
-		l.Summary = words.Clip(l.Summary)
-		fmt.Fprintf(w, "last event: %s\n", l)
+		// The summary is clipped already (ReadStatus).
+		fmt.Fprintf(w, "last event: %s\n", *r.LastEvent)
 	} else {
 		fmt.Fprintln(w, "last event: none")
 	}
@@ -579,6 +597,9 @@ func (d DerivedStatus) text(last, tier string) front.Text {
 	fix := front.Sprintf("run %s", front.Regen.Word())
 	if !d.Expected {
 		fix = lint.NotInTier(tier) // regen writes only the tier's files
+	}
+	if d.LogRewritten {
+		return front.Sprintf("stale (horizon %s, last event %s): %s", or(d.Horizon, "none"), or(last, "none"), logRewrittenAdvice("it", d.Horizon))
 	}
 	if len(d.Curated) > 0 {
 		it := "them"

@@ -158,25 +158,34 @@ func TestStatusUnreadHeadings(t *testing.T) {
 	}
 }
 
-// TestStatusLastEventClipped: the "last event:" line quotes a long
-// summary as messages quote input (words.Clip), on both fronts, so a
-// 1 MB summary stays one short line; the JSON keeps it whole.
+// TestStatusLastEventClipped: status quotes a long last summary as
+// messages quote input (words.Clip) in the report itself, so its text
+// on both fronts and its JSON (memsys status --format json, and
+// memsys_status's structured result) stay short with a 1 MB summary,
+// on a second read too (which may come from the history cache).
 func TestStatusLastEventClipped(t *testing.T) {
-	long := strings.Repeat("é", 1<<19) // 1 MB
-	r := StatusReport{LastEvent: &EventLine{ID: "evt-002", Time: "2026-03-02 09:00", Agent: "bob", Type: "fix", Summary: long}}
+	long := strings.Repeat("é", 1<<19-64) // 1 MB, under the line limit
+	root := t.TempDir()
+	write(t, root, "CHANGELOG.md", "# Changelog\n\n## Event Log\n\n### evt-001 | 2026-03-01 09:00 | alice | decision\n\n**Scope**: auth\n**Summary**: Start\n\n"+
+		"### evt-002 | 2026-03-02 09:00 | bob | fix\n\n**Scope**: auth\n**Summary**: "+long+"\n")
 	want := "last event: evt-002 | 2026-03-02 09:00 | bob | fix | " + words.Clip(long) + "\n"
-	for _, f := range []front.Front{front.CLI, front.MCP} {
-		var b strings.Builder
-		r.WriteText(&b, f)
-		if !strings.Contains(b.String(), want) || b.Len() > 4096 {
-			t.Errorf("front %v: %d bytes, want the line %q", f, b.Len(), want)
+	for run := range 2 {
+		r, err := Status(root)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	if r.LastEvent.Summary != long {
-		t.Error("WriteText changed the report's summary")
-	}
-	j, err := json.Marshal(r)
-	if err != nil || !strings.Contains(string(j), long) {
-		t.Errorf("JSON lost the whole summary (%v)", err)
+		if r.LastEvent == nil || r.LastEvent.Summary != words.Clip(long) {
+			t.Fatalf("run %d: the report's last event is not clipped", run)
+		}
+		for _, f := range []front.Front{front.CLI, front.MCP} {
+			var b strings.Builder
+			r.WriteText(&b, f)
+			if !strings.Contains(b.String(), want) || b.Len() > 4096 {
+				t.Errorf("run %d, front %v: %d bytes, want the line %q", run, f, b.Len(), want)
+			}
+		}
+		if j, err := json.Marshal(r.For(front.MCP)); err != nil || len(j) > 4096 {
+			t.Errorf("run %d: JSON of %d bytes (%v)", run, len(j), err)
+		}
 	}
 }
