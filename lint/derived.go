@@ -105,7 +105,7 @@ func checkStale(p *Pass, rel string, need bool) {
 		return
 	}
 	if err != nil {
-		p.Reportf(diag.Range{File: rel}, "", "cannot read %s: %v", rel, err)
+		p.Reportf(diag.Range{File: rel}, "", "cannot read %s: %s", rel, readReason(rel, err))
 		return
 	}
 	h, line := p.horizonOf(rel, src)
@@ -349,4 +349,11 @@ func firstDiff(a, b []byte) int {
 		}
 	}
 	return line
+}
+
+// readReason is err, a read error of rel, without the "rel: " it
+// starts with when the reader named the file: the finding names it
+// already.
+func readReason(rel string, err error) string {
+	return strings.TrimPrefix(err.Error(), rel+": ")
 }

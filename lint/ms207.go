@@ -31,7 +31,7 @@ func runAgentsProtocol(p *Pass) {
 	case errors.Is(err, fs.ErrNotExist):
 		p.Reportf(diag.Range{File: parse.AgentsFile}, "", "%s is missing: add one with a \"## Memory System Protocol\" section", parse.AgentsFile)
 	case err != nil:
-		p.Reportf(diag.Range{File: parse.AgentsFile}, "", "cannot read %s: %v", parse.AgentsFile, err)
+		p.Reportf(diag.Range{File: parse.AgentsFile}, "", "cannot read %s: %s", parse.AgentsFile, readReason(parse.AgentsFile, err))
 	default:
 		// The advice is what memsys init does with the file (it reads
 		// it with the same parse.FindAgentsProtocol), or what to do
