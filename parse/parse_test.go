@@ -471,3 +471,48 @@ func TestHeadersOnlyText(t *testing.T) {
 		}
 	}
 }
+
+// TestTimeStringAsFmt holds Time.String and Time.ISO, which write their
+// digits by hand, to what fmt's %04d/%02d wrote before, at the edges of every
+// field and for times no parse gives (negative, over-wide).
+func TestTimeStringAsFmt(t *testing.T) {
+	want := func(tm Time) string {
+		if tm.IsZero() {
+			return tm.Raw
+		}
+		if tm.DateOnly {
+			return fmt.Sprintf("%04d-%02d-%02d", tm.Year, tm.Month, tm.Day)
+		}
+		return fmt.Sprintf("%04d-%02d-%02d %02d:%02d", tm.Year, tm.Month, tm.Day, tm.Hour, tm.Minute)
+	}
+	years := []int16{1, 9, 10, 99, 100, 999, 1000, 2026, 9999, 10000, 32767, -1, -2026}
+	small := []int8{0, 1, 9, 10, 59, 99, 100, 127, -1, -128}
+	n := 0
+	for _, y := range years {
+		for _, m := range small {
+			for _, v := range small {
+				for _, dateOnly := range []bool{false, true} {
+					tm := Time{Year: y, Month: m, Day: v, Hour: v, Minute: m, DateOnly: dateOnly, Raw: "raw"}
+					if got, w := tm.String(), want(tm); got != w {
+						t.Fatalf("%+v: String() = %q, fmt gives %q", tm, got, w)
+					}
+					// ISO is the ledger's: String with a T for the space.
+					w := want(tm)
+					if !tm.IsZero() && !tm.DateOnly {
+						w = w[:10] + "T" + w[11:]
+					}
+					if got := tm.ISO(); got != w {
+						t.Fatalf("%+v: ISO() = %q, want %q", tm, got, w)
+					}
+					n++
+				}
+			}
+		}
+	}
+	if got := (Time{Raw: "sometime"}).String(); got != "sometime" {
+		t.Fatalf("zero Time: %q, want its raw text", got)
+	}
+	if n < 2000 {
+		t.Fatalf("only %d times compared", n)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/memsys/memsys/internal/app/memory"
 	"github.com/memsys/memsys/parse"
@@ -36,11 +37,12 @@ type Field struct {
 
 // ToRecord converts a parsed event.
 func ToRecord(e *parse.Event) Record {
-	r := Record{ID: e.ID, TS: isoTime(e.Time), Type: e.Type, Agent: e.Agent, Scope: e.Scope, Content: e.Summary,
+	r := Record{ID: e.ID, TS: e.Time.ISO(), Type: e.Type, Agent: e.Agent, Scope: e.Scope, Content: e.Summary,
 		Details: details(e.Details), Related: nonNil(e.Refs), Tags: nonNil(e.Tags)}
 	for _, f := range e.Fields {
-		switch parse.NormKey(f.Key) {
-		case "scope", "summary", "details", "refs", "tags":
+		// SameKey, not NormKey: the fields are written "**Scope**",
+		// and lowering each allocated twice per field of every event.
+		if slices.ContainsFunc(carried, func(k string) bool { return parse.SameKey(f.Key, k) }) {
 			continue
 		}
 		r.Fields = append(r.Fields, Field{f.Key, f.Value})
@@ -48,15 +50,8 @@ func ToRecord(e *parse.Event) Record {
 	return r
 }
 
-// isoTime writes "2026-03-01T10:00" (or the date alone for a date-only
-// stamp, or the raw text of an unreadable one).
-func isoTime(t parse.Time) string {
-	s := t.String()
-	if !t.IsZero() && !t.DateOnly {
-		s = s[:10] + "T" + s[11:]
-	}
-	return s
-}
+// carried are the fields a Record has a member of its own for.
+var carried = []string{"scope", "summary", "details", "refs", "tags"}
 
 func details(ds []parse.Detail) []memory.DraftDetail {
 	out := make([]memory.DraftDetail, 0, len(ds))
@@ -95,11 +90,15 @@ func Write(w io.Writer, events []parse.Event) error { return writeIf(w, events, 
 func writeIf(w io.Writer, events []parse.Event, keep func(*parse.Event) bool) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
+	var r Record
 	for i := range events {
 		if keep != nil && !keep(&events[i]) {
 			continue
 		}
-		if err := enc.Encode(ToRecord(&events[i])); err != nil {
+		// One Record, encoded through its address: a Record passed by
+		// value was copied to the heap for every event.
+		r = ToRecord(&events[i])
+		if err := enc.Encode(&r); err != nil {
 			return fmt.Errorf("export %s: %w", events[i].ID, err)
 		}
 	}
