@@ -82,13 +82,9 @@ const journalAnchor = 256
 // too, and then lint reports the cut event (a malformed header or
 // missing fields on the last event) and its text says what to do.
 func (f *File) Append(root string, data []byte) error {
-	jp, err := Resolve(root, LockName)
+	j, err := openLockFile(root)
 	if err != nil {
 		return err
-	}
-	j, err := os.OpenFile(jp, os.O_RDWR|os.O_CREATE, 0o644)
-	if err != nil {
-		return writeError(LockName, "cannot open", err)
 	}
 	defer j.Close()
 	anchor := make([]byte, min(f.size, journalAnchor))

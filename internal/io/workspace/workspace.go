@@ -378,6 +378,23 @@ func checked(root, rel string) (string, error) {
 	return p, nil
 }
 
+// kind names what a file that is not a regular file or a folder is, for
+// the one line that refuses it: reading a named pipe would wait for a
+// writer forever, so memsys never opens one.
+func kind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeSymlink != 0:
+		return "a symlink"
+	}
+	return "a special file"
+}
+
 // Resolve returns the path of rel inside root, refusing any path whose
 // existing components include a symlink that leads outside root (the
 // file itself, or .memory). A hostile repository cannot make memsys read

@@ -175,16 +175,9 @@ func lock(root string, needLog bool) (unlock func(), recovered string, err error
 			return nil, "", err
 		}
 	}
-	p, err := Resolve(root, LockName)
+	f, err := openLockFile(root)
 	if err != nil {
 		return nil, "", err
-	}
-	f, err := openLock(p, os.O_RDWR|os.O_CREATE, 0o644)
-	if errors.Is(err, syscall.EISDIR) {
-		return nil, "", fmt.Errorf("%s: cannot open lock file: %v: move it away (memsys creates it)", LockName, errors.Unwrap(err))
-	}
-	if err != nil {
-		return nil, "", writeError(LockName, "cannot open lock file", err)
 	}
 	for {
 		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
@@ -205,6 +198,44 @@ func lock(root string, needLog bool) (unlock func(), recovered string, err error
 		return nil, "", err
 	}
 	return unlock, recovered, nil
+}
+
+// openLockFile opens the lock file of root, creating it. The lock file
+// is memsys's own: it holds the append journal, which every writer
+// truncates once it takes the lock. So, unlike the memory files, it is
+// never reached through a symlink, even one inside the root: a
+// committed .memsys.lock -> CHANGELOG.md would have the first regen
+// truncate the log to nothing. Anything but a regular file (a FIFO, a
+// socket) is refused too: the journal cannot live there. lock and
+// File.Append both open it here.
+func openLockFile(root string) (*os.File, error) {
+	symlink := fmt.Errorf("%s: is a symlink: memsys writes its append journal there and would write through the link; remove it (memsys creates it)", LockName)
+	if fi, err := os.Lstat(filepath.Join(root, LockName)); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		return nil, symlink // before Resolve, whose advice for a link differs
+	}
+	p, err := Resolve(root, LockName)
+	if err != nil {
+		return nil, err
+	}
+	// O_NOFOLLOW: a link made since the check still fails the open.
+	f, err := openLock(p, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o644)
+	switch {
+	case errors.Is(err, syscall.ELOOP):
+		return nil, symlink
+	case errors.Is(err, syscall.EISDIR):
+		return nil, fmt.Errorf("%s: cannot open lock file: %v: move it away (memsys creates it)", LockName, errors.Unwrap(err))
+	case err != nil:
+		return nil, writeError(LockName, "cannot open lock file", err)
+	}
+	fi, err := f.Stat()
+	if err == nil && !fi.Mode().IsRegular() {
+		err = fmt.Errorf("%s: not a regular file (%s): remove it (memsys creates it)", LockName, kind(fi.Mode()))
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
 }
 
 // Equal reports whether the file rel inside root holds exactly data, so
