@@ -3,26 +3,51 @@ package workspace
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"syscall"
 
 	"github.com/memsys/memsys/internal/base/config"
 )
 
+// maxConfigSize bounds what LoadConfig reads: a configuration is a few
+// hundred bytes, and every command loads it first, so a large file
+// (or one that never ends) must not cost a command its memory.
+const maxConfigSize = 1 << 20
+
 // LoadConfig reads config.FileName at root. A missing file gives
 // config.Default() and no error; any other problem is an error of the
 // form "file:line: what is wrong: what to do".
 func LoadConfig(root string) (config.Config, error) {
-	path := filepath.Join(root, config.FileName)
-	src, err := os.ReadFile(path)
-	if err == nil {
-		observeRead(path)
+	path, err := Resolve(root, config.FileName)
+	if err != nil {
+		return config.Config{}, err
 	}
+	// O_NONBLOCK: opening a named pipe for reading waits for a writer,
+	// forever if none comes; with it the open returns and Stat refuses
+	// the pipe. A regular file ignores the flag.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return config.Default(), nil
 	}
+	if err != nil {
+		return config.Config{}, configReadError(err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	switch {
+	case err != nil:
+		return config.Config{}, configReadError(err)
+	case fi.IsDir():
+		return config.Config{}, configReadError(&fs.PathError{Op: "read", Path: path, Err: syscall.EISDIR})
+	case !fi.Mode().IsRegular():
+		return config.Config{}, fmt.Errorf("%s: not a regular file (%s): replace it with a regular file (the configuration is one JSON file)", config.FileName, kind(fi.Mode()))
+	case fi.Size() > maxConfigSize:
+		return config.Config{}, fmt.Errorf("%s: %d bytes, over the %d MiB limit for the configuration: shorten it", config.FileName, fi.Size(), maxConfigSize>>20)
+	}
+	observeRead(path)
+	src, err := io.ReadAll(io.LimitReader(f, maxConfigSize))
 	if err != nil {
 		return config.Config{}, configReadError(err)
 	}

@@ -7,6 +7,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/memsys/memsys/internal/base/config"
 )
 
 // TestLockNeverWritesThrough: the lock file holds the append journal,
@@ -78,5 +80,63 @@ func withDeadline(t *testing.T, f func() error) error {
 	case <-ctx.Done():
 		t.Fatal("still running after 10 s: memsys waits on a named pipe")
 		return nil
+	}
+}
+
+// TestLoadConfigNotAFile: every command loads .memsys.json first, so a
+// named pipe there hung lint, regen, status, archive and audit, and a
+// 512 MiB file was read whole. Both are refused in one line, before a
+// byte is read.
+func TestLoadConfigNotAFile(t *testing.T) {
+	t.Run("named pipe", func(t *testing.T) {
+		root := t.TempDir()
+		if err := syscall.Mkfifo(filepath.Join(root, config.FileName), 0o644); err != nil {
+			t.Skip("mkfifo:", err)
+		}
+		err := withDeadline(t, func() error { _, err := LoadConfig(root); return err })
+		if want := ".memsys.json: not a regular file (a named pipe): replace it with a regular file (the configuration is one JSON file)"; err == nil || err.Error() != want {
+			t.Errorf("LoadConfig: %v, want %q", err, want)
+		}
+	})
+	t.Run("too large", func(t *testing.T) {
+		root := t.TempDir()
+		p := filepath.Join(root, config.FileName)
+		write(t, p, "{}")
+		if err := os.Truncate(p, MaxFileSize+1); err != nil {
+			t.Skip("cannot make a sparse file:", err)
+		}
+		read := false
+		defer ObserveReads(func(string) { read = true })()
+		_, err := LoadConfig(root)
+		if want := ".memsys.json: 536870913 bytes, over the 1 MiB limit for the configuration: shorten it"; err == nil || err.Error() != want {
+			t.Errorf("LoadConfig: %v, want %q", err, want)
+		}
+		if read {
+			t.Error("LoadConfig read the oversized file")
+		}
+	})
+}
+
+// TestOversizeAdvice: "archive older events" is the way to shrink the
+// log and only the log; for any other file over the limit (the archive,
+// which archiving grows, the baseline, a derived file) the advice was
+// wrong.
+func TestOversizeAdvice(t *testing.T) {
+	root := t.TempDir()
+	for _, rel := range []string{LogName, ArchiveNames[0], ".memsys-baseline.json"} {
+		p := filepath.Join(root, rel)
+		write(t, p, "x")
+		if err := os.Truncate(p, MaxFileSize+1); err != nil {
+			t.Skip("cannot make a sparse file:", err)
+		}
+	}
+	for rel, want := range map[string]string{
+		LogName:                 "CHANGELOG.md: 536870913 bytes, over the 512 MiB limit: archive older events (memsys archive)",
+		ArchiveNames[0]:         "changelog-archive.md: 536870913 bytes, over the 512 MiB limit: memsys does not read a file this large; shorten it or move it away",
+		".memsys-baseline.json": ".memsys-baseline.json: 536870913 bytes, over the 512 MiB limit: memsys does not read a file this large; shorten it or move it away",
+	} {
+		if _, err := ReadFile(root, rel); err == nil || err.Error() != want {
+			t.Errorf("ReadFile(%s): %v, want %q", rel, err, want)
+		}
 	}
 }

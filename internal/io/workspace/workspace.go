@@ -371,7 +371,11 @@ func checked(root, rel string) (string, error) {
 	case fi.IsDir():
 		return "", fmt.Errorf("%s: is a directory, not a file: move it away", rel)
 	case !fi.Mode().IsRegular():
-		return "", fmt.Errorf("%s: not a regular file: move it away", rel)
+		return "", fmt.Errorf("%s: not a regular file (%s): replace it with a regular file", rel, kind(fi.Mode()))
+	case fi.Size() > MaxFileSize && rel != LogName:
+		// Archiving shrinks the log and nothing else (it grows the
+		// archive).
+		return "", fmt.Errorf("%s: %d bytes, over the %d MiB limit: memsys does not read a file this large; shorten it or move it away", rel, fi.Size(), MaxFileSize>>20)
 	case fi.Size() > MaxFileSize:
 		return "", front.Errorf("%s: %d bytes, over the %d MiB limit: archive older events (%s)", rel, fi.Size(), MaxFileSize>>20, front.Archive.Word())
 	}
