@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 
+	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/parse"
 )
 
@@ -234,6 +235,9 @@ type tailPlan struct {
 // planTail plans from the tail alone; done is false when it cannot be
 // sure and the whole files must be read.
 func planTail(file string, log, arch LogFile, t *Tail, d Draft, countLine bool) (tailPlan, bool, error) {
+	if (&workspace.Memory{Log: t.Log}).Incomplete() != nil {
+		return tailPlan{}, false, nil // the whole read refuses it, with the line counted from the top
+	}
 	missing := false
 	known := func(num int) (string, string, bool) {
 		for i := len(t.Log.Events) - 1; i >= 0; i-- {
@@ -294,6 +298,12 @@ func planWhole(file string, log LogFile, src []byte, archName string, arch LogFi
 		}
 	}
 	l := parse.Parse(file, src, parse.HeadersOnly())
+	// The parser stops at a line over the limit, so the events after it
+	// are unknown: an event heading there would be numbered again.
+	// Refuse, as regen does (workspace.Memory.Incomplete).
+	if err := (&workspace.Memory{Log: l}).Incomplete(); err != nil {
+		return Planned{}, err
+	}
 	// Before anything else: a torn event is why whatever else fails.
 	if err := TornEnd(file, src, l); err != nil {
 		return Planned{}, err
