@@ -220,10 +220,11 @@ func CachePutFunc(root, name string, write func(io.Writer) error) (ok bool) {
 	if dir == "" || os.MkdirAll(dir, 0o755) != nil {
 		return false
 	}
-	f, err := os.CreateTemp(dir, tmpPrefix+name+"-*")
+	f, err := trackedTemp(dir, tmpPrefix+name+"-*")
 	if err != nil {
 		return false
 	}
+	defer tempDone(f.Name())
 	w := &entryWriter{w: bufio.NewWriterSize(f, 64<<10), crc: crc32.New(castagnoli())}
 	err = write(w)
 	if err == nil && w.n > cacheMaxEntry {

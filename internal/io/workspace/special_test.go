@@ -3,6 +3,7 @@ package workspace
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"syscall"
 	"testing"
@@ -138,5 +139,47 @@ func TestOversizeAdvice(t *testing.T) {
 		if _, err := ReadFile(root, rel); err == nil || err.Error() != want {
 			t.Errorf("ReadFile(%s): %v, want %q", rel, err, want)
 		}
+	}
+}
+
+// TestSignalRemovesTemps: a SIGINT or SIGTERM that arrives while a
+// temporary file of an atomic write exists removes it before the
+// process dies, and the process still dies of the signal (a shell sees
+// 130 or 143). The test runs itself as a child that creates the file
+// and signals itself; before the fix the file stayed behind.
+func TestSignalRemovesTemps(t *testing.T) {
+	if dir := os.Getenv("MEMSYS_TEST_SIGNAL_DIR"); dir != "" {
+		f, err := trackedTemp(dir, tmpPrefix+"graph.md-*")
+		if err != nil {
+			os.Exit(3)
+		}
+		f.WriteString("half of graph.md")
+		sig := syscall.SIGTERM
+		if os.Getenv("MEMSYS_TEST_SIGNAL") == "INT" {
+			sig = syscall.SIGINT
+		}
+		syscall.Kill(os.Getpid(), sig)
+		time.Sleep(time.Minute) // the signal ends the process first
+		os.Exit(4)
+	}
+	for name, sig := range map[string]syscall.Signal{"INT": syscall.SIGINT, "TERM": syscall.SIGTERM} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestSignalRemovesTemps$")
+			cmd.Env = append(os.Environ(), "MEMSYS_TEST_SIGNAL_DIR="+dir, "MEMSYS_TEST_SIGNAL="+name)
+			out, err := cmd.CombinedOutput()
+			if ctx.Err() != nil {
+				t.Fatalf("the child did not die of SIG%s within 20 s", name)
+			}
+			ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus)
+			if !ok || !ws.Signaled() || ws.Signal() != sig {
+				t.Errorf("child: %v, want death by SIG%s\n%s", err, name, out)
+			}
+			if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+				t.Errorf("left after SIG%s: %s", name, ents[0].Name())
+			}
+		})
 	}
 }

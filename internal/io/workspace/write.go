@@ -44,11 +44,12 @@ func WriteFile(root, rel string, data []byte) error {
 		}
 	}
 	cleanTemps(dir, filepath.Base(p))
-	f, err := createTemp(dir, tmpPrefix+filepath.Base(p)+"-*")
+	f, err := trackedTemp(dir, tmpPrefix+filepath.Base(p)+"-*")
 	if err != nil {
 		return writeError(rel, "cannot write", err)
 	}
 	tmp := f.Name()
+	defer tempDone(tmp)
 	fail := func(err error) error {
 		f.Close()
 		os.Remove(tmp)

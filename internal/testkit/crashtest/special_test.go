@@ -4,13 +4,17 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/memsys/memsys/internal/testkit/loggen"
 )
 
 // appendArgs is an append every memory here accepts.
@@ -94,4 +98,77 @@ func TestNamedPipes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSignals interrupts regen and append (with --regen) with SIGINT
+// and SIGTERM, alternately, at moments spread over their run time, as
+// TestKill does with SIGKILL, and checks right after each signal, before
+// any recovery, what SIGKILL cannot promise: no temporary file is left
+// (the handler removes them), besides each file being its whole old or
+// new version, no event lost, and no parse error (MS1xx) in the log.
+// Then regen and lint recover as after a kill. A signal that misses the
+// moment a temporary file exists proves less, never fails wrongly; the
+// moment is covered directly by workspace.TestSignalRemovesTemps.
+func TestSignals(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not found")
+	}
+	base := newRepo(t, killEvents)
+	cases := []struct {
+		name    string
+		prepare func(t *testing.T, dir string)
+		args    []string
+	}{
+		{"regen", func(t *testing.T, dir string) { write(t, dir, "CHANGELOG.md", loggen.Generate(killEvents+500, 1)) }, []string{"regen"}},
+		{"append", func(*testing.T, string) {}, []string{"append", "--type", "test", "--scope", "crash", "--summary", "signalled append",
+			"--agent", "crashtest", "--detail", "target=crash", "--detail", "result=pass", "--time", "2099-01-01 00:00", "--regen"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			start := copyTree(t, base)
+			c.prepare(t, start)
+			old := snapshot(t, start)
+			done := copyTree(t, start)
+			t0 := time.Now()
+			mustRun(t, done, c.args...)
+			took := time.Since(t0)
+			new := snapshot(t, done)
+			r := rand.New(rand.NewPCG(2, uint64(len(c.name))))
+			for i := range kills(t) {
+				sig := []syscall.Signal{syscall.SIGINT, syscall.SIGTERM}[i%2]
+				// Half the moments land in the last third, where the
+				// writes are.
+				f := r.Float64()
+				if i%4 >= 2 {
+					f = 0.6 + 0.5*f
+				}
+				at := time.Duration(f * 1.1 * float64(took))
+				dir := copyTree(t, start)
+				signalAt(t, dir, at, sig, c.args)
+				got := snapshot(t, dir)
+				for _, k := range extra(got, old, new) {
+					t.Errorf("%s, %v after %v: left %s", c.name, sig, at, k)
+				}
+				checkOldOrNew(t, c.name, at, got, old, new)
+				checkNoEventLost(t, c.name, at, got, old)
+				if l := run(t, dir, "lint"); regexp.MustCompile(`error: .*\[MS1\d\d\]`).MatchString(l.stdout) {
+					t.Errorf("%s, %v after %v: a parse error in the log:\n%s", c.name, sig, at, l.stdout)
+				}
+				recoverAndLint(t, dir, old, new)
+			}
+		})
+	}
+}
+
+// signalAt starts memsys and sends sig after d.
+func signalAt(t *testing.T, dir string, d time.Duration, sig syscall.Signal, args []string) {
+	t.Helper()
+	cmd := exec.Command(memsys(t), append([]string{"-C", dir}, args...)...)
+	cmd.Env = append(os.Environ(), "MEMSYS_AGENT=crashtest")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	timer := time.AfterFunc(d, func() { cmd.Process.Signal(sig) })
+	cmd.Wait()
+	timer.Stop()
 }
