@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -97,6 +98,18 @@ func TestLoadConfigNotAFile(t *testing.T) {
 		err := withDeadline(t, func() error { _, err := LoadConfig(root); return err })
 		if want := ".memsys.json: not a regular file (a named pipe): replace it with a regular file (the configuration is one JSON file)"; err == nil || err.Error() != want {
 			t.Errorf("LoadConfig: %v, want %q", err, want)
+		}
+	})
+	t.Run("symlink outside the root", func(t *testing.T) {
+		root, outside := t.TempDir(), t.TempDir()
+		write(t, filepath.Join(outside, "c.json"), `{"rules": {"MS117": "off"}}`)
+		if err := os.Symlink(filepath.Join(outside, "c.json"), filepath.Join(root, config.FileName)); err != nil {
+			t.Fatal(err)
+		}
+		// The memory files' rule (Resolve): a link out of the root is
+		// refused, here as for the baseline beside it.
+		if _, err := LoadConfig(root); err == nil || !strings.Contains(err.Error(), "outside the memory root") {
+			t.Errorf("LoadConfig through a link outside the root: %v", err)
 		}
 	})
 	t.Run("too large", func(t *testing.T) {
