@@ -75,7 +75,7 @@ func CacheDir(root string) string {
 			}
 			// A worktree or submodule: ".git" is a file naming the
 			// git directory.
-			if b, err := os.ReadFile(g); err == nil {
+			if b, ok := readRegular(g, 64<<10); ok {
 				if dir, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:"); ok {
 					dir = strings.TrimSpace(dir)
 					if !filepath.IsAbs(dir) {
@@ -125,8 +125,8 @@ func CacheGet(root, name string) ([]byte, bool) {
 	if dir == "" {
 		return nil, false
 	}
-	b, err := os.ReadFile(filepath.Join(dir, name))
-	if err != nil {
+	b, ok := readRegular(filepath.Join(dir, name), cacheMaxEntry+4)
+	if !ok {
 		return nil, false
 	}
 	return checkedEntry(b)
@@ -147,15 +147,11 @@ func CacheView(root, name string) ([]byte, bool) {
 	if dir == "" {
 		return nil, false
 	}
-	f, err := os.Open(filepath.Join(dir, name))
-	if err != nil {
+	f, fi, ok := openRegular(filepath.Join(dir, name), cacheMaxEntry+4)
+	if !ok {
 		return nil, false
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || !fi.Mode().IsRegular() || fi.Size() > cacheMaxEntry+4 {
-		return nil, false
-	}
 	reserveHeap(int(fi.Size()) * heapPerEntryByte)
 	if fi.Size() >= viewMin {
 		if b, ok := mapFile(f, int(fi.Size())); ok {

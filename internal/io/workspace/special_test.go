@@ -196,3 +196,42 @@ func TestSignalRemovesTemps(t *testing.T) {
 		})
 	}
 }
+
+// TestCacheNamedPipe: the history cache is read on the side and its
+// absence is tolerated, so a named pipe where an entry is, or where a
+// worktree's .git file is, counts as no cache. Before the fix lint
+// hung on an entry that was a pipe, and status, lint and regen on a
+// .git that was one.
+func TestCacheNamedPipe(t *testing.T) {
+	t.Run("entry", func(t *testing.T) {
+		root := t.TempDir()
+		dir := filepath.Join(root, ".git", cacheDirName)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := syscall.Mkfifo(filepath.Join(dir, "entry"), 0o644); err != nil {
+			t.Skip("mkfifo:", err)
+		}
+		withDeadline(t, func() error {
+			if _, ok := CacheGet(root, "entry"); ok {
+				t.Error("CacheGet: a named pipe read as an entry")
+			}
+			if _, ok := CacheView(root, "entry"); ok {
+				t.Error("CacheView: a named pipe read as an entry")
+			}
+			return nil
+		})
+	})
+	t.Run(".git", func(t *testing.T) {
+		root := t.TempDir()
+		if err := syscall.Mkfifo(filepath.Join(root, ".git"), 0o644); err != nil {
+			t.Skip("mkfifo:", err)
+		}
+		withDeadline(t, func() error {
+			if d := CacheDir(root); strings.HasPrefix(d, root) {
+				t.Errorf("CacheDir = %q: a named pipe read as a .git file", d)
+			}
+			return nil
+		})
+	})
+}
