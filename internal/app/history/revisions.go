@@ -63,6 +63,7 @@ func Revisions(ctx context.Context, root string, o GitOptions) (git lint.Git, re
 		}
 		return nil, nil, close, fmt.Errorf("%s: %w", flag, err)
 	}
+	blobs.Limit = workspace.MaxFileSize
 	return blobs, revs, func() { blobs.Close() }, nil
 }
 

@@ -44,6 +44,7 @@ func CheckStaged(ctx context.Context, root string) (diff string, sealOnly bool, 
 		return "", false, nil, fmt.Errorf("regen --staged: %w", err)
 	}
 	defer blobs.Close()
+	blobs.Limit = workspace.MaxFileSize
 	staged := func(rel string) ([]byte, bool, error) {
 		data, ok, err := blobs.Blob(":0", rel)
 		if err != nil {

@@ -339,6 +339,21 @@ func (b *Batch) Info(spec string) (oid, typ string, size int64, ok bool, err err
 // Contents returns the blob spec names, or ok false when it does not
 // exist or is not a file (a folder of that name is not a log).
 func (b *Batch) Contents(spec string) ([]byte, bool, error) {
+	return b.contents(spec, 0)
+}
+
+// A TooLargeError is a blob over the limit its reader set: it was not
+// read.
+type TooLargeError struct{ Size, Limit int64 }
+
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("%d bytes, over the %d MiB limit: memsys does not read a file this large", e.Size, e.Limit>>20)
+}
+
+// contents is Contents refusing a blob over limit bytes (0: none) with
+// a TooLargeError: git's reply is skipped, never held, so a committed
+// log of gigabytes costs a read through it, not its size in memory.
+func (b *Batch) contents(spec string, limit int64) ([]byte, bool, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if err := b.send("contents " + spec); err != nil {
@@ -347,6 +362,15 @@ func (b *Batch) Contents(spec string) ([]byte, bool, error) {
 	_, typ, size, ok, err := b.header()
 	if err != nil || !ok {
 		return nil, ok, err
+	}
+	if limit > 0 && size > limit {
+		if _, err := io.CopyN(io.Discard, b.out, size+1); err != nil {
+			return nil, false, b.fail(err)
+		}
+		if typ != "blob" {
+			return nil, false, nil
+		}
+		return nil, false, &TooLargeError{size, limit}
 	}
 	data := make([]byte, size+1) // the content and its trailing LF
 	if _, err := io.ReadFull(b.out, data); err != nil {
@@ -507,6 +531,11 @@ type Blobs struct {
 	g      *Git
 	b      *Batch
 	prefix string
+	// Limit, when not 0, is the size over which Blob refuses a blob
+	// (a TooLargeError) instead of reading it: the memory files' limit
+	// (workspace.MaxFileSize), which a committed version must not
+	// escape.
+	Limit int64
 }
 
 // NewBlobs starts the batch process for the memory root at prefix (as
@@ -522,7 +551,7 @@ func (g *Git) NewBlobs(ctx context.Context, prefix string) (*Blobs, error) {
 // Blob returns path (relative to the memory root) at rev, a commit ID
 // or ":0" for the index.
 func (x *Blobs) Blob(rev, path string) ([]byte, bool, error) {
-	return x.b.Contents(rev + ":" + x.prefix + path)
+	return x.b.contents(rev+":"+x.prefix+path, x.Limit)
 }
 
 // BlobID returns the ID of the blob at path (relative to the memory
