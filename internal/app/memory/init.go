@@ -2,12 +2,14 @@ package memory
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"strings"
 
 	"github.com/memsys/memsys/internal/base/words"
+	"github.com/memsys/memsys/internal/io/gitx"
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/lint"
 	"github.com/memsys/memsys/parse"
@@ -32,6 +34,12 @@ type InitResult struct {
 // the log, so they are current even when CHANGELOG.md already had
 // events. On an error, Done still lists what was written before it.
 func Init(root string, tier parse.Tier) (*InitResult, error) {
+	// A bare repository (or a .git folder) has no working tree: files
+	// written there are never committed, and they clutter git's own
+	// folder. One git call, for init only.
+	if (&gitx.Git{Dir: root}).InGitDir(context.Background()) {
+		return nil, fmt.Errorf("init: %s is inside a git directory (a bare repository or .git), which has no working tree: run memsys init in a checkout of the repository", words.ClipPath(root))
+	}
 	unlock, err := workspace.LockInit(root)
 	if err != nil {
 		return nil, err

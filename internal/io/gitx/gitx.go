@@ -203,6 +203,14 @@ func (g *Git) Prefix(ctx context.Context) (string, error) {
 	return strings.TrimSpace(string(out)), err
 }
 
+// InGitDir reports whether Dir is inside a git directory: a bare
+// repository, or the .git folder of a checkout. False outside any
+// repository, or when git cannot run.
+func (g *Git) InGitDir(ctx context.Context) bool {
+	out, err := g.Run(ctx, "rev-parse", "--is-inside-git-dir")
+	return err == nil && strings.TrimSpace(string(out)) == "true"
+}
+
 // Shallow reports whether the repository is a shallow clone.
 func (g *Git) Shallow(ctx context.Context) bool {
 	out, err := g.Run(ctx, "rev-parse", "--is-shallow-repository")
