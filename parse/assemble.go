@@ -120,7 +120,12 @@ func (p *state) openEvent(level int, header string, start int) {
 		p.log.Events = append(p.log.Events, Event{})
 		e = &p.log.Events[len(p.log.Events)-1]
 		if !p.headersOnly {
-			e.Fields = make([]Field, 0, 5) // the template's five fields
+			if len(p.fieldChunk) >= 5 {
+				e.Fields = p.fieldChunk[:0:5] // the template's five fields
+				p.fieldChunk = p.fieldChunk[5:]
+			} else {
+				e.Fields = make([]Field, 0, 5)
+			}
 		}
 	}
 	e.Level, e.InLog = level, p.inLog || p.archive

@@ -99,6 +99,14 @@ func (p *state) makeDetails(n int) []Detail {
 		s.details = s.details[:i+n]
 		return s.details[i : i : i+n]
 	}
+	if p.reuse == nil && n > 0 && n <= chunkDetails {
+		if cap(p.detailChunk)-len(p.detailChunk) < n {
+			p.detailChunk = make([]Detail, 0, chunkDetails)
+		}
+		i := len(p.detailChunk)
+		p.detailChunk = p.detailChunk[:i+n]
+		return p.detailChunk[i : i : i+n]
+	}
 	return make([]Detail, 0, n)
 }
 
@@ -109,5 +117,25 @@ func (p *state) makeStrs(n int) []string {
 		s.strs = s.strs[:i+n]
 		return s.strs[i : i : i+n]
 	}
+	if p.reuse == nil && n > 0 && n <= chunkStrs {
+		if cap(p.strChunk)-len(p.strChunk) < n {
+			p.strChunk = make([]string, 0, chunkStrs)
+		}
+		i := len(p.strChunk)
+		p.strChunk = p.strChunk[:i+n]
+		return p.strChunk[i : i : i+n]
+	}
 	return make([]string, 0, n)
 }
+
+// chunkDetails and chunkStrs size the chunks that events keep for good
+// (Parse, or a stream without Reuse) take their Details, Scopes and Tags
+// from: one allocation for about a hundred events instead of two or
+// three an event. At 1k events the per-event slices were 2,000 of the
+// 5,035 allocations of a Parse (BenchmarkParse/memsys/1000). Each event
+// gets a slice capped at its length, so an append by a caller copies
+// instead of writing into its neighbour's room, as with its own slice.
+const (
+	chunkDetails = 256
+	chunkStrs    = 512
+)
