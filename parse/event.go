@@ -1,9 +1,12 @@
 package parse
 
 import (
+	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/memsys/memsys/internal/base/diag"
 )
@@ -379,10 +382,49 @@ func isASCII(s string) bool {
 // an event (MS136; a NUL byte is MS121's), and export refuses an event
 // holding one rather than write a ledger import would refuse.
 func IndexControl(s string) int {
-	for i := 0; i < len(s); i++ {
-		if b := s[i]; b < 0x20 && b != '\t' && b != '\n' && b != '\r' || b == 0x7f {
+	// Eight bytes at a time, the word whose bytes are all at least 0x20
+	// and none DEL is skipped whole: export and lint (MS136) run this
+	// over the text of every event, and byte by byte it was 4% of an
+	// export at 1k events. In a word that may hold one (every line break
+	// flags its word) only the flagged bytes are read, and isControl
+	// alone decides.
+	b := unsafe.Slice(unsafe.StringData(s), len(s)) // read only
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		// Each byte below 0x20 or DEL has its flag set (a few others may
+		// too): check the flagged bytes, in order.
+		for m := swarBelow20(x) | swarZero(x^del8); m != 0; m &= m - 1 {
+			if j := i + bits.TrailingZeros64(m)>>3; isControl(b[j]) {
+				return j
+			}
+		}
+	}
+	for ; i < len(s); i++ {
+		if isControl(s[i]) {
 			return i
 		}
 	}
 	return -1
 }
+
+// isControl reports whether b is a control character the log does not
+// hold (see IndexControl).
+func isControl(b byte) bool {
+	return b < 0x20 && b != '\t' && b != '\n' && b != '\r' || b == 0x7f
+}
+
+const (
+	ones8 = 0x0101010101010101
+	high8 = 0x8080808080808080
+	del8  = 0x7f * ones8
+)
+
+// swarBelow20 sets the high bit of every byte of x below 0x20, and
+// swarZero of every zero byte: the classic tests (Bit Twiddling Hacks,
+// "determine if a word has a byte less than n"). They never miss such a
+// byte; a borrow may also flag a byte above one, which isControl then
+// rejects.
+func swarBelow20(x uint64) uint64 { return (x - 0x20*ones8) &^ x & high8 }
+
+func swarZero(x uint64) uint64 { return (x - ones8) &^ x & high8 }

@@ -196,9 +196,38 @@ func TestIndexControl(t *testing.T) {
 		{"ab\x0c", 2},
 		{"a\x7f", 1},
 		{"\x1f", 0},
+		{"0123456789abcdef\x1b", 16},         // after two clean words
+		{"0123456\n89ab\x7fdef", 12},         // a word with a line break, then DEL
+		{"01234567\t\r\n\x80\xff ~\x01", 15}, // the last byte of a word
 	} {
 		if got := IndexControl(c.s); got != c.want {
 			t.Errorf("IndexControl(%q) = %d, want %d", c.s, got, c.want)
 		}
 	}
+}
+
+// indexControlBytes is IndexControl byte by byte, as it was written
+// before it read eight bytes at a time: FuzzIndexControl holds the two
+// to the same answer.
+func indexControlBytes(s string) int {
+	for i := 0; i < len(s); i++ {
+		if b := s[i]; b < 0x20 && b != '\t' && b != '\n' && b != '\r' || b == 0x7f {
+			return i
+		}
+	}
+	return -1
+}
+
+// FuzzIndexControl: the word-at-a-time IndexControl finds the same
+// byte as the plain loop, whatever the bytes and wherever they sit in a
+// word.
+func FuzzIndexControl(f *testing.F) {
+	for _, s := range []string{"", "a\tb\nc\r\n", "x\x1b[2J", "0123456789abcdef\x1b", "01234567\t\r\n\x80\xff ~\x01", "\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := IndexControl(s), indexControlBytes(s); got != want {
+			t.Fatalf("IndexControl(%q) = %d, want %d", s, got, want)
+		}
+	})
 }
