@@ -95,35 +95,36 @@ func (p *state) slab() *slab {
 // slab of the open event when the stream reuses it and it has room.
 func (p *state) makeDetails(n int) []Detail {
 	if s := p.full; p.reuse != nil && s != nil && cap(s.details)-len(s.details) >= n {
-		i := len(s.details)
-		s.details = s.details[:i+n]
-		return s.details[i : i : i+n]
+		return take(&s.details, n)
 	}
 	if p.reuse == nil && n > 0 && n <= chunkDetails {
 		if cap(p.detailChunk)-len(p.detailChunk) < n {
 			p.detailChunk = make([]Detail, 0, chunkDetails)
 		}
-		i := len(p.detailChunk)
-		p.detailChunk = p.detailChunk[:i+n]
-		return p.detailChunk[i : i : i+n]
+		return take(&p.detailChunk, n)
 	}
 	return make([]Detail, 0, n)
+}
+
+// take returns the next n elements of *s, which has room for them, as
+// an empty slice capped at n: an append by its owner copies rather than
+// run into the next event's elements.
+func take[T any](s *[]T, n int) []T {
+	i := len(*s)
+	*s = (*s)[:i+n]
+	return (*s)[i : i : i+n]
 }
 
 // makeStrs is makeDetails for the Scopes and Tags of the open event.
 func (p *state) makeStrs(n int) []string {
 	if s := p.full; p.reuse != nil && s != nil && cap(s.strs)-len(s.strs) >= n {
-		i := len(s.strs)
-		s.strs = s.strs[:i+n]
-		return s.strs[i : i : i+n]
+		return take(&s.strs, n)
 	}
 	if p.reuse == nil && n > 0 && n <= chunkStrs {
 		if cap(p.strChunk)-len(p.strChunk) < n {
 			p.strChunk = make([]string, 0, chunkStrs)
 		}
-		i := len(p.strChunk)
-		p.strChunk = p.strChunk[:i+n]
-		return p.strChunk[i : i : i+n]
+		return take(&p.strChunk, n)
 	}
 	return make([]string, 0, n)
 }
