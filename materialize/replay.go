@@ -522,7 +522,7 @@ func (r *replayer) relations(n *Node) {
 		}
 		for _, name := range strings.Split(cleanText(d.Value), ",") {
 			name = cleanName(name)
-			if Canon(name) == "" || Canon(name) == n.canon() {
+			if canonEmpty(name) || Canon(name) == n.canon() {
 				continue
 			}
 			if why := NameProblem(name); why != "" {
@@ -751,7 +751,7 @@ func (r *replayer) dependency() {
 	added := false
 	for _, u := range users {
 		u = cleanName(u)
-		if Canon(u) == "" || Canon(u) == dep.canon() || NameProblem(u) != "" {
+		if canonEmpty(u) || Canon(u) == dep.canon() || NameProblem(u) != "" {
 			continue
 		}
 		c := r.ensure(u, "component", "active", "dependent not created yet")
