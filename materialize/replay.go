@@ -443,6 +443,11 @@ func (r *replayer) upsert(name, typ, status string, always bool) *Node {
 
 func (r *replayer) set(n *Node, key, value string) {
 	if value != "" {
+		if n.Attrs == nil {
+			// Room for a few at once: growing one by one cost three
+			// allocations for a node's first four attributes.
+			n.Attrs = make([]Attr, 0, 4)
+		}
 		setAttr(&n.Attrs, key, value)
 	}
 }
