@@ -86,3 +86,19 @@ func BenchmarkReplay(b *testing.B) {
 		x.Files()
 	}
 }
+
+// BenchmarkSourceDigest measures the SourceHasher alone over a
+// generated log (MEMSYS_BENCH_EVENTS events, 1,000 by default): every
+// regen, lint and status digests each event's text once.
+func BenchmarkSourceDigest(b *testing.B) {
+	n := 1000
+	if v, err := strconv.Atoi(os.Getenv("MEMSYS_BENCH_EVENTS")); err == nil && v > 0 {
+		n = v
+	}
+	src := loggen.Generate(n, 1)
+	log := parse.Parse("CHANGELOG.md", src)
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		SourceDigest(log.Events, DefaultOptions())
+	}
+}

@@ -45,7 +45,7 @@ func (x *Replayer) MarshalBinary() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return snapshot.Encode(&replayState{x.r, x.d, src})
+	return snapshot.Encode(&replayState{x.r, x.d.saved(), src})
 }
 
 // MarshalBinary encodes the digest so far, for the history cache: what

@@ -205,3 +205,54 @@ func BenchmarkCheckpointDecode(b *testing.B) {
 		}
 	})
 }
+
+// TestCheckpointRecentSlots cuts a history whose clock jumps back and
+// forth after every event: the resumed replay writes the same
+// context.md as the whole one, and the checkpoint holds only the
+// Recent Changes candidates still live (plus the last event's), as it
+// did before the digest began leaving dead slots in place, so a
+// checkpoint's bytes do not depend on when top was last compacted.
+func TestCheckpointRecentSlots(t *testing.T) {
+	steps := make([]byte, 300)
+	for i := range steps {
+		steps[i] = byte([]int{0x81, 0x90, 0x45, 0x02, 0xf3, 0xa0, 0x80}[i%7])
+	}
+	evs := historyOf(steps)
+	opt := Options{WindowHours: 3, WindowEvents: 2}
+	whole := NewReplayer(opt)
+	for i := range evs {
+		whole.Apply(&evs[i])
+	}
+	want := whole.ContextFile()
+	lazy := false
+	for k := range len(evs) + 1 {
+		x := NewReplayer(opt)
+		for i := range evs[:k] {
+			x.Apply(&evs[i])
+		}
+		s := x.d.saved()
+		lazy = lazy || len(s.top) < len(x.d.top)
+		for i := range len(s.top) - 1 {
+			if s.dead(i, len(s.top)-1, s.from()) {
+				t.Fatalf("cut after %d events: checkpoint slot %d is dead", k, i)
+			}
+		}
+		data, err := x.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		y, err := UnmarshalReplayer(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range evs[k:] {
+			y.Apply(&evs[k+i])
+		}
+		if got := y.ContextFile(); !bytes.Equal(got, want) {
+			t.Fatalf("cut after %d events: resumed context.md differs", k)
+		}
+	}
+	if !lazy {
+		t.Fatal("no cut left a dead slot in top: the test does not reach the lazy compaction")
+	}
+}

@@ -165,21 +165,62 @@ func (d *digest) timed(b *brief) {
 		d.mins = slices.DeleteFunc(d.mins, func(x int64) bool { return x < from })
 		d.pruneAt = max(1024, 2*len(d.mins))
 	}
-	k := sectionCaps[SecRecent]
+	// A slot out of the window or covered stays so (the window's start
+	// only moves forward, cover only grows), so such slots are left in
+	// place and skipped, and top is compacted in place once six have
+	// gathered (so it stays within the capacity it had): shifting every
+	// candidate down each time the oldest dropped out copied the whole
+	// of top, 25 slots with three strings each, for every event.
 	from := d.from()
-	j := 0
+	live := 0
 	for i := range d.top {
-		o := &d.top[i]
-		if o.min <= m {
-			d.cover[i]++
-		}
-		if d.cover[i] >= k || o.min < from {
+		if d.cover[i] >= recentCap || d.top[i].min < from {
 			continue
 		}
-		d.top[j], d.cover[j] = *o, d.cover[i]
-		j++
+		if d.top[i].min <= m {
+			d.cover[i]++
+		}
+		if d.cover[i] < recentCap {
+			live++
+		}
 	}
-	d.top, d.cover = append(d.top[:j], *b), append(d.cover[:j], 0)
+	if dead := len(d.top) - live; dead >= 6 {
+		d.top, d.cover = d.compact(len(d.top), d.top[:0], d.cover[:0])
+	}
+	d.top, d.cover = append(d.top, *b), append(d.cover, 0)
+}
+
+// recentCap is sectionCaps[SecRecent], looked up once.
+var recentCap = sectionCaps[SecRecent]
+
+// compact appends the live slots among top[:n] to top and cover (which
+// may alias d.top[:0] and d.cover[:0]: a slot is read before it is
+// written), in order, and slots from n on whatever their state: the
+// last event's slot is kept until the next timed event tests it.
+func (d *digest) compact(n int, top []brief, cover []int) ([]brief, []int) {
+	from := d.from()
+	for i := range d.top {
+		if d.dead(i, n, from) {
+			continue
+		}
+		top, cover = append(top, d.top[i]), append(cover, d.cover[i])
+	}
+	return top, cover
+}
+
+// dead reports whether slot i is out of the window starting at from or
+// covered; slots from n on count as live.
+func (d *digest) dead(i, n int, from int64) bool {
+	return i < n && (d.cover[i] >= recentCap || d.top[i].min < from)
+}
+
+// saved returns a copy of d whose top holds only the live slots, as
+// the checkpoint has always held them, without changing d (a render
+// may be reading it).
+func (d *digest) saved() *digest {
+	c := *d
+	c.top, c.cover = d.compact(len(d.top)-1, make([]brief, 0, len(d.top)), make([]int, 0, len(d.top)))
+	return &c
 }
 
 // from is the first minute of the time window, -1 with no timestamps.
@@ -255,7 +296,14 @@ func (d *digest) recent(limit int, h parse.Time) (shown []brief, more int) {
 			}
 		}
 	}
-	cand := slices.Clone(d.top)
+	cand := make([]brief, 0, len(d.top)+len(d.last))
+	from0 := d.from()
+	for i := range d.top {
+		if d.dead(i, len(d.top)-1, from0) {
+			continue
+		}
+		cand = append(cand, d.top[i])
+	}
 	for i := range d.last {
 		b := &d.last[i]
 		if !d.timedIn(b) && !d.opt.decayed(b.prio, b.time, h) {

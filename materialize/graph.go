@@ -133,6 +133,19 @@ func Canon(name string) string {
 	return b.String()
 }
 
+// canonEmpty reports whether Canon(s) is "" without building it: s is
+// made of separators only (lowering maps no other rune to one).
+func canonEmpty(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ' ', '-', '_', '\t', '\n', '\r':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 // isCanon reports whether name is already its own canonical form, the
 // common case, so lookups allocate nothing.
 func isCanon(s string) bool {

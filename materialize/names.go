@@ -28,10 +28,13 @@ const (
 // `:` or `.` followed by a blank or at the end) and balanced brackets.
 // `auth_module`, `Auth Module`, `payments.api`, `jose (v4)` and
 // `src/auth.go` are names; "Fix the login flow, then retest." is not.
-func NameProblem(s string) string {
-	s = cleanName(cleanText(s))
+func NameProblem(s string) string { return nameProblem(cleanName(cleanText(s))) }
+
+// nameProblem is NameProblem for a name already cleaned
+// (cleanName(cleanText(s)), which cleaning again leaves as it is).
+func nameProblem(s string) string {
 	switch {
-	case Canon(s) == "":
+	case canonEmpty(s):
 		return "it is empty"
 	case len(s) > MaxNameLen:
 		return "it is longer than " + strconv.Itoa(MaxNameLen) + " characters"
@@ -53,7 +56,12 @@ func NameProblem(s string) string {
 		case '(', '[', '{':
 			stack = append(stack, c)
 		case ')', ']', '}':
-			open := map[byte]byte{')': '(', ']': '[', '}': '{'}[c]
+			// The opening bracket is one or two bytes below the closing
+			// one in ASCII: a map literal here was built per bracket.
+			open := byte('(')
+			if c != ')' {
+				open = c - 2
+			}
 			if len(stack) == 0 || stack[len(stack)-1] != open {
 				return "its brackets are unbalanced"
 			}
@@ -96,10 +104,10 @@ func detailName(ev *parse.Event, keys ...string) (name string, notes []string) {
 			continue
 		}
 		v = cleanName(cleanText(v))
-		if Canon(v) == "" {
+		if canonEmpty(v) {
 			continue
 		}
-		if why := NameProblem(v); why != "" {
+		if why := nameProblem(v); why != "" {
 			notes = append(notes, k+" "+strconv.Quote(clip(v))+" is not a name ("+why+"): ignored")
 			continue
 		}

@@ -443,6 +443,11 @@ func (r *replayer) upsert(name, typ, status string, always bool) *Node {
 
 func (r *replayer) set(n *Node, key, value string) {
 	if value != "" {
+		if n.Attrs == nil {
+			// Room for a few at once: growing one by one cost three
+			// allocations for a node's first four attributes.
+			n.Attrs = make([]Attr, 0, 4)
+		}
 		setAttr(&n.Attrs, key, value)
 	}
 }
@@ -522,7 +527,7 @@ func (r *replayer) relations(n *Node) {
 		}
 		for _, name := range strings.Split(cleanText(d.Value), ",") {
 			name = cleanName(name)
-			if Canon(name) == "" || Canon(name) == n.canon() {
+			if canonEmpty(name) || Canon(name) == n.canon() {
 				continue
 			}
 			if why := NameProblem(name); why != "" {
@@ -751,7 +756,7 @@ func (r *replayer) dependency() {
 	added := false
 	for _, u := range users {
 		u = cleanName(u)
-		if Canon(u) == "" || Canon(u) == dep.canon() || NameProblem(u) != "" {
+		if canonEmpty(u) || Canon(u) == dep.canon() || NameProblem(u) != "" {
 			continue
 		}
 		c := r.ensure(u, "component", "active", "dependent not created yet")

@@ -69,8 +69,14 @@ func (s *SourceHasher) Add(e *parse.Event) {
 		} else {
 			text = ""
 		}
-		if line = strings.TrimRight(line, " \t"); line != "" {
-			b = append(append(b, line...), '\n')
+		// By hand rather than strings.TrimRight: with a two-byte
+		// cutset that builds its byte set for every line.
+		j := len(line)
+		for j > 0 && (line[j-1] == ' ' || line[j-1] == '\t') {
+			j--
+		}
+		if j > 0 {
+			b = append(append(b, line[:j]...), '\n')
 		}
 	}
 	s.buf = append(b, 0)
