@@ -26,14 +26,14 @@ func TestCuratedAll(t *testing.T) {
 		return materialize.RenderGraph(g)
 	}
 	src, then, now := graph("cache", "billing", "api"), graph("cache", "api"), graph("api")
-	if got, want := Curated(parse.GraphFile, src, now, false), []string{"node cache", "node billing"}; !reflect.DeepEqual(got, want) {
+	if got, want := Curated(parse.GraphFile, src, now), []string{"node cache", "node billing"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("Curated = %q, want %q", got, want)
 	}
-	if got, want := CuratedAll(parse.GraphFile, src, false, then, now), []string{"node billing"}; !reflect.DeepEqual(got, want) {
+	if got, want := CuratedAll(parse.GraphFile, src, then, now), []string{"node billing"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("CuratedAll = %q, want %q", got, want)
 	}
 	ctx := []byte("## Active Constraints\n\n- No Fridays\n- Use JSON\n")
-	if got, want := CuratedAll(parse.ContextFile, ctx, false, []byte("## Active Constraints\n\n- Use JSON — evt-002\n"), nil), []string{`constraint "No Fridays"`}; !reflect.DeepEqual(got, want) {
+	if got, want := CuratedAll(parse.ContextFile, ctx, []byte("## Active Constraints\n\n- Use JSON — evt-002\n"), nil), []string{`constraint "No Fridays"`}; !reflect.DeepEqual(got, want) {
 		t.Errorf("CuratedAll(context) = %q, want %q", got, want)
 	}
 }
