@@ -1,6 +1,8 @@
 package lint
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -26,14 +28,14 @@ func TestCuratedAll(t *testing.T) {
 		return materialize.RenderGraph(g)
 	}
 	src, then, now := graph("cache", "billing", "api"), graph("cache", "api"), graph("api")
-	if got, want := Curated(parse.GraphFile, src, now, false), []string{"node cache", "node billing"}; !reflect.DeepEqual(got, want) {
+	if got, want := Curated(parse.GraphFile, src, now), []string{"node cache", "node billing"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("Curated = %q, want %q", got, want)
 	}
-	if got, want := CuratedAll(parse.GraphFile, src, false, then, now), []string{"node billing"}; !reflect.DeepEqual(got, want) {
+	if got, want := CuratedAll(parse.GraphFile, src, then, now), []string{"node billing"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("CuratedAll = %q, want %q", got, want)
 	}
 	ctx := []byte("## Active Constraints\n\n- No Fridays\n- Use JSON\n")
-	if got, want := CuratedAll(parse.ContextFile, ctx, false, []byte("## Active Constraints\n\n- Use JSON — evt-002\n"), nil), []string{`constraint "No Fridays"`}; !reflect.DeepEqual(got, want) {
+	if got, want := CuratedAll(parse.ContextFile, ctx, []byte("## Active Constraints\n\n- Use JSON — evt-002\n"), nil), []string{`constraint "No Fridays"`}; !reflect.DeepEqual(got, want) {
 		t.Errorf("CuratedAll(context) = %q, want %q", got, want)
 	}
 }
@@ -90,4 +92,29 @@ func TestStaleLogRewritten(t *testing.T) {
 	if ds[1].Message != "ctx"+adopt || ds[2].Message != "drift"+adopt {
 		t.Errorf("left alone: %q, %q", ds[1].Message, ds[2].Message)
 	}
+}
+
+// TestStaleHandAttribute: a graph.md behind the log whose only hand
+// edit is an attribute (no whole row) is named with it and advised
+// adopt (MS202), as regen, which refuses to drop it, decides: the rule
+// used to compare whole rows only and advise regen.
+func TestStaleHandAttribute(t *testing.T) {
+	read := func(name string) []byte {
+		b, err := os.ReadFile(filepath.Join("testdata", "stale-attribute", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	ds := check(t, memFS{"CHANGELOG.md": read("CHANGELOG.md"), parse.GraphFile: read("graph.md")})
+	want := ".memory/graph.md event horizon is evt-001 but the last event is evt-002, and it holds 1 item no replay of the log produces (node alpha attribute owner=bob): " + adoptAdvice.String()
+	for _, d := range ds {
+		if d.Rule == "MS202" {
+			if d.Message != want {
+				t.Errorf("MS202 = %q, want %q", d.Message, want)
+			}
+			return
+		}
+	}
+	t.Errorf("no MS202 finding in %v", ds)
 }

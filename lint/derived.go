@@ -121,7 +121,7 @@ func checkStale(p *Pass, rel string, need bool) {
 	case line == 0:
 		// A graph.md or context.md kept by hand has no horizon; regen
 		// refuses one with curated rows, so advise adopt, not regen.
-		if rows := curated(p, rel, src, true); need && len(rows) > 0 {
+		if rows := curated(p, rel, src); need && len(rows) > 0 {
 			p.Reportf(lineRange(rel, 1), "", "%s has no event horizon, the last event is %s, and it holds %s: %s", rel, last, rowsText(rows), adoptAdvice)
 			return
 		}
@@ -133,7 +133,7 @@ func checkStale(p *Pass, rel string, need bool) {
 		if shown == "" {
 			shown = "empty"
 		}
-		if rows := curated(p, rel, src, true); len(rows) > 0 {
+		if rows := curated(p, rel, src); len(rows) > 0 {
 			p.Reportf(lineRange(rel, line), last, "%s event horizon is %s but the last event is %s, and it holds %s: %s", rel, shown, last, rowsText(rows), adoptAdvice)
 			return
 		}
@@ -234,30 +234,35 @@ var adoptAdvice = front.Sprintf("run %s to record them as events (%s would drop 
 // what regen writes.
 var regenAdvice = front.Sprintf("run %s or %s", front.Regen.Word(), front.LintFix.Word())
 
-// curated lists the rows of the graph.md src that the replay does not
-// draw (materialize.Missing), for GraphFile only.
-func curated(p *Pass, rel string, src []byte, rowsOnly bool) []string {
+// curated lists what the derived file rel (src) holds that the replay
+// does not draw (Curated). The staleness rules (MS202, MS203) and the
+// drift rules (MS204, MS205) read it as regen does, attributes too: a
+// file behind the log read for whole rows only got "run memsys regen"
+// for an attribute added by hand, and regen refused. What a later event
+// superseded in a sealed file behind the log is sorted out after the
+// rule, by the history at the file's horizon (StaleRows).
+func curated(p *Pass, rel string, src []byte) []string {
 	want, ok := p.expected(rel)
 	if !ok {
 		return nil
 	}
-	return Curated(rel, src, want, rowsOnly)
+	return Curated(rel, src, want)
 }
 
 // Curated lists what the derived file rel (src) holds that the file
-// regen writes (want) lacks: for graph.md, hand-kept nodes, edges and,
-// unless rowsOnly, types, statuses and attributes; for context.md,
+// regen writes (want) lacks: for graph.md, hand-kept nodes, edges,
+// types, statuses and attributes of nodes and edges; for context.md,
 // hand-written Active Constraints. lint --fix keeps a file that has
 // any and points to memsys adopt.
-func Curated(rel string, src, want []byte, rowsOnly bool) []string {
-	return CuratedAll(rel, src, rowsOnly, want)
+func Curated(rel string, src, want []byte) []string {
+	return CuratedAll(rel, src, want)
 }
 
 // CuratedAll is Curated against several files regen writes: what every
 // one of wants lacks (materialize.MissingAll). regen reads a sealed file
 // edited since memsys wrote it against the file at its horizon and the
 // current one: what either holds came from events.
-func CuratedAll(rel string, src []byte, rowsOnly bool, wants ...[]byte) []string {
+func CuratedAll(rel string, src []byte, wants ...[]byte) []string {
 	if rel == parse.ContextFile {
 		return materialize.HandConstraints(src, wants...)
 	}
@@ -273,7 +278,7 @@ func CuratedAll(rel string, src []byte, rowsOnly bool, wants ...[]byte) []string
 		gs = append(gs, g)
 	}
 	hand, _ := materialize.ReadLoose(src)
-	return materialize.MissingAll(hand, gs, rowsOnly)
+	return materialize.MissingAll(hand, gs, false)
 }
 
 // rowsText is "2 rows no replay of the log produces (node docs, edge ...)".
@@ -326,7 +331,7 @@ func checkDrift(p *Pass, rel string) {
 		// was edited where the file does not show it (its tags); the
 		// seal cannot tell which, so name both.
 		msg, mcp = spellings("%s was sealed for other events (an event edited in place?) or by another version of memsys (its text is what regen writes): %s", []any{rel, regenAdvice})
-	} else if rows := curated(p, rel, got, false); len(rows) > 0 {
+	} else if rows := curated(p, rel, got); len(rows) > 0 {
 		msg, mcp = spellings("%s differs from what regen writes and holds %s: %s", []any{rel, rowsText(rows), adoptAdvice})
 	}
 	p.Report(diag.Diagnostic{

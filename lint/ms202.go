@@ -13,8 +13,11 @@ func init() {
 		Doc: "The seed's Staleness Check: `.memory/graph.md` records the last event it " +
 			"materialized (its event horizon). When that is not the last event of the log, " +
 			"agents boot from an outdated graph. graph.md is required for the Full tier and " +
-			"checked whenever it exists. Run `memsys regen`; a graph.md kept by hand (no horizon, or " +
-			"a stale one) with rows no replay draws is named with its rows and `memsys adopt` instead.",
+			"checked whenever it exists. Run `memsys regen`; a graph.md that holds what no replay draws " +
+			"and memsys did not write (kept by hand, or sealed and edited since: a row, a node's " +
+			"or an edge's attribute, a type or status) is named with what it holds and " +
+			"`memsys adopt` instead, or `memsys regen --force` to drop it: the verdict " +
+			"`memsys regen`, `lint --fix` and `memsys status` reach too.",
 		Bad:      "<!-- Event horizon: evt-040 --> while the log ends at evt-042",
 		Good:     "<!-- Event horizon: evt-042 --> while the log ends at evt-042",
 		Severity: diag.Error,

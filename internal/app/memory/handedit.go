@@ -45,14 +45,14 @@ type sealedAt struct {
 // seal is not known to verify.
 func (s sealedAt) handEdits(rel string, cur, want []byte) []string {
 	if !materialize.HasSeal(cur) {
-		return lint.Curated(rel, cur, want, false)
+		return lint.Curated(rel, cur, want)
 	}
 	h, line := materialize.FindHorizon(cur)
 	now, _ := materialize.FindHorizon(want)
 	if line == 0 || h == "" || parse.SameEvent(h, now) {
 		// No horizon to replay to (a sealed file whose horizon line was
 		// edited away, or an empty history's), or the current one.
-		return lint.Curated(rel, cur, want, false)
+		return lint.Curated(rel, cur, want)
 	}
 	if s.digest != nil {
 		if d, ok := s.digest(h); ok && materialize.Sealed(cur, d) {
@@ -60,7 +60,7 @@ func (s sealedAt) handEdits(rel string, cur, want []byte) []string {
 		}
 	}
 	sealMisses++
-	items := lint.Curated(rel, cur, want, false)
+	items := lint.Curated(rel, cur, want)
 	if len(items) == 0 {
 		return nil
 	}
@@ -79,7 +79,7 @@ func (s sealedAt) handEdits(rel string, cur, want []byte) []string {
 	if rel == parse.ContextFile {
 		then = x.ContextFile()
 	}
-	return lint.CuratedAll(rel, cur, false, want, then)
+	return lint.CuratedAll(rel, cur, want, then)
 }
 
 // logRewritten reports whether the sealed derived file cur, which

@@ -117,7 +117,7 @@ func keptDerived(rel string, cur, want []byte) []string {
 	if bytes.Equal(bytes.ReplaceAll(cur, []byte("\r\n"), []byte("\n")), want) {
 		return nil
 	}
-	if rows := lint.Curated(rel, cur, want, false); len(rows) > 0 {
+	if rows := lint.Curated(rel, cur, want); len(rows) > 0 {
 		them := "them"
 		if len(rows) == 1 {
 			them = "it"

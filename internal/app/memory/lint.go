@@ -135,7 +135,11 @@ func Lint(ctx context.Context, root string, o LintOptions) (*LintReport, error) 
 			return nil, err
 		}
 	}
-	if !o.Git.Staged {
+	// lint --staged judges the index; staleRows reads the working tree
+	// as regen does, which is the index's verdict when the history and
+	// the file are staged as they are on disk (stagedAsOnDisk), the
+	// common hook run after git add.
+	if !o.Git.Staged || stagedAsOnDisk(root, files) {
 		staleRows(root, cfg, files, ds)
 	}
 	r := &LintReport{Events: events}
@@ -439,6 +443,25 @@ func staleRows(root string, cfg config.Config, files memFiles, ds diag.Diagnosti
 	for _, r := range rewritten {
 		lint.StaleLogRewritten(ds, r[0], logRewrittenAdvice("it", r[1]))
 	}
+}
+
+// stagedAsOnDisk reports whether the index holds the log, the archive
+// and the derived files exactly as the working tree does (none of them,
+// or the same bytes): then what staleRows finds on disk is what it
+// would find in the index.
+func stagedAsOnDisk(root string, files memFiles) bool {
+	if files.view == nil {
+		return true
+	}
+	names := append([]string{workspace.LogName, parse.GraphFile, parse.ContextFile}, workspace.ArchiveNames...)
+	for _, rel := range names {
+		staged, serr := files.view.ReadFile(rel)
+		disk, derr := workspace.ReadFile(root, rel)
+		if (serr == nil) != (derr == nil) || serr == nil && !bytes.Equal(staged, disk) {
+			return false
+		}
+	}
+	return true
 }
 
 // LintInput is the lint.Input of the memory at root: its files, read

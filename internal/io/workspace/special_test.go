@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/memsys/memsys/internal/base/config"
+	"github.com/memsys/memsys/parse"
 )
 
 // TestLockNeverWritesThrough: the lock file holds the append journal,
@@ -134,11 +135,15 @@ func TestLoadConfigNotAFile(t *testing.T) {
 // TestOversizeAdvice: "archive older events" is the way to shrink the
 // log and only the log; for any other file over the limit (the archive,
 // which archiving grows, the baseline, a derived file) the advice was
-// wrong.
+// wrong. A derived file is not what memsys writes at that size: it is
+// moved away and regen writes it afresh.
 func TestOversizeAdvice(t *testing.T) {
 	root := t.TempDir()
-	for _, rel := range []string{LogName, ArchiveNames[0], ".memsys-baseline.json"} {
-		p := filepath.Join(root, rel)
+	if err := os.MkdirAll(filepath.Join(root, ".memory"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, rel := range []string{LogName, ArchiveNames[0], ".memsys-baseline.json", parse.GraphFile, parse.ContextFile} {
+		p := filepath.Join(root, filepath.FromSlash(rel))
 		write(t, p, "x")
 		if err := os.Truncate(p, MaxFileSize+1); err != nil {
 			t.Skip("cannot make a sparse file:", err)
@@ -148,6 +153,8 @@ func TestOversizeAdvice(t *testing.T) {
 		LogName:                 "CHANGELOG.md: 536870913 bytes, over the 512 MiB limit: archive older events (memsys archive)",
 		ArchiveNames[0]:         "changelog-archive.md: 536870913 bytes, over the 512 MiB limit: memsys does not read a file this large; shorten it or move it away",
 		".memsys-baseline.json": ".memsys-baseline.json: 536870913 bytes, over the 512 MiB limit: memsys does not read a file this large; shorten it or move it away",
+		parse.GraphFile:         ".memory/graph.md: 536870913 bytes, over the 512 MiB limit: it is not what memsys writes: move it away and run memsys regen",
+		parse.ContextFile:       ".memory/context.md: 536870913 bytes, over the 512 MiB limit: it is not what memsys writes: move it away and run memsys regen",
 	} {
 		if _, err := ReadFile(root, rel); err == nil || err.Error() != want {
 			t.Errorf("ReadFile(%s): %v, want %q", rel, err, want)

@@ -81,6 +81,8 @@ func (v *View) readFile(rel string) ([]byte, error) {
 		return nil, err
 	case !ok:
 		return nil, fmt.Errorf("%s: not %s%w", rel, v.Label, silent{fs.ErrNotExist})
+	case size > MaxFileSize && isDerived(rel):
+		return nil, derivedTooLarge(rel+" ("+v.Label+")", size)
 	case size > MaxFileSize:
 		return nil, front.Errorf("%s (%s): %d bytes, over the %d MiB limit: archive older events (%s)", rel, v.Label, size, MaxFileSize>>20, front.Archive.Word())
 	}

@@ -92,6 +92,11 @@ func TestViewLimits(t *testing.T) {
 	if _, err := big.ReadFile(LogName); errText(err) != want {
 		t.Errorf("ReadFile of a file over the limit: %v, want %q", err, want)
 	}
+	// A derived file gets its own advice: archiving shrinks the log only.
+	want = ".memory/graph.md (staged): 536870913 bytes, over the 512 MiB limit: it is not what memsys writes: move it away and run memsys regen"
+	if _, err := big.ReadFile(parse.GraphFile); errText(err) != want {
+		t.Errorf("ReadFile of a derived file over the limit: %v, want %q", err, want)
+	}
 }
 
 // bigSource holds one file over MaxFileSize, without its bytes.

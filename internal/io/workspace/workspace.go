@@ -372,6 +372,8 @@ func checked(root, rel string) (string, error) {
 		return "", fmt.Errorf("%s: is a directory, not a file: move it away", rel)
 	case !fi.Mode().IsRegular():
 		return "", fmt.Errorf("%s: not a regular file (%s): replace it with a regular file", rel, kind(fi.Mode()))
+	case fi.Size() > MaxFileSize && isDerived(rel):
+		return "", derivedTooLarge(rel, fi.Size())
 	case fi.Size() > MaxFileSize && rel != LogName:
 		// Archiving shrinks the log and nothing else (it grows the
 		// archive).
@@ -380,6 +382,21 @@ func checked(root, rel string) (string, error) {
 		return "", front.Errorf("%s: %d bytes, over the %d MiB limit: archive older events (%s)", rel, fi.Size(), MaxFileSize>>20, front.Archive.Word())
 	}
 	return p, nil
+}
+
+// isDerived reports whether rel is a file memsys regen writes.
+func isDerived(rel string) bool {
+	return rel == parse.GraphFile || rel == parse.ContextFile
+}
+
+// derivedTooLarge is the error for the derived file rel (shown as
+// where, which may name the revision) over MaxFileSize: no replay
+// renders one that large, so it is not what memsys wrote, and regen,
+// which reads it first for rows kept by hand, stops on it too. Moving
+// it away lets regen write it afresh; "archive older events" (the log's
+// advice) would not shrink it.
+func derivedTooLarge(where string, size int64) error {
+	return front.Errorf("%s: %d bytes, over the %d MiB limit: it is not what memsys writes: move it away and run %s", where, size, MaxFileSize>>20, front.Regen.Word())
 }
 
 // kind names what a file that is not a regular file or a folder is, for
