@@ -278,7 +278,7 @@ func CuratedAll(rel string, src []byte, wants ...[]byte) []string {
 		gs = append(gs, g)
 	}
 	hand, _ := materialize.ReadLoose(src)
-	return materialize.MissingAll(hand, gs, false)
+	return materialize.MissingAll(hand, gs)
 }
 
 // rowsText is "2 rows no replay of the log produces (node docs, edge ...)".

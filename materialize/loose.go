@@ -261,12 +261,8 @@ func IsKey(k string) bool {
 // Missing lists what of the hand-kept graph g lacks: nodes (by name),
 // their type, status and attributes, and edges. memsys adopt checks its plan
 // with it; lint names such rows when graph.md drifts.
-//
-// With rowsOnly it lists only nodes and edges g lacks altogether, not
-// a type, status or attribute that differs: what a graph.md that is
-// merely behind the log (and so older in state) cannot be blamed for.
-func Missing(hand, g *Graph, rowsOnly bool) []string {
-	return MissingAll(hand, []*Graph{g}, rowsOnly)
+func Missing(hand, g *Graph) []string {
+	return MissingAll(hand, []*Graph{g})
 }
 
 // MissingAll is Missing against several graphs: it lists what every one
@@ -275,7 +271,7 @@ func Missing(hand, g *Graph, rowsOnly bool) []string {
 // either draws was written by memsys (a later event may have superseded
 // it), one neither draws was added by hand. A type or status that
 // differs is quoted as the first graph holding the node has it.
-func MissingAll(hand *Graph, gs []*Graph, rowsOnly bool) []string {
+func MissingAll(hand *Graph, gs []*Graph) []string {
 	var out []string
 	// each reports whether f holds for every graph.
 	each := func(f func(g *Graph) bool) bool {
@@ -298,9 +294,6 @@ func MissingAll(hand *Graph, gs []*Graph, rowsOnly bool) []string {
 		}
 		if n == nil {
 			out = append(out, "node "+h.Name)
-			continue
-		}
-		if rowsOnly {
 			continue
 		}
 		if h.Type != "" && contains(NodeTypes, h.Type) && each(func(g *Graph) bool {
@@ -350,9 +343,6 @@ func MissingAll(hand *Graph, gs []*Graph, rowsOnly bool) []string {
 		}
 		if !drawn {
 			out = append(out, "edge "+e.Label())
-			continue
-		}
-		if rowsOnly {
 			continue
 		}
 		// No event carries an edge's attributes but those replay sets

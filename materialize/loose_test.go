@@ -100,13 +100,13 @@ func TestMissingAll(t *testing.T) {
 		"node billing",
 		"edge api -depends_on-> billing",
 	}
-	if got := MissingAll(hand, []*Graph{then, now}, false); !reflect.DeepEqual(got, want) {
+	if got := MissingAll(hand, []*Graph{then, now}); !reflect.DeepEqual(got, want) {
 		t.Errorf("MissingAll = %q,\nwant %q", got, want)
 	}
 	// Against the current graph alone, what the horizon's drew is missing
 	// too: Missing is MissingAll of one graph.
-	if got := Missing(hand, now, true); !reflect.DeepEqual(got, []string{"node cache", "node billing", "edge api -depends_on-> cache", "edge api -depends_on-> billing"}) {
-		t.Errorf("Missing(now, rowsOnly) = %q", got)
+	if got := Missing(hand, now); !reflect.DeepEqual(got, []string{"node cache", "node api status blocked (replay: completed)", "node api attribute owner=ana", "node store attribute team=platform", "node billing", "edge api -depends_on-> cache", "edge api -depends_on-> billing"}) {
+		t.Errorf("Missing(now) = %q", got)
 	}
 }
 
@@ -150,7 +150,7 @@ func TestReadLooseExtraColumns(t *testing.T) {
 
 // TestMissingEdgeAttributes: an attribute of a hand-kept edge that the
 // replay does not draw is named, as a node's is, so adopt does not
-// report success while dropping it; rowsOnly leaves it out.
+// report success while dropping it.
 func TestMissingEdgeAttributes(t *testing.T) {
 	hand := &Graph{Edges: []*Edge{
 		{From: "billing", To: "auth", Relation: "depends_on", Attrs: []Attr{{"comment", "needs tokens"}}},
@@ -160,16 +160,13 @@ func TestMissingEdgeAttributes(t *testing.T) {
 		{From: "billing", To: "auth", Relation: "depends_on"},
 		{From: "key", To: "task", Relation: "blocks", Attrs: []Attr{{"resolved", "evt-009"}}},
 	}}
-	if got, want := Missing(hand, g, false), []string{"edge billing -depends_on-> auth attribute comment=needs tokens"}; !reflect.DeepEqual(got, want) {
+	if got, want := Missing(hand, g), []string{"edge billing -depends_on-> auth attribute comment=needs tokens"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("Missing = %q, want %q", got, want)
-	}
-	if got := Missing(hand, g, true); len(got) != 0 {
-		t.Errorf("Missing rowsOnly = %q, want none", got)
 	}
 	// A graph at the file's horizon that drew the attribute: memsys's,
 	// not the team's (MissingAll reads every graph).
 	then := &Graph{Nodes: g.Nodes, Edges: []*Edge{{From: "billing", To: "auth", Relation: "depends_on", Attrs: []Attr{{"comment", "needs tokens"}}}}}
-	if got := MissingAll(hand, []*Graph{then, g}, false); len(got) != 0 {
+	if got := MissingAll(hand, []*Graph{then, g}); len(got) != 0 {
 		t.Errorf("MissingAll = %q, want none", got)
 	}
 }

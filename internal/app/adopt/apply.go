@@ -57,7 +57,7 @@ func Apply(logName string, src []byte, archive *parse.Log, in Input, p Plan, age
 	g := materialize.ReplayGraph(events)
 	if in.Graph != nil {
 		hand, _ := materialize.ReadLoose(in.Graph)
-		r.Missing = materialize.Missing(hand, g, false)
+		r.Missing = materialize.Missing(hand, g)
 	}
 	return r, nil
 }
