@@ -118,3 +118,37 @@ func TestStaleHandAttribute(t *testing.T) {
 	}
 	t.Errorf("no MS202 finding in %v", ds)
 }
+
+// TestHandKeptAdvice: hand-kept content that holds attributes of edges,
+// which no event carries, is not advised adopt alone (adopt fails on
+// them): edge attributes alone get EdgeAttrAdvice, mixed content both;
+// StaleRows still finds and rewrites such a finding.
+func TestHandKeptAdvice(t *testing.T) {
+	node, edge := "node alpha attribute owner=ada", "edge alpha -implements-> size attribute note=x"
+	for _, c := range []struct {
+		items []string
+		want  front.Text
+		edge  bool
+	}{
+		{[]string{node, "edge a -blocks-> b"}, adoptAdvice, false},
+		{[]string{edge}, EdgeAttrAdvice, true},
+		{[]string{node, edge}, mixedAdvice, true},
+	} {
+		got, e := HandKeptAdvice(c.items)
+		if got.String() != c.want.String() || e != c.edge {
+			t.Errorf("HandKeptAdvice(%q) = %q, %v; want %q, %v", c.items, got, e, c.want, c.edge)
+		}
+	}
+	if a := mixedAdvice.String(); !strings.Contains(a, "run memsys adopt") || !strings.Contains(a, "memsys regen --force") {
+		t.Errorf("mixed advice %q names not both adopt and regen --force", a)
+	}
+	if a := EdgeAttrAdvice.For(front.MCP); !strings.Contains(a, "memsys_regen") {
+		t.Errorf("edge advice over MCP %q names no memsys_regen", a)
+	}
+	stale := ".memory/graph.md event horizon is evt-005 but the last event is evt-006"
+	ds := diag.Diagnostics{{Rule: "MS202", Range: diag.Range{File: parse.GraphFile}, Message: stale + ", and it holds " + rowsText([]string{edge}) + ": " + EdgeAttrAdvice.String()}}
+	StaleRows(ds, func(string) ([]string, bool) { return nil, true })
+	if got, want := ds[0].Message, stale+": run memsys regen"; got != want {
+		t.Errorf("MS202 = %q, want %q", got, want)
+	}
+}

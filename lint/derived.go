@@ -122,7 +122,7 @@ func checkStale(p *Pass, rel string, need bool) {
 		// A graph.md or context.md kept by hand has no horizon; regen
 		// refuses one with curated rows, so advise adopt, not regen.
 		if rows := curated(p, rel, src); need && len(rows) > 0 {
-			p.Reportf(lineRange(rel, 1), "", "%s has no event horizon, the last event is %s, and it holds %s: %s", rel, last, rowsText(rows), adoptAdvice)
+			p.Reportf(lineRange(rel, 1), "", "%s has no event horizon, the last event is %s, and it holds %s: %s", rel, last, rowsText(rows), keptAdvice(rows))
 			return
 		}
 		p.Reportf(lineRange(rel, 1), "", "%s has no event horizon, the last event is %s: %s", rel, last, fix)
@@ -134,7 +134,7 @@ func checkStale(p *Pass, rel string, need bool) {
 			shown = "empty"
 		}
 		if rows := curated(p, rel, src); len(rows) > 0 {
-			p.Reportf(lineRange(rel, line), last, "%s event horizon is %s but the last event is %s, and it holds %s: %s", rel, shown, last, rowsText(rows), adoptAdvice)
+			p.Reportf(lineRange(rel, line), last, "%s event horizon is %s but the last event is %s, and it holds %s: %s", rel, shown, last, rowsText(rows), keptAdvice(rows))
 			return
 		}
 		p.Reportf(lineRange(rel, line), last, "%s event horizon is %s but the last event is %s: %s", rel, shown, last, fix)
@@ -177,7 +177,7 @@ func StaleRows(ds diag.Diagnostics, rows func(file string) ([]string, bool)) {
 	const holds = ", and it holds "
 	for i := range ds {
 		d := &ds[i]
-		if d.Rule != "MS202" && d.Rule != "MS203" || !strings.HasSuffix(d.Message, ": "+adoptAdvice.String()) {
+		if d.Rule != "MS202" && d.Rule != "MS203" || !advisesKept(d.Message) {
 			continue
 		}
 		j := strings.Index(d.Message, holds)
@@ -194,7 +194,7 @@ func StaleRows(ds diag.Diagnostics, rows func(file string) ([]string, bool)) {
 			d.Message, d.MCP = spellings("%s: run %s", []any{d.Message[:j], front.Regen.Word()})
 			continue
 		}
-		d.Message, d.MCP = spellings("%s%s%s: %s", []any{d.Message[:j], holds, rowsText(items), adoptAdvice})
+		d.Message, d.MCP = spellings("%s%s%s: %s", []any{d.Message[:j], holds, rowsText(items), keptAdvice(items)})
 	}
 }
 
@@ -208,7 +208,7 @@ func StaleLogRewritten(ds diag.Diagnostics, file string, advice front.Text) {
 	const holds = ", and it holds "
 	for i := range ds {
 		d := &ds[i]
-		if d.Rule != "MS202" && d.Rule != "MS203" || d.Range.File != file || !strings.HasSuffix(d.Message, ": "+adoptAdvice.String()) {
+		if d.Rule != "MS202" && d.Rule != "MS203" || d.Range.File != file || !advisesKept(d.Message) {
 			continue
 		}
 		if j := strings.Index(d.Message, holds); j >= 0 {
@@ -228,7 +228,59 @@ func NotInTier(tier string) front.Text {
 // replay draws: regen and lint --fix keep such a file (memory's
 // refuseHandKept), and only --force would throw the team's curated rows
 // away.
-var adoptAdvice = front.Sprintf("run %s to record them as events (%s would drop them)", front.Adopt.Word(), front.Regen.Flag(front.Input{Flag: "--force", Param: "force"}).Word())
+var adoptAdvice = front.Sprintf("run %s to record them as events (%s would drop them)", front.Adopt.Word(), regenForce.Word())
+
+// regenForce is memsys regen --force, memsys_regen with "force".
+var regenForce = front.Regen.Flag(front.Input{Flag: "--force", Param: "force"})
+
+// EdgeAttrAdvice is what to do with hand-kept attributes of edges: no
+// event carries one (replay sets only resolved=evt-NNN on an edge), so
+// memsys adopt cannot record them and fails on them; advising adopt led
+// nowhere. adopt says it after its "not reproduced" lines.
+var EdgeAttrAdvice = front.Sprintf("no event can carry an edge attribute: record what it says as a node attribute or in an event note, then run %s to drop it", regenForce.Word())
+
+// mixedAdvice ends the message of a derived file that holds both rows
+// adopt records and edge attributes it cannot.
+var mixedAdvice = front.Sprintf("run %s to record the rest as events; %s", front.Adopt.Word(), EdgeAttrAdvice)
+
+// HandKeptAdvice is what to do about items, what a derived file holds
+// that no replay produces (Curated): adopt them, drop the edge
+// attributes among them (EdgeAttrAdvice), or both. lint (MS202-MS205),
+// lint --fix, status, regen and init share it, so none advises adopt for
+// what adopt cannot record. edge is false when items hold no edge
+// attribute: then callers keep their own adopt wording.
+func HandKeptAdvice(items []string) (advice front.Text, edge bool) {
+	n := 0
+	for _, it := range items {
+		if materialize.IsEdgeAttr(it) {
+			n++
+		}
+	}
+	switch {
+	case n == 0:
+		return adoptAdvice, false
+	case n == len(items):
+		return EdgeAttrAdvice, true
+	}
+	return mixedAdvice, true
+}
+
+// keptAdvice is HandKeptAdvice's advice alone, for lint's findings.
+func keptAdvice(items []string) front.Text {
+	a, _ := HandKeptAdvice(items)
+	return a
+}
+
+// advisesKept reports whether msg ends with advice on hand-kept content
+// (keptAdvice), which StaleRows and StaleLogRewritten rewrite.
+func advisesKept(msg string) bool {
+	for _, a := range []front.Text{adoptAdvice, EdgeAttrAdvice, mixedAdvice} {
+		if strings.HasSuffix(msg, ": "+a.String()) {
+			return true
+		}
+	}
+	return false
+}
 
 // regenAdvice ends the message of a derived file that differs from
 // what regen writes.
@@ -332,7 +384,7 @@ func checkDrift(p *Pass, rel string) {
 		// seal cannot tell which, so name both.
 		msg, mcp = spellings("%s was sealed for other events (an event edited in place?) or by another version of memsys (its text is what regen writes): %s", []any{rel, regenAdvice})
 	} else if rows := curated(p, rel, got); len(rows) > 0 {
-		msg, mcp = spellings("%s differs from what regen writes and holds %s: %s", []any{rel, rowsText(rows), adoptAdvice})
+		msg, mcp = spellings("%s differs from what regen writes and holds %s: %s", []any{rel, rowsText(rows), keptAdvice(rows)})
 	}
 	p.Report(diag.Diagnostic{
 		Range:   lineRange(rel, line),

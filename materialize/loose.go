@@ -368,6 +368,27 @@ func MissingAll(hand *Graph, gs []*Graph) []string {
 	return out
 }
 
+// IsEdgeAttr reports whether item, one of MissingAll's, names an
+// attribute of an edge the replay draws ("edge a -rel-> b attribute
+// k=v"): no event carries one, so memsys adopt cannot record it and
+// the advice differs (lint.HandKeptAdvice).
+func IsEdgeAttr(item string) bool {
+	rest, ok := strings.CutPrefix(item, "edge ")
+	if !ok {
+		return false
+	}
+	_, rest, ok = strings.Cut(rest, "-> ")
+	// A name may hold " attribute " too: an attribute is one followed
+	// by key=value.
+	for ok {
+		_, rest, ok = strings.Cut(rest, " attribute ")
+		if k, _, kv := strings.Cut(rest, "="); ok && kv && IsKey(k) {
+			return true
+		}
+	}
+	return false
+}
+
 // canonEdge is what HasEdge matches an edge by: its ends by canonical
 // name, and its relation.
 func canonEdge(e *Edge) edgeKey { return edgeKey{Canon(e.From), Canon(e.To), e.Relation} }

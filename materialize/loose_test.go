@@ -170,3 +170,30 @@ func TestMissingEdgeAttributes(t *testing.T) {
 		t.Errorf("MissingAll = %q, want none", got)
 	}
 }
+
+// TestIsEdgeAttr: the items of Missing that name an edge's attribute,
+// which no event carries, are told from the rest (whole edges, nodes and
+// their attributes), which adopt records.
+func TestIsEdgeAttr(t *testing.T) {
+	hand := &Graph{
+		Nodes: []*Node{{Name: "billing", Type: "component", Attrs: []Attr{{"owner", "ada"}}}, {Name: "auth"}, {Name: "key attribute store"}},
+		Edges: []*Edge{
+			{From: "billing", To: "auth", Relation: "depends_on", Attrs: []Attr{{"comment", "needs tokens"}}},
+			{From: "billing", To: "key attribute store", Relation: "blocks"},
+		},
+	}
+	g := &Graph{Nodes: []*Node{{Name: "billing", Type: "component"}, {Name: "auth"}}, Edges: []*Edge{{From: "billing", To: "auth", Relation: "depends_on"}}}
+	got := map[string]bool{}
+	for _, it := range Missing(hand, g) {
+		got[it] = IsEdgeAttr(it)
+	}
+	want := map[string]bool{
+		"node billing attribute owner=ada":                               false,
+		"node key attribute store":                                       false,
+		"edge billing -depends_on-> auth attribute comment=needs tokens": true,
+		"edge billing -blocks-> key attribute store":                     false, // a name with " attribute " in it
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("IsEdgeAttr over Missing = %v, want %v", got, want)
+	}
+}

@@ -10,6 +10,8 @@ import (
 	"github.com/memsys/memsys/internal/app/adopt"
 	"github.com/memsys/memsys/internal/app/memory"
 	"github.com/memsys/memsys/internal/base/words"
+	"github.com/memsys/memsys/lint"
+	"github.com/memsys/memsys/materialize"
 )
 
 func adoptCommand() *cli.Command {
@@ -77,8 +79,15 @@ func runAdopt(ctx context.Context, cmd *cli.Command) error {
 			fmt.Fprintln(w, "wrote "+f)
 		}
 	}
+	edge := false
 	for _, m := range res.Missing {
 		fmt.Fprintln(ew, "memsys: adopt: not reproduced: "+m)
+		edge = edge || materialize.IsEdgeAttr(m)
+	}
+	if edge {
+		// What the user can do instead: no event carries an edge
+		// attribute, so running adopt again would fail the same way.
+		fmt.Fprintln(ew, "memsys: adopt: "+lint.EdgeAttrAdvice.String())
 	}
 	if len(plan.Problems) > 0 || len(res.Missing) > 0 {
 		return errFindings

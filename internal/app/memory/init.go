@@ -122,6 +122,11 @@ func keptDerived(rel string, cur, want []byte) []string {
 		if len(rows) == 1 {
 			them = "it"
 		}
+		if advice, edge := lint.HandKeptAdvice(rows); edge {
+			// Edge attributes adopt cannot record: lint's advice.
+			return []string{fmt.Sprintf("kept %s, which holds %s no replay of the log produces (%s): %s",
+				rel, words.Plural(len(rows), "item"), words.Clip(strings.Join(rows, ", ")), advice)}
+		}
 		return []string{fmt.Sprintf("kept %s, which holds %s no replay of the log produces (%s): run memsys adopt to record %s as events, then memsys regen",
 			rel, words.Plural(len(rows), "item"), words.Clip(strings.Join(rows, ", ")), them)}
 	}

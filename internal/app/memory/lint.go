@@ -524,7 +524,11 @@ func fixDerived(root string, l *lint.Linter, s *lint.Session, ds diag.Diagnostic
 		// rows later events superseded.
 		if found && !bytes.Equal(cur, data) {
 			if rows := at.handEdits(f, cur, data); len(rows) > 0 {
-				note(fmt.Sprintf("lint --fix: kept %s: it holds %s no replay produces (%s): run memsys adopt first", show(f), words.Plural(len(rows), "item"), strings.Join(rows, ", ")))
+				advice := "run memsys adopt first"
+				if a, edge := lint.HandKeptAdvice(rows); edge {
+					advice = a.String() // edge attributes adopt cannot record
+				}
+				note(fmt.Sprintf("lint --fix: kept %s: it holds %s no replay produces (%s): %s", show(f), words.Plural(len(rows), "item"), strings.Join(rows, ", "), advice))
 				continue
 			}
 		}

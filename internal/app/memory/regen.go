@@ -249,6 +249,11 @@ func refuseHandKept(f Derived, cur []byte, at sealedAt) error {
 	if materialize.HasSeal(cur) {
 		how = "was changed since memsys wrote it (edited by hand, or the log rewritten)"
 	}
+	if advice, edge := lint.HandKeptAdvice(items); edge {
+		// Edge attributes adopt cannot record: lint's advice.
+		return front.Errorf("%s holds %s no replay of the log produces (%s) and %s: %s%w",
+			f.File, words.Plural(len(items), "item"), words.Clip(strings.Join(items, ", ")), how, advice, quiet{ErrHandKept})
+	}
 	return front.Errorf("%s holds %s no replay of the log produces (%s) and %s: run %s to record them as events, or %s to drop them%w",
 		f.File, words.Plural(len(items), "item"), words.Clip(strings.Join(items, ", ")), how, front.Adopt.Word(), inRegenForce.Word(), quiet{ErrHandKept})
 }

@@ -609,6 +609,11 @@ func (d DerivedStatus) text(last, tier string) front.Text {
 		drop := inRegenForce.Word() // regen alone keeps the file and exits 2
 		fix = front.Sprintf("and it holds %s no replay of the log produces (%s): run %s to record %s as events (%s would drop %s)",
 			words.Plural(len(d.Curated), "item"), words.Clip(strings.Join(d.Curated, ", ")), front.Adopt.Word(), it, drop, it)
+		if advice, edge := lint.HandKeptAdvice(d.Curated); edge {
+			// Edge attributes adopt cannot record: lint's advice.
+			fix = front.Sprintf("and it holds %s no replay of the log produces (%s): %s",
+				words.Plural(len(d.Curated), "item"), words.Clip(strings.Join(d.Curated, ", ")), advice)
+		}
 		if d.Differs {
 			return front.Sprintf("stale (horizon %s, but the content is not what regen writes), %s", or(d.Horizon, "none"), fix)
 		}
