@@ -139,8 +139,8 @@ func TestHandKeptAdvice(t *testing.T) {
 			t.Errorf("HandKeptAdvice(%q) = %q, %v; want %q, %v", c.items, got, e, c.want, c.edge)
 		}
 	}
-	if a := mixedAdvice.String(); !strings.Contains(a, "run memsys adopt") || !strings.Contains(a, "memsys regen --force") {
-		t.Errorf("mixed advice %q names not both adopt and regen --force", a)
+	if a := mixedAdvice.String(); !strings.Contains(a, "run memsys adopt") || !strings.Contains(a, EdgeAttrNote.String()) {
+		t.Errorf("mixed advice %q names not both adopt and the edge attributes", a)
 	}
 	if a := EdgeAttrAdvice.For(front.MCP); !strings.Contains(a, "memsys_regen") {
 		t.Errorf("edge advice over MCP %q names no memsys_regen", a)

@@ -233,15 +233,23 @@ var adoptAdvice = front.Sprintf("run %s to record them as events (%s would drop 
 // regenForce is memsys regen --force, memsys_regen with "force".
 var regenForce = front.Regen.Flag(front.Input{Flag: "--force", Param: "force"})
 
-// EdgeAttrAdvice is what to do with hand-kept attributes of edges: no
-// event carries one (replay sets only resolved=evt-NNN on an edge), so
-// memsys adopt cannot record them and fails on them; advising adopt led
-// nowhere. adopt says it after its "not reproduced" lines.
-var EdgeAttrAdvice = front.Sprintf("no event can carry an edge attribute: record what it says as a node attribute or in an event note, then run %s to drop it", regenForce.Word())
+// EdgeAttrNote says why hand-kept attributes of edges need the user:
+// no event carries one (replay sets only resolved=evt-NNN on an edge),
+// so memsys adopt cannot record them and fails on them, and advising
+// adopt alone led nowhere. adopt says it when it wrote graph.md without
+// them.
+var EdgeAttrNote = front.Sprintf("no event can carry an edge attribute: record what it says as a node attribute or in an event note")
+
+// EdgeAttrAdvice is what to do with a derived file whose hand-kept
+// content is edge attributes alone: record them elsewhere, then drop
+// them. adopt says it after its "not reproduced" lines when it wrote
+// nothing.
+var EdgeAttrAdvice = front.Sprintf("%s, then run %s to drop it", EdgeAttrNote, regenForce.Word())
 
 // mixedAdvice ends the message of a derived file that holds both rows
-// adopt records and edge attributes it cannot.
-var mixedAdvice = front.Sprintf("run %s to record the rest as events; %s", front.Adopt.Word(), EdgeAttrAdvice)
+// adopt records and edge attributes it cannot: adopt regenerates with
+// force once it appended events, so it drops them itself.
+var mixedAdvice = front.Sprintf("%s first, then run %s to record the rest as events and drop it", EdgeAttrNote, front.Adopt.Word())
 
 // HandKeptAdvice is what to do about items, what a derived file holds
 // that no replay produces (Curated): adopt them, drop the edge

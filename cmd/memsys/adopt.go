@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v3"
@@ -12,6 +13,7 @@ import (
 	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/lint"
 	"github.com/memsys/memsys/materialize"
+	"github.com/memsys/memsys/parse"
 )
 
 func adoptCommand() *cli.Command {
@@ -84,7 +86,12 @@ func runAdopt(ctx context.Context, cmd *cli.Command) error {
 		fmt.Fprintln(ew, "memsys: adopt: not reproduced: "+m)
 		edge = edge || materialize.IsEdgeAttr(m)
 	}
-	if edge {
+	switch {
+	case edge && slices.Contains(o.Wrote, parse.GraphFile):
+		// Regenerated with force: gone from graph.md, and the user is
+		// to keep what they said elsewhere.
+		fmt.Fprintln(ew, "memsys: adopt: wrote "+parse.GraphFile+" without them: "+lint.EdgeAttrNote.String())
+	case edge:
 		// What the user can do instead: no event carries an edge
 		// attribute, so running adopt again would fail the same way.
 		fmt.Fprintln(ew, "memsys: adopt: "+lint.EdgeAttrAdvice.String())
