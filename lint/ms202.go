@@ -17,7 +17,10 @@ func init() {
 			"and memsys did not write (kept by hand, or sealed and edited since: a row, a node's " +
 			"or an edge's attribute, a type or status) is named with what it holds and " +
 			"`memsys adopt` instead, or `memsys regen --force` to drop it: the verdict " +
-			"`memsys regen`, `lint --fix` and `memsys status` reach too.",
+			"`memsys regen`, `lint --fix` and `memsys status` reach too. No event can carry an " +
+			"edge's attribute, so for one adopt cannot record the message says so instead: " +
+			"record what it says as a node attribute or in an event note, then `memsys regen " +
+			"--force` (or `memsys adopt` for the rest, which then drops it).",
 		Bad:      "<!-- Event horizon: evt-040 --> while the log ends at evt-042",
 		Good:     "<!-- Event horizon: evt-042 --> while the log ends at evt-042",
 		Severity: diag.Error,

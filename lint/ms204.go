@@ -17,7 +17,8 @@ func init() {
 			"endings aside). Run `memsys regen` or `memsys lint --fix`. When the file holds rows no " +
 			"replay draws (a graph kept by hand before memsys), the message lists them and " +
 			"points to `memsys adopt`, which records them as events; `lint --fix` then keeps " +
-			"the file rather than drop them.",
+			"the file rather than drop them. An edge's attribute no event can carry is " +
+			"named with that advice instead, as MS202 words it.",
 		Bad:      "| auth | component | active | ... edited by hand to `completed`",
 		Good:     "a modify event with `- status: completed`, then `memsys regen`",
 		Severity: diag.Error,
