@@ -70,6 +70,10 @@ func runAdopt(ctx context.Context, cmd *cli.Command) error {
 	}
 	summary := fmt.Sprintf("%s; nodes: %d, edges: %d, constraints: %d", words.Plural(len(res.IDs), "event"), plan.Nodes, plan.Edges, plan.Constraints)
 	switch {
+	case len(res.IDs) == 0 && len(res.Missing) > 0:
+		// Not "already drawn": what adopt names as not reproduced no
+		// event could record, and the lines after it say what to do.
+		fmt.Fprintln(w, "nothing adopted: no event can record what is not reproduced")
 	case len(res.IDs) == 0:
 		fmt.Fprintln(w, "nothing to adopt: the replay already draws every hand-kept row")
 	case dry:
