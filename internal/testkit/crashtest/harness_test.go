@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/memsys/memsys/internal/io/gitx"
 	"github.com/memsys/memsys/internal/testkit/loggen"
@@ -66,11 +67,22 @@ func (r result) String() string {
 // run runs memsys -C dir args... to completion.
 func run(t testing.TB, dir string, args ...string) result {
 	t.Helper()
-	cmd := exec.Command(memsys(t), append([]string{"-C", dir}, args...)...)
-	cmd.Env = append(os.Environ(), "NO_COLOR=1", "MEMSYS_AGENT=crashtest")
+	return runIn(t, context.Background(), nil, dir, args...)
+}
+
+// runIn is run under ctx, with extra environment: it fails the test when
+// ctx ends first (a hang), on a run that could not start, and on a panic.
+func runIn(t testing.TB, ctx context.Context, env []string, dir string, args ...string) result {
+	t.Helper()
+	cmd := exec.CommandContext(ctx, memsys(t), append([]string{"-C", dir}, args...)...)
+	cmd.Env = append(append(os.Environ(), "NO_COLOR=1", "MEMSYS_AGENT=crashtest"), env...)
+	cmd.WaitDelay = time.Second
 	var so, se bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &so, &se
 	err := cmd.Run()
+	if ctx.Err() != nil {
+		t.Fatalf("memsys %s: still running when its deadline passed (waiting on a named pipe?)", strings.Join(args, " "))
+	}
 	r := result{stdout: so.String(), stderr: se.String()}
 	var ee *exec.ExitError
 	switch {

@@ -1,9 +1,7 @@
 package crashtest
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -29,24 +27,7 @@ func runDeadline(t *testing.T, dir string, args ...string) result {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, memsys(t), append([]string{"-C", dir}, args...)...)
-	cmd.Env = append(os.Environ(), "NO_COLOR=1", "MEMSYS_AGENT=crashtest", "MEMSYS_NO_CACHE=1")
-	cmd.WaitDelay = time.Second
-	var so, se bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &so, &se
-	err := cmd.Run()
-	if ctx.Err() != nil {
-		t.Fatalf("memsys %s: still running after 20 s (waiting on a named pipe?)", strings.Join(args, " "))
-	}
-	r := result{stdout: so.String(), stderr: se.String()}
-	var ee *exec.ExitError
-	switch {
-	case errors.As(err, &ee):
-		r.code = ee.ExitCode()
-	case err != nil:
-		t.Fatalf("memsys %v: %v", args, err)
-	}
-	return r
+	return runIn(t, ctx, []string{"MEMSYS_NO_CACHE=1"}, dir, args...)
 }
 
 // TestNamedPipes: a named pipe in place of a file memsys reads or
