@@ -66,13 +66,7 @@ func FuzzTailCut(f *testing.F) {
 			return // offsets of normalised input differ; CRLF is covered by the table
 		}
 		b := []byte(src)
-		start := int(at) % (len(b) + 1)
-		if i := bytes.LastIndexByte(b[:start], '\n'); i >= 0 {
-			start = i + 1
-		} else {
-			start = 0
-		}
-		cut := TailCut(b[start:])
+		start, cut := fuzzCut(b, at)
 		if cut < 0 {
 			return
 		}
@@ -315,13 +309,7 @@ func FuzzLogPrefix(f *testing.F) {
 				}
 			}
 		}
-		start := int(at) % (len(b) + 1)
-		if i := bytes.LastIndexByte(b[:start], '\n'); i >= 0 {
-			start = i + 1
-		} else {
-			start = 0
-		}
-		cut := TailCut(b[start:])
+		start, cut := fuzzCut(b, at)
 		if cut < 0 {
 			return
 		}
@@ -358,4 +346,16 @@ func FuzzLogPrefix(f *testing.F) {
 			t.Fatalf("cut at %d: the tail has\n%q\nthe whole file\n%q", from, got, want)
 		}
 	})
+}
+
+// fuzzCut is where a fuzz case's window starts (the line holding byte at
+// of b, taken modulo its length) and TailCut's cut in it.
+func fuzzCut(b []byte, at uint16) (start, cut int) {
+	start = int(at) % (len(b) + 1)
+	if i := bytes.LastIndexByte(b[:start], '\n'); i >= 0 {
+		start = i + 1
+	} else {
+		start = 0
+	}
+	return start, TailCut(b[start:])
 }
