@@ -48,6 +48,24 @@ func TestLockNeverWritesThrough(t *testing.T) {
 			}
 		})
 	}
+	t.Run("hard link to "+LogName, func(t *testing.T) {
+		root := t.TempDir()
+		write(t, filepath.Join(root, LogName), log1)
+		if err := os.Link(filepath.Join(root, LogName), filepath.Join(root, LockName)); err != nil {
+			t.Skip("link:", err)
+		}
+		unlock, _, err := LockRecover(root)
+		if err == nil {
+			unlock()
+			t.Fatal("LockRecover through a hard link: no error")
+		}
+		if want := LockName + ": has other names (a hard link): memsys writes its append journal there and would change them too; remove it (memsys creates it)"; err.Error() != want {
+			t.Errorf("error %q, want %q", err, want)
+		}
+		if got, _ := os.ReadFile(filepath.Join(root, LogName)); string(got) != log1 {
+			t.Errorf("log changed through the lock's hard link: %q", got)
+		}
+	})
 	t.Run("named pipe", func(t *testing.T) {
 		root := t.TempDir()
 		write(t, filepath.Join(root, LogName), log1)

@@ -229,8 +229,15 @@ func openLockFile(root string) (*os.File, error) {
 		return nil, writeError(LockName, "cannot open lock file", err)
 	}
 	fi, err := f.Stat()
-	if err == nil && !fi.Mode().IsRegular() {
+	switch {
+	case err != nil:
+	case !fi.Mode().IsRegular():
 		err = fmt.Errorf("%s: not a regular file (%s): remove it (memsys creates it)", LockName, kind(fi.Mode()))
+	case hardLinked(fi):
+		// A second name for the same file (ln CHANGELOG.md .memsys.lock)
+		// is a link O_NOFOLLOW cannot see: truncating the journal would
+		// empty the file under its other name.
+		err = fmt.Errorf("%s: has other names (a hard link): memsys writes its append journal there and would change them too; remove it (memsys creates it)", LockName)
 	}
 	if err != nil {
 		f.Close()
@@ -244,4 +251,11 @@ func openLockFile(root string) (*os.File, error) {
 func Equal(root, rel string, data []byte) bool {
 	b, err := ReadFile(root, rel)
 	return err == nil && bytes.Equal(b, data)
+}
+
+// hardLinked reports whether the file fi describes has more than one
+// name. A file system that does not say counts as one name.
+func hardLinked(fi fs.FileInfo) bool {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	return ok && st.Nlink > 1
 }
