@@ -53,46 +53,115 @@ type SnapshotStep struct {
 // (matched on its canonical key, as the graph matches names), or false
 // when no node of that name exists at the end.
 func EntitySnapshot(events []parse.Event, entity string) (*Snapshot, bool) {
-	key := Canon(entity)
-	r := newReplayer()
-	sup := newSupersession(Supersessions(events))
-	prov := map[string]string{} // attribute key → event that set the current value
-	vals := map[string]string{}
-	var history []SnapshotStep
+	b := NewSnapshotBuilder(entity)
+	b.Expect(Supersessions(events))
 	for i := range events {
-		e := &events[i]
-		var ch Change
-		if j := sup.supersededBy(e); j >= 0 {
-			r.skip(e, &ch, sup.edges[j].ID)
-		} else {
-			r.apply(e, &ch)
-		}
-		sup.observe(e)
-		n := r.g.index[key]
-		touched := false
-		if n != nil {
-			for _, a := range n.Attrs {
-				if v, ok := vals[a.Key]; !ok || v != a.Value {
-					vals[a.Key], prov[a.Key] = a.Value, cleanName(e.ID)
-					touched = true
-				}
-			}
-			touched = touched || contains(ch.NodesAdded, n.Name) || contains(ch.NodesUpdated, n.Name) ||
-				labelsTouch(ch.EdgesAdded, key) || labelsTouch(ch.EdgesUpdated, key)
-		}
-		if touched {
-			history = append(history, SnapshotStep{ID: e.ID, Time: e.Time.String(), Agent: e.Agent, Type: e.Type, Summary: e.Summary, Notes: orEmpty(ch.Notes)})
-		}
+		b.Add(&events[i])
 	}
-	g := r.graph()
+	return b.Snapshot()
+}
+
+// A SnapshotBuilder is EntitySnapshot one event at a time, for a
+// caller that streams the history (parse.Stream) instead of keeping
+// it: memsys snapshot. It keeps no event, only strings read from them
+// (which share the parsed source), so a stream may reuse the events'
+// memory once Add returns (parse.Reuse with a Returner that returns
+// every event taken).
+type SnapshotBuilder struct {
+	key     string
+	r       *replayer
+	s       *supersession
+	seen    []parse.Supersession
+	prov    map[string]string // attribute key → event that set the current value
+	vals    map[string]string
+	history []SnapshotStep
+	// late is set when an event was skipped for an edge that no event
+	// added so far carries: right for the whole history, wrong for a
+	// history cut before that edge's event (Exact).
+	late bool
+	// lastSkip is the index of the last expected edge an event was
+	// skipped for (-1: none).
+	lastSkip int
+}
+
+// NewSnapshotBuilder returns a SnapshotBuilder for entity that expects
+// no Supersedes field (Expect).
+func NewSnapshotBuilder(entity string) *SnapshotBuilder {
+	return &SnapshotBuilder{key: Canon(entity), r: newReplayer(), s: newSupersession(nil),
+		prov: map[string]string{}, vals: map[string]string{}, lastSkip: -1}
+}
+
+// Expect is Replayer.Expect: the Supersedes fields of the history the
+// builder will be given, before the first Add.
+func (b *SnapshotBuilder) Expect(edges []parse.Supersession) { b.s = newSupersession(edges) }
+
+// Exact reports whether the events added carried exactly the Supersedes
+// fields Expect was given, so the result equals EntitySnapshot over
+// those events. When it is false, build again with a new builder that
+// Expects Seen().
+func (b *SnapshotBuilder) Exact() bool { return b.s.done() && !b.late }
+
+// Seen returns the Supersedes fields of the events added so far.
+func (b *SnapshotBuilder) Seen() []parse.Supersession { return b.seen }
+
+// Cut drops the expected Supersedes fields that no event added so far
+// carries, for a caller that stops adding before the end of the
+// history it predicted (memsys snapshot --at): Exact then judges the
+// history as cut.
+func (b *SnapshotBuilder) Cut() {
+	if b.s.next < len(b.s.edges) {
+		b.late = b.late || b.lastSkip >= b.s.next
+		b.s.edges = b.s.edges[:b.s.next]
+	}
+}
+
+// Add replays the next event and records what it did to the entity.
+func (b *SnapshotBuilder) Add(e *parse.Event) {
+	var ch Change
+	if j := b.s.supersededBy(e); j >= 0 {
+		b.lastSkip = max(b.lastSkip, j)
+		b.r.skip(e, &ch, b.s.edges[j].ID)
+	} else {
+		b.r.apply(e, &ch)
+	}
+	if sp, ok := parse.SupersessionOf(e); ok {
+		b.seen = append(b.seen, sp)
+	}
+	b.s.observe(e)
+	n := b.r.g.index[b.key]
+	touched := false
+	if n != nil {
+		for _, a := range n.Attrs {
+			if v, ok := b.vals[a.Key]; !ok || v != a.Value {
+				b.vals[a.Key], b.prov[a.Key] = a.Value, cleanName(e.ID)
+				touched = true
+			}
+		}
+		touched = touched || contains(ch.NodesAdded, n.Name) || contains(ch.NodesUpdated, n.Name) ||
+			labelsTouch(ch.EdgesAdded, b.key) || labelsTouch(ch.EdgesUpdated, b.key)
+	}
+	if touched {
+		b.history = append(b.history, SnapshotStep{ID: e.ID, Time: e.Time.String(), Agent: e.Agent, Type: e.Type, Summary: e.Summary, Notes: orEmpty(ch.Notes)})
+	}
+}
+
+// Graph returns the graph as replayed so far (for the nearest names
+// when the entity is unknown).
+func (b *SnapshotBuilder) Graph() *Graph { return b.r.graph() }
+
+// Snapshot returns the entity's snapshot after the events added, or
+// false when no node of that name exists.
+func (b *SnapshotBuilder) Snapshot() (*Snapshot, bool) {
+	key := b.key
+	g := b.r.graph()
 	n := g.index[key]
 	if n == nil {
 		return nil, false
 	}
 	s := &Snapshot{Name: n.Name, Type: n.Type, Status: n.Status, Created: n.Created, LastEvent: n.LastEvent, Horizon: g.Horizon,
-		Attrs: []SnapshotAttr{}, Edges: []SnapshotEdge{}, History: orSteps(history)}
+		Attrs: []SnapshotAttr{}, Edges: []SnapshotEdge{}, History: orSteps(b.history)}
 	for _, a := range n.Attrs {
-		s.Attrs = append(s.Attrs, SnapshotAttr{Key: a.Key, Value: a.Value, Event: prov[a.Key]})
+		s.Attrs = append(s.Attrs, SnapshotAttr{Key: a.Key, Value: a.Value, Event: b.prov[a.Key]})
 	}
 	for _, e := range g.Edges {
 		if Canon(e.From) == key || Canon(e.To) == key {

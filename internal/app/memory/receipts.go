@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/memsys/memsys/internal/base/words"
+	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
 )
@@ -80,40 +81,77 @@ func loopViews(g *materialize.Graph) []LoopView {
 }
 
 // Snapshot returns the snapshot of entity after the whole history, or
-// after the event atID ("" for all of it).
+// after the event atID ("" for all of it). It streams the history
+// through a materialize.SnapshotBuilder rather than loading it: the
+// events are not kept and the parser reuses their memory, which at 1k
+// events is most of what the command costs (issue 15). Like
+// LoadHistory it refuses a history cut short by an over-long line.
 func Snapshot(root, entity, atID string) (*materialize.Snapshot, error) {
-	mem, err := LoadHistory(root)
-	if err != nil {
-		return nil, err
+	at, atOK := -1, true
+	if atID != "" {
+		at, atOK = parse.EventNum(atID)
 	}
-	evs, err := upTo(mem.Events, atID)
-	if err != nil {
-		return nil, err
+	// Which events later ones supersede is predicted from the bytes
+	// (Memory.Supersessions); if the events disagree, or --at cuts the
+	// history before an event that changed the replay, it streams
+	// again expecting the Supersedes fields it saw.
+	var expect []parse.Supersession
+	predicted := true
+	for {
+		b := materialize.NewSnapshotBuilder(entity)
+		var took eachReturned
+		done, last := !atOK, ""
+		mem, err := workspace.StreamWith(root, func(m *workspace.Memory) {
+			if predicted {
+				expect = m.Supersessions()
+			}
+			b.Expect(expect)
+		}, func(e *parse.Event) {
+			took.n++
+			if done {
+				return
+			}
+			b.Add(e)
+			last = e.ID
+			if done = at >= 0 && e.Num == at; done {
+				b.Cut()
+			}
+		}, parse.Reuse(&took))
+		if err != nil {
+			return nil, err
+		}
+		if err := mem.Incomplete(); err != nil {
+			return nil, err
+		}
+		if !atOK {
+			return nil, ErrNotEventID(inAt.Name(), atID)
+		}
+		if at >= 0 && !done {
+			return nil, ErrNoSuchEvent(inAt.Name(), atID)
+		}
+		if !b.Exact() && predicted {
+			expect, predicted = b.Seen(), false
+			continue
+		}
+		s, ok := b.Snapshot()
+		if !ok {
+			cut := ""
+			if atID != "" {
+				cut = last
+			}
+			return nil, materialize.UnknownEntity(b.Graph(), entity, cut)
+		}
+		return s, nil
 	}
-	s, ok := materialize.EntitySnapshot(evs, entity)
-	if !ok {
-		g, _ := materialize.Replay(evs) // only on this error path
-		return nil, materialize.UnknownEntity(g, entity, cutAt(evs, atID))
-	}
-	return s, nil
 }
 
-// upTo cuts events after the first event numbered as atID.
-func upTo(evs []parse.Event, atID string) ([]parse.Event, error) {
-	if atID == "" {
-		return evs, nil
-	}
-	n, ok := parse.EventNum(atID)
-	if !ok {
-		return nil, ErrNotEventID(inAt.Name(), atID)
-	}
-	for i := range evs {
-		if evs[i].Num == n {
-			return evs[:i+1], nil
-		}
-	}
-	return nil, ErrNoSuchEvent(inAt.Name(), atID)
-}
+// eachReturned is the parse.Returner of a stream whose consumer is done
+// with each event when its function returns: every event taken is
+// returned.
+type eachReturned struct{ n int }
+
+func (r *eachReturned) Taken() int    { return r.n }
+func (r *eachReturned) Returned() int { return r.n }
 
 func orDash(s string) string {
 	if s == "" {
