@@ -161,7 +161,6 @@ func TestSnapshotSame(t *testing.T) {
 	}
 }
 
-
 // BenchmarkSnapshot times memsys snapshot's work at 1k events (loggen
 // seed 1, the entity BenchmarkCost looks up) in process: "kept" is the
 // load-everything path it replaced, "stream" Snapshot; run with
