@@ -1,6 +1,7 @@
 package materialize
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/memsys/memsys/parse"
@@ -117,12 +118,19 @@ func (b *SnapshotBuilder) Cut() {
 
 // Add replays the next event and records what it did to the entity.
 func (b *SnapshotBuilder) Add(e *parse.Event) {
-	var ch Change
+	// The Change is built in the replayer's scratch and emptied after
+	// each event, keeping its slices: a Change per event was a sixth of
+	// what memsys snapshot allocated at 1k events.
+	ch := &b.r.scratch
+	defer func() {
+		*ch = Change{NodesAdded: ch.NodesAdded[:0], NodesUpdated: ch.NodesUpdated[:0],
+			EdgesAdded: ch.EdgesAdded[:0], EdgesUpdated: ch.EdgesUpdated[:0], Notes: ch.Notes[:0]}
+	}()
 	if j := b.s.supersededBy(e); j >= 0 {
 		b.lastSkip = max(b.lastSkip, j)
-		b.r.skip(e, &ch, b.s.edges[j].ID)
+		b.r.skip(e, ch, b.s.edges[j].ID)
 	} else {
-		b.r.apply(e, &ch)
+		b.r.apply(e, ch)
 	}
 	if sp, ok := parse.SupersessionOf(e); ok {
 		b.seen = append(b.seen, sp)
@@ -141,7 +149,7 @@ func (b *SnapshotBuilder) Add(e *parse.Event) {
 			labelsTouch(ch.EdgesAdded, b.key) || labelsTouch(ch.EdgesUpdated, b.key)
 	}
 	if touched {
-		b.history = append(b.history, SnapshotStep{ID: e.ID, Time: e.Time.String(), Agent: e.Agent, Type: e.Type, Summary: e.Summary, Notes: orEmpty(ch.Notes)})
+		b.history = append(b.history, SnapshotStep{ID: e.ID, Time: e.Time.String(), Agent: e.Agent, Type: e.Type, Summary: e.Summary, Notes: orEmpty(slices.Clone(ch.Notes))})
 	}
 }
 
