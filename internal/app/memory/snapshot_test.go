@@ -5,9 +5,11 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/tools/txtar"
 
@@ -64,10 +66,10 @@ func snapshotResult(s *materialize.Snapshot, err error) string {
 
 // checkSnapshotSame compares Snapshot with keptSnapshot in root for
 // every entity of the history (and an unknown one, and a near miss),
-// with no --at, at several events (first, every step-th, last), a
-// malformed one and a missing one. It returns the number of answers
-// compared.
-func checkSnapshotSame(t *testing.T, name, root string, step int) int {
+// with no --at, a malformed one and a missing one, and for every
+// sample-th entity at several events (first, every step-th, last). It
+// returns the number of answers compared.
+func checkSnapshotSame(t *testing.T, name, root string, step, sample int) int {
 	t.Helper()
 	names := []string{"no_such_entity", "Upload Handler"}
 	ats := []string{"", "evt-x", "evt-99999"}
@@ -83,8 +85,11 @@ func checkSnapshotSame(t *testing.T, name, root string, step int) int {
 		}
 	}
 	n := 0
-	for _, at := range ats {
-		for _, e := range names {
+	for i, at := range ats {
+		for j, e := range names {
+			if i >= 3 && j%sample != 0 {
+				continue
+			}
 			got, want := snapshotResult(Snapshot(root, e, at)), snapshotResult(keptSnapshot(root, e, at))
 			if got != want {
 				t.Fatalf("%s: snapshot %q --at %q:\ngot  %s\nwant %s", name, e, at, got, want)
@@ -128,11 +133,11 @@ func TestSnapshotSame(t *testing.T) {
 					}
 				}
 			}
-			answers += checkSnapshotSame(t, filepath.Base(file)+":"+f.Name, dir, 3)
+			answers += checkSnapshotSame(t, filepath.Base(file)+":"+f.Name, dir, 3, 1)
 			fixtures++
 		}
 	}
-	gen := string(loggen.GenerateSemantic(300, 5))
+	gen := string(loggen.GenerateSemantic(200, 5))
 	arch := strings.Replace(string(loggen.GenerateSemantic(60, 6)), "## Event Log", "## Archive: evt-001 through evt-060", 1)
 	// The log continues the archive's numbering.
 	logAfter := string(loggen.GenerateSemantic(360, 6))
@@ -140,7 +145,7 @@ func TestSnapshotSame(t *testing.T) {
 	logAfter = logAfter[:strings.Index(logAfter, "## Event Log")+len("## Event Log\n")] + logAfter[cut:]
 	cases := []struct{ name, log, arch string }{
 		{"generated", gen, ""},
-		{"generated, plain", string(loggen.Generate(200, 1)), ""},
+		{"generated, plain", string(loggen.Generate(120, 1)), ""},
 		{"archive and log", logAfter, arch},
 		{"CRLF", strings.ReplaceAll(gen, "\n", "\r\n"), ""},
 		{"long line", gen + "\n" + strings.Repeat("z", workspace.MaxLineLength+1), ""},
@@ -152,33 +157,54 @@ func TestSnapshotSame(t *testing.T) {
 			a = []byte(c.arch)
 		}
 		writeMemory(t, dir, []byte(c.log), a)
-		answers += checkSnapshotSame(t, c.name, dir, 23)
+		answers += checkSnapshotSame(t, c.name, dir, 29, 4)
 	}
-	answers += checkSnapshotSame(t, "missing log", t.TempDir(), 1)
+	answers += checkSnapshotSame(t, "missing log", t.TempDir(), 1, 1)
 	t.Logf("%d fixture logs, %d answers", fixtures, answers)
-	if fixtures < 200 || answers < 5000 {
+	if fixtures < 200 || answers < 4000 {
 		t.Errorf("%d fixture logs, %d answers: too few to test the streaming path", fixtures, answers)
 	}
 }
 
 // BenchmarkSnapshot times memsys snapshot's work at 1k events (loggen
-// seed 1, the entity BenchmarkCost looks up) in process: "kept" is the
-// load-everything path it replaced, "stream" Snapshot; run with
-// -benchmem and compare the two in one run.
+// seed 1, the entity BenchmarkCost looks up) in process, paired: each
+// iteration runs keptSnapshot (load everything, then EntitySnapshot)
+// and Snapshot (the stream) back to back, so a burst of load on the
+// host hits both, and reports the median time of each, their ratio and
+// the bytes and allocations of each per call.
 func BenchmarkSnapshot(b *testing.B) {
 	dir := b.TempDir()
 	writeMemory(b, dir, loggen.Generate(1000, 1), nil)
-	for _, c := range []struct {
-		name string
-		f    func(root, entity, at string) (*materialize.Snapshot, error)
-	}{{"kept", keptSnapshot}, {"stream", Snapshot}} {
-		b.Run(c.name, func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := c.f(dir, "upload_handler", ""); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
+	var kept, stream []float64
+	var keptB, streamB, keptN, streamN uint64
+	var m runtime.MemStats
+	run := func(f func(root, entity, at string) (*materialize.Snapshot, error), ts *[]float64, bytes, allocs *uint64) {
+		runtime.ReadMemStats(&m)
+		a, n, t := m.TotalAlloc, m.Mallocs, time.Now()
+		if _, err := f(dir, "upload_handler", ""); err != nil {
+			b.Fatal(err)
+		}
+		*ts = append(*ts, float64(time.Since(t)))
+		runtime.ReadMemStats(&m)
+		*bytes, *allocs = *bytes+m.TotalAlloc-a, *allocs+m.Mallocs-n
 	}
+	for b.Loop() {
+		run(keptSnapshot, &kept, &keptB, &keptN)
+		run(Snapshot, &stream, &streamB, &streamN)
+	}
+	n := float64(len(kept))
+	k, s := medianOf(kept), medianOf(stream)
+	b.ReportMetric(k/1e6, "kept-ms")
+	b.ReportMetric(s/1e6, "stream-ms")
+	b.ReportMetric(s/k, "stream/kept")
+	b.ReportMetric(float64(keptB)/n/1e3, "kept-kB")
+	b.ReportMetric(float64(streamB)/n/1e3, "stream-kB")
+	b.ReportMetric(float64(keptN)/n, "kept-allocs")
+	b.ReportMetric(float64(streamN)/n, "stream-allocs")
+}
+
+func medianOf(xs []float64) float64 {
+	xs = slices.Clone(xs)
+	slices.Sort(xs)
+	return xs[len(xs)/2]
 }
