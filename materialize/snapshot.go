@@ -53,49 +53,81 @@ type SnapshotStep struct {
 // (matched on its canonical key, as the graph matches names), or false
 // when no node of that name exists at the end.
 func EntitySnapshot(events []parse.Event, entity string) (*Snapshot, bool) {
-	key := Canon(entity)
-	r := newReplayer()
-	sup := newSupersession(Supersessions(events))
-	prov := map[string]string{} // attribute key → event that set the current value
-	vals := map[string]string{}
-	var history []SnapshotStep
+	b := NewSnapshotBuilder(entity, Supersessions(events))
 	for i := range events {
-		e := &events[i]
-		var ch Change
-		if j := sup.supersededBy(e); j >= 0 {
-			r.skip(e, &ch, sup.edges[j].ID)
-		} else {
-			r.apply(e, &ch)
-		}
-		sup.observe(e)
-		n := r.g.index[key]
-		touched := false
-		if n != nil {
-			for _, a := range n.Attrs {
-				if v, ok := vals[a.Key]; !ok || v != a.Value {
-					vals[a.Key], prov[a.Key] = a.Value, cleanName(e.ID)
-					touched = true
-				}
-			}
-			touched = touched || contains(ch.NodesAdded, n.Name) || contains(ch.NodesUpdated, n.Name) ||
-				labelsTouch(ch.EdgesAdded, key) || labelsTouch(ch.EdgesUpdated, key)
-		}
-		if touched {
-			history = append(history, SnapshotStep{ID: e.ID, Time: e.Time.String(), Agent: e.Agent, Type: e.Type, Summary: e.Summary, Notes: orEmpty(ch.Notes)})
+		b.Add(&events[i])
+	}
+	return b.Snapshot()
+}
+
+// A SnapshotBuilder is EntitySnapshot for a history streamed event by
+// event, so a command need not keep the events: it retains nothing of
+// an event but its strings (parse.Reuse). Like a Replayer it is given
+// the history's Supersedes fields in advance (workspace's prediction
+// from the bytes); when the events carried others, Exact is false and
+// the snapshot must be built again from the events (EntitySnapshot).
+type SnapshotBuilder struct {
+	key     string
+	r       *replayer
+	sup     *supersession
+	prov    map[string]string // attribute key → event that set the current value
+	vals    map[string]string
+	history []SnapshotStep
+}
+
+// NewSnapshotBuilder starts the snapshot of entity over a history whose
+// Supersedes fields are edges.
+func NewSnapshotBuilder(entity string, edges []parse.Supersession) *SnapshotBuilder {
+	return &SnapshotBuilder{key: Canon(entity), r: newReplayer(), sup: newSupersession(edges),
+		prov: map[string]string{}, vals: map[string]string{}}
+}
+
+// Add replays the history's next event.
+func (b *SnapshotBuilder) Add(e *parse.Event) {
+	var ch Change
+	if j := b.sup.supersededBy(e); j >= 0 {
+		b.r.skip(e, &ch, b.sup.edges[j].ID)
+	} else {
+		b.r.apply(e, &ch)
+	}
+	b.sup.observe(e)
+	n := b.r.g.index[b.key]
+	if n == nil {
+		return
+	}
+	touched := false
+	for _, a := range n.Attrs {
+		if v, ok := b.vals[a.Key]; !ok || v != a.Value {
+			b.vals[a.Key], b.prov[a.Key] = a.Value, cleanName(e.ID)
+			touched = true
 		}
 	}
-	g := r.graph()
-	n := g.index[key]
+	touched = touched || contains(ch.NodesAdded, n.Name) || contains(ch.NodesUpdated, n.Name) ||
+		labelsTouch(ch.EdgesAdded, b.key) || labelsTouch(ch.EdgesUpdated, b.key)
+	if touched {
+		b.history = append(b.history, SnapshotStep{ID: e.ID, Time: e.Time.String(), Agent: e.Agent, Type: e.Type, Summary: e.Summary, Notes: orEmpty(ch.Notes)})
+	}
+}
+
+// Exact reports whether the events added carried exactly the
+// Supersedes fields the builder was given (Replayer.Exact).
+func (b *SnapshotBuilder) Exact() bool { return b.sup.done() }
+
+// Snapshot returns the entity's snapshot after the events added, or
+// false when no node of that name exists.
+func (b *SnapshotBuilder) Snapshot() (*Snapshot, bool) {
+	g := b.r.graph()
+	n := g.index[b.key]
 	if n == nil {
 		return nil, false
 	}
 	s := &Snapshot{Name: n.Name, Type: n.Type, Status: n.Status, Created: n.Created, LastEvent: n.LastEvent, Horizon: g.Horizon,
-		Attrs: []SnapshotAttr{}, Edges: []SnapshotEdge{}, History: orSteps(history)}
+		Attrs: []SnapshotAttr{}, Edges: []SnapshotEdge{}, History: orSteps(b.history)}
 	for _, a := range n.Attrs {
-		s.Attrs = append(s.Attrs, SnapshotAttr{Key: a.Key, Value: a.Value, Event: prov[a.Key]})
+		s.Attrs = append(s.Attrs, SnapshotAttr{Key: a.Key, Value: a.Value, Event: b.prov[a.Key]})
 	}
 	for _, e := range g.Edges {
-		if Canon(e.From) == key || Canon(e.To) == key {
+		if Canon(e.From) == b.key || Canon(e.To) == b.key {
 			s.Edges = append(s.Edges, SnapshotEdge{From: e.From, To: e.To, Relation: e.Relation, Created: e.Created, Attrs: attrText(e.Attrs)})
 		}
 	}

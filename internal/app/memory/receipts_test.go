@@ -1,9 +1,14 @@
 package memory
 
 import (
+	"bytes"
+	"encoding/json"
+	"strings"
 	"testing"
 
+	"github.com/memsys/memsys/internal/testkit/loggen"
 	"github.com/memsys/memsys/materialize"
+	"github.com/memsys/memsys/parse"
 )
 
 // TestSnapshotMarkdownSections: Attributes, Edges and History each say
@@ -25,4 +30,67 @@ func TestSnapshotMarkdownSections(t *testing.T) {
 	if got := SnapshotMarkdown(s); got != want {
 		t.Errorf("full snapshot:\n%s\nwant\n%s", got, want)
 	}
+}
+
+// TestSnapshotStreamedEqualsKept: the snapshot built as the events
+// stream by (snapshotStreamed, which keeps none) is the one built from
+// the kept history, for every entity of every log of the corpus (the
+// testscripts', the examples', materialize's semantics cases with their
+// Supersedes fields, archives, a generated log), and for a name no
+// node has (the streamed build declines; the kept one gives the error).
+// A prediction of the Supersedes fields the events contradict (one in a
+// code fence) makes the streamed build decline too.
+func TestSnapshotStreamedEqualsKept(t *testing.T) {
+	corpora := corpusOf(t, []string{parse.LogFile, "changelog-archive.md", "CHANGELOG-archive.md"}, "../../../materialize/testdata/semantics/*.md")
+	fenced := []byte(strings.ReplaceAll(newEvent, "%s", "9001") + "\n```\n**Supersedes**: evt-001\n```\n")
+	corpora = append(corpora, map[string][]byte{parse.LogFile: append(loggen.Generate(40, 3), fenced...)})
+	streamed, declined, fencedDeclined := 0, 0, 0
+	for i, files := range corpora {
+		root := newCachedRoot(t, files)
+		mem, err := LoadHistory(root)
+		if err != nil {
+			if _, _, serr := snapshotStreamed(root, "x"); serr == nil || serr.Error() != err.Error() {
+				t.Errorf("log %d: kept load fails with %v, streamed with %v", i, err, serr)
+			}
+			continue
+		}
+		g, _ := materialize.Replay(mem.Events)
+		names := []string{"no_such_entity_here"}
+		for _, n := range g.Nodes {
+			names = append(names, n.Name, strings.ToUpper(n.Name))
+		}
+		for _, name := range names {
+			want, werr := snapshotKept(root, name, "")
+			got, ok, err := snapshotStreamed(root, name)
+			if err != nil {
+				t.Fatalf("log %d, %q: streamed: %v", i, name, err)
+			}
+			if !ok {
+				declined++
+				if i == len(corpora)-1 && werr == nil {
+					fencedDeclined++
+				}
+				if werr == nil && !bytes.Contains(files[parse.LogFile], []byte("```")) {
+					t.Errorf("log %d, %q: the streamed build declined a snapshot the kept one gives", i, name)
+				}
+				continue
+			}
+			if werr != nil {
+				t.Fatalf("log %d, %q: streamed gives a snapshot, kept the error %v", i, name, werr)
+			}
+			wj, _ := json.Marshal(want)
+			gj, _ := json.Marshal(got)
+			if !bytes.Equal(wj, gj) {
+				t.Fatalf("log %d, %q: streamed snapshot\n%s\nkept\n%s", i, name, gj, wj)
+			}
+			streamed++
+		}
+	}
+	if fencedDeclined == 0 {
+		t.Errorf("the log whose fenced Supersedes line the prediction takes for a field: no snapshot declined")
+	}
+	if streamed < 200 || declined < len(corpora) {
+		t.Errorf("%d snapshots streamed, %d declined over %d logs: the comparison hardly ran", streamed, declined, len(corpora))
+	}
+	t.Logf("%d logs, %d snapshots streamed and equal, %d declined", len(corpora), streamed, declined)
 }
