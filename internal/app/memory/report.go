@@ -9,11 +9,13 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/memsys/memsys/internal/base/config"
 	"github.com/memsys/memsys/internal/base/diag"
 	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/lint"
 	"github.com/memsys/memsys/materialize"
+	"github.com/memsys/memsys/parse"
 )
 
 // Report is `memsys report`: seed 000's integrity report, one page
@@ -88,8 +90,26 @@ type ReportArchive struct {
 	Threshold int    `json:"threshold"`
 }
 
-// BuildReport reads root and builds its report.
+// BuildReport reads root and builds its report. With the cache on
+// (workspace.CacheEnabled) it is built through the caches the other
+// commands use (reportCached): the findings as memsys lint judges them
+// (the lint result cache, else its resumed Session), the graph and the
+// derived files from the history cache's replay, and the counts from a
+// headers-only parse. Any of them failing means the cold build, which
+// reports the error as it always did: the caches change the cost of a
+// report, never a byte of it (TestReportCachedEqualsCold).
 func BuildReport(root string) (*Report, error) {
+	if workspace.CacheEnabled() {
+		if r, ok := reportCached(root); ok {
+			return r, nil
+		}
+	}
+	return reportCold(root)
+}
+
+// reportCold builds the report from a full parse and one lint Session
+// that also replays the history (lint.Linter.CheckReplay).
+func reportCold(root string) (*Report, error) {
 	cfg, err := workspace.LoadConfig(root)
 	if err != nil {
 		return nil, err
@@ -103,23 +123,13 @@ func BuildReport(root string) (*Report, error) {
 		return nil, err
 	}
 	// lint and the derived files' states read the same files: once.
-	type read struct {
-		b   []byte
-		err error
-	}
-	reads := map[string]read{}
-	readFile := func(rel string) ([]byte, error) {
-		r, ok := reads[rel]
-		if !ok {
-			r.b, r.err = workspace.ReadFile(root, rel)
-			reads[rel] = r
-		}
-		return r.b, r.err
-	}
+	// Files are looked for as memsys lint looks (LintInput), so the
+	// findings are the ones the lint cache holds.
+	in := LintInput(root)
+	readFile := memoFile(in.ReadFile)
 	ds, x := l.CheckReplay(lint.Input{
 		LogFile: workspace.LogName, Log: mem.Log, Archive: mem.Archive, Events: mem.Events,
-		ReadFile: readFile,
-		Exists:   func(rel string) bool { return workspace.Lstat(root, rel) == nil },
+		ReadFile: readFile, Exists: in.Exists,
 	})
 	if x == nil {
 		// A Session that could not replay (a rule failed) leaves none.
@@ -129,28 +139,194 @@ func BuildReport(root string) (*Report, error) {
 			x.Apply(&mem.Events[i])
 		}
 	}
-	g := x.Graph()
-	r := &Report{Horizon: g.Horizon, At: g.Updated, OpenLoops: loopViews(g), Conflicts: []ConflictView{}, Superseded: []SupersededView{}, Derived: []DerivedView{}}
-	r.Events = ReportEvents{Total: len(mem.Events), Log: len(mem.Log.Events)}
-	if mem.Archive != nil {
-		r.Events.Archive = len(mem.Archive.Events)
-	}
-	types, agents := map[string]int{}, map[string]int{}
+	var t eventTally
 	for i := range mem.Events {
-		types[mem.Events[i].Type]++
-		agents[mem.Events[i].Agent]++
+		t.add(&mem.Events[i])
 	}
-	r.ByType, r.ByAgent = counts(types), counts(agents)
-	for _, c := range g.Conflicts() {
-		r.Conflicts = append(r.Conflicts, ConflictView{Key: c.Key, Earlier: c.Earlier.ID, EarlierValue: c.Earlier.Value, Later: c.Later.ID, LaterValue: c.Later.Value})
+	t.log = len(mem.Log.Events)
+	if mem.Archive != nil {
+		t.arch = len(mem.Archive.Events)
 	}
+	r := newReport(x.Graph(), &t, cfg, mem.ArchivePath)
 	by := materialize.SupersededBy(mem.Events)
 	for i := range mem.Events {
 		if s, ok := by[i]; ok {
 			r.Superseded = append(r.Superseded, SupersededView{ID: mem.Events[i].ID, By: s})
 		}
 	}
-	for _, f := range Derive(x, TierOf(cfg, mem)) {
+	r.Derived = derivedViews(Derive(x, TierOf(cfg, mem)), readFile)
+	if err := r.setFindings(root, memFiles{root: root}, l, ds); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// reportCached builds the report through the caches; ok is false when
+// anything failed, and the cold build then says what. The log and the
+// archive are read once (memFiles.held) for the lint, the replay and
+// the counts.
+func reportCached(root string) (*Report, bool) {
+	cfg, err := workspace.LoadConfig(root)
+	if err != nil {
+		return nil, false
+	}
+	l, err := lint.New(cfg)
+	if err != nil {
+		return nil, false
+	}
+	held, err := workspace.Read(root)
+	if err != nil {
+		return nil, false
+	}
+	files := memFiles{root: root, held: held}
+	in := files.input()
+	readFile := memoFile(in.ReadFile)
+	in.ReadFile = readFile
+	// The path memsys lint takes without git revisions: the report's
+	// findings are lint's.
+	ds, _, err := lintJudged(l, files, nil, in, false)
+	if err != nil {
+		return nil, false
+	}
+	opt := lint.RenderOptions(cfg)
+	mem := files.heldCopy()
+	c, ok := loadCheckpointFrom(root, opt, mem)
+	if !ok {
+		c = &checkpointed{mem: mem, held: true}
+	}
+	_, rd, err := replayCached(root, opt, c, func(m *workspace.Memory) parse.Tier { return TierOf(cfg, m) })
+	if err != nil {
+		return nil, false
+	}
+	t, sup, err := tallyHistory(files.heldCopy())
+	if err != nil {
+		return nil, false
+	}
+	r := newReport(rd.x.Graph(), t, cfg, held.ArchivePath)
+	by := materialize.SupersededBy(sup)
+	for i := range sup {
+		if s, ok := by[i]; ok {
+			r.Superseded = append(r.Superseded, SupersededView{ID: sup[i].ID, By: s})
+		}
+	}
+	r.Derived = derivedViews(rd.derive(TierOf(cfg, held)), readFile)
+	if err := r.setFindings(root, files, l, ds); err != nil {
+		return nil, false
+	}
+	return r, true
+}
+
+// eventTally counts the events of a history by type and agent, and
+// those of the log and of the archive.
+type eventTally struct {
+	types, agents map[string]int
+	log, arch     int
+}
+
+func (t *eventTally) add(e *parse.Event) {
+	if t.types == nil {
+		t.types, t.agents = map[string]int{}, map[string]int{}
+	}
+	t.types[e.Type]++
+	t.agents[e.Agent]++
+}
+
+// tallyHistory counts the history of mem, parsed headers only (type
+// and agent are in the heading). A Supersedes field is read only by a
+// full parse; its key is the word "supersedes" in any ASCII case
+// (parse's knownKey), so when neither file holds that word no event
+// has one, and the headers are enough. Otherwise the history is parsed
+// whole, and sup holds what materialize.SupersededBy reads of each
+// event: its ID, Range and Supersedes.
+func tallyHistory(mem *workspace.Memory) (*eventTally, []parse.Event, error) {
+	t := &eventTally{}
+	var sup []parse.Event
+	done := &doneCount{}
+	opts := []parse.Option{parse.Reuse(done)}
+	whole := mentionsSupersedes(mem.LogBytes) || mentionsSupersedes(mem.ArchiveBytes)
+	if !whole {
+		opts = append(opts, parse.HeadersOnly())
+	}
+	err := mem.Stream(func(e *parse.Event) {
+		t.add(e)
+		if e.Range.File == workspace.LogName {
+			t.log++
+		} else {
+			t.arch++
+		}
+		if whole {
+			// ID and Supersedes stay valid when the event is reused.
+			sup = append(sup, parse.Event{ID: e.ID, Range: e.Range, Supersedes: e.Supersedes})
+		}
+		done.n++
+	}, opts...)
+	if err != nil {
+		return nil, nil, err
+	}
+	return t, sup, mem.Incomplete()
+}
+
+// doneCount is the parse.Returner of a stream whose consumer is done
+// with each event when it returns.
+type doneCount struct{ n int }
+
+func (d *doneCount) Taken() int    { return d.n }
+func (d *doneCount) Returned() int { return d.n }
+
+// mentionsSupersedes reports whether src holds "supersedes" in any
+// ASCII case: without it, no event of src has a Supersedes field.
+func mentionsSupersedes(src []byte) bool {
+	const word = "supersedes"
+	for _, p := range []byte{'p', 'P'} {
+		// 'p' is the word's third byte.
+		for from := 0; from < len(src); {
+			i := bytes.IndexByte(src[from:], p)
+			if i < 0 {
+				break
+			}
+			at := from + i - 2
+			from += i + 1
+			if at >= 0 && at+len(word) <= len(src) && asciiFold(src[at:at+len(word)], word) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// asciiFold reports whether b is s (lower case ASCII) in any ASCII case.
+func asciiFold(b []byte, s string) bool {
+	for i := range b {
+		c := b[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != s[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// newReport is the report's graph facts (g, the replay of the whole
+// history), counts (t) and archive state; the superseded events, the
+// derived files and the findings are set after.
+func newReport(g *materialize.Graph, t *eventTally, cfg config.Config, archivePath string) *Report {
+	r := &Report{Horizon: g.Horizon, At: g.Updated, OpenLoops: loopViews(g), Conflicts: []ConflictView{}, Superseded: []SupersededView{}, Derived: []DerivedView{}}
+	r.Events = ReportEvents{Total: t.log + t.arch, Log: t.log, Archive: t.arch}
+	r.ByType, r.ByAgent = counts(t.types), counts(t.agents)
+	for _, c := range g.Conflicts() {
+		r.Conflicts = append(r.Conflicts, ConflictView{Key: c.Key, Earlier: c.Earlier.ID, EarlierValue: c.Earlier.Value, Later: c.Later.ID, LaterValue: c.Later.Value})
+	}
+	r.Archive = ReportArchive{File: archivePath, Events: t.arch, Threshold: cfg.ArchiveThreshold, Due: t.log > cfg.ArchiveThreshold}
+	return r
+}
+
+// derivedViews says of each file regen would write whether the file on
+// disk (read through readFile) holds exactly that.
+func derivedViews(files []Derived, readFile func(string) ([]byte, error)) []DerivedView {
+	out := []DerivedView{}
+	for _, f := range files {
 		// A file that is there but cannot be read (a folder, no
 		// permission) is not "outdated": regen stops on it as well
 		// (readDerived), so the report says what status says.
@@ -163,14 +339,20 @@ func BuildReport(root string) (*Report, error) {
 		case !bytes.Equal(b, f.Data):
 			state = "outdated"
 		}
-		r.Derived = append(r.Derived, DerivedView{File: f.File, State: state})
+		out = append(out, DerivedView{File: f.File, State: state})
 	}
+	return out
+}
+
+// setFindings counts lint's findings ds after the baseline.
+func (r *Report) setFindings(root string, files memFiles, l *lint.Linter, ds diag.Diagnostics) error {
 	// The baseline is applied as lint applies it, so the receipt counts
 	// what lint reports (MS208 included) and a damaged file stops both.
-	ds, r.Findings.Baseline, err = applyBaseline(root, memFiles{root: root}, l, ds, false, func(string) {}, func(f string) string { return f })
+	ds, n, err := applyBaseline(root, files, l, ds, false, func(string) {}, func(f string) string { return f })
 	if err != nil {
-		return nil, err
+		return err
 	}
+	r.Findings.Baseline = n
 	rules := map[string]int{}
 	for _, d := range ds {
 		switch d.Severity {
@@ -188,9 +370,25 @@ func BuildReport(root string) (*Report, error) {
 		rules[name+" "+d.Severity.String()]++
 	}
 	r.Findings.ByRule = counts(rules)
-	r.Archive = ReportArchive{File: mem.ArchivePath, Events: r.Events.Archive, Threshold: cfg.ArchiveThreshold,
-		Due: len(mem.Log.Events) > cfg.ArchiveThreshold}
-	return r, nil
+	return nil
+}
+
+// memoFile returns read, remembering each file's result: lint and the
+// derived files' states read the same files, once.
+func memoFile(read func(string) ([]byte, error)) func(string) ([]byte, error) {
+	type result struct {
+		b   []byte
+		err error
+	}
+	seen := map[string]result{}
+	return func(rel string) ([]byte, error) {
+		r, ok := seen[rel]
+		if !ok {
+			r.b, r.err = read(rel)
+			seen[rel] = r
+		}
+		return r.b, r.err
+	}
 }
 
 // counts sorts a tally by name, so the report never depends on map
