@@ -108,7 +108,7 @@ func BenchmarkReport(b *testing.B) {
 		b.Fatal(err)
 	}
 	writeMemory(b, dir, loggen.Generate(1000, 1), nil)
-	os.WriteFile(filepath.Join(dir, "AGENTS.md"), []byte("# Agents\n\n## Memory System Protocol\n\nmemsys tier: full\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "AGENTS.md"), []byte("# Agents\n\n## Memory System Protocol\n\n**Tier**: full\n"), 0o644)
 	if _, err := Regen(dir, true); err != nil {
 		b.Fatal(err)
 	}

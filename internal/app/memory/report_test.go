@@ -94,7 +94,7 @@ func reportSteps(t testing.TB) []struct {
 // caches, as the first run after a change writes what the second reads.
 func TestReportCachedEqualsCold(t *testing.T) {
 	corpora := lintCorpus(t)
-	corpora = append(corpora, map[string][]byte{parse.LogFile: loggen.Generate(200, 3), "AGENTS.md": []byte("# Agents\n\n## Memory System Protocol\n\nmemsys tier: full\n")})
+	corpora = append(corpora, map[string][]byte{parse.LogFile: loggen.Generate(200, 3), "AGENTS.md": []byte("# Agents\n\n## Memory System Protocol\n\n**Tier**: full\n")})
 	if testing.Short() {
 		corpora = corpora[len(corpora)-20:]
 	}
