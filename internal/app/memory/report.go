@@ -2,8 +2,6 @@ package memory
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -13,7 +11,6 @@ import (
 
 	"github.com/memsys/memsys/internal/base/config"
 	"github.com/memsys/memsys/internal/base/diag"
-	"github.com/memsys/memsys/internal/base/snapshot"
 	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/lint"
@@ -201,90 +198,23 @@ func reportCached(root string) (*Report, bool) {
 	if err != nil {
 		return nil, false
 	}
-	tl, err := tallyCached(root, held)
+	t, sup, err := tallyHistory(files.heldCopy())
 	if err != nil {
 		return nil, false
 	}
-	r := newReport(rd.x.Graph(), tl.tally(), cfg, held.ArchivePath)
-	r.Superseded = append(r.Superseded, tl.Superseded...)
+	r := newReport(rd.x.Graph(), t, cfg, held.ArchivePath)
+	by := materialize.SupersededBy(sup)
+	for i := range sup {
+		if s, ok := by[i]; ok {
+			r.Superseded = append(r.Superseded, SupersededView{ID: sup[i].ID, By: s})
+		}
+	}
 	r.Derived = derivedViews(rd.derive(TierOf(cfg, held)), readFile)
 	if err := r.setFindings(root, files, l, ds); err != nil {
 		return nil, false
 	}
 	return r, true
 }
-
-// reportTally is what the report counts of a history's events, a pure
-// function of the log's and the archive's bytes: the cache keeps it
-// (tallyCached) under the archive's name and bytes, for a log of
-// LogLen bytes hashing to LogSum.
-type reportTally struct {
-	Version    int
-	LogLen     int
-	LogSum     [32]byte
-	Types      []Count
-	Agents     []Count
-	Log, Arch  int
-	Superseded []SupersededView
-}
-
-const reportTallyVersion = 1
-
-// tally is t as an eventTally.
-func (t *reportTally) tally() *eventTally {
-	e := &eventTally{types: map[string]int{}, agents: map[string]int{}, log: t.Log, arch: t.Arch}
-	for _, c := range t.Types {
-		e.types[c.Name] = c.Count
-	}
-	for _, c := range t.Agents {
-		e.agents[c.Name] = c.Count
-	}
-	return e
-}
-
-// tallyName names the tally entry of the memory held at root.
-func tallyName(root string, held *workspace.Memory) string {
-	h := sha256.New()
-	fmt.Fprintf(h, "%d\x00%s\x00%s\x00%s\x00", reportTallyVersion, workspace.BuildID(), root, held.ArchivePath)
-	h.Write(held.ArchiveBytes)
-	return "report-" + hex.EncodeToString(h.Sum(nil)[:16])
-}
-
-// tallyCached is the tally of the history held: from the cache when the
-// log is the one it was counted from, byte for byte, else counted
-// (tallyHistory) and stored. A headers-only parse of the whole history
-// costs about a third of a cached report at 1k events; the hash of the
-// log, a twentieth.
-func tallyCached(root string, held *workspace.Memory) (*reportTally, error) {
-	name := tallyName(root, held)
-	sum := sha256.Sum256(held.LogBytes)
-	var t reportTally
-	if data, ok := workspace.CacheView(root, name); ok && snapshot.Decode(data, &t) == nil &&
-		t.Version == reportTallyVersion && t.LogLen == len(held.LogBytes) && t.LogSum == sum {
-		tallyHits++
-		return &t, nil
-	}
-	mem := &workspace.Memory{Root: held.Root, Tier: held.Tier, LogBytes: held.LogBytes, ArchivePath: held.ArchivePath, ArchiveBytes: held.ArchiveBytes}
-	et, sup, err := tallyHistory(mem)
-	if err != nil {
-		return nil, err
-	}
-	t = reportTally{Version: reportTallyVersion, LogLen: len(held.LogBytes), LogSum: sum,
-		Types: counts(et.types), Agents: counts(et.agents), Log: et.log, Arch: et.arch, Superseded: []SupersededView{}}
-	by := materialize.SupersededBy(sup)
-	for i := range sup {
-		if s, ok := by[i]; ok {
-			t.Superseded = append(t.Superseded, SupersededView{ID: sup[i].ID, By: s})
-		}
-	}
-	if data, err := snapshot.Encode(&t); err == nil {
-		workspace.CachePut(root, name, data)
-	}
-	return &t, nil
-}
-
-// tallyHits counts tallies answered from the cache, for the tests.
-var tallyHits int
 
 // eventTally counts the events of a history by type and agent, and
 // those of the log and of the archive.

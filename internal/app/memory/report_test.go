@@ -98,7 +98,7 @@ func TestReportCachedEqualsCold(t *testing.T) {
 	if testing.Short() {
 		corpora = corpora[len(corpora)-20:]
 	}
-	hits, resumed, tallied := lintHits, resumes, tallyHits
+	hits, resumed := lintHits, resumes
 	// seen counts the memories whose report showed what a step is
 	// there to bring about, so that the steps are known to do it.
 	seen := map[string]int{}
@@ -108,7 +108,7 @@ func TestReportCachedEqualsCold(t *testing.T) {
 		same := func(what string) {
 			t.Helper()
 			// The first cached report after a change writes the
-			// entries the second reads.
+			// caches' entries, the second reads them.
 			cold, cached, again := reportResult(t, root, false), reportResult(t, root, true), reportResult(t, root, true)
 			if cold != cached || cold != again {
 				if cold == cached {
@@ -151,8 +151,8 @@ func TestReportCachedEqualsCold(t *testing.T) {
 	}
 	t.Logf("%d memories; reports showing each state: %v", len(corpora), seen)
 	// The caches answered: lint's result, and replays resumed.
-	if lintHits-hits < len(corpora) || resumes-resumed < len(corpora) || tallyHits-tallied < 10*len(corpora) {
-		t.Errorf("over %d memories: %d lints from the result, %d replays resumed, %d counts from the cache: the caches were hardly used", len(corpora), lintHits-hits, resumes-resumed, tallyHits-tallied)
+	if lintHits-hits < len(corpora) || resumes-resumed < len(corpora) {
+		t.Errorf("over %d memories: %d lints from the result, %d replays resumed: the caches were hardly used", len(corpora), lintHits-hits, resumes-resumed)
 	}
 }
 
