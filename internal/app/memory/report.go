@@ -139,21 +139,17 @@ func reportCold(root string) (*Report, error) {
 			x.Apply(&mem.Events[i])
 		}
 	}
-	var t eventTally
+	t := &historyTally{}
 	for i := range mem.Events {
-		t.add(&mem.Events[i])
+		t.add(&mem.Events[i], false)
 	}
-	t.log = len(mem.Log.Events)
-	if mem.Archive != nil {
-		t.arch = len(mem.Archive.Events)
-	}
-	r := newReport(x.Graph(), &t, cfg, mem.ArchivePath)
 	by := materialize.SupersededBy(mem.Events)
 	for i := range mem.Events {
 		if s, ok := by[i]; ok {
-			r.Superseded = append(r.Superseded, SupersededView{ID: mem.Events[i].ID, By: s})
+			t.superseded = append(t.superseded, SupersededView{ID: mem.Events[i].ID, By: s})
 		}
 	}
+	r := newReport(x.Graph(), t.view(), cfg, mem.ArchivePath)
 	r.Derived = derivedViews(Derive(x, TierOf(cfg, mem)), readFile)
 	if err := r.setFindings(root, memFiles{root: root}, l, ds); err != nil {
 		return nil, err
@@ -198,17 +194,19 @@ func reportCached(root string) (*Report, bool) {
 	if err != nil {
 		return nil, false
 	}
-	t, sup, err := tallyHistory(files.heldCopy())
-	if err != nil {
-		return nil, false
-	}
-	r := newReport(rd.x.Graph(), t, cfg, held.ArchivePath)
-	by := materialize.SupersededBy(sup)
-	for i := range sup {
-		if s, ok := by[i]; ok {
-			r.Superseded = append(r.Superseded, SupersededView{ID: sup[i].ID, By: s})
+	// The replay counted the events as it went (or a checkpoint
+	// holds their count); one that could not is counted here.
+	hc := rd.counts
+	if hc != nil {
+		replayCounted++
+	} else {
+		t, err := tallyHistory(files.heldCopy())
+		if err != nil {
+			return nil, false
 		}
+		hc = t.view()
 	}
+	r := newReport(rd.x.Graph(), hc, cfg, held.ArchivePath)
 	r.Derived = derivedViews(rd.derive(TierOf(cfg, held)), readFile)
 	if err := r.setFindings(root, files, l, ds); err != nil {
 		return nil, false
@@ -216,19 +214,93 @@ func reportCached(root string) (*Report, bool) {
 	return r, true
 }
 
-// eventTally counts the events of a history by type and agent, and
-// those of the log and of the archive.
-type eventTally struct {
-	types, agents map[string]int
-	log, arch     int
+// replayCounted counts the reports whose counts came with the replay,
+// for the tests.
+var replayCounted int
+
+// historyCounts is what memsys report counts of a history: its events
+// by type and by agent (sorted by name), those of the log and of the
+// archive, and the superseded events. The history cache keeps it with
+// its checkpoints (replayCheckpoint.Counts), so that a report need not
+// parse the history again.
+type historyCounts struct {
+	Types, Agents []Count
+	Log, Arch     int
+	Superseded    []SupersededView
 }
 
-func (t *eventTally) add(e *parse.Event) {
+// historyTally counts a history as it streams by (historyCounts). A
+// nil one counts nothing.
+type historyTally struct {
+	types, agents map[string]int
+	log, arch     int
+	// sup keeps what materialize.SupersededBy reads of each event (its
+	// ID, Range and Supersedes) when add is asked to; finish turns it
+	// into superseded.
+	sup        []parse.Event
+	superseded []SupersededView
+}
+
+// add counts e, keeping what SupersededBy reads of it when keep: ID and
+// Supersedes stay valid when a stream reuses the event (parse.Reuse).
+func (t *historyTally) add(e *parse.Event, keep bool) {
+	if t == nil {
+		return
+	}
 	if t.types == nil {
 		t.types, t.agents = map[string]int{}, map[string]int{}
 	}
 	t.types[e.Type]++
 	t.agents[e.Agent]++
+	if e.Range.File == workspace.LogName {
+		t.log++
+	} else {
+		t.arch++
+	}
+	if keep {
+		t.sup = append(t.sup, parse.Event{ID: e.ID, Range: e.Range, Supersedes: e.Supersedes})
+	}
+}
+
+// finish finds the superseded events among those kept, once every event
+// of the history has been added.
+func (t *historyTally) finish() {
+	if t == nil || t.sup == nil {
+		return
+	}
+	by := materialize.SupersededBy(t.sup)
+	for i := range t.sup {
+		if s, ok := by[i]; ok {
+			t.superseded = append(t.superseded, SupersededView{ID: t.sup[i].ID, By: s})
+		}
+	}
+	t.sup = nil
+}
+
+// view is the counts so far, nil for a nil tally.
+func (t *historyTally) view() *historyCounts {
+	if t == nil {
+		return nil
+	}
+	return &historyCounts{Types: counts(t.types), Agents: counts(t.agents), Log: t.log, Arch: t.arch,
+		Superseded: append([]SupersededView{}, t.superseded...)}
+}
+
+// resume is a tally that goes on from c: the events after c's add to
+// its counts and supersede nothing (the history cache resumes only a
+// suffix without a Supersedes field). nil for a nil c.
+func (c *historyCounts) resume() *historyTally {
+	if c == nil {
+		return nil
+	}
+	t := &historyTally{types: map[string]int{}, agents: map[string]int{}, log: c.Log, arch: c.Arch, superseded: c.Superseded}
+	for _, x := range c.Types {
+		t.types[x.Name] = x.Count
+	}
+	for _, x := range c.Agents {
+		t.agents[x.Name] = x.Count
+	}
+	return t
 }
 
 // tallyHistory counts the history of mem, parsed headers only (type
@@ -236,11 +308,9 @@ func (t *eventTally) add(e *parse.Event) {
 // full parse; its key is the word "supersedes" in any ASCII case
 // (parse's knownKey), so when neither file holds that word no event
 // has one, and the headers are enough. Otherwise the history is parsed
-// whole, and sup holds what materialize.SupersededBy reads of each
-// event: its ID, Range and Supersedes.
-func tallyHistory(mem *workspace.Memory) (*eventTally, []parse.Event, error) {
-	t := &eventTally{}
-	var sup []parse.Event
+// whole.
+func tallyHistory(mem *workspace.Memory) (*historyTally, error) {
+	t := &historyTally{}
 	done := &doneCount{}
 	opts := []parse.Option{parse.Reuse(done)}
 	whole := mentionsSupersedes(mem.LogBytes) || mentionsSupersedes(mem.ArchiveBytes)
@@ -248,22 +318,14 @@ func tallyHistory(mem *workspace.Memory) (*eventTally, []parse.Event, error) {
 		opts = append(opts, parse.HeadersOnly())
 	}
 	err := mem.Stream(func(e *parse.Event) {
-		t.add(e)
-		if e.Range.File == workspace.LogName {
-			t.log++
-		} else {
-			t.arch++
-		}
-		if whole {
-			// ID and Supersedes stay valid when the event is reused.
-			sup = append(sup, parse.Event{ID: e.ID, Range: e.Range, Supersedes: e.Supersedes})
-		}
+		t.add(e, whole)
 		done.n++
 	}, opts...)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	return t, sup, mem.Incomplete()
+	t.finish()
+	return t, mem.Incomplete()
 }
 
 // doneCount is the parse.Returner of a stream whose consumer is done
@@ -309,16 +371,18 @@ func asciiFold(b []byte, s string) bool {
 }
 
 // newReport is the report's graph facts (g, the replay of the whole
-// history), counts (t) and archive state; the superseded events, the
-// derived files and the findings are set after.
-func newReport(g *materialize.Graph, t *eventTally, cfg config.Config, archivePath string) *Report {
-	r := &Report{Horizon: g.Horizon, At: g.Updated, OpenLoops: loopViews(g), Conflicts: []ConflictView{}, Superseded: []SupersededView{}, Derived: []DerivedView{}}
-	r.Events = ReportEvents{Total: t.log + t.arch, Log: t.log, Archive: t.arch}
-	r.ByType, r.ByAgent = counts(t.types), counts(t.agents)
+// history), counts (t) and archive state; the derived files and the
+// findings are set after.
+func newReport(g *materialize.Graph, t *historyCounts, cfg config.Config, archivePath string) *Report {
+	r := &Report{Horizon: g.Horizon, At: g.Updated, OpenLoops: loopViews(g), Conflicts: []ConflictView{}, Derived: []DerivedView{}}
+	r.Events = ReportEvents{Total: t.Log + t.Arch, Log: t.Log, Archive: t.Arch}
+	r.ByType = append([]Count{}, t.Types...)
+	r.ByAgent = append([]Count{}, t.Agents...)
+	r.Superseded = append([]SupersededView{}, t.Superseded...)
 	for _, c := range g.Conflicts() {
 		r.Conflicts = append(r.Conflicts, ConflictView{Key: c.Key, Earlier: c.Earlier.ID, EarlierValue: c.Earlier.Value, Later: c.Later.ID, LaterValue: c.Later.Value})
 	}
-	r.Archive = ReportArchive{File: archivePath, Events: t.arch, Threshold: cfg.ArchiveThreshold, Due: t.log > cfg.ArchiveThreshold}
+	r.Archive = ReportArchive{File: archivePath, Events: t.Arch, Threshold: cfg.ArchiveThreshold, Due: t.Log > cfg.ArchiveThreshold}
 	return r
 }
 
