@@ -301,14 +301,17 @@ func replayRead(root string, opt materialize.Options, mem *workspace.Memory, tie
 	predicted := mem.Supersessions()
 	a.Expect(predicted)
 	last := lastEvent{counts: &historyTally{}}
+	if len(predicted) > 0 {
+		// The superseded events, for memsys report: right when the
+		// replay is Exact, the only case counts are used in.
+		last.counts.track = materialize.NewSupersedeTracker(predicted)
+	}
 	n := 0
 	// last keeps only the last event, which parse.Reuse leaves alone.
 	err := mem.Stream(func(e *parse.Event) {
 		n++
 		a.Add(e)
-		// With no Supersedes field predicted, an exact replay met none
-		// and nothing is superseded: no event need be kept for it.
-		last.counts.add(e, len(predicted) > 0)
+		last.counts.add(e)
 		last.ev = e
 		if e.Range.File == workspace.LogName {
 			if e.InLog {
@@ -341,7 +344,6 @@ func replayRead(root string, opt materialize.Options, mem *workspace.Memory, tie
 		}
 		return mem, &rendered{x: x}, nil
 	}
-	last.counts.finish()
 	r := &rendered{x: x, counts: last.counts.view()}
 	if saveable(mem, last) {
 		if p, err := workspace.HashPrefix(mem.LogBytes[:last.EndOffset]); err == nil {
@@ -579,7 +581,7 @@ func resume(mem *workspace.Memory, cp *replayCheckpoint, suffix []byte) (x *mate
 		// The suffix holds no Supersedes field (the caller accepts the
 		// replay only then), so it supersedes nothing, nor can an event
 		// after every Supersedes field be superseded.
-		last.counts.add(e, false)
+		last.counts.add(e)
 		last.ev = e
 		if e.InLog {
 			last.set(e)

@@ -141,7 +141,7 @@ func reportCold(root string) (*Report, error) {
 	}
 	t := &historyTally{}
 	for i := range mem.Events {
-		t.add(&mem.Events[i], false)
+		t.add(&mem.Events[i])
 	}
 	by := materialize.SupersededBy(mem.Events)
 	for i := range mem.Events {
@@ -200,8 +200,8 @@ func reportCached(root string) (*Report, bool) {
 	if hc != nil {
 		replayCounted++
 	} else {
-		t, err := tallyHistory(files.heldCopy())
-		if err != nil {
+		t, ok, err := tallyHistory(files.heldCopy())
+		if err != nil || !ok {
 			return nil, false
 		}
 		hc = t.view()
@@ -234,16 +234,14 @@ type historyCounts struct {
 type historyTally struct {
 	types, agents map[string]int
 	log, arch     int
-	// sup keeps what materialize.SupersededBy reads of each event (its
-	// ID, Range and Supersedes) when add is asked to; finish turns it
-	// into superseded.
-	sup        []parse.Event
+	// track, when set, finds the superseded events as they pass; the
+	// caller checks that it was Exact.
+	track      *materialize.SupersedeTracker
 	superseded []SupersededView
 }
 
-// add counts e, keeping what SupersededBy reads of it when keep: ID and
-// Supersedes stay valid when a stream reuses the event (parse.Reuse).
-func (t *historyTally) add(e *parse.Event, keep bool) {
+// add counts e, the history's next event.
+func (t *historyTally) add(e *parse.Event) {
 	if t == nil {
 		return
 	}
@@ -257,24 +255,11 @@ func (t *historyTally) add(e *parse.Event, keep bool) {
 	} else {
 		t.arch++
 	}
-	if keep {
-		t.sup = append(t.sup, parse.Event{ID: e.ID, Range: e.Range, Supersedes: e.Supersedes})
-	}
-}
-
-// finish finds the superseded events among those kept, once every event
-// of the history has been added.
-func (t *historyTally) finish() {
-	if t == nil || t.sup == nil {
-		return
-	}
-	by := materialize.SupersededBy(t.sup)
-	for i := range t.sup {
-		if s, ok := by[i]; ok {
-			t.superseded = append(t.superseded, SupersededView{ID: t.sup[i].ID, By: s})
+	if t.track != nil {
+		if by, ok := t.track.Next(e); ok {
+			t.superseded = append(t.superseded, SupersededView{ID: e.ID, By: by})
 		}
 	}
-	t.sup = nil
 }
 
 // view is the counts so far, nil for a nil tally.
@@ -308,24 +293,25 @@ func (c *historyCounts) resume() *historyTally {
 // full parse; its key is the word "supersedes" in any ASCII case
 // (parse's knownKey), so when neither file holds that word no event
 // has one, and the headers are enough. Otherwise the history is parsed
-// whole.
-func tallyHistory(mem *workspace.Memory) (*historyTally, error) {
-	t := &historyTally{}
+// whole, its Supersedes fields predicted from the bytes (ok is false
+// when the prediction was wrong: the caller builds the report cold).
+func tallyHistory(mem *workspace.Memory) (t *historyTally, ok bool, err error) {
+	t = &historyTally{}
 	done := &doneCount{}
 	opts := []parse.Option{parse.Reuse(done)}
-	whole := mentionsSupersedes(mem.LogBytes) || mentionsSupersedes(mem.ArchiveBytes)
-	if !whole {
+	if mentionsSupersedes(mem.LogBytes) || mentionsSupersedes(mem.ArchiveBytes) {
+		t.track = materialize.NewSupersedeTracker(mem.Supersessions())
+	} else {
 		opts = append(opts, parse.HeadersOnly())
 	}
-	err := mem.Stream(func(e *parse.Event) {
-		t.add(e, whole)
+	err = mem.Stream(func(e *parse.Event) {
+		t.add(e)
 		done.n++
 	}, opts...)
-	if err != nil {
-		return nil, err
+	if err == nil {
+		err = mem.Incomplete()
 	}
-	t.finish()
-	return t, mem.Incomplete()
+	return t, t.track == nil || t.track.Exact(), err
 }
 
 // doneCount is the parse.Returner of a stream whose consumer is done

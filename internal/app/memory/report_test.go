@@ -93,7 +93,9 @@ func reportSteps(t testing.TB) []struct {
 // compares the markdown and the JSON byte for byte; twice through the
 // caches, as the first run after a change writes what the second reads.
 func TestReportCachedEqualsCold(t *testing.T) {
-	corpora := lintCorpus(t)
+	// The semantics cases hold the histories with Supersedes fields:
+	// chains, corrections of corrections, duplicate IDs.
+	corpora := corpusOf(t, []string{parse.LogFile, "changelog-archive.md", "CHANGELOG-archive.md", "AGENTS.md", parse.GraphFile, parse.ContextFile, ".memsys.json"}, "../../../materialize/testdata/semantics/*.md")
 	corpora = append(corpora, map[string][]byte{parse.LogFile: loggen.Generate(200, 3), "AGENTS.md": []byte("# Agents\n\n## Memory System Protocol\n\n**Tier**: full\n")})
 	if testing.Short() {
 		corpora = corpora[len(corpora)-20:]
