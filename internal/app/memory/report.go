@@ -93,11 +93,12 @@ type ReportArchive struct {
 // BuildReport reads root and builds its report. With the cache on
 // (workspace.CacheEnabled) it is built through the caches the other
 // commands use (reportCached): the findings as memsys lint judges them
-// (the lint result cache, else its resumed Session), the graph and the
-// derived files from the history cache's replay, and the counts from a
-// headers-only parse. Any of them failing means the cold build, which
-// reports the error as it always did: the caches change the cost of a
-// report, never a byte of it (TestReportCachedEqualsCold).
+// (the lint result cache, else its resumed Session), the graph, the
+// derived files and the counts from the history cache's replay (its
+// checkpoints keep the counts; else a headers-only parse counts). Any
+// of them failing means the cold build, which reports the error as it
+// always did: the caches change the cost of a report, never a byte of
+// it (TestReportCachedEqualsCold).
 func BuildReport(root string) (*Report, error) {
 	if workspace.CacheEnabled() {
 		if r, ok := reportCached(root); ok {
