@@ -110,8 +110,13 @@ func TestReportCachedEqualsCold(t *testing.T) {
 		same := func(what string) {
 			t.Helper()
 			// The first cached report after a change writes the
-			// caches' entries, the second reads them.
-			cold, cached, again := reportResult(t, root, false), reportResult(t, root, true), reportResult(t, root, true)
+			// caches' entries, the second (for a third of the
+			// memories: the package's tests are long) reads them.
+			cold, cached := reportResult(t, root, false), reportResult(t, root, true)
+			again := cached
+			if i%3 == 0 {
+				again = reportResult(t, root, true)
+			}
 			if cold != cached || cold != again {
 				if cold == cached {
 					cached = again
@@ -134,9 +139,9 @@ func TestReportCachedEqualsCold(t *testing.T) {
 		p := filepath.Join(root, parse.LogFile)
 		edits := lintEdits(files[parse.LogFile])
 		// An append, an earlier byte edited (the caches' prefixes no
-		// longer match), the original back, a cut, CRLF line endings,
-		// a broken event appended, the original back.
-		for _, j := range []int{0, 3, 4, 6, 9, 12, 13} {
+		// longer match), a cut, CRLF line endings, a broken event
+		// appended, the original back.
+		for _, j := range []int{0, 3, 6, 9, 12, 13} {
 			edit := edits[j]
 			src, _ := os.ReadFile(p)
 			os.WriteFile(p, edit(src), 0o644)
@@ -153,7 +158,7 @@ func TestReportCachedEqualsCold(t *testing.T) {
 	}
 	t.Logf("%d memories; reports showing each state: %v", len(corpora), seen)
 	// The caches answered: lint's result, and replays resumed.
-	if lintHits-hits < len(corpora) || resumes-resumed < len(corpora) || replayCounted-counted < 20*len(corpora) {
+	if lintHits-hits < len(corpora) || resumes-resumed < len(corpora) || replayCounted-counted < 15*len(corpora) {
 		t.Errorf("over %d memories: %d lints from the result, %d replays resumed, %d reports counted by the replay: the caches were hardly used", len(corpora), lintHits-hits, resumes-resumed, replayCounted-counted)
 	}
 	t.Logf("%d lints from the result, %d replays resumed, %d reports counted by the replay", lintHits-hits, resumes-resumed, replayCounted-counted)
