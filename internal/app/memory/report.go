@@ -95,10 +95,9 @@ type ReportArchive struct {
 // commands use (reportCached): the findings as memsys lint judges them
 // (the lint result cache, else its resumed Session), the graph, the
 // derived files and the counts from the history cache's replay (its
-// checkpoints keep the counts; else a headers-only parse counts). Any
-// of them failing means the cold build, which reports the error as it
-// always did: the caches change the cost of a report, never a byte of
-// it (TestReportCachedEqualsCold).
+// checkpoints keep the counts). Any of them failing means the cold
+// build, which reports the error as it always did: the caches change
+// the cost of a report, never a byte of it (TestReportCachedEqualsCold).
 func BuildReport(root string) (*Report, error) {
 	if workspace.CacheEnabled() {
 		if r, ok := reportCached(root); ok {
@@ -195,19 +194,15 @@ func reportCached(root string) (*Report, bool) {
 	if err != nil {
 		return nil, false
 	}
-	// The replay counted the events as it went (or a checkpoint
-	// holds their count); one that could not is counted here.
-	hc := rd.counts
-	if hc != nil {
-		replayCounted++
-	} else {
-		t, ok, err := tallyHistory(files.heldCopy())
-		if err != nil || !ok {
-			return nil, false
-		}
-		hc = t.view()
+	// The replay counted the events as it went (or a checkpoint held
+	// their count). One that could not had its Supersedes fields
+	// predicted wrong from the bytes and replayed twice: a history
+	// rare enough to report cold.
+	if rd.counts == nil {
+		return nil, false
 	}
-	r := newReport(rd.x.Graph(), hc, cfg, held.ArchivePath)
+	replayCounted++
+	r := newReport(rd.x.Graph(), rd.counts, cfg, held.ArchivePath)
 	r.Derived = derivedViews(rd.derive(TierOf(cfg, held)), readFile)
 	if err := r.setFindings(root, files, l, ds); err != nil {
 		return nil, false
@@ -287,74 +282,6 @@ func (c *historyCounts) resume() *historyTally {
 		t.agents[x.Name] = x.Count
 	}
 	return t
-}
-
-// tallyHistory counts the history of mem, parsed headers only (type
-// and agent are in the heading). A Supersedes field is read only by a
-// full parse; its key is the word "supersedes" in any ASCII case
-// (parse's knownKey), so when neither file holds that word no event
-// has one, and the headers are enough. Otherwise the history is parsed
-// whole, its Supersedes fields predicted from the bytes (ok is false
-// when the prediction was wrong: the caller builds the report cold).
-func tallyHistory(mem *workspace.Memory) (t *historyTally, ok bool, err error) {
-	t = &historyTally{}
-	done := &doneCount{}
-	opts := []parse.Option{parse.Reuse(done)}
-	if mentionsSupersedes(mem.LogBytes) || mentionsSupersedes(mem.ArchiveBytes) {
-		t.track = materialize.NewSupersedeTracker(mem.Supersessions())
-	} else {
-		opts = append(opts, parse.HeadersOnly())
-	}
-	err = mem.Stream(func(e *parse.Event) {
-		t.add(e)
-		done.n++
-	}, opts...)
-	if err == nil {
-		err = mem.Incomplete()
-	}
-	return t, t.track == nil || t.track.Exact(), err
-}
-
-// doneCount is the parse.Returner of a stream whose consumer is done
-// with each event when it returns.
-type doneCount struct{ n int }
-
-func (d *doneCount) Taken() int    { return d.n }
-func (d *doneCount) Returned() int { return d.n }
-
-// mentionsSupersedes reports whether src holds "supersedes" in any
-// ASCII case: without it, no event of src has a Supersedes field.
-func mentionsSupersedes(src []byte) bool {
-	const word = "supersedes"
-	for _, p := range []byte{'p', 'P'} {
-		// 'p' is the word's third byte.
-		for from := 0; from < len(src); {
-			i := bytes.IndexByte(src[from:], p)
-			if i < 0 {
-				break
-			}
-			at := from + i - 2
-			from += i + 1
-			if at >= 0 && at+len(word) <= len(src) && asciiFold(src[at:at+len(word)], word) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// asciiFold reports whether b is s (lower case ASCII) in any ASCII case.
-func asciiFold(b []byte, s string) bool {
-	for i := range b {
-		c := b[i]
-		if c >= 'A' && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		if c != s[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // newReport is the report's graph facts (g, the replay of the whole

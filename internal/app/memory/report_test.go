@@ -163,17 +163,3 @@ func TestReportCachedEqualsCold(t *testing.T) {
 	}
 	t.Logf("%d lints from the result, %d replays resumed, %d reports counted by the replay", lintHits-hits, resumes-resumed, replayCounted-counted)
 }
-
-// TestMentionsSupersedes: the word is found in any ASCII case, at
-// either end of the source, and not in words that merely share letters.
-func TestMentionsSupersedes(t *testing.T) {
-	for src, want := range map[string]bool{
-		"": false, "supersedes": true, "SUPERSEDES": true, "**SuPeRsEdEs**: evt-1": true,
-		"x\nsupersedeS": true, "superseded by": false, "supersede": false, "persedes": false,
-		"p": false, "pp supersedes pp": true, "sup ersedes": false,
-	} {
-		if got := mentionsSupersedes([]byte(src)); got != want {
-			t.Errorf("mentionsSupersedes(%q) = %v", src, got)
-		}
-	}
-}
