@@ -171,16 +171,17 @@ func (p *state) fieldLines(lines []srcLine) {
 		line, off := p.text(sl), sl.off
 		if key, val, ok := splitField(line); ok {
 			ln := p.line(off)
-			if _, dup := e.Field(key); dup && knownKey(key) != "details" {
+			k := keyOf(key)
+			if k != fkDetails && p.seenKey(key, k) {
 				p.problem(KindDuplicateKey, off, lineEnd(p.src, off), e.ID,
 					"field "+quote(key)+" appears twice in "+p.eventName(e)+": keep one")
 			}
 			e.Fields = append(e.Fields, Field{Key: key, Value: val, Line: ln})
-			p.field = len(e.Fields) - 1
+			p.field, p.fieldKey = len(e.Fields)-1, k
 			inPara = true
-			p.applyField(key, val)
+			p.applyField(k, val)
 			if val == "" {
-				p.listTo = listKind(key)
+				p.listTo = listKind(k)
 			} else {
 				p.listTo = ""
 			}
@@ -189,13 +190,37 @@ func (p *state) fieldLines(lines []srcLine) {
 		if inPara && p.field >= 0 {
 			f := &e.Fields[p.field]
 			f.Value = strings.TrimSpace(f.Value + " " + line)
-			p.applyField(f.Key, f.Value)
+			p.applyField(p.fieldKey, f.Value)
 			p.listTo = ""
 			continue
 		}
 		p.problem(KindFreeText, off, lineEnd(p.src, off), e.ID,
 			"text "+quote(clip(line))+" in "+p.eventName(e)+" is not a field: write it as \"**Key**: value\" or a Details bullet")
 	}
+}
+
+// seenKey reports whether the open event already has a field whose key
+// is key (SameKey), k being keyOf(key), and records that it now has
+// one. A known key is the same as another exactly when both fold to its
+// name, so known keys are a bit each; only other keys are compared.
+func (p *state) seenKey(key string, k fieldKey) bool {
+	if k != fkOther {
+		bit := uint16(1) << k
+		seen := p.keys&bit != 0
+		p.keys |= bit
+		return seen
+	}
+	seen := false
+	if p.keys&1 != 0 { // an other key came before
+		for i := range p.cur.Fields {
+			if SameKey(p.cur.Fields[i].Key, key) {
+				seen = true
+				break
+			}
+		}
+	}
+	p.keys |= 1
+	return seen
 }
 
 // eventName names e in a message about its body: its ID, or, when the
@@ -211,20 +236,21 @@ func (p *state) eventName(e *Event) string {
 
 func clip(s string) string { return words.ClipTo(s, 40) }
 
-// applyField copies a known field into its Event member.
-func (p *state) applyField(key, val string) {
+// applyField copies a known field, k being keyOf its key, into its
+// Event member.
+func (p *state) applyField(k fieldKey, val string) {
 	e := p.cur
-	switch knownKey(key) {
-	case "scope":
+	switch k {
+	case fkScope:
 		e.Scope = val
 		e.Scopes = appendList(p.makeStrs(strings.Count(val, ",")+1), val, false)
-	case "summary":
+	case fkSummary:
 		e.Summary = val
-	case "refs", "ref", "references":
+	case fkRefs, fkRef, fkReferences:
 		e.Refs = parseRefs(val)
-	case "tags", "tag":
+	case fkTags, fkTag:
 		e.Tags = appendList(p.makeStrs(strings.Count(val, ",")+1), val, true)
-	case "supersedes":
+	case fkSupersedes:
 		e.Supersedes = parseRefs(val)
 	}
 }
@@ -398,53 +424,110 @@ func sortProblems(ps []Problem) {
 	})
 }
 
-// listKind names where a bullet list after an empty field goes.
-func listKind(key string) string {
-	switch knownKey(key) {
-	case "refs", "ref", "references":
+// listKind names where a bullet list after an empty field with key k
+// (keyOf) goes.
+func listKind(k fieldKey) string {
+	switch k {
+	case fkRefs, fkRef, fkReferences:
 		return "refs"
-	case "tags", "tag":
+	case fkTags, fkTag:
 		return "tags"
-	case "supersedes":
+	case fkSupersedes:
 		return "supersedes"
 	}
 	return "details"
 }
 
-// knownKey returns the normalised name of a field key that the parser
-// reads (applyField, listKind), or "" for any other key: the result of
-// KeyIs against each name, folding the key once rather than once per
-// name (every field of every event goes through it).
-func knownKey(key string) string {
+// fieldKey numbers the field keys the parser reads (applyField,
+// listKind); fkOther is every other key. Each is below 16, a bit of
+// state.keys.
+type fieldKey uint8
+
+// The field keys, in the order of knownKeys from fkScope on.
+const (
+	fkOther fieldKey = iota
+	fkScope
+	fkSummary
+	fkRefs
+	fkRef
+	fkReferences
+	fkTags
+	fkTag
+	fkSupersedes
+	fkDetails
+)
+
+// knownKeys names the field keys the parser reads, normalised
+// (NormKey): knownKeys[k-1] is the name of key k.
+var knownKeys = [...]string{"scope", "summary", "refs", "ref", "references", "tags", "tag", "supersedes", "details"}
+
+// keyOf returns the key among knownKeys that key normalises to
+// (NormKey), or fkOther. Every field of every event goes through it, so
+// an ASCII key is folded byte by byte against the one name its length
+// and first letter leave, with no copy; only a key with other bytes is
+// normalised (which may change its length).
+func keyOf(key string) fieldKey {
 	key = strings.TrimSpace(key)
-	const longest = len("references")
-	if len(key) > longest {
+	if len(key) < 3 || len(key) > len("references") {
 		if isASCII(key) {
-			return ""
+			return fkOther
 		}
-		return known(NormKey(key))
+		return knownNorm(NormKey(key))
 	}
-	var buf [longest]byte
+	var k fieldKey
+	switch key[0] | 0x20 {
+	case 's':
+		switch len(key) {
+		case 5:
+			k = fkScope
+		case 7:
+			k = fkSummary
+		case 10:
+			k = fkSupersedes
+		}
+	case 'r':
+		switch len(key) {
+		case 3:
+			k = fkRef
+		case 4:
+			k = fkRefs
+		case 10:
+			k = fkReferences
+		}
+	case 't':
+		switch len(key) {
+		case 3:
+			k = fkTag
+		case 4:
+			k = fkTags
+		}
+	case 'd':
+		if len(key) == 7 {
+			k = fkDetails
+		}
+	}
+	var name string
+	if k != fkOther {
+		name = knownKeys[k-1]
+	}
 	for i := 0; i < len(key); i++ {
 		c := foldKey(key[i])
 		if c >= 0x80 {
-			return known(NormKey(key))
+			return knownNorm(NormKey(key))
 		}
-		buf[i] = c
-	}
-	return known(string(buf[:len(key)]))
-}
-
-// known returns k if it names a field the parser reads, else "". It
-// returns the constants, never k, so a k converted from bytes on the
-// caller's stack need not be copied to the heap.
-func known(k string) string {
-	for _, name := range knownKeys {
-		if k == name {
-			return name
+		if k != fkOther && c != name[i] {
+			k = fkOther
 		}
 	}
-	return ""
+	return k
 }
 
-var knownKeys = [...]string{"scope", "summary", "refs", "ref", "references", "tags", "tag", "supersedes", "details"}
+// knownNorm returns the key named norm, a normalised key, or fkOther.
+func knownNorm(norm string) fieldKey {
+	for i, name := range knownKeys {
+		if norm == name {
+			return fieldKey(i + 1)
+		}
+	}
+	return fkOther
+}
