@@ -117,7 +117,14 @@ func (p *state) openEvent(level int, header string, start int) {
 	if p.each != nil {
 		e = p.newEvent()
 	} else {
-		p.log.Events = append(p.log.Events, Event{})
+		if n := len(p.log.Events); n < cap(p.log.Events) {
+			// run made room for every event and nothing has written
+			// past the length yet: the room is zero, and appending a
+			// zero Event cleared it again, with write barriers.
+			p.log.Events = p.log.Events[:n+1]
+		} else {
+			p.log.Events = append(p.log.Events, Event{})
+		}
 		e = &p.log.Events[len(p.log.Events)-1]
 		if !p.headersOnly {
 			if len(p.fieldChunk) >= 5 {

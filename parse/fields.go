@@ -10,7 +10,6 @@ import (
 
 // parseHeader reads "evt-NNN | YYYY-MM-DD HH:MM | agent | type".
 func (p *state) parseHeader(e *Event, header string, start int) {
-	end := lineEnd(p.src, start)
 	// A well-formed header has four parts: they fit in buf, so the
 	// split allocates nothing.
 	var buf [4]string
@@ -26,28 +25,32 @@ func (p *state) parseHeader(e *Event, header string, start int) {
 	id := parts[0]
 	// An ID such as "evt-012" may be followed by text when the pipes are
 	// missing ("evt-012 2026-01-01 ..."): keep the first word.
-	if i := strings.IndexAny(id, " \t"); i >= 0 {
-		id = id[:i]
+	// (A byte loop: strings.IndexAny built a set for every event.)
+	for i := 0; i < len(id); i++ {
+		if id[i] == ' ' || id[i] == '\t' {
+			id = id[:i]
+			break
+		}
 	}
 	e.ID = id
 	num, msg := parseID(id)
 	if msg != "" {
-		p.problem(KindID, start, end, id, msg)
+		p.problem(KindID, start, lineEnd(p.src, start), id, msg)
 		e.ID, e.Num = "", 0
 		return
 	}
 	e.Num = num
 	if len(parts) != 4 {
-		p.problem(KindHeader, start, end, id, "event header has "+itoa(len(parts))+
+		p.problem(KindHeader, start, lineEnd(p.src, start), id, "event header has "+itoa(len(parts))+
 			" parts, want 4: write it as \"### "+id+" | YYYY-MM-DD HH:MM | agent | type\"")
 	}
 	if len(parts) > 1 {
 		t, msg := ParseTime(parts[1])
 		e.Time = t
 		if msg != "" {
-			p.problem(KindTimestamp, start, end, id, msg)
+			p.problem(KindTimestamp, start, lineEnd(p.src, start), id, msg)
 		} else if t.DateOnly {
-			p.problem(KindDateOnly, start, end, id, "timestamp "+quote(parts[1])+" has no time of day: write \"YYYY-MM-DD HH:MM\"")
+			p.problem(KindDateOnly, start, lineEnd(p.src, start), id, "timestamp "+quote(parts[1])+" has no time of day: write \"YYYY-MM-DD HH:MM\"")
 		}
 	}
 	if len(parts) > 2 {
@@ -57,7 +60,7 @@ func (p *state) parseHeader(e *Event, header string, start int) {
 		e.Type = strings.ToLower(parts[3])
 	}
 	if len(parts) >= 4 && (e.Agent == "" || e.Type == "") {
-		p.problem(KindHeader, start, end, id, "event header has an empty agent or type: fill in both")
+		p.problem(KindHeader, start, lineEnd(p.src, start), id, "event header has an empty agent or type: fill in both")
 	}
 }
 
@@ -99,11 +102,11 @@ func ParseTime(s string) (Time, string) {
 
 func atoiN(s string) (int, bool) {
 	n := 0
-	for _, r := range s {
-		if r < '0' || r > '9' {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
 			return 0, false
 		}
-		n = n*10 + int(r-'0')
+		n = n*10 + int(s[i]-'0')
 	}
 	return n, true
 }
@@ -176,7 +179,16 @@ func (p *state) fieldLines(lines []srcLine) {
 				p.problem(KindDuplicateKey, off, lineEnd(p.src, off), e.ID,
 					"field "+quote(key)+" appears twice in "+p.eventName(e)+": keep one")
 			}
-			e.Fields = append(e.Fields, Field{Key: key, Value: val, Line: ln})
+			if n := len(e.Fields); n < cap(e.Fields) {
+				// In place, as details does: the room is zero (see
+				// openEvent), and appending copied the Field with the
+				// collector's write barriers.
+				e.Fields = e.Fields[:n+1]
+				f := &e.Fields[n]
+				f.Key, f.Value, f.Line = key, val, ln
+			} else {
+				e.Fields = append(e.Fields, Field{Key: key, Value: val, Line: ln})
+			}
 			p.field, p.fieldKey = len(e.Fields)-1, k
 			inPara = true
 			p.applyField(k, val)
@@ -298,7 +310,7 @@ func parseRefs(s string) []string {
 		for j < len(rest) && !isRefSep(rest[j]) {
 			j++
 		}
-		f := strings.Trim(rest[i:j], "`*.")
+		f := trimRefMarks(rest[i:j])
 		rest = rest[j:]
 		if len(f) > 4 && strings.EqualFold(f[:4], "evt-") {
 			out = append(out, f)
@@ -313,6 +325,21 @@ func parseRefs(s string) []string {
 	}
 	return out
 }
+
+// trimRefMarks is strings.Trim(s, "`*."), without the byte set that
+// Trim builds on every call (every word of every Refs value).
+func trimRefMarks(s string) string {
+	i, j := 0, len(s)
+	for i < j && isRefMark(s[i]) {
+		i++
+	}
+	for j > i && isRefMark(s[j-1]) {
+		j--
+	}
+	return s[i:j]
+}
+
+func isRefMark(c byte) bool { return c == '`' || c == '*' || c == '.' }
 
 // isRefSep reports whether c separates the words of a Refs value.
 func isRefSep(c byte) bool {
@@ -354,8 +381,14 @@ func (p *state) list(items []item) {
 
 func (p *state) details(items []item) []Detail {
 	out := p.makeDetails(len(items))
-	for _, it := range items {
-		d := Detail{Line: p.line(it.off)}
+	for i := range items {
+		it := &items[i]
+		// Each detail is written in place: out has room for all, and
+		// appending a Detail built beside it copied it with the write
+		// barriers of a struct of strings and slices.
+		out = out[:len(out)+1]
+		d := &out[len(out)-1]
+		d.Line = p.line(it.off)
 		if it.first.end > it.first.off {
 			d.Key, d.Value = splitDetail(p.text(it.first))
 			d.norm = NormKey(d.Key)
@@ -366,7 +399,6 @@ func (p *state) details(items []item) []Detail {
 		if len(it.children) > 0 {
 			d.Children = p.details(it.children)
 		}
-		out = append(out, d)
 	}
 	return out
 }
@@ -375,6 +407,26 @@ func (p *state) details(items []item) []Detail {
 // characters (optionally in ** or backticks), so "C:\dir" or a URL in a
 // keyless bullet is not taken for a key.
 func splitDetail(s string) (string, string) {
+	// Most keys are a plain lower-case word ("entity: x"): read in one
+	// pass, they give what the general reading below gives (FuzzSplitDetail).
+	i := 0
+	for i < len(s) && i <= 48 && isPlainKeyByte(s[i]) {
+		i++
+	}
+	if i > 1 && i < len(s) && i <= 48 && s[i] == ':' && (i+1 == len(s) || s[i+1] != '/') {
+		return s[:i], strings.TrimSpace(s[i+1:])
+	}
+	return splitDetailAny(s)
+}
+
+// isPlainKeyByte reports whether c may be in a key that splitDetail
+// reads in one pass: one that NormKey keeps as it is, too.
+func isPlainKeyByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '.'
+}
+
+// splitDetailAny is splitDetail for every key.
+func splitDetailAny(s string) (string, string) {
 	i := strings.Index(s, ":")
 	if i <= 0 || i > 48 {
 		return "", s

@@ -46,3 +46,25 @@ func FuzzFieldKeys(f *testing.F) {
 		}
 	})
 }
+
+// FuzzSplitDetail checks that splitDetail's one-pass reading of a plain
+// key gives what the general reading (splitDetailAny) gives.
+func FuzzSplitDetail(f *testing.F) {
+	for _, s := range []string{
+		"entity: component_1", "changes: updated the handler", "path: src/c1.go", "a: b",
+		"url: https://x", "see: //host/path", "x:\\dir", "c:\\dir", "ab:\\dir", "key:", "key:   ", "key:value",
+		"Key: v", "root-cause: x", "root cause: x", "**bold**: x", "**bold:** x", "`code`: x",
+		"v1.2: x", "a_b.c: x", "0123456789012345678901234567890123456789012345678: x",
+		"01234567890123456789012345678901234567890123456: x", "012345678901234567890123456789012345678901234567: x",
+		"no colon here", ":", "::", "a::b", "ab: :b", "ab:/x", "ab: /x", "ab://x",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		k, v := splitDetail(s)
+		wk, wv := splitDetailAny(s)
+		if k != wk || v != wv {
+			t.Fatalf("splitDetail(%q) = %q, %q; want %q, %q", s, k, v, wk, wv)
+		}
+	})
+}
