@@ -3,6 +3,8 @@ package parse
 import (
 	"strings"
 	"testing"
+
+	"github.com/memsys/memsys/internal/base/diag"
 )
 
 // FuzzFieldKeys checks keyOf and seenKey, which read every field key,
@@ -67,4 +69,31 @@ func FuzzSplitDetail(f *testing.F) {
 			t.Fatalf("splitDetail(%q) = %q, %q; want %q, %q", s, k, v, wk, wv)
 		}
 	})
+}
+
+// TestEventEndAfterProblem: an event whose last line has a problem (the
+// problem's range moves the line cursor past the event's end) still
+// ends on that line, in Parse, Stream and a chunked or whole-file read.
+func TestEventEndAfterProblem(t *testing.T) {
+	src := head + "### evt-001 | 2025-02-03 10:00 | a | fix\n\n**Summary**: s\n\nstray text\n\n---\n\n" +
+		"### evt-002 | 2025-02-03 10:00 | a | fix\n\n**Summary**: s\n**Summary**: again\n\n" +
+		"### evt-003 | 2025-02-03 10:00 | a | fix\n\n**Summary**: s\n"
+	want := [][4]int{{5, 1, 9, 11}, {13, 1, 16, 19}, {18, 1, 20, 15}} // line, col, end line, end col
+	for _, opts := range [][]Option{nil, {func(c *config) { c.whole = true }}} {
+		l := Parse("f", []byte(src), opts...)
+		var streamed []diag.Range
+		Stream("f", []byte(src), func(e *Event) { streamed = append(streamed, e.Range) }, opts...)
+		if len(l.Events) != len(want) || len(streamed) != len(want) {
+			t.Fatalf("got %d events (%d streamed), want %d", len(l.Events), len(streamed), len(want))
+		}
+		if len(l.Problems) != 2 {
+			t.Errorf("problems %v, want the stray text and the repeated Summary", l.Problems)
+		}
+		for i, e := range l.Events {
+			r := e.Range
+			if got := [4]int{r.Line, r.Col, r.EndLine, r.EndCol}; got != want[i] || streamed[i] != r {
+				t.Errorf("%s: range %v (streamed %v), want lines and columns %v", e.ID, r, streamed[i], want[i])
+			}
+		}
+	}
 }
