@@ -180,9 +180,10 @@ func (p *state) fieldLines(lines []srcLine) {
 					"field "+quote(key)+" appears twice in "+p.eventName(e)+": keep one")
 			}
 			if n := len(e.Fields); n < cap(e.Fields) {
-				// In place, as details does: the room is zero (see
-				// openEvent), and appending copied the Field with the
-				// collector's write barriers.
+				// In place, as details does: the room is zero (Parse's
+				// fieldChunk and a stream's cells are new, or cleared
+				// with their slab), and appending copied the Field with
+				// the collector's write barriers.
 				e.Fields = e.Fields[:n+1]
 				f := &e.Fields[n]
 				f.Key, f.Value, f.Line = key, val, ln
