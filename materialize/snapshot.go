@@ -54,8 +54,7 @@ type SnapshotStep struct {
 // (matched on its canonical key, as the graph matches names), or false
 // when no node of that name exists at the end.
 func EntitySnapshot(events []parse.Event, entity string) (*Snapshot, bool) {
-	b := NewSnapshotBuilder(entity)
-	b.Expect(Supersessions(events))
+	b := NewSnapshotBuilder(entity, Supersessions(events))
 	for i := range events {
 		b.Add(&events[i])
 	}
@@ -85,21 +84,18 @@ type SnapshotBuilder struct {
 	lastSkip int
 }
 
-// NewSnapshotBuilder returns a SnapshotBuilder for entity that expects
-// no Supersedes field (Expect).
-func NewSnapshotBuilder(entity string) *SnapshotBuilder {
-	return &SnapshotBuilder{key: Canon(entity), r: newReplayer(), s: newSupersession(nil),
+// NewSnapshotBuilder starts the snapshot of entity over a history whose
+// Supersedes fields are edges (Replayer.Expect: workspace predicts
+// them from the bytes).
+func NewSnapshotBuilder(entity string, edges []parse.Supersession) *SnapshotBuilder {
+	return &SnapshotBuilder{key: Canon(entity), r: newReplayer(), s: newSupersession(edges),
 		prov: map[string]string{}, vals: map[string]string{}, lastSkip: -1}
 }
 
-// Expect is Replayer.Expect: the Supersedes fields of the history the
-// builder will be given, before the first Add.
-func (b *SnapshotBuilder) Expect(edges []parse.Supersession) { b.s = newSupersession(edges) }
-
 // Exact reports whether the events added carried exactly the Supersedes
-// fields Expect was given, so the result equals EntitySnapshot over
-// those events. When it is false, build again with a new builder that
-// Expects Seen().
+// fields the builder was given, so the result equals EntitySnapshot
+// over those events. When it is false, build again with a new builder
+// given Seen().
 func (b *SnapshotBuilder) Exact() bool { return b.s.done() && !b.late }
 
 // Seen returns the Supersedes fields of the events added so far.

@@ -77,8 +77,7 @@ func snapshotJSON(s *Snapshot, ok bool) string {
 func cutSnapshot(events []parse.Event, k int, entity string) (*Snapshot, bool, int) {
 	expect := Supersessions(events)
 	for tries := 1; ; tries++ {
-		b := NewSnapshotBuilder(entity)
-		b.Expect(expect)
+		b := NewSnapshotBuilder(entity, expect)
 		for i := range events[:k] {
 			b.Add(&events[i])
 		}

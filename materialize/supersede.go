@@ -133,26 +133,53 @@ func Supersessions(events []parse.Event) []parse.Supersession {
 // (two live corrections of one event are an error, MS126), by position
 // in events.
 func SupersededBy(events []parse.Event) map[int]string {
-	s := newSupersession(Supersessions(events))
+	t := NewSupersedeTracker(Supersessions(events))
 	out := map[int]string{}
 	for i := range events {
-		if j := s.supersededBy(&events[i]); j >= 0 {
-			k := keyOf(events[i].ID)
-		first:
-			for f := s.next; f <= j; f++ {
-				if !s.live[f] {
-					continue
-				}
-				for _, t := range s.edges[f].Targets {
-					if keyOf(t) == k {
-						j = f
-						break first
-					}
-				}
-			}
-			out[i] = s.edges[j].ID
+		if by, ok := t.Next(&events[i]); ok {
+			out[i] = by
 		}
-		s.observe(&events[i])
 	}
 	return out
 }
+
+// A SupersedeTracker answers SupersededBy one event at a time, for a
+// caller that streams the history and keeps none of it (the history
+// cache's counts for memsys report).
+type SupersedeTracker struct{ s *supersession }
+
+// NewSupersedeTracker tracks a history whose Supersedes fields are
+// edges (Supersessions of its events, or parse.ScanSupersedes'
+// prediction, which Exact checks afterwards).
+func NewSupersedeTracker(edges []parse.Supersession) *SupersedeTracker {
+	return &SupersedeTracker{newSupersession(edges)}
+}
+
+// Next takes the history's next event and returns the ID of the first
+// live event after it that supersedes it, ok false if none does.
+func (t *SupersedeTracker) Next(ev *parse.Event) (by string, ok bool) {
+	s := t.s
+	j := s.supersededBy(ev)
+	if j >= 0 {
+		k := keyOf(ev.ID)
+	first:
+		for f := s.next; f <= j; f++ {
+			if !s.live[f] {
+				continue
+			}
+			for _, tg := range s.edges[f].Targets {
+				if keyOf(tg) == k {
+					j = f
+					break first
+				}
+			}
+		}
+		by, ok = s.edges[j].ID, true
+	}
+	s.observe(ev)
+	return by, ok
+}
+
+// Exact reports whether the events given carried exactly the edges the
+// tracker was made with: only then are its answers SupersededBy's.
+func (t *SupersedeTracker) Exact() bool { return t.s.done() }

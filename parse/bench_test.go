@@ -41,6 +41,18 @@ func BenchmarkParse(b *testing.B) {
 				}
 			}
 		})
+		// A stream that reuses the memory of returned events, as regen
+		// and lint read the log.
+		b.Run(fmt.Sprintf("stream/%d", n), func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			for b.Loop() {
+				r := &returnAll{}
+				Stream("CHANGELOG.md", src, func(*Event) { r.n++ }, Reuse(r))
+				if r.n != n {
+					b.Fatalf("got %d events", r.n)
+				}
+			}
+		})
 	}
 }
 

@@ -80,6 +80,9 @@ func chunkStarts(src []byte) (starts []int, long int) {
 				starts = append(starts, pos)
 				break
 			}
+			if len(line) == 0 || !mayOpenBlock(line[0]) {
+				break
+			}
 			if c, n, ok := openingFence(line); ok {
 				inFence, fenceChar, fenceLen = true, c, n
 				break
@@ -95,6 +98,15 @@ func chunkStarts(src []byte) (starts []int, long int) {
 		pos = next
 	}
 	return starts, -1
+}
+
+// mayOpenBlock reports whether a line starting with c may open a fenced
+// code block or an HTML block: only after indentation, or with a fence
+// character or '<'. Most lines start with a letter or a marker and are
+// ruled out before openingFence and htmlBlockStart measure their
+// indentation.
+func mayOpenBlock(c byte) bool {
+	return c == ' ' || c == '\t' || c == '`' || c == '~' || c == '<'
 }
 
 // isATXHeading reports whether line (starting with '#') opens an ATX

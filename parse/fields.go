@@ -10,7 +10,6 @@ import (
 
 // parseHeader reads "evt-NNN | YYYY-MM-DD HH:MM | agent | type".
 func (p *state) parseHeader(e *Event, header string, start int) {
-	end := lineEnd(p.src, start)
 	// A well-formed header has four parts: they fit in buf, so the
 	// split allocates nothing.
 	var buf [4]string
@@ -26,28 +25,32 @@ func (p *state) parseHeader(e *Event, header string, start int) {
 	id := parts[0]
 	// An ID such as "evt-012" may be followed by text when the pipes are
 	// missing ("evt-012 2026-01-01 ..."): keep the first word.
-	if i := strings.IndexAny(id, " \t"); i >= 0 {
-		id = id[:i]
+	// (A byte loop: strings.IndexAny built a set for every event.)
+	for i := 0; i < len(id); i++ {
+		if id[i] == ' ' || id[i] == '\t' {
+			id = id[:i]
+			break
+		}
 	}
 	e.ID = id
 	num, msg := parseID(id)
 	if msg != "" {
-		p.problem(KindID, start, end, id, msg)
+		p.problem(KindID, start, lineEnd(p.src, start), id, msg)
 		e.ID, e.Num = "", 0
 		return
 	}
 	e.Num = num
 	if len(parts) != 4 {
-		p.problem(KindHeader, start, end, id, "event header has "+itoa(len(parts))+
+		p.problem(KindHeader, start, lineEnd(p.src, start), id, "event header has "+itoa(len(parts))+
 			" parts, want 4: write it as \"### "+id+" | YYYY-MM-DD HH:MM | agent | type\"")
 	}
 	if len(parts) > 1 {
 		t, msg := ParseTime(parts[1])
 		e.Time = t
 		if msg != "" {
-			p.problem(KindTimestamp, start, end, id, msg)
+			p.problem(KindTimestamp, start, lineEnd(p.src, start), id, msg)
 		} else if t.DateOnly {
-			p.problem(KindDateOnly, start, end, id, "timestamp "+quote(parts[1])+" has no time of day: write \"YYYY-MM-DD HH:MM\"")
+			p.problem(KindDateOnly, start, lineEnd(p.src, start), id, "timestamp "+quote(parts[1])+" has no time of day: write \"YYYY-MM-DD HH:MM\"")
 		}
 	}
 	if len(parts) > 2 {
@@ -57,7 +60,7 @@ func (p *state) parseHeader(e *Event, header string, start int) {
 		e.Type = strings.ToLower(parts[3])
 	}
 	if len(parts) >= 4 && (e.Agent == "" || e.Type == "") {
-		p.problem(KindHeader, start, end, id, "event header has an empty agent or type: fill in both")
+		p.problem(KindHeader, start, lineEnd(p.src, start), id, "event header has an empty agent or type: fill in both")
 	}
 }
 
@@ -99,11 +102,11 @@ func ParseTime(s string) (Time, string) {
 
 func atoiN(s string) (int, bool) {
 	n := 0
-	for _, r := range s {
-		if r < '0' || r > '9' {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
 			return 0, false
 		}
-		n = n*10 + int(r-'0')
+		n = n*10 + int(s[i]-'0')
 	}
 	return n, true
 }
@@ -171,16 +174,27 @@ func (p *state) fieldLines(lines []srcLine) {
 		line, off := p.text(sl), sl.off
 		if key, val, ok := splitField(line); ok {
 			ln := p.line(off)
-			if _, dup := e.Field(key); dup && knownKey(key) != "details" {
+			k := keyOf(key)
+			if k != fkDetails && p.seenKey(key, k) {
 				p.problem(KindDuplicateKey, off, lineEnd(p.src, off), e.ID,
 					"field "+quote(key)+" appears twice in "+p.eventName(e)+": keep one")
 			}
-			e.Fields = append(e.Fields, Field{Key: key, Value: val, Line: ln})
-			p.field = len(e.Fields) - 1
+			if n := len(e.Fields); n < cap(e.Fields) {
+				// In place, as details does: the room is zero (Parse's
+				// fieldChunk and a stream's cells are new, or cleared
+				// with their slab), and appending copied the Field with
+				// the collector's write barriers.
+				e.Fields = e.Fields[:n+1]
+				f := &e.Fields[n]
+				f.Key, f.Value, f.Line = key, val, ln
+			} else {
+				e.Fields = append(e.Fields, Field{Key: key, Value: val, Line: ln})
+			}
+			p.field, p.fieldKey = len(e.Fields)-1, k
 			inPara = true
-			p.applyField(key, val)
+			p.applyField(k, val)
 			if val == "" {
-				p.listTo = listKind(key)
+				p.listTo = listKind(k)
 			} else {
 				p.listTo = ""
 			}
@@ -189,13 +203,37 @@ func (p *state) fieldLines(lines []srcLine) {
 		if inPara && p.field >= 0 {
 			f := &e.Fields[p.field]
 			f.Value = strings.TrimSpace(f.Value + " " + line)
-			p.applyField(f.Key, f.Value)
+			p.applyField(p.fieldKey, f.Value)
 			p.listTo = ""
 			continue
 		}
 		p.problem(KindFreeText, off, lineEnd(p.src, off), e.ID,
 			"text "+quote(clip(line))+" in "+p.eventName(e)+" is not a field: write it as \"**Key**: value\" or a Details bullet")
 	}
+}
+
+// seenKey reports whether the open event already has a field whose key
+// is key (SameKey), k being keyOf(key), and records that it now has
+// one. A known key is the same as another exactly when both fold to its
+// name, so known keys are a bit each; only other keys are compared.
+func (p *state) seenKey(key string, k fieldKey) bool {
+	if k != fkOther {
+		bit := uint16(1) << k
+		seen := p.keys&bit != 0
+		p.keys |= bit
+		return seen
+	}
+	seen := false
+	if p.keys&1 != 0 { // an other key came before
+		for i := range p.cur.Fields {
+			if SameKey(p.cur.Fields[i].Key, key) {
+				seen = true
+				break
+			}
+		}
+	}
+	p.keys |= 1
+	return seen
 }
 
 // eventName names e in a message about its body: its ID, or, when the
@@ -211,21 +249,22 @@ func (p *state) eventName(e *Event) string {
 
 func clip(s string) string { return words.ClipTo(s, 40) }
 
-// applyField copies a known field into its Event member.
-func (p *state) applyField(key, val string) {
+// applyField copies a known field, k being keyOf its key, into its
+// Event member.
+func (p *state) applyField(k fieldKey, val string) {
 	e := p.cur
-	switch knownKey(key) {
-	case "scope":
+	switch k {
+	case fkScope:
 		e.Scope = val
 		e.Scopes = appendList(p.makeStrs(strings.Count(val, ",")+1), val, false)
-	case "summary":
+	case fkSummary:
 		e.Summary = val
-	case "refs", "ref", "references":
-		e.Refs = parseRefs(val)
-	case "tags", "tag":
+	case fkRefs, fkRef, fkReferences:
+		e.Refs = p.refs(val)
+	case fkTags, fkTag:
 		e.Tags = appendList(p.makeStrs(strings.Count(val, ",")+1), val, true)
-	case "supersedes":
-		e.Supersedes = parseRefs(val)
+	case fkSupersedes:
+		e.Supersedes = p.refs(val)
 	}
 }
 
@@ -262,7 +301,12 @@ func appendList(out []string, s string, tags bool) []string {
 // all ("see above") is kept whole as one ref, so lint reports it
 // rather than the parser dropping it in silence.
 func parseRefs(s string) []string {
-	var out []string
+	return appendRefs(nil, s)
+}
+
+// appendRefs appends the refs parseRefs reads from s to out.
+func appendRefs(out []string, s string) []string {
+	n := len(out)
 	for rest := s; rest != ""; {
 		i := 0
 		for i < len(rest) && isRefSep(rest[i]) {
@@ -272,21 +316,55 @@ func parseRefs(s string) []string {
 		for j < len(rest) && !isRefSep(rest[j]) {
 			j++
 		}
-		f := strings.Trim(rest[i:j], "`*.")
+		f := trimRefMarks(rest[i:j])
 		rest = rest[j:]
 		if len(f) > 4 && strings.EqualFold(f[:4], "evt-") {
 			out = append(out, f)
 		}
 	}
-	if len(out) == 0 {
+	if len(out) == n {
 		switch v := strings.ToLower(strings.Trim(strings.TrimSpace(s), "`*_.")); v {
 		case "", "none", "-", "—", "n/a", "na", "nil":
 		default:
-			out = []string{strings.TrimSpace(s)}
+			out = append(out, strings.TrimSpace(s))
 		}
 	}
 	return out
 }
+
+// refs is parseRefs for a field of the open event. An event that Parse
+// keeps (no Reuse) takes its refs from the chunk its Scopes and Tags
+// come from: one allocation an event less. Under Reuse they stay
+// apart from the reused memory, as Reuse promises.
+func (p *state) refs(val string) []string {
+	var buf [8]string
+	r := appendRefs(buf[:0], val)
+	if len(r) == 0 {
+		return nil
+	}
+	var out []string
+	if p.reuse == nil {
+		out = p.makeStrs(len(r))
+	} else {
+		out = make([]string, 0, len(r))
+	}
+	return append(out, r...)
+}
+
+// trimRefMarks is strings.Trim(s, "`*."), without the byte set that
+// Trim builds on every call (every word of every Refs value).
+func trimRefMarks(s string) string {
+	i, j := 0, len(s)
+	for i < j && isRefMark(s[i]) {
+		i++
+	}
+	for j > i && isRefMark(s[j-1]) {
+		j--
+	}
+	return s[i:j]
+}
+
+func isRefMark(c byte) bool { return c == '`' || c == '*' || c == '.' }
 
 // isRefSep reports whether c separates the words of a Refs value.
 func isRefSep(c byte) bool {
@@ -328,8 +406,14 @@ func (p *state) list(items []item) {
 
 func (p *state) details(items []item) []Detail {
 	out := p.makeDetails(len(items))
-	for _, it := range items {
-		d := Detail{Line: p.line(it.off)}
+	for i := range items {
+		it := &items[i]
+		// Each detail is written in place: out has room for all, and
+		// appending a Detail built beside it copied it with the write
+		// barriers of a struct of strings and slices.
+		out = out[:len(out)+1]
+		d := &out[len(out)-1]
+		d.Line = p.line(it.off)
 		if it.first.end > it.first.off {
 			d.Key, d.Value = splitDetail(p.text(it.first))
 			d.norm = NormKey(d.Key)
@@ -340,7 +424,6 @@ func (p *state) details(items []item) []Detail {
 		if len(it.children) > 0 {
 			d.Children = p.details(it.children)
 		}
-		out = append(out, d)
 	}
 	return out
 }
@@ -349,6 +432,26 @@ func (p *state) details(items []item) []Detail {
 // characters (optionally in ** or backticks), so "C:\dir" or a URL in a
 // keyless bullet is not taken for a key.
 func splitDetail(s string) (string, string) {
+	// Most keys are a plain lower-case word ("entity: x"): read in one
+	// pass, they give what the general reading below gives (FuzzSplitDetail).
+	i := 0
+	for i < len(s) && i <= 48 && isPlainKeyByte(s[i]) {
+		i++
+	}
+	if i > 1 && i < len(s) && i <= 48 && s[i] == ':' && (i+1 == len(s) || s[i+1] != '/') {
+		return s[:i], strings.TrimSpace(s[i+1:])
+	}
+	return splitDetailAny(s)
+}
+
+// isPlainKeyByte reports whether c may be in a key that splitDetail
+// reads in one pass: one that NormKey keeps as it is, too.
+func isPlainKeyByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '.'
+}
+
+// splitDetailAny is splitDetail for every key.
+func splitDetailAny(s string) (string, string) {
 	i := strings.Index(s, ":")
 	if i <= 0 || i > 48 {
 		return "", s
@@ -398,53 +501,110 @@ func sortProblems(ps []Problem) {
 	})
 }
 
-// listKind names where a bullet list after an empty field goes.
-func listKind(key string) string {
-	switch knownKey(key) {
-	case "refs", "ref", "references":
+// listKind names where a bullet list after an empty field with key k
+// (keyOf) goes.
+func listKind(k fieldKey) string {
+	switch k {
+	case fkRefs, fkRef, fkReferences:
 		return "refs"
-	case "tags", "tag":
+	case fkTags, fkTag:
 		return "tags"
-	case "supersedes":
+	case fkSupersedes:
 		return "supersedes"
 	}
 	return "details"
 }
 
-// knownKey returns the normalised name of a field key that the parser
-// reads (applyField, listKind), or "" for any other key: the result of
-// KeyIs against each name, folding the key once rather than once per
-// name (every field of every event goes through it).
-func knownKey(key string) string {
+// fieldKey numbers the field keys the parser reads (applyField,
+// listKind); fkOther is every other key. Each is below 16, a bit of
+// state.keys.
+type fieldKey uint8
+
+// The field keys, in the order of knownKeys from fkScope on.
+const (
+	fkOther fieldKey = iota
+	fkScope
+	fkSummary
+	fkRefs
+	fkRef
+	fkReferences
+	fkTags
+	fkTag
+	fkSupersedes
+	fkDetails
+)
+
+// knownKeys names the field keys the parser reads, normalised
+// (NormKey): knownKeys[k-1] is the name of key k.
+var knownKeys = [...]string{"scope", "summary", "refs", "ref", "references", "tags", "tag", "supersedes", "details"}
+
+// keyOf returns the key among knownKeys that key normalises to
+// (NormKey), or fkOther. Every field of every event goes through it, so
+// an ASCII key is folded byte by byte against the one name its length
+// and first letter leave, with no copy; only a key with other bytes is
+// normalised (which may change its length).
+func keyOf(key string) fieldKey {
 	key = strings.TrimSpace(key)
-	const longest = len("references")
-	if len(key) > longest {
+	if len(key) < 3 || len(key) > len("references") {
 		if isASCII(key) {
-			return ""
+			return fkOther
 		}
-		return known(NormKey(key))
+		return knownNorm(NormKey(key))
 	}
-	var buf [longest]byte
+	var k fieldKey
+	switch key[0] | 0x20 {
+	case 's':
+		switch len(key) {
+		case 5:
+			k = fkScope
+		case 7:
+			k = fkSummary
+		case 10:
+			k = fkSupersedes
+		}
+	case 'r':
+		switch len(key) {
+		case 3:
+			k = fkRef
+		case 4:
+			k = fkRefs
+		case 10:
+			k = fkReferences
+		}
+	case 't':
+		switch len(key) {
+		case 3:
+			k = fkTag
+		case 4:
+			k = fkTags
+		}
+	case 'd':
+		if len(key) == 7 {
+			k = fkDetails
+		}
+	}
+	var name string
+	if k != fkOther {
+		name = knownKeys[k-1]
+	}
 	for i := 0; i < len(key); i++ {
 		c := foldKey(key[i])
 		if c >= 0x80 {
-			return known(NormKey(key))
+			return knownNorm(NormKey(key))
 		}
-		buf[i] = c
-	}
-	return known(string(buf[:len(key)]))
-}
-
-// known returns k if it names a field the parser reads, else "". It
-// returns the constants, never k, so a k converted from bytes on the
-// caller's stack need not be copied to the heap.
-func known(k string) string {
-	for _, name := range knownKeys {
-		if k == name {
-			return name
+		if k != fkOther && c != name[i] {
+			k = fkOther
 		}
 	}
-	return ""
+	return k
 }
 
-var knownKeys = [...]string{"scope", "summary", "refs", "ref", "references", "tags", "tag", "supersedes", "details"}
+// knownNorm returns the key named norm, a normalised key, or fkOther.
+func knownNorm(norm string) fieldKey {
+	for i, name := range knownKeys {
+		if norm == name {
+			return fieldKey(i + 1)
+		}
+	}
+	return fkOther
+}

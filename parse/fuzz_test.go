@@ -16,7 +16,11 @@ func seeds() []string {
 		head+"- ```\n### evt-001 | 2025-02-03 10:00 | a | fix\n```\n### evt-002 | 2025-02-03 10:00 | a | fix\n",
 		head+"<div>\n### evt-001 | 2025-02-03 10:00 | a | fix\n\n### evt-002 | 2025-02-03 10:00 | a | fix\n",
 		head+"### evt-001 | 2025-02-03 10:00 | a | fix\n- a: b\n  - c: d\n    - e: f\n- g\n**Refs**:\n- evt-001\n",
-		head+"### evt-001 | 2025-02-03 10:00 | a | fix\n\n```\n<<<<<<< HEAD\n```\n\n<!--\n<<<<<<< x\n-->\n\n<<<<<<< HEAD\n### evt-002 | 2025-02-03 10:00 | a | fix\n")
+		head+"### evt-001 | 2025-02-03 10:00 | a | fix\n\n```\n<<<<<<< HEAD\n```\n\n<!--\n<<<<<<< x\n-->\n\n<<<<<<< HEAD\n### evt-002 | 2025-02-03 10:00 | a | fix\n",
+		// Tabs send a chunk to goldmark (fastBlocks): at a line's end, in
+		// a bullet's indentation, between a key and its value.
+		head+"### evt-001 | 2025-02-03 10:00 | a | fix\n\n**Summary**: s\t\n\n### evt-002 | 2025-02-03 10:00 | a | fix\n\n**Details**:\n- a: b\n\t- c: d\n\n"+
+			"### evt-003 | 2025-02-03 10:00 | a | fix\n\n**Tags**:\tx\n")
 	return s
 }
 

@@ -45,6 +45,10 @@ type state struct {
 	inLog bool   // inside an Event Log section
 	cur   *Event // event being read, nil between events
 	field int    // index in cur.Fields of the last field, -1 if none
+	// fieldKey is keyOf the last field's key; keys has bit k set when
+	// cur has a field of key k (bit 0: of some other key), see seenKey.
+	fieldKey fieldKey
+	keys     uint16
 	// each receives every kept event when streaming (see Stream); nil
 	// when the events are collected in log.Events.
 	each func(*Event)

@@ -31,6 +31,19 @@ func (c *lineCursor) at(off int) (line, col int) {
 	return c.line, off - (bytes.LastIndexByte(c.src[:off], '\n') + 1) + 1
 }
 
+// lineAt is at without the column, which the line of every field and
+// detail does not need.
+func (c *lineCursor) lineAt(off int) int {
+	off = min(max(off, 0), len(c.src))
+	if off < c.off {
+		l, _ := c.at(off)
+		return l
+	}
+	c.line += bytes.Count(c.src[c.off:off], []byte{'\n'})
+	c.off = off
+	return c.line
+}
+
 func lineEnd(b []byte, from int) int {
 	if from >= len(b) {
 		return len(b)
@@ -44,10 +57,7 @@ func lineEnd(b []byte, from int) int {
 // text returns the text of a line as a substring of the source.
 func (p *state) text(l srcLine) string { return p.s[l.off:l.end] }
 
-func (p *state) line(off int) int {
-	l, _ := p.lc.at(off)
-	return l
-}
+func (p *state) line(off int) int { return p.lc.lineAt(off) }
 
 // rangeOf builds the Range of [start, end) in the normalised source,
 // with offsets mapped back to the original bytes.

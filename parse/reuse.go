@@ -93,6 +93,8 @@ func (p *state) slab() *slab {
 
 // makeDetails returns an empty slice with room for n Details: in the
 // slab of the open event when the stream reuses it and it has room.
+// The room is zero (new, or cleared when its slab was reused), which
+// details relies on when it fills it in place.
 func (p *state) makeDetails(n int) []Detail {
 	if s := p.full; p.reuse != nil && s != nil && cap(s.details)-len(s.details) >= n {
 		return take(&s.details, n)

@@ -1,6 +1,8 @@
 package memory
 
 import (
+	"os"
+	"path/filepath"
 	"runtime"
 	"testing"
 	"time"
@@ -92,4 +94,45 @@ func benchLogTail(b *testing.B, tail func(string, LogFilter) ([]EventLine, int, 
 	b.ReportMetric(float64(fast)/float64(whole), "tail/whole")
 	b.ReportMetric(float64(fastAlloc)/n/(1<<20), "tail-MB/op")
 	b.ReportMetric(float64(wholeAlloc)/n/(1<<20), "whole-MB/op")
+}
+
+// BenchmarkReport times memsys report on a 1k-event memory of the full
+// tier, regenerated, cold (--no-cache: a full parse and one lint
+// Session that replays) and through the caches (the lint result, the
+// replay resumed from the history cache, a headers-only parse), the
+// two alternating in one loop so that load on the host hits both
+// alike: cached/cold is issue 15's saving in process.
+func BenchmarkReport(b *testing.B) {
+	dir := b.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, ".git"), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	writeMemory(b, dir, loggen.Generate(1000, 1), nil)
+	os.WriteFile(filepath.Join(dir, "AGENTS.md"), []byte("# Agents\n\n## Memory System Protocol\n\n**Tier**: full\n"), 0o644)
+	if _, err := Regen(dir, true); err != nil {
+		b.Fatal(err)
+	}
+	report := func(cached bool) (*Report, time.Duration) {
+		defer useCache(cached)()
+		t0 := time.Now()
+		r, err := BuildReport(dir)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return r, time.Since(t0)
+	}
+	report(true) // writes the caches
+	var cold, cached time.Duration
+	for b.Loop() {
+		rc, dc := report(false)
+		rw, dw := report(true)
+		if rc.Markdown() != rw.Markdown() {
+			b.Fatal("the cached report differs from the cold one")
+		}
+		cold, cached = cold+dc, cached+dw
+	}
+	n := float64(b.N)
+	b.ReportMetric(float64(cold.Microseconds())/1000/n, "cold-ms/op")
+	b.ReportMetric(float64(cached.Microseconds())/1000/n, "cached-ms/op")
+	b.ReportMetric(float64(cached)/float64(cold), "cached/cold")
 }

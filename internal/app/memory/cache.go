@@ -42,7 +42,7 @@ import (
 // state and replays the bytes after it, the head's events included.
 
 // checkpointVersion changes whenever replayCheckpoint does.
-const checkpointVersion = 8
+const checkpointVersion = 9
 
 // replayCheckpoint is one cache entry: a head, or a heavy checkpoint
 // (Replayer set).
@@ -63,6 +63,10 @@ type replayCheckpoint struct {
 	// refuses a log out of order, and status says so without reading
 	// the log again (logOrder).
 	LogOrder logOrder
+	// Counts is what memsys report counts of the events up to the
+	// prefix's end (historyCounts), nil when the replay did not count
+	// them.
+	Counts *historyCounts
 	// GraphSum and ContextSum are the SHA-256 of graph.md and context.md
 	// as rendered from this state: when no event came since and the
 	// files on disk hash the same, regen has nothing to do
@@ -186,6 +190,9 @@ func (c *checkpointed) suffix() []byte { return c.rest[c.head.PrefixLen-int(c.he
 type rendered struct {
 	x          *materialize.Replayer
 	graph, ctx []byte // nil until rendered
+	// counts is what memsys report counts of the history replayed,
+	// nil when the replay could not count it (historyCounts).
+	counts *historyCounts
 }
 
 // files renders both files.
@@ -243,7 +250,7 @@ func replayCached(root string, opt materialize.Options, c *checkpointed, tier ti
 			if x, last, n, ok, err := resume(c.mem, heavy, c.rest); err != nil {
 				return nil, nil, err
 			} else if ok && x.Exact() && len(x.Seen()) == 0 {
-				r := &rendered{x: x}
+				r := &rendered{x: x, counts: last.counts.view()}
 				if c.head.Heavy.Len < int64(c.head.PrefixLen) {
 					pastHead++
 				}
@@ -291,13 +298,20 @@ func ReplayRead(root string, opt materialize.Options, mem *workspace.Memory) (*m
 func replayRead(root string, opt materialize.Options, mem *workspace.Memory, tier tierFunc, earlier []earlierSum) (*workspace.Memory, *rendered, error) {
 	name := cacheName(root, opt, mem)
 	a := materialize.NewAsync(opt)
-	a.Expect(mem.Supersessions())
-	var last lastEvent
+	predicted := mem.Supersessions()
+	a.Expect(predicted)
+	last := lastEvent{counts: &historyTally{}}
+	if len(predicted) > 0 {
+		// The superseded events, for memsys report: right when the
+		// replay is Exact, the only case counts are used in.
+		last.counts.track = materialize.NewSupersedeTracker(predicted)
+	}
 	n := 0
 	// last keeps only the last event, which parse.Reuse leaves alone.
 	err := mem.Stream(func(e *parse.Event) {
 		n++
 		a.Add(e)
+		last.counts.add(e)
 		last.ev = e
 		if e.Range.File == workspace.LogName {
 			if e.InLog {
@@ -330,7 +344,7 @@ func replayRead(root string, opt materialize.Options, mem *workspace.Memory, tie
 		}
 		return mem, &rendered{x: x}, nil
 	}
-	r := &rendered{x: x}
+	r := &rendered{x: x, counts: last.counts.view()}
 	if saveable(mem, last) {
 		if p, err := workspace.HashPrefix(mem.LogBytes[:last.EndOffset]); err == nil {
 			save(root, name, mem, r, tier(mem), last, n, p, nil, earlier)
@@ -426,6 +440,9 @@ type lastEvent struct {
 	ev          *parse.Event
 	logN, archN int
 	order       logOrder // the log's event IDs in file order, for status
+	// counts is memsys report's count of the events so far, nil when
+	// not counted.
+	counts *historyTally
 }
 
 // set records e as the log's last event in its Event Log.
@@ -509,7 +526,7 @@ func save(root, name string, mem *workspace.Memory, r *rendered, tier parse.Tier
 	cp := replayCheckpoint{
 		Version: checkpointVersion, PrefixLen: last.EndOffset, PrefixLines: last.EndLine,
 		PrefixSum: sum.Sum, Prefix: prefix, Events: n,
-		LogEvents: last.logN, ArchiveEvents: last.archN, Last: briefEvent(last.ev), LogOrder: last.order,
+		LogEvents: last.logN, ArchiveEvents: last.archN, Last: briefEvent(last.ev), LogOrder: last.order, Counts: last.counts.view(),
 		Source: source, Earlier: earlier, Log: *mem.Log, Archive: mem.Archive,
 	}
 	if tier == parse.Full || r.graph != nil {
@@ -557,10 +574,14 @@ func resume(mem *workspace.Memory, cp *replayCheckpoint, suffix []byte) (x *mate
 		return nil, last, 0, false, nil
 	}
 	last = lastEvent{Offset: cp.PrefixLen, EndOffset: cp.PrefixLen, EndLine: cp.PrefixLines, clean: true,
-		ev: cp.Last, logN: cp.LogEvents, archN: cp.ArchiveEvents, order: cp.LogOrder}
+		ev: cp.Last, logN: cp.LogEvents, archN: cp.ArchiveEvents, order: cp.LogOrder, counts: cp.Counts.resume()}
 	a := materialize.ResumeAsync(x)
 	log, n := resumeLog(cp, suffix, func(e *parse.Event) {
 		a.Add(e)
+		// The suffix holds no Supersedes field (the caller accepts the
+		// replay only then), so it supersedes nothing, nor can an event
+		// after every Supersedes field be superseded.
+		last.counts.add(e)
 		last.ev = e
 		if e.InLog {
 			last.set(e)

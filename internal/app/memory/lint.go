@@ -261,6 +261,10 @@ func stagedView(ctx context.Context, root string, git lint.Git, revs *lint.Revis
 type memFiles struct {
 	root string
 	view *workspace.View
+	// held, when set (and view is not), is the working tree's log and
+	// archive already read (workspace.Read): memsys report reads them
+	// once for the lint, the replay and its counts.
+	held *workspace.Memory
 }
 
 func (f memFiles) config() (config.Config, error) {
@@ -302,7 +306,21 @@ func (f memFiles) stream(before func(*workspace.Memory), each func(*parse.Event)
 	if f.view != nil {
 		return f.view.StreamWith(before, each, opts...)
 	}
+	if f.held != nil {
+		m := f.heldCopy()
+		if before != nil {
+			before(m)
+		}
+		return m, m.Stream(each, opts...)
+	}
 	return workspace.StreamWith(f.root, before, each, opts...)
+}
+
+// heldCopy is the held memory's bytes in a Memory of their own, not
+// yet parsed: each reader (the lint, the replay, the report's counts)
+// parses into its own and none sees another's parse.
+func (f memFiles) heldCopy() *workspace.Memory {
+	return &workspace.Memory{Root: f.held.Root, Tier: f.held.Tier, LogBytes: f.held.LogBytes, ArchivePath: f.held.ArchivePath, ArchiveBytes: f.held.ArchiveBytes}
 }
 
 // restream is Input.Restream: the history streamed again from the

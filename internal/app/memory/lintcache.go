@@ -275,12 +275,16 @@ func lintCached(l *lint.Linter, files memFiles, name, alt string, in lint.Input,
 	return lintCold(l, files, name, in)
 }
 
-// readArchive reads the archive of the memory f holds and, from a View,
-// the log too (LogBytes): the staged log is in memory already, and the
-// cache checks it against the checkpoint where it lies (after).
+// readArchive reads the archive of the memory f holds and, from a View
+// or a held memory, the log too (LogBytes): that log is in memory
+// already, and the cache checks it against the checkpoint where it
+// lies (after).
 func (f memFiles) readArchive() (*workspace.Memory, error) {
 	if f.view != nil {
 		return f.view.Read()
+	}
+	if f.held != nil {
+		return f.heldCopy(), nil
 	}
 	return workspace.ReadArchive(f.root)
 }

@@ -98,14 +98,14 @@ func Snapshot(root, entity, atID string) (*materialize.Snapshot, error) {
 	var expect []parse.Supersession
 	predicted := true
 	for {
-		b := materialize.NewSnapshotBuilder(entity)
-		var took eachReturned
+		var b *materialize.SnapshotBuilder
+		var took doneCount
 		done, last := !atOK, ""
 		mem, err := workspace.StreamWith(root, func(m *workspace.Memory) {
 			if predicted {
 				expect = m.Supersessions()
 			}
-			b.Expect(expect)
+			b = materialize.NewSnapshotBuilder(entity, expect)
 		}, func(e *parse.Event) {
 			took.n++
 			if done {
@@ -144,14 +144,6 @@ func Snapshot(root, entity, atID string) (*materialize.Snapshot, error) {
 		return s, nil
 	}
 }
-
-// eachReturned is the parse.Returner of a stream whose consumer is done
-// with each event when its function returns: every event taken is
-// returned.
-type eachReturned struct{ n int }
-
-func (r *eachReturned) Taken() int    { return r.n }
-func (r *eachReturned) Returned() int { return r.n }
 
 func orDash(s string) string {
 	if s == "" {

@@ -1,9 +1,12 @@
 package memory
 
 import (
+	"strings"
 	"testing"
 
+	"github.com/memsys/memsys/internal/testkit/loggen"
 	"github.com/memsys/memsys/materialize"
+	"github.com/memsys/memsys/parse"
 )
 
 // TestSnapshotMarkdownSections: Attributes, Edges and History each say
@@ -25,4 +28,40 @@ func TestSnapshotMarkdownSections(t *testing.T) {
 	if got := SnapshotMarkdown(s); got != want {
 		t.Errorf("full snapshot:\n%s\nwant\n%s", got, want)
 	}
+}
+
+// TestSnapshotStreamedEqualsKept: the snapshot built as the events
+// stream by (Snapshot, which keeps none) is the one built from the kept
+// history (keptSnapshot), for every entity of every log of the corpus
+// (the testscripts', the examples', materialize's semantics cases with
+// their Supersedes fields, archives, a generated log), and for a name
+// no node has (the error with its suggestions). A prediction of the
+// Supersedes fields the events contradict (one in a code fence) makes
+// Snapshot stream again, with the same answer.
+func TestSnapshotStreamedEqualsKept(t *testing.T) {
+	corpora := corpusOf(t, []string{parse.LogFile, "changelog-archive.md", "CHANGELOG-archive.md"}, "../../../materialize/testdata/semantics/*.md")
+	fenced := []byte(strings.ReplaceAll(newEvent, "%s", "9001") + "\n```\n**Supersedes**: evt-001\n```\n")
+	corpora = append(corpora, map[string][]byte{parse.LogFile: append(loggen.Generate(40, 3), fenced...)})
+	compared := 0
+	for i, files := range corpora {
+		root := newCachedRoot(t, files)
+		names := []string{"no_such_entity_here"}
+		if mem, err := LoadHistory(root); err == nil {
+			g, _ := materialize.Replay(mem.Events)
+			for _, n := range g.Nodes {
+				names = append(names, n.Name, strings.ToUpper(n.Name))
+			}
+		}
+		for _, name := range names {
+			got, want := snapshotResult(Snapshot(root, name, "")), snapshotResult(keptSnapshot(root, name, ""))
+			if got != want {
+				t.Fatalf("log %d, %q: streamed snapshot\n%s\nkept\n%s", i, name, got, want)
+			}
+			compared++
+		}
+	}
+	if compared < 200 {
+		t.Errorf("%d snapshots compared over %d logs: the comparison hardly ran", compared, len(corpora))
+	}
+	t.Logf("%d logs, %d snapshots equal", len(corpora), compared)
 }

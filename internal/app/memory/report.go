@@ -9,11 +9,13 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/memsys/memsys/internal/base/config"
 	"github.com/memsys/memsys/internal/base/diag"
 	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/lint"
 	"github.com/memsys/memsys/materialize"
+	"github.com/memsys/memsys/parse"
 )
 
 // Report is `memsys report`: seed 000's integrity report, one page
@@ -88,8 +90,26 @@ type ReportArchive struct {
 	Threshold int    `json:"threshold"`
 }
 
-// BuildReport reads root and builds its report.
+// BuildReport reads root and builds its report. With the cache on
+// (workspace.CacheEnabled) it is built through the caches the other
+// commands use (reportCached): the findings as memsys lint judges them
+// (the lint result cache, else its resumed Session), the graph, the
+// derived files and the counts from the history cache's replay (its
+// checkpoints keep the counts). Any of them failing means the cold
+// build, which reports the error as it always did: the caches change
+// the cost of a report, never a byte of it (TestReportCachedEqualsCold).
 func BuildReport(root string) (*Report, error) {
+	if workspace.CacheEnabled() {
+		if r, ok := reportCached(root); ok {
+			return r, nil
+		}
+	}
+	return reportCold(root)
+}
+
+// reportCold builds the report from a full parse and one lint Session
+// that also replays the history (lint.Linter.CheckReplay).
+func reportCold(root string) (*Report, error) {
 	cfg, err := workspace.LoadConfig(root)
 	if err != nil {
 		return nil, err
@@ -103,23 +123,13 @@ func BuildReport(root string) (*Report, error) {
 		return nil, err
 	}
 	// lint and the derived files' states read the same files: once.
-	type read struct {
-		b   []byte
-		err error
-	}
-	reads := map[string]read{}
-	readFile := func(rel string) ([]byte, error) {
-		r, ok := reads[rel]
-		if !ok {
-			r.b, r.err = workspace.ReadFile(root, rel)
-			reads[rel] = r
-		}
-		return r.b, r.err
-	}
+	// Files are looked for as memsys lint looks (LintInput), so the
+	// findings are the ones the lint cache holds.
+	in := LintInput(root)
+	readFile := memoFile(in.ReadFile)
 	ds, x := l.CheckReplay(lint.Input{
 		LogFile: workspace.LogName, Log: mem.Log, Archive: mem.Archive, Events: mem.Events,
-		ReadFile: readFile,
-		Exists:   func(rel string) bool { return workspace.Lstat(root, rel) == nil },
+		ReadFile: readFile, Exists: in.Exists,
 	})
 	if x == nil {
 		// A Session that could not replay (a rule failed) leaves none.
@@ -129,28 +139,172 @@ func BuildReport(root string) (*Report, error) {
 			x.Apply(&mem.Events[i])
 		}
 	}
-	g := x.Graph()
-	r := &Report{Horizon: g.Horizon, At: g.Updated, OpenLoops: loopViews(g), Conflicts: []ConflictView{}, Superseded: []SupersededView{}, Derived: []DerivedView{}}
-	r.Events = ReportEvents{Total: len(mem.Events), Log: len(mem.Log.Events)}
-	if mem.Archive != nil {
-		r.Events.Archive = len(mem.Archive.Events)
-	}
-	types, agents := map[string]int{}, map[string]int{}
+	t := &historyTally{}
 	for i := range mem.Events {
-		types[mem.Events[i].Type]++
-		agents[mem.Events[i].Agent]++
-	}
-	r.ByType, r.ByAgent = counts(types), counts(agents)
-	for _, c := range g.Conflicts() {
-		r.Conflicts = append(r.Conflicts, ConflictView{Key: c.Key, Earlier: c.Earlier.ID, EarlierValue: c.Earlier.Value, Later: c.Later.ID, LaterValue: c.Later.Value})
+		t.add(&mem.Events[i])
 	}
 	by := materialize.SupersededBy(mem.Events)
 	for i := range mem.Events {
 		if s, ok := by[i]; ok {
-			r.Superseded = append(r.Superseded, SupersededView{ID: mem.Events[i].ID, By: s})
+			t.superseded = append(t.superseded, SupersededView{ID: mem.Events[i].ID, By: s})
 		}
 	}
-	for _, f := range Derive(x, TierOf(cfg, mem)) {
+	r := newReport(x.Graph(), t.view(), cfg, mem.ArchivePath)
+	r.Derived = derivedViews(Derive(x, TierOf(cfg, mem)), readFile)
+	if err := r.setFindings(root, memFiles{root: root}, l, ds); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// reportCached builds the report through the caches; ok is false when
+// anything failed, and the cold build then says what. The log and the
+// archive are read once (memFiles.held) for the lint, the replay and
+// the counts.
+func reportCached(root string) (*Report, bool) {
+	cfg, err := workspace.LoadConfig(root)
+	if err != nil {
+		return nil, false
+	}
+	l, err := lint.New(cfg)
+	if err != nil {
+		return nil, false
+	}
+	held, err := workspace.Read(root)
+	if err != nil {
+		return nil, false
+	}
+	files := memFiles{root: root, held: held}
+	in := files.input()
+	readFile := memoFile(in.ReadFile)
+	in.ReadFile = readFile
+	// The path memsys lint takes without git revisions: the report's
+	// findings are lint's.
+	ds, _, err := lintJudged(l, files, nil, in, false)
+	if err != nil {
+		return nil, false
+	}
+	opt := lint.RenderOptions(cfg)
+	mem := files.heldCopy()
+	c, ok := loadCheckpointFrom(root, opt, mem)
+	if !ok {
+		c = &checkpointed{mem: mem, held: true}
+	}
+	_, rd, err := replayCached(root, opt, c, func(m *workspace.Memory) parse.Tier { return TierOf(cfg, m) })
+	if err != nil {
+		return nil, false
+	}
+	// The replay counted the events as it went (or a checkpoint held
+	// their count). One that could not had its Supersedes fields
+	// predicted wrong from the bytes and replayed twice: a history
+	// rare enough to report cold.
+	if rd.counts == nil {
+		return nil, false
+	}
+	replayCounted++
+	r := newReport(rd.x.Graph(), rd.counts, cfg, held.ArchivePath)
+	r.Derived = derivedViews(rd.derive(TierOf(cfg, held)), readFile)
+	if err := r.setFindings(root, files, l, ds); err != nil {
+		return nil, false
+	}
+	return r, true
+}
+
+// replayCounted counts the reports whose counts came with the replay,
+// for the tests.
+var replayCounted int
+
+// historyCounts is what memsys report counts of a history: its events
+// by type and by agent (sorted by name), those of the log and of the
+// archive, and the superseded events. The history cache keeps it with
+// its checkpoints (replayCheckpoint.Counts), so that a report need not
+// parse the history again.
+type historyCounts struct {
+	Types, Agents []Count
+	Log, Arch     int
+	Superseded    []SupersededView
+}
+
+// historyTally counts a history as it streams by (historyCounts). A
+// nil one counts nothing.
+type historyTally struct {
+	types, agents map[string]int
+	log, arch     int
+	// track, when set, finds the superseded events as they pass; the
+	// caller checks that it was Exact.
+	track      *materialize.SupersedeTracker
+	superseded []SupersededView
+}
+
+// add counts e, the history's next event.
+func (t *historyTally) add(e *parse.Event) {
+	if t == nil {
+		return
+	}
+	if t.types == nil {
+		t.types, t.agents = map[string]int{}, map[string]int{}
+	}
+	t.types[e.Type]++
+	t.agents[e.Agent]++
+	if e.Range.File == workspace.LogName {
+		t.log++
+	} else {
+		t.arch++
+	}
+	if t.track != nil {
+		if by, ok := t.track.Next(e); ok {
+			t.superseded = append(t.superseded, SupersededView{ID: e.ID, By: by})
+		}
+	}
+}
+
+// view is the counts so far, nil for a nil tally.
+func (t *historyTally) view() *historyCounts {
+	if t == nil {
+		return nil
+	}
+	return &historyCounts{Types: counts(t.types), Agents: counts(t.agents), Log: t.log, Arch: t.arch,
+		Superseded: append([]SupersededView{}, t.superseded...)}
+}
+
+// resume is a tally that goes on from c: the events after c's add to
+// its counts and supersede nothing (the history cache resumes only a
+// suffix without a Supersedes field). nil for a nil c.
+func (c *historyCounts) resume() *historyTally {
+	if c == nil {
+		return nil
+	}
+	t := &historyTally{types: map[string]int{}, agents: map[string]int{}, log: c.Log, arch: c.Arch, superseded: c.Superseded}
+	for _, x := range c.Types {
+		t.types[x.Name] = x.Count
+	}
+	for _, x := range c.Agents {
+		t.agents[x.Name] = x.Count
+	}
+	return t
+}
+
+// newReport is the report's graph facts (g, the replay of the whole
+// history), counts (t) and archive state; the derived files and the
+// findings are set after.
+func newReport(g *materialize.Graph, t *historyCounts, cfg config.Config, archivePath string) *Report {
+	r := &Report{Horizon: g.Horizon, At: g.Updated, OpenLoops: loopViews(g), Conflicts: []ConflictView{}, Derived: []DerivedView{}}
+	r.Events = ReportEvents{Total: t.Log + t.Arch, Log: t.Log, Archive: t.Arch}
+	r.ByType = append([]Count{}, t.Types...)
+	r.ByAgent = append([]Count{}, t.Agents...)
+	r.Superseded = append([]SupersededView{}, t.Superseded...)
+	for _, c := range g.Conflicts() {
+		r.Conflicts = append(r.Conflicts, ConflictView{Key: c.Key, Earlier: c.Earlier.ID, EarlierValue: c.Earlier.Value, Later: c.Later.ID, LaterValue: c.Later.Value})
+	}
+	r.Archive = ReportArchive{File: archivePath, Events: t.Arch, Threshold: cfg.ArchiveThreshold, Due: t.Log > cfg.ArchiveThreshold}
+	return r
+}
+
+// derivedViews says of each file regen would write whether the file on
+// disk (read through readFile) holds exactly that.
+func derivedViews(files []Derived, readFile func(string) ([]byte, error)) []DerivedView {
+	out := []DerivedView{}
+	for _, f := range files {
 		// A file that is there but cannot be read (a folder, no
 		// permission) is not "outdated": regen stops on it as well
 		// (readDerived), so the report says what status says.
@@ -163,14 +317,20 @@ func BuildReport(root string) (*Report, error) {
 		case !bytes.Equal(b, f.Data):
 			state = "outdated"
 		}
-		r.Derived = append(r.Derived, DerivedView{File: f.File, State: state})
+		out = append(out, DerivedView{File: f.File, State: state})
 	}
+	return out
+}
+
+// setFindings counts lint's findings ds after the baseline.
+func (r *Report) setFindings(root string, files memFiles, l *lint.Linter, ds diag.Diagnostics) error {
 	// The baseline is applied as lint applies it, so the receipt counts
 	// what lint reports (MS208 included) and a damaged file stops both.
-	ds, r.Findings.Baseline, err = applyBaseline(root, memFiles{root: root}, l, ds, false, func(string) {}, func(f string) string { return f })
+	ds, n, err := applyBaseline(root, files, l, ds, false, func(string) {}, func(f string) string { return f })
 	if err != nil {
-		return nil, err
+		return err
 	}
+	r.Findings.Baseline = n
 	rules := map[string]int{}
 	for _, d := range ds {
 		switch d.Severity {
@@ -188,9 +348,25 @@ func BuildReport(root string) (*Report, error) {
 		rules[name+" "+d.Severity.String()]++
 	}
 	r.Findings.ByRule = counts(rules)
-	r.Archive = ReportArchive{File: mem.ArchivePath, Events: r.Events.Archive, Threshold: cfg.ArchiveThreshold,
-		Due: len(mem.Log.Events) > cfg.ArchiveThreshold}
-	return r, nil
+	return nil
+}
+
+// memoFile returns read, remembering each file's result: lint and the
+// derived files' states read the same files, once.
+func memoFile(read func(string) ([]byte, error)) func(string) ([]byte, error) {
+	type result struct {
+		b   []byte
+		err error
+	}
+	seen := map[string]result{}
+	return func(rel string) ([]byte, error) {
+		r, ok := seen[rel]
+		if !ok {
+			r.b, r.err = read(rel)
+			seen[rel] = r
+		}
+		return r.b, r.err
+	}
 }
 
 // counts sorts a tally by name, so the report never depends on map
