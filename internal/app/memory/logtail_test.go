@@ -118,37 +118,7 @@ func TestLogLinesSame(t *testing.T) {
 		f, c := checkLogSame(t, name, dir)
 		fast, counted = fast+f, counted+c
 	}
-	var ars []string
-	for _, glob := range []string{"../../../testscripts/*.txtar", "../../../lint/testdata/rules/*.txtar"} {
-		m, err := filepath.Glob(glob)
-		if err != nil || len(m) == 0 {
-			t.Fatalf("no fixtures at %s", glob)
-		}
-		ars = append(ars, m...)
-	}
-	fixtures := 0
-	for _, file := range ars {
-		a, err := txtar.ParseFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, f := range a.Files {
-			if path.Base(f.Name) != workspace.LogName {
-				continue
-			}
-			dir := t.TempDir()
-			writeMemory(t, dir, f.Data, nil)
-			for _, g := range a.Files {
-				if path.Dir(g.Name) == path.Dir(f.Name) && slices.Contains(workspace.ArchiveNames, path.Base(g.Name)) {
-					if err := os.WriteFile(filepath.Join(dir, path.Base(g.Name)), g.Data, 0o644); err != nil {
-						t.Fatal(err)
-					}
-				}
-			}
-			check(filepath.Base(file)+":"+f.Name, dir)
-			fixtures++
-		}
-	}
+	fixtures := fixtureMemories(t, check)
 	gen := string(loggen.Generate(120, 1))
 	fence := "```\n### evt-999 | 2026-01-01 10:00 | x | fix\n```\n\n"
 	mid := len(gen) / 2
@@ -374,4 +344,44 @@ func TestLogLinesMutations(t *testing.T) {
 	if counted < n {
 		t.Errorf("%d answers with the count from the tail over %d logs: the fast path is not being tested", counted, n)
 	}
+}
+
+// fixtureMemories writes the memory of every testscript and lint rule
+// fixture that holds a log (with the archive beside it, if any) into a
+// folder of its own, calls check with the fixture's name and the
+// folder, and returns how many it wrote: the differential tests' corpus.
+func fixtureMemories(t *testing.T, check func(name, dir string)) int {
+	t.Helper()
+	var ars []string
+	for _, glob := range []string{"../../../testscripts/*.txtar", "../../../lint/testdata/rules/*.txtar"} {
+		m, err := filepath.Glob(glob)
+		if err != nil || len(m) == 0 {
+			t.Fatalf("no fixtures at %s", glob)
+		}
+		ars = append(ars, m...)
+	}
+	fixtures := 0
+	for _, file := range ars {
+		a, err := txtar.ParseFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range a.Files {
+			if path.Base(f.Name) != workspace.LogName {
+				continue
+			}
+			dir := t.TempDir()
+			writeMemory(t, dir, f.Data, nil)
+			for _, g := range a.Files {
+				if path.Dir(g.Name) == path.Dir(f.Name) && slices.Contains(workspace.ArchiveNames, path.Base(g.Name)) {
+					if err := os.WriteFile(filepath.Join(dir, path.Base(g.Name)), g.Data, 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			check(filepath.Base(file)+":"+f.Name, dir)
+			fixtures++
+		}
+	}
+	return fixtures
 }

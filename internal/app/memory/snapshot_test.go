@@ -2,16 +2,11 @@ package memory
 
 import (
 	"encoding/json"
-	"os"
-	"path"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
 	"testing"
 	"time"
-
-	"golang.org/x/tools/txtar"
 
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/internal/testkit/loggen"
@@ -106,37 +101,8 @@ func checkSnapshotSame(t *testing.T, name, root string, step, sample int) int {
 // CRLF, for every entity at several --at points, Snapshot answers
 // (markdown, JSON, errors) exactly as the kept load-everything path.
 func TestSnapshotSame(t *testing.T) {
-	var ars []string
-	for _, glob := range []string{"../../../testscripts/*.txtar", "../../../lint/testdata/rules/*.txtar"} {
-		m, err := filepath.Glob(glob)
-		if err != nil || len(m) == 0 {
-			t.Fatalf("no fixtures at %s", glob)
-		}
-		ars = append(ars, m...)
-	}
-	fixtures, answers := 0, 0
-	for _, file := range ars {
-		a, err := txtar.ParseFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, f := range a.Files {
-			if path.Base(f.Name) != workspace.LogName {
-				continue
-			}
-			dir := t.TempDir()
-			writeMemory(t, dir, f.Data, nil)
-			for _, g := range a.Files {
-				if path.Dir(g.Name) == path.Dir(f.Name) && slices.Contains(workspace.ArchiveNames, path.Base(g.Name)) {
-					if err := os.WriteFile(filepath.Join(dir, path.Base(g.Name)), g.Data, 0o644); err != nil {
-						t.Fatal(err)
-					}
-				}
-			}
-			answers += checkSnapshotSame(t, filepath.Base(file)+":"+f.Name, dir, 3, 1)
-			fixtures++
-		}
-	}
+	answers := 0
+	fixtures := fixtureMemories(t, func(name, dir string) { answers += checkSnapshotSame(t, name, dir, 3, 1) })
 	gen := string(loggen.GenerateSemantic(200, 5))
 	arch := strings.Replace(string(loggen.GenerateSemantic(60, 6)), "## Event Log", "## Archive: evt-001 through evt-060", 1)
 	// The log continues the archive's numbering.
