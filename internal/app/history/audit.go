@@ -3,6 +3,7 @@ package history
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -205,11 +206,12 @@ func openStore(ctx context.Context, g *gitx.Git, opt Options, objects string, ha
 		if err != nil {
 			return nil, false, err
 		}
-		return b.Contents(oid)
+		return b.ContentsUpTo(oid, maxBlob)
 	}
 	if !opt.catFile {
 		if s, err := gitx.OpenObjects(objects, hashLen); err == nil {
 			store = s
+			store.Limit = maxBlob
 		}
 	}
 	return store, retry, func() {
@@ -421,6 +423,7 @@ func newBlobCache(b *lazyBatch, store *gitx.Objects, retry func(string) ([]byte,
 			return nil, err
 		}
 		c.pipe = bt.Pipeline(c.piped)
+		c.pipe.Limit = maxBlob
 	}
 	return c, nil
 }
@@ -511,7 +514,7 @@ func compareAll(b *lazyBatch, store *gitx.Objects, retry func(string) ([]byte, b
 		for i, oid := range need {
 			var err error
 			if data[i], err = cache.get(oid); err != nil {
-				return err
+				return tooLarge(err, pr, i)
 			}
 		}
 		ds, parsed, err := comparePair(opt, &ends, pr, data)
@@ -534,6 +537,30 @@ func compareAll(b *lazyBatch, store *gitx.Objects, retry func(string) ([]byte, b
 	res.blobs += cache.read
 	res.stored += cache.stored
 	return nil
+}
+
+// maxBlob is the largest version of the log or the archive audit
+// reads, as every other command (workspace.MaxFileSize): a larger one
+// stops the audit unread. A variable for the tests.
+var maxBlob int64 = workspace.MaxFileSize
+
+// tooLarge names the file and the commit of the i-th blob pair pr
+// needs (needed's order) when err says it is over maxBlob, with what
+// to do: audit only the commits after it was replaced.
+func tooLarge(err error, pr pair, i int) error {
+	var tl *gitx.TooLargeError
+	if !errors.As(err, &tl) {
+		return err
+	}
+	f, commit := pr.bf, pr.parent
+	if i >= 2 {
+		f, commit = pr.hf, pr.c.id
+	}
+	name := workspace.LogName
+	if i%2 == 1 {
+		name = f.archiveName
+	}
+	return fmt.Errorf("%s at commit %.12s: %v; audit only later commits: memsys audit --since REV, REV a commit after the one that replaced this version", name, commit, tl)
 }
 
 // ends remembers, per blob, whether bytes appended after it can change

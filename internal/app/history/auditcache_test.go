@@ -424,3 +424,43 @@ func TestAuditCacheNoPairs(t *testing.T) {
 		t.Errorf("after a commit that leaves the log alone, cached report:\n%s\ncold report:\n%s", got, want)
 	}
 }
+
+// TestAuditBlobLimit: a committed version of the log over the limit
+// (workspace.MaxFileSize in memsys; lowered here to the last version's
+// size less one byte) stops the audit with one error naming the file,
+// the commit and the limit, whether the blobs come from the object
+// store (packed, as deltas or whole) or through cat-file, and it is
+// never rebuilt or read. At exactly the version's size the audit runs
+// as without a limit.
+func TestAuditBlobLimit(t *testing.T) {
+	dir := histgen.History{Commits: 120}.Build(t) // a pack
+	g := &gitx.Git{Dir: dir}
+	ctx := context.Background()
+	out, err := g.Run(ctx, "cat-file", "-s", "HEAD:CHANGELOG.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	size, err := strconv.ParseInt(strings.TrimSpace(string(out)), 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, err := g.Resolve("HEAD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := report(t, audit(t, dir, Options{full: true, catFile: true}, false))
+	defer func(old int64) { maxBlob = old }(maxBlob)
+	for _, opt := range []Options{{}, {catFile: true}, {full: true}} {
+		t.Setenv(workspace.EnvNoCache, "1")
+		maxBlob = size - 1
+		_, err := Run(ctx, g, opt)
+		prefix := fmt.Sprintf("CHANGELOG.md at commit %.12s: %d bytes, over the 0 MiB limit: memsys does not read a file this large; audit only later commits: memsys audit --since REV", head, size)
+		if err == nil || !strings.HasPrefix(err.Error(), prefix) {
+			t.Errorf("%+v: audit with a version over the limit: %v, want %q...", opt, err, prefix)
+		}
+		maxBlob = size
+		if got := report(t, audit(t, dir, opt, false)); got != want {
+			t.Errorf("%+v: with the limit at the largest version's size the report differs:\n%s\nwant:\n%s", opt, got, want)
+		}
+	}
+}

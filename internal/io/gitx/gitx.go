@@ -361,6 +361,12 @@ func (e *TooLargeError) Error() string {
 // contents is Contents refusing a blob over limit bytes (0: none) with
 // a TooLargeError: git's reply is skipped, never held, so a committed
 // log of gigabytes costs a read through it, not its size in memory.
+// ContentsUpTo is Contents refusing a blob over limit bytes with a
+// TooLargeError, without reading it.
+func (b *Batch) ContentsUpTo(spec string, limit int64) ([]byte, bool, error) {
+	return b.contents(spec, limit)
+}
+
 func (b *Batch) contents(spec string, limit int64) ([]byte, bool, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -450,6 +456,9 @@ type Pipe struct {
 	b    *Batch
 	errc chan error
 	n    int
+	// Limit, when not 0, is the size over which NextInto refuses an
+	// object (a TooLargeError), skipping git's reply unread.
+	Limit int64
 }
 
 // Pipeline sends "contents SPEC" for every spec at once and returns a
@@ -499,6 +508,12 @@ func (p *Pipe) NextInto(buf []byte) ([]byte, bool, error) {
 	_, _, size, ok, err := p.b.header()
 	if err != nil || !ok {
 		return nil, ok, err
+	}
+	if p.Limit > 0 && size > p.Limit {
+		if _, err := io.CopyN(io.Discard, p.b.out, size+1); err != nil {
+			return nil, false, p.b.fail(err)
+		}
+		return nil, false, &TooLargeError{size, p.Limit}
 	}
 	data := buf[:0]
 	if int64(cap(data)) < size+1 {

@@ -39,6 +39,18 @@ type Objects struct {
 	deltas  [][]byte            // a delta being applied, per depth
 	zr      io.ReadCloser
 	br      *bufio.Reader
+	// Limit, when not 0, is the size over which Blob declines an
+	// object, rebuilding none that large (a delta base included): the
+	// caller reads it through cat-file, which refuses it unread.
+	Limit int64
+}
+
+// max is the largest object Objects rebuilds.
+func (o *Objects) max() int64 {
+	if o.Limit > 0 && o.Limit < maxObject {
+		return o.Limit
+	}
+	return maxObject
 }
 
 // pack is one pack file and its index.
@@ -303,7 +315,7 @@ func (o *Objects) unpack(i int, off int64, depth int) (*entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	if size > maxObject {
+	if size > o.max() {
 		return nil, errors.New("object too large to read here")
 	}
 	var baseOff int64
@@ -345,6 +357,9 @@ func (o *Objects) unpack(i int, off int64, depth int) (*entry, error) {
 		return nil, err
 	}
 	o.deltas[depth] = delta
+	if _, dst, _, ok := deltaSizes(delta); ok && int64(dst) > o.max() {
+		return nil, errors.New("object too large to read here")
+	}
 	base, err := o.unpack(i, baseOff, depth+1)
 	if err != nil {
 		return nil, err
@@ -377,7 +392,7 @@ func resetReader(br *bufio.Reader, r io.Reader) *bufio.Reader {
 // for a new one) and checks it ends there (its checksum is verified at
 // the end).
 func (o *Objects) inflate(buf []byte, size int64) ([]byte, error) {
-	if size < 0 || size > maxObject {
+	if size < 0 || size > o.max() {
 		return nil, errors.New("object too large to read here")
 	}
 	var err error
@@ -449,22 +464,8 @@ func ofsDelta(r io.ByteReader) (int64, error) {
 // capacity asked for.
 func applyDelta(base, delta []byte, get func(int64) []byte) ([]byte, error) {
 	bad := errors.New("malformed delta")
-	varint := func() (int, bool) {
-		n, shift := 0, 0
-		for len(delta) > 0 && shift < 63 {
-			c := delta[0]
-			delta = delta[1:]
-			n |= int(c&0x7f) << shift
-			if c&0x80 == 0 {
-				return n, true
-			}
-			shift += 7
-		}
-		return 0, false
-	}
-	srcSize, ok1 := varint()
-	dstSize, ok2 := varint()
-	if !ok1 || !ok2 || srcSize != len(base) || dstSize < 0 || dstSize > maxObject {
+	srcSize, dstSize, delta, ok := deltaSizes(delta)
+	if !ok || srcSize != len(base) || dstSize < 0 || dstSize > maxObject {
 		return nil, bad
 	}
 	// A corrupt header must not allocate a gigabyte: an object is
@@ -548,6 +549,9 @@ func (o *Objects) loose(oid string) (*entry, bool, error) {
 	size, err := strconv.ParseInt(sz, 10, 64)
 	if err != nil || size < 0 || size > maxObject {
 		return nil, false, errors.New("bad loose object header")
+	}
+	if size > o.max() {
+		return nil, false, errors.New("object too large to read here")
 	}
 	var typ int
 	switch name {
@@ -661,4 +665,25 @@ func (p *bufPool) put(b []byte) {
 		p.free = p.free[1:]
 	}
 	p.free = append(p.free, b[:0])
+}
+
+// deltaSizes reads the header of a delta: the sizes of its base and of
+// the object it rebuilds, and the instructions after them.
+func deltaSizes(delta []byte) (src, dst int, rest []byte, ok bool) {
+	varint := func() (int, bool) {
+		n, shift := 0, 0
+		for len(delta) > 0 && shift < 63 {
+			c := delta[0]
+			delta = delta[1:]
+			n |= int(c&0x7f) << shift
+			if c&0x80 == 0 {
+				return n, true
+			}
+			shift += 7
+		}
+		return 0, false
+	}
+	src, ok1 := varint()
+	dst, ok2 := varint()
+	return src, dst, delta, ok1 && ok2
 }

@@ -3,6 +3,7 @@ package crashtest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -86,5 +87,26 @@ func TestOversizedCommittedLog(t *testing.T) {
 	}
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && ru.Maxrss > 200<<10 {
 		t.Errorf("lint --base peaked at %d MiB refusing an oversized committed log: it read the blob", ru.Maxrss>>10)
+	}
+	// audit reads every version from the object store itself: the big
+	// one, between two small ones, stops it the same way (it read the
+	// whole 512 MiB before).
+	big, err := g.Resolve("HEAD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"add", "CHANGELOG.md"}, {"commit", "-q", "--no-verify", "-m", "small again"}} {
+		if out, err := g.Run(context.Background(), args...); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	cmd = exec.Command(memsys(t), "-C", dir, "audit")
+	out, err = cmd.CombinedOutput()
+	want := fmt.Sprintf("memsys: audit: CHANGELOG.md at commit %.12s: 536870913 bytes, over the 512 MiB limit", big)
+	if !errors.As(err, &ee) || ee.ExitCode() != 2 || !strings.HasPrefix(string(out), want) || strings.Count(string(out), "\n") != 1 {
+		t.Errorf("audit of a history with a %d MiB log: %v, want exit 2 and one line starting %q:\n%s", workspace.MaxFileSize>>20, err, want, out)
+	}
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && ru.Maxrss > 200<<10 {
+		t.Errorf("audit peaked at %d MiB refusing an oversized committed log: it read the blob", ru.Maxrss>>10)
 	}
 }
