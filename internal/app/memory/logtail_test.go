@@ -187,13 +187,7 @@ func TestLogLinesSame(t *testing.T) {
 		{"archive: generated", gen, strings.Replace(string(loggen.Generate(40, 2)), "## Event Log", "## Archive: evt-001 through evt-040", 1)},
 	}
 	for _, c := range cases {
-		dir := t.TempDir()
-		var a []byte
-		if c.arch != "" {
-			a = []byte(c.arch)
-		}
-		writeMemory(t, dir, []byte(c.log), a)
-		check(c.name, dir)
+		check(c.name, memoryOf(t, c.log, c.arch))
 	}
 	// Errors before and around the read are Log's.
 	dir := t.TempDir()
@@ -384,4 +378,17 @@ func fixtureMemories(t *testing.T, check func(name, dir string)) int {
 		}
 	}
 	return fixtures
+}
+
+// memoryOf is a new folder holding log and, unless it is "", the
+// archive arch.
+func memoryOf(t *testing.T, log, arch string) string {
+	t.Helper()
+	dir := t.TempDir()
+	var a []byte
+	if arch != "" {
+		a = []byte(arch)
+	}
+	writeMemory(t, dir, []byte(log), a)
+	return dir
 }

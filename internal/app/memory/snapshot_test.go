@@ -117,13 +117,7 @@ func TestSnapshotSame(t *testing.T) {
 		{"long line", gen + "\n" + strings.Repeat("z", workspace.MaxLineLength+1), ""},
 	}
 	for _, c := range cases {
-		dir := t.TempDir()
-		var a []byte
-		if c.arch != "" {
-			a = []byte(c.arch)
-		}
-		writeMemory(t, dir, []byte(c.log), a)
-		answers += checkSnapshotSame(t, c.name, dir, 29, 4)
+		answers += checkSnapshotSame(t, c.name, memoryOf(t, c.log, c.arch), 29, 4)
 	}
 	answers += checkSnapshotSame(t, "missing log", t.TempDir(), 1, 1)
 	t.Logf("%d fixture logs, %d answers", fixtures, answers)

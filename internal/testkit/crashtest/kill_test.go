@@ -101,15 +101,7 @@ func TestKill(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			start := copyTree(t, base)
-			c.prepare(t, start)
-			old := snapshot(t, start)
-
-			done := copyTree(t, start)
-			t0 := time.Now()
-			mustRun(t, done, c.args...)
-			took := time.Since(t0)
-			new := snapshot(t, done)
+			start, old, new, took := baseline(t, base, c.prepare, c.args)
 			if left := extra(new, old, old); len(left) > 0 && !allDerived(left, new) {
 				t.Errorf("a normal %s left files behind: %v", c.name, left)
 			}
@@ -327,4 +319,20 @@ func allDerived(files []string, new map[string][]byte) bool {
 		}
 	}
 	return true
+}
+
+// baseline copies base, prepares the copy (start) and runs args to the
+// end in a second copy: what an interrupted run must leave either as it
+// found (old) or as a whole run leaves it (new), and how long a whole
+// run takes, for picking the moments to interrupt.
+func baseline(t *testing.T, base string, prepare func(*testing.T, string), args []string) (start string, old, new map[string][]byte, took time.Duration) {
+	t.Helper()
+	start = copyTree(t, base)
+	prepare(t, start)
+	old = snapshot(t, start)
+	done := copyTree(t, start)
+	t0 := time.Now()
+	mustRun(t, done, args...)
+	took = time.Since(t0)
+	return start, old, snapshot(t, done), took
 }

@@ -106,14 +106,7 @@ func TestSignals(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			start := copyTree(t, base)
-			c.prepare(t, start)
-			old := snapshot(t, start)
-			done := copyTree(t, start)
-			t0 := time.Now()
-			mustRun(t, done, c.args...)
-			took := time.Since(t0)
-			new := snapshot(t, done)
+			start, old, new, took := baseline(t, base, c.prepare, c.args)
 			r := rand.New(rand.NewPCG(2, uint64(len(c.name))))
 			for i := range kills(t) {
 				sig := []syscall.Signal{syscall.SIGINT, syscall.SIGTERM}[i%2]
