@@ -95,22 +95,7 @@ var ops = []op{
 	// the drift rules) over a full-tier memory whose derived files are
 	// current.
 	{"lint", func(src []byte) func() {
-		graph, context := regen(src)
-		files := map[string][]byte{
-			".memory/graph.md": graph, ".memory/context.md": context,
-			"AGENTS.md": []byte("# Agents\n\n## Memory System Protocol\n"),
-			"TODO.md":   []byte("# TODO\n"),
-		}
-		readFile := func(rel string) ([]byte, error) {
-			if b, ok := files[rel]; ok {
-				return b, nil
-			}
-			if rel == ".memory" {
-				return nil, nil
-			}
-			return nil, fs.ErrNotExist
-		}
-		exists := func(rel string) bool { _, err := readFile(rel); return err == nil }
+		readFile, exists := currentMemory(src)
 		l, err := lint.New(config.Default())
 		if err != nil {
 			panic(err)
@@ -139,6 +124,28 @@ func regen(src []byte) (graph, context []byte) {
 	a.Expect(parse.ScanSupersedes("CHANGELOG.md", src))
 	parse.Stream("CHANGELOG.md", src, a.Add, parse.Reuse(a))
 	return a.Wait().Files()
+}
+
+// currentMemory reads a full-tier memory around log src whose derived
+// files are what regen writes, for a lint.Input without the file system.
+func currentMemory(src []byte) (readFile func(string) ([]byte, error), exists func(string) bool) {
+	graph, context := regen(src)
+	files := map[string][]byte{
+		".memory/graph.md": graph, ".memory/context.md": context,
+		"AGENTS.md": []byte("# Agents\n\n## Memory System Protocol\n"),
+		"TODO.md":   []byte("# TODO\n"),
+	}
+	readFile = func(rel string) ([]byte, error) {
+		if b, ok := files[rel]; ok {
+			return b, nil
+		}
+		if rel == ".memory" {
+			return nil, nil
+		}
+		return nil, fs.ErrNotExist
+	}
+	exists = func(rel string) bool { _, err := readFile(rel); return err == nil }
+	return readFile, exists
 }
 
 // sink keeps results alive so the compiler cannot drop the work.

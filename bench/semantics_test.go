@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"io/fs"
 	"os"
 	"strconv"
 	"testing"
@@ -29,22 +28,7 @@ func BenchmarkNewRules(b *testing.B) {
 		n = v
 	}
 	src := loggen.GenerateSemantic(n, 1)
-	graph, context := regen(src)
-	files := map[string][]byte{
-		".memory/graph.md": graph, ".memory/context.md": context,
-		"AGENTS.md": []byte("# Agents\n\n## Memory System Protocol\n"),
-		"TODO.md":   []byte("# TODO\n"),
-	}
-	readFile := func(rel string) ([]byte, error) {
-		if b, ok := files[rel]; ok {
-			return b, nil
-		}
-		if rel == ".memory" {
-			return nil, nil
-		}
-		return nil, fs.ErrNotExist
-	}
-	exists := func(rel string) bool { _, err := readFile(rel); return err == nil }
+	readFile, exists := currentMemory(src)
 	cfg := config.Default()
 	off := config.Default()
 	for i := 123; i <= 130; i++ {
