@@ -21,11 +21,15 @@ type sealedAt struct {
 	// event id when the caller has it at hand (the history cache's head,
 	// the hash status takes as it streams); nil or false for none.
 	digest func(id string) ([]byte, bool)
+	// stream reads the history to replay to the horizon: nil for the
+	// working tree at root, the staged files' for lint --staged, whose
+	// derived files are the index's (memFiles.stream).
+	stream streamFunc
 }
 
-// handEdits lists what the derived file rel on disk (cur) holds that
-// memsys did not write and that what regen writes now (want, which
-// differs from cur) would drop: nil when regen may replace it.
+// handEdits lists what the derived file rel (cur: on disk, or staged)
+// holds that memsys did not write and that what regen writes now (want,
+// which differs from cur) would drop: nil when regen may replace it.
 //
 // A file without a seal was kept by hand (lint.Curated against want).
 // A sealed one was written by memsys, from the events through its
@@ -64,7 +68,13 @@ func (s sealedAt) handEdits(rel string, cur, want []byte) []string {
 	if len(items) == 0 {
 		return nil
 	}
-	_, x, err := replayStream(s.root, s.opt, h)
+	var x *materialize.Replayer
+	var err error
+	if s.stream != nil {
+		_, x, err = replayFrom(s.stream, s.opt, h)
+	} else {
+		_, x, err = replayStream(s.root, s.opt, h)
+	}
 	if err != nil {
 		// The horizon names no event of the history: the log was cut
 		// back (a checkout of an older one) or rewritten. The seal

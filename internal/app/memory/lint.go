@@ -135,11 +135,10 @@ func Lint(ctx context.Context, root string, o LintOptions) (*LintReport, error) 
 			return nil, err
 		}
 	}
-	// lint --staged judges the index; staleRows reads the working tree
-	// as regen does, which is the index's verdict when the history and
-	// the file are staged as they are on disk (stagedAsOnDisk), the
-	// common hook run after git add.
-	if !o.Git.Staged || stagedAsOnDisk(root, files) {
+	// lint --staged judges the index: staleRows reads the staged
+	// derived files and replays the staged history, as a lint of a
+	// working tree holding the index's bytes would.
+	if refineStale {
 		staleRows(root, cfg, files, ds)
 	}
 	r := &LintReport{Events: events}
@@ -191,6 +190,10 @@ func lintJudged(l *lint.Linter, files memFiles, overrides []config.RuleSetting, 
 	}
 	return ds, events, nil
 }
+
+// refineStale is false only in the tests, which count the cases where
+// staleRows changes the rule's reading.
+var refineStale = true
 
 // judgeApart is false only in the tests, which compare lintJudged with
 // the one Session over in that it stands for.
@@ -418,6 +421,14 @@ func lintOnce(l *lint.Linter, files memFiles, in lint.Input, derive bool, before
 // bring back rows later events superseded. Only such a finding costs a
 // replay, once for both files; an unsealed file, or one the tier does
 // not use (regen does not write it), keeps the rule's reading.
+//
+// The files and the history are files' (the index's, for lint
+// --staged), so lint --staged says of the index what lint says of a
+// working tree holding its bytes. When the index holds the history as
+// the working tree does (stagedAsOnDisk, the common hook run after git
+// add), the replay is the working tree's, through the history cache;
+// otherwise the staged history is replayed without it, which keeps
+// the working tree's checkpoint.
 func staleRows(root string, cfg config.Config, files memFiles, ds diag.Diagnostics) {
 	tier := parse.Tier(cfg.Tier)
 	if tier == "" {
@@ -426,18 +437,29 @@ func staleRows(root string, cfg config.Config, files memFiles, ds diag.Diagnosti
 	opt := lint.RenderOptions(cfg)
 	var x *materialize.Replayer
 	tried := false
+	sa := sealedAt{root: root, opt: opt}
+	if files.view != nil {
+		sa.stream = files.stream
+	}
 	var rewritten [][2]string // file, horizon
 	lint.StaleRows(ds, func(f string) ([]string, bool) {
 		if f == parse.GraphFile && !tier.HasGraph() || f == parse.ContextFile && !tier.HasContext() {
 			return nil, false
 		}
-		cur, err := workspace.ReadFile(root, f)
+		cur, err := files.readFile(f)
 		if err != nil || !materialize.HasSeal(cur) {
 			return nil, false
 		}
 		if !tried {
 			tried = true
-			if _, r, err := Replay(root, opt, ""); err == nil {
+			var r *materialize.Replayer
+			var err error
+			if files.view == nil || stagedAsOnDisk(root, files) {
+				_, r, err = Replay(root, opt, "")
+			} else {
+				_, r, err = replayFrom(files.stream, opt, "")
+			}
+			if err == nil {
 				x = r
 			}
 		}
@@ -448,7 +470,6 @@ func staleRows(root string, cfg config.Config, files memFiles, ds diag.Diagnosti
 		if f == parse.ContextFile {
 			want = x.ContextFile()
 		}
-		sa := sealedAt{root: root, opt: opt}
 		items := sa.handEdits(f, cur, want)
 		if len(items) > 0 && sa.logRewritten(cur) {
 			h, _ := materialize.FindHorizon(cur)
@@ -463,15 +484,15 @@ func staleRows(root string, cfg config.Config, files memFiles, ds diag.Diagnosti
 	}
 }
 
-// stagedAsOnDisk reports whether the index holds the log, the archive
-// and the derived files exactly as the working tree does (none of them,
-// or the same bytes): then what staleRows finds on disk is what it
-// would find in the index.
+// stagedAsOnDisk reports whether the index holds the log and the
+// archive exactly as the working tree does (none of them, or the same
+// bytes): then the working tree's replay, which the history cache
+// keeps, is the index's.
 func stagedAsOnDisk(root string, files memFiles) bool {
 	if files.view == nil {
 		return true
 	}
-	names := append([]string{workspace.LogName, parse.GraphFile, parse.ContextFile}, workspace.ArchiveNames...)
+	names := append([]string{workspace.LogName}, workspace.ArchiveNames...)
 	for _, rel := range names {
 		staged, serr := files.view.ReadFile(rel)
 		disk, derr := workspace.ReadFile(root, rel)

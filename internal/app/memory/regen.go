@@ -49,6 +49,18 @@ func Replay(root string, opt materialize.Options, atID string) (*workspace.Memor
 
 // replayStream is Replay without the history cache.
 func replayStream(root string, opt materialize.Options, atID string) (*workspace.Memory, *materialize.Replayer, error) {
+	return replayFrom(func(before func(*workspace.Memory), each func(*parse.Event), opts ...parse.Option) (*workspace.Memory, error) {
+		return workspace.StreamWith(root, before, each, opts...)
+	}, opt, atID)
+}
+
+// streamFunc streams a history: workspace.StreamWith over the working
+// tree, or memFiles.stream, which reads the staged one for lint
+// --staged.
+type streamFunc func(before func(*workspace.Memory), each func(*parse.Event), opts ...parse.Option) (*workspace.Memory, error)
+
+// replayFrom is replayStream of the history stream reads.
+func replayFrom(stream streamFunc, opt materialize.Options, atID string) (*workspace.Memory, *materialize.Replayer, error) {
 	at := -1
 	if atID != "" {
 		n, ok := parse.ArgNum(atID)
@@ -66,7 +78,7 @@ func replayStream(root string, opt materialize.Options, atID string) (*workspace
 	for {
 		a := materialize.NewAsync(opt)
 		done := false
-		mem, err := workspace.StreamWith(root, func(m *workspace.Memory) {
+		mem, err := stream(func(m *workspace.Memory) {
 			if predicted {
 				expect = m.Supersessions()
 			}
@@ -210,7 +222,7 @@ func Regenerate(root string, o RegenOptions) (*RegenResult, error) {
 	case o.Check:
 		r.Diff, err = diffDerived(root, x.derive(TierOf(cfg, mem)))
 	default:
-		r.Wrote, err = writeDerived(root, x.derive(TierOf(cfg, mem)), o.Force, sealedAt{root, opt, headDigest(c)})
+		r.Wrote, err = writeDerived(root, x.derive(TierOf(cfg, mem)), o.Force, sealedAt{root: root, opt: opt, digest: headDigest(c)})
 	}
 	return r, err
 }
@@ -316,7 +328,7 @@ func Regen(root string, force bool) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return writeDerived(root, x.derive(TierOf(cfg, mem)), force, sealedAt{root, opt, headDigest(c)})
+	return writeDerived(root, x.derive(TierOf(cfg, mem)), force, sealedAt{root: root, opt: opt, digest: headDigest(c)})
 }
 
 // WriteDerived writes the files that differ from what is on disk and
