@@ -10,6 +10,7 @@ import (
 
 	"github.com/memsys/memsys/internal/base/front"
 	"github.com/memsys/memsys/internal/base/words"
+	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
 )
@@ -54,11 +55,16 @@ func findUpTo(all []parse.Event, n int, id string, what front.Word) (int, error)
 	i, err := Find(all[:n], id, what)
 	if err != nil && n < len(all) {
 		if _, later := Find(all[n:], id, what); later == nil {
-			at := all[n-1].ID
-			return 0, front.Errorf("%s %q comes after %s %s: name an event up to %s, or drop %s", what, words.Clip(id), inAt.Name(), at, at, inAt.Ref())
+			return 0, errAfterCut(what, id, all[n-1].ID)
 		}
 	}
 	return i, err
+}
+
+// errAfterCut is the error for event id (named what) that exists only
+// after the event at, where --at cut the history.
+func errAfterCut(what front.Word, id, at string) error {
+	return front.Errorf("%s %q comes after %s %s: name an event up to %s, or drop %s", what, words.Clip(id), inAt.Name(), at, at, inAt.Ref())
 }
 
 // Find returns the index of event id in evs (matched by number, so
@@ -113,40 +119,167 @@ type ChangeJSON struct {
 
 // Show returns event id of root's history (as of event at, when not
 // ""), what it changed in the graph, and the events that refer to it.
+// It streams the history (parse.Reuse) rather than loading it: it keeps
+// the events numbered as id (the last one up to the cut is the answer,
+// the others are its duplicates), the later events that refer to it
+// and the history's Supersedes fields, not the events, which at 100k
+// events were most of what the command cost. Like LoadHistory it
+// refuses a history cut short by an over-long line.
 func Show(root, at, id string) (*ShowResult, error) {
-	all, n, err := historyAt(root, at)
+	mem, err := workspace.Read(root)
 	if err != nil {
 		return nil, err
 	}
-	evs := all[:n]
-	i, err := findUpTo(all, n, id, eventArg)
+	s := newShowStream(at, id, mem.Supersessions())
+	if err := mem.Stream(s.add, parse.Reuse(&s.took)); err != nil {
+		return nil, err
+	}
+	if err := mem.Incomplete(); err != nil {
+		return nil, err
+	}
+	c, err := s.answer()
 	if err != nil {
 		return nil, err
 	}
-	e := evs[i]
-	_, change := materialize.ReplayChange(evs[:i+1])
-	r := &ShowResult{
-		EventLine:    LineOf(e),
-		Details:      details(e.Details),
-		Refs:         nonNil(e.Refs),
-		Tags:         nonNil(e.Tags),
-		Supersedes:   nonNil(e.Supersedes),
-		SupersededBy: materialize.SupersededBy(evs)[i],
-		Text:         e.Text,
-		Changes:      changeJSON(change),
-		ReferencedBy: []EventLine{},
-	}
-	for _, x := range evs[i+1:] {
-		if refersTo(x, e.Num) {
-			r.ReferencedBy = append(r.ReferencedBy, LineOf(x))
+	if !c.exact {
+		// The predicted Supersedes fields were wrong, or one after the
+		// event changed the replay before it: replay again up to the
+		// event, expecting exactly the fields of the events up to it.
+		b := materialize.NewChangeBuilder(s.b.Seen()[:c.through])
+		var took doneCount
+		if err := mem.Stream(func(e *parse.Event) {
+			if took.n <= c.pos {
+				ch, _ := b.Add(e, took.n == c.pos)
+				if took.n == c.pos {
+					c.r.Changes = changeJSON(ch)
+				}
+			}
+			took.n++
+		}, parse.Reuse(&took)); err != nil {
+			return nil, err
 		}
 	}
-	for j := range evs {
-		if j != i && evs[j].Num == e.Num {
-			r.Duplicates = append(r.Duplicates, LineOf(evs[j]))
+	r := c.r
+	r.SupersededBy, _ = materialize.SupersededAt(s.b.Seen()[:s.cutEdges], c.before, r.ID)
+	for _, x := range s.refs {
+		if x.pos > c.pos && x.pos <= s.cut {
+			r.ReferencedBy = append(r.ReferencedBy, x.line)
+		}
+	}
+	for _, x := range s.dups {
+		if x.pos != c.pos && x.pos <= s.cut {
+			r.Duplicates = append(r.Duplicates, x.line)
 		}
 	}
 	return r, nil
+}
+
+// showStream is what Show keeps of the history as it streams by.
+type showStream struct {
+	at, id       string
+	atNum, idNum int
+	atOK, idOK   bool
+	took         doneCount // events handed over; their positions
+	b            *materialize.ChangeBuilder
+	// last is the last event numbered as id so far; chosen is last
+	// as it was at the last event numbered as at (the answer when no
+	// later one comes).
+	last, chosen *showCandidate
+	// cut is the position of the last event numbered as at (-1: none
+	// yet), cutID its ID, cutEdges the number of Supersedes fields up
+	// to it.
+	cut, cutEdges int
+	cutID         string
+	dups, refs    []placedLine // events numbered as id; later events referring to it
+}
+
+// showCandidate is an event numbered as Show's id: its answer, but for
+// what later events decide, and where it stands.
+type showCandidate struct {
+	r   *ShowResult
+	pos int
+	// exact says whether r.Changes is ReplayChange's up to the event;
+	// before and through are the numbers of Supersedes fields before
+	// it and up to it (itself included).
+	exact           bool
+	before, through int
+}
+
+// placedLine is an event's line and its position in the history.
+type placedLine struct {
+	pos  int
+	line EventLine
+}
+
+func newShowStream(at, id string, expect []parse.Supersession) *showStream {
+	s := &showStream{at: at, id: id, cut: -1, b: materialize.NewChangeBuilder(expect)}
+	s.atNum, s.atOK = -1, true
+	if at != "" {
+		s.atNum, s.atOK = parse.ArgNum(at)
+	}
+	s.idNum, s.idOK = parse.ArgNum(id)
+	// A malformed argument matches no event (a malformed ID has Num 0).
+	if !s.atOK {
+		s.atNum = -1
+	}
+	if !s.idOK {
+		s.idNum = -1
+	}
+	return s
+}
+
+// add takes the history's next event.
+func (s *showStream) add(e *parse.Event) {
+	pos := s.took.n
+	s.took.n++
+	if e.Num == s.idNum {
+		c := &showCandidate{pos: pos, before: len(s.b.Seen())}
+		ch, exact := s.b.Add(e, true)
+		c.exact, c.through = exact, len(s.b.Seen())
+		c.r = &ShowResult{
+			EventLine:    LineOf(*e),
+			Details:      details(e.Details),
+			Refs:         nonNil(e.Refs),
+			Tags:         nonNil(slices.Clone(e.Tags)), // the stream reuses Tags' memory
+			Supersedes:   nonNil(e.Supersedes),
+			Text:         e.Text,
+			Changes:      changeJSON(ch),
+			ReferencedBy: []EventLine{},
+		}
+		s.last = c
+		s.dups = append(s.dups, placedLine{pos, c.r.EventLine})
+	} else {
+		s.b.Add(e, false)
+	}
+	if s.last != nil && refersTo(*e, s.idNum) {
+		s.refs = append(s.refs, placedLine{pos, LineOf(*e)})
+	}
+	if e.Num == s.atNum {
+		s.cut, s.cutID, s.cutEdges, s.chosen = pos, e.ID, len(s.b.Seen()), s.last
+	}
+}
+
+// answer returns the event Show reports once the whole history went by,
+// or the error historyAt and findUpTo gave for the same history.
+func (s *showStream) answer() (*showCandidate, error) {
+	if !s.atOK {
+		return nil, ErrNotEventID(inAt.Name(), s.at)
+	}
+	if s.at == "" {
+		s.cut, s.cutEdges, s.chosen = s.took.n-1, len(s.b.Seen()), s.last
+	} else if s.cut < 0 {
+		return nil, ErrNoSuchEvent(inAt.Name(), s.at)
+	}
+	if !s.idOK {
+		return nil, ErrNotEventID(eventArg, s.id)
+	}
+	if s.chosen == nil {
+		if s.last != nil { // only after the cut
+			return nil, errAfterCut(eventArg, s.id, s.cutID)
+		}
+		return nil, ErrNoSuchEvent(eventArg, s.id)
+	}
+	return s.chosen, nil
 }
 
 // WriteText prints the result as memsys show does without --format.

@@ -1,0 +1,187 @@
+package memory
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/memsys/memsys/internal/base/front"
+	"github.com/memsys/memsys/internal/base/words"
+	"github.com/memsys/memsys/internal/io/workspace"
+	"github.com/memsys/memsys/internal/testkit/loggen"
+	"github.com/memsys/memsys/materialize"
+	"github.com/memsys/memsys/parse"
+)
+
+// keptShow is Show as it was before it streamed the history (kept
+// verbatim but for its name and keptFindUpTo's): the whole history
+// loaded, the event found in it, ReplayChange up to it, SupersededBy
+// over all of it. It is the reference the streaming Show must match.
+func keptShow(root, at, id string) (*ShowResult, error) {
+	all, n, err := historyAt(root, at)
+	if err != nil {
+		return nil, err
+	}
+	evs := all[:n]
+	i, err := keptFindUpTo(all, n, id, eventArg)
+	if err != nil {
+		return nil, err
+	}
+	e := evs[i]
+	_, change := materialize.ReplayChange(evs[:i+1])
+	r := &ShowResult{
+		EventLine:    LineOf(e),
+		Details:      details(e.Details),
+		Refs:         nonNil(e.Refs),
+		Tags:         nonNil(e.Tags),
+		Supersedes:   nonNil(e.Supersedes),
+		SupersededBy: materialize.SupersededBy(evs)[i],
+		Text:         e.Text,
+		Changes:      changeJSON(change),
+		ReferencedBy: []EventLine{},
+	}
+	for _, x := range evs[i+1:] {
+		if refersTo(x, e.Num) {
+			r.ReferencedBy = append(r.ReferencedBy, LineOf(x))
+		}
+	}
+	for j := range evs {
+		if j != i && evs[j].Num == e.Num {
+			r.Duplicates = append(r.Duplicates, LineOf(evs[j]))
+		}
+	}
+	return r, nil
+}
+
+// keptFindUpTo is findUpTo as it was, its error text inline.
+func keptFindUpTo(all []parse.Event, n int, id string, what front.Word) (int, error) {
+	i, err := Find(all[:n], id, what)
+	if err != nil && n < len(all) {
+		if _, later := Find(all[n:], id, what); later == nil {
+			at := all[n-1].ID
+			return 0, front.Errorf("%s %q comes after %s %s: name an event up to %s, or drop %s", what, words.Clip(id), inAt.Name(), at, at, inAt.Ref())
+		}
+	}
+	return i, err
+}
+
+// showAnswer is everything a user of Show sees: the error as the CLI
+// and the MCP server word it, or the text form, the CLI's JSON and
+// json.Marshal's (the MCP server's structured content).
+func showAnswer(r *ShowResult, err error) string {
+	if err != nil {
+		return "error: " + err.Error() + "\nmcp: " + front.Message(err, front.MCP)
+	}
+	var b bytes.Buffer
+	r.WriteText(&b)
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(r); err != nil {
+		return "encode: " + err.Error()
+	}
+	m, err := json.Marshal(r)
+	if err != nil {
+		return "marshal: " + err.Error()
+	}
+	return b.String() + string(m)
+}
+
+// checkShowSame compares Show with keptShow in root for every pair of
+// an --at value (none, a malformed one, a missing one, every atStep-th
+// event, the last) and an event argument (a malformed one, a missing
+// one, every idStep-th event by ID and by bare number, the last), and
+// the extra ones given. It returns the number of answers compared.
+func checkShowSame(t *testing.T, name, root string, atStep, idStep int, extra ...string) int {
+	t.Helper()
+	ats := append([]string{"", "evt-x", "evt-99999"}, extra...)
+	ids := append([]string{"evt-x", "evt-99999", ""}, extra...)
+	if mem, err := LoadHistory(root); err == nil {
+		evs := mem.Events
+		for i := 0; i < len(evs); i += atStep {
+			ats = append(ats, evs[i].ID)
+		}
+		for i := 0; i < len(evs); i += idStep {
+			ids = append(ids, evs[i].ID, strconv.Itoa(evs[i].Num))
+		}
+		if len(evs) > 0 {
+			ats = append(ats, evs[len(evs)-1].ID)
+			ids = append(ids, evs[len(evs)-1].ID)
+		}
+	}
+	n := 0
+	for _, at := range ats {
+		for _, id := range ids {
+			r, err := Show(root, at, id)
+			got := showAnswer(r, err)
+			kr, kerr := keptShow(root, at, id)
+			want := showAnswer(kr, kerr)
+			if got != want {
+				t.Fatalf("%s: show %q --at %q:\ngot  %s\nwant %s", name, id, at, got, want)
+			}
+			if !reflect.DeepEqual(r, kr) {
+				t.Fatalf("%s: show %q --at %q: same bytes, different results:\ngot  %#v\nwant %#v", name, id, at, r, kr)
+			}
+			n++
+		}
+	}
+	return n
+}
+
+// TestShowSame is the differential test of memsys show's streaming
+// path: on the memory of every testscript and lint rule fixture, and on
+// generated logs with supersessions, an archive, CRLF, IDs used twice
+// (the event shown, the --at event, one superseding), a Supersedes
+// field the prediction gets wrong and a line too long, for many events
+// and --at values, Show answers (text, JSON, the errors as both fronts
+// word them) exactly as the kept load-everything path.
+func TestShowSame(t *testing.T) {
+	answers := 0
+	fixtures := fixtureMemories(t, func(name, dir string) { answers += checkShowSame(t, name, dir, 3, 1) })
+	for _, c := range showCases() {
+		answers += checkShowSame(t, c.name, memoryOf(t, c.log, c.arch), 23, 7, c.extra...)
+	}
+	answers += checkShowSame(t, "missing log", t.TempDir(), 1, 1, "evt-001")
+	t.Logf("%d fixture logs, %d answers", fixtures, answers)
+	if fixtures < 200 || answers < 10000 {
+		t.Errorf("%d fixture logs, %d answers: too few to test the streaming path", fixtures, answers)
+	}
+}
+
+type showCase struct {
+	name, log, arch string
+	extra           []string // IDs to show and cut at beside the sampled ones
+}
+
+// showCases are the generated memories TestShowSame reads.
+func showCases() []showCase {
+	gen := string(loggen.GenerateSemantic(200, 5))
+	arch := strings.Replace(string(loggen.GenerateSemantic(60, 6)), "## Event Log", "## Archive: evt-001 through evt-060", 1)
+	// The log continues the archive's numbering.
+	logAfter := string(loggen.GenerateSemantic(360, 6))
+	cut := strings.Index(logAfter, "\n### evt-061 ")
+	logAfter = logAfter[:strings.Index(logAfter, "## Event Log")+len("## Event Log\n")] + logAfter[cut:]
+	// evt-050 and evt-120 again, later: the second evt-050 supersedes
+	// evt-030 and refers to itself, evt-121 again refers to evt-050,
+	// and a third evt-050 closes the log.
+	dup := gen + "\n### evt-050 | 2026-12-01 10:00 | x | decision\n\n**Scope**: s\n**Summary**: again\n**Refs**: evt-050\n**Supersedes**: evt-030\n" +
+		"\n### evt-120 | 2026-12-01 10:01 | x | create\n\n**Scope**: s\n**Summary**: again\n**Details**:\n- entity: dup_node\n" +
+		"\n### evt-121 | 2026-12-01 10:02 | x | fix\n\n**Scope**: s\n**Summary**: again\n**Refs**: evt-050, evt-120\n" +
+		"\n### evt-050 | 2026-12-01 10:03 | x | test\n\n**Scope**: s\n**Summary**: third\n**Tags**: a, b\n"
+	// A Supersedes field in a fenced block is text to the parser and a
+	// field to the byte scan that predicts them.
+	at := strings.Index(gen, "\n### evt-100 ")
+	fenced := gen[:at] + "\n```\n**Supersedes**: evt-090\n```\n" + gen[at:]
+	return []showCase{
+		{"generated", gen, "", []string{"evt-001"}},
+		{"generated, plain", string(loggen.Generate(120, 1)), "", nil},
+		{"archive and log", logAfter, arch, []string{"evt-060", "evt-061"}},
+		{"CRLF", strings.ReplaceAll(gen, "\n", "\r\n"), "", nil},
+		{"duplicates", dup, "", []string{"evt-050", "evt-120", "evt-121", "evt-030", "evt-051", "evt-119", "evt-200"}},
+		{"fenced Supersedes", fenced, "", []string{"evt-090", "evt-099", "evt-100"}},
+		{"long line", gen + "\n" + strings.Repeat("z", workspace.MaxLineLength+1), "", nil},
+	}
+}
