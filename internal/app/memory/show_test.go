@@ -93,8 +93,9 @@ func showAnswer(r *ShowResult, err error) string {
 // checkShowSame compares Show with keptShow in root for every pair of
 // an --at value (none, a malformed one, a missing one, every atStep-th
 // event, the last) and an event argument (a malformed one, a missing
-// one, every idStep-th event by ID and by bare number, the last), and
-// the extra ones given. It returns the number of answers compared.
+// one, every idStep-th event by ID and every third of those by bare
+// number, the last), and the extra ones given. It returns the number
+// of answers compared.
 func checkShowSame(t *testing.T, name, root string, atStep, idStep int, extra ...string) int {
 	t.Helper()
 	ats := append([]string{"", "evt-x", "evt-99999"}, extra...)
@@ -105,7 +106,10 @@ func checkShowSame(t *testing.T, name, root string, atStep, idStep int, extra ..
 			ats = append(ats, evs[i].ID)
 		}
 		for i := 0; i < len(evs); i += idStep {
-			ids = append(ids, evs[i].ID, strconv.Itoa(evs[i].Num))
+			ids = append(ids, evs[i].ID)
+			if i%(3*idStep) == 0 {
+				ids = append(ids, strconv.Itoa(evs[i].Num))
+			}
 		}
 		if len(evs) > 0 {
 			ats = append(ats, evs[len(evs)-1].ID)
@@ -142,7 +146,7 @@ func TestShowSame(t *testing.T) {
 	answers := 0
 	fixtures := fixtureMemories(t, func(name, dir string) { answers += checkShowSame(t, name, dir, 3, 1) })
 	for _, c := range showCases() {
-		answers += checkShowSame(t, c.name, memoryOf(t, c.log, c.arch), 23, 7, c.extra...)
+		answers += checkShowSame(t, c.name, memoryOf(t, c.log, c.arch), 29, 11, c.extra...)
 	}
 	answers += checkShowSame(t, "missing log", t.TempDir(), 1, 1, "evt-001")
 	t.Logf("%d fixture logs, %d answers", fixtures, answers)
@@ -183,5 +187,76 @@ func showCases() []showCase {
 		{"duplicates", dup, "", []string{"evt-050", "evt-120", "evt-121", "evt-030", "evt-051", "evt-119", "evt-200"}},
 		{"fenced Supersedes", fenced, "", []string{"evt-090", "evt-099", "evt-100"}},
 		{"long line", gen + "\n" + strings.Repeat("z", workspace.MaxLineLength+1), "", nil},
+		{"second streams", string(loggen.GenerateSemantic(60, 3)) + secondStreams, "", []string{"evt-061", "evt-062", "evt-064", "evt-065", "evt-067", "evt-069"}},
 	}
 }
+
+// secondStreams are events that follow a 60-event generated log, each
+// case an answer only a second stream gets right (as in materialize's
+// TestChangeBuilderSame): evt-062 creates the node evt-061 created,
+// which evt-063 supersedes; the first evt-065, superseded by evt-066,
+// created the node the second evt-065 creates; evt-069 creates the
+// node evt-067 created, which evt-068 supersedes in a field the byte
+// scan misses (its value on the next line).
+const secondStreams = `
+### evt-061 | 2026-12-01 10:00 | x | create
+
+**Scope**: s
+**Summary**: late
+**Details**:
+- entity: late_node
+
+### evt-062 | 2026-12-01 10:01 | x | create
+
+**Scope**: s
+**Summary**: late again
+**Details**:
+- entity: late_node
+
+### evt-063 | 2026-12-01 10:02 | x | fix
+
+**Scope**: s
+**Summary**: drop evt-061
+**Supersedes**: evt-061
+
+### evt-065 | 2026-12-01 10:03 | x | create
+
+**Scope**: s
+**Summary**: kept early
+**Details**:
+- entity: forced_node
+
+### evt-066 | 2026-12-01 10:04 | x | fix
+
+**Scope**: s
+**Summary**: drop evt-065
+**Supersedes**: evt-065
+
+### evt-065 | 2026-12-01 10:05 | x | create
+
+**Scope**: s
+**Summary**: kept again
+**Details**:
+- entity: forced_node
+
+### evt-067 | 2026-12-01 10:06 | x | create
+
+**Scope**: s
+**Summary**: missed
+**Details**:
+- entity: missed_node
+
+### evt-068 | 2026-12-01 10:07 | x | fix
+
+**Scope**: s
+**Summary**: drop evt-067
+**Supersedes**:
+evt-067
+
+### evt-069 | 2026-12-01 10:08 | x | create
+
+**Scope**: s
+**Summary**: missed again
+**Details**:
+- entity: missed_node
+`
