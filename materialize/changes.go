@@ -41,20 +41,22 @@ func NewChangeBuilder(edges []parse.Supersession) *ChangeBuilder {
 // and false.
 func (b *ChangeBuilder) Add(e *parse.Event, keep bool) (Change, bool) {
 	j := b.s.supersededBy(e)
-	var kept Change
-	exact := false
-	if keep {
+	// The kept Change is allocated only when asked for: the replay
+	// keeps a pointer to it while the event replays, so a local would
+	// move to the heap on every call.
+	var kept *Change
+	b.r.quiet = !keep
+	switch {
+	case keep:
 		// ReplayChange never skips the last event of its history: only
 		// a later one can supersede it, and there is none.
-		b.r.apply(e, &kept)
-	} else {
-		b.r.quiet = true
-		if j >= 0 {
-			b.lastSkip = max(b.lastSkip, j)
-			b.r.skip(e, &b.r.scratch, b.s.edges[j].ID)
-		} else {
-			b.r.apply(e, &b.r.scratch)
-		}
+		kept = new(Change)
+		b.r.apply(e, kept)
+	case j >= 0:
+		b.lastSkip = max(b.lastSkip, j)
+		b.r.skip(e, &b.r.scratch, b.s.edges[j].ID)
+	default:
+		b.r.apply(e, &b.r.scratch)
 	}
 	b.r.quiet = false
 	b.r.scratch = Change{NodesAdded: b.r.scratch.NodesAdded[:0], Notes: b.r.scratch.Notes[:0]}
@@ -62,11 +64,12 @@ func (b *ChangeBuilder) Add(e *parse.Event, keep bool) (Change, bool) {
 		b.seen = append(b.seen, sp)
 	}
 	b.s.observe(e)
-	if keep {
-		exact = b.s.exact && !b.forced && b.lastSkip < b.s.next
-		b.forced = b.forced || j >= 0
+	if !keep {
+		return Change{}, false
 	}
-	return kept, exact
+	exact := b.s.exact && !b.forced && b.lastSkip < b.s.next
+	b.forced = b.forced || j >= 0
+	return *kept, exact
 }
 
 // Seen returns the Supersedes fields of the events added so far.

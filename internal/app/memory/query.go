@@ -119,12 +119,16 @@ type ChangeJSON struct {
 
 // Show returns event id of root's history (as of event at, when not
 // ""), what it changed in the graph, and the events that refer to it.
-// It streams the history (parse.Reuse) rather than loading it: it keeps
-// the events numbered as id (the last one up to the cut is the answer,
-// the others are its duplicates), the later events that refer to it
-// and the history's Supersedes fields, not the events, which at 100k
-// events were most of what the command cost. Like LoadHistory it
-// refuses a history cut short by an over-long line.
+// It streams the history (parse.Reuse) rather than loading it, and
+// replays it only up to the first event numbered as id: it keeps those
+// events (the last one up to the cut is the answer, the others are its
+// duplicates), the later events that refer to them and the history's
+// Supersedes fields, not the events, which at 100k events were most of
+// what the command cost. When the answer is a later duplicate, or a
+// Supersedes field the prediction missed or one after the event
+// changed the replay before it, it streams again, replaying up to the
+// answer with exactly the fields before it (TestShowSame). Like
+// LoadHistory it refuses a history cut short by an over-long line.
 func Show(root, at, id string) (*ShowResult, error) {
 	mem, err := workspace.Read(root)
 	if err != nil {
@@ -141,17 +145,15 @@ func Show(root, at, id string) (*ShowResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	r := c.r
 	if !c.exact {
-		// The predicted Supersedes fields were wrong, or one after the
-		// event changed the replay before it: replay again up to the
-		// event, expecting exactly the fields of the events up to it.
-		b := materialize.NewChangeBuilder(s.b.Seen()[:c.through])
+		b := materialize.NewChangeBuilder(s.seen[:c.through])
 		var took doneCount
 		if err := mem.Stream(func(e *parse.Event) {
 			if took.n <= c.pos {
 				ch, _ := b.Add(e, took.n == c.pos)
 				if took.n == c.pos {
-					c.r.Changes = changeJSON(ch)
+					r.Changes = changeJSON(ch)
 				}
 			}
 			took.n++
@@ -159,8 +161,7 @@ func Show(root, at, id string) (*ShowResult, error) {
 			return nil, err
 		}
 	}
-	r := c.r
-	r.SupersededBy, _ = materialize.SupersededAt(s.b.Seen()[:s.cutEdges], c.before, r.ID)
+	r.SupersededBy, _ = materialize.SupersededAt(s.seen[:s.cutEdges], c.before, r.ID)
 	for _, x := range s.refs {
 		if x.pos > c.pos && x.pos <= s.cut {
 			r.ReferencedBy = append(r.ReferencedBy, x.line)
@@ -180,7 +181,10 @@ type showStream struct {
 	atNum, idNum int
 	atOK, idOK   bool
 	took         doneCount // events handed over; their positions
-	b            *materialize.ChangeBuilder
+	// b replays the history up to the first event numbered as id, then
+	// is nil.
+	b    *materialize.ChangeBuilder
+	seen []parse.Supersession // the Supersedes fields so far
 	// last is the last event numbered as id so far; chosen is last
 	// as it was at the last event numbered as at (the answer when no
 	// later one comes).
@@ -198,9 +202,10 @@ type showStream struct {
 type showCandidate struct {
 	r   *ShowResult
 	pos int
-	// exact says whether r.Changes is ReplayChange's up to the event;
-	// before and through are the numbers of Supersedes fields before
-	// it and up to it (itself included).
+	// exact says whether r.Changes is ReplayChange's up to the event
+	// (false: not replayed, or not exactly); before and through are the
+	// numbers of Supersedes fields before it and up to it (itself
+	// included).
 	exact           bool
 	before, through int
 }
@@ -223,7 +228,7 @@ func newShowStream(at, id string, expect []parse.Supersession) *showStream {
 		s.atNum = -1
 	}
 	if !s.idOK {
-		s.idNum = -1
+		s.idNum, s.b = -1, nil
 	}
 	return s
 }
@@ -232,10 +237,17 @@ func newShowStream(at, id string, expect []parse.Supersession) *showStream {
 func (s *showStream) add(e *parse.Event) {
 	pos := s.took.n
 	s.took.n++
+	before := len(s.seen)
+	if sp, ok := parse.SupersessionOf(e); ok {
+		s.seen = append(s.seen, sp)
+	}
 	if e.Num == s.idNum {
-		c := &showCandidate{pos: pos, before: len(s.b.Seen())}
-		ch, exact := s.b.Add(e, true)
-		c.exact, c.through = exact, len(s.b.Seen())
+		c := &showCandidate{pos: pos, before: before, through: len(s.seen)}
+		var ch materialize.Change
+		if s.b != nil {
+			ch, c.exact = s.b.Add(e, true)
+			s.b = nil // a duplicate is the answer seldom: replay again then
+		}
 		c.r = &ShowResult{
 			EventLine:    LineOf(*e),
 			Details:      details(e.Details),
@@ -248,14 +260,14 @@ func (s *showStream) add(e *parse.Event) {
 		}
 		s.last = c
 		s.dups = append(s.dups, placedLine{pos, c.r.EventLine})
-	} else {
+	} else if s.b != nil {
 		s.b.Add(e, false)
 	}
 	if s.last != nil && refersTo(*e, s.idNum) {
 		s.refs = append(s.refs, placedLine{pos, LineOf(*e)})
 	}
 	if e.Num == s.atNum {
-		s.cut, s.cutID, s.cutEdges, s.chosen = pos, e.ID, len(s.b.Seen()), s.last
+		s.cut, s.cutID, s.cutEdges, s.chosen = pos, e.ID, len(s.seen), s.last
 	}
 }
 
@@ -266,7 +278,7 @@ func (s *showStream) answer() (*showCandidate, error) {
 		return nil, ErrNotEventID(inAt.Name(), s.at)
 	}
 	if s.at == "" {
-		s.cut, s.cutEdges, s.chosen = s.took.n-1, len(s.b.Seen()), s.last
+		s.cut, s.cutEdges, s.chosen = s.took.n-1, len(s.seen), s.last
 	} else if s.cut < 0 {
 		return nil, ErrNoSuchEvent(inAt.Name(), s.at)
 	}

@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
+	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/memsys/memsys/internal/base/front"
 	"github.com/memsys/memsys/internal/base/words"
@@ -260,3 +263,66 @@ evt-067
 **Details**:
 - entity: missed_node
 `
+
+// BenchmarkShow times memsys show's work in process, paired: each
+// iteration runs keptShow (load everything, ReplayChange, SupersededBy
+// over all) and Show (the stream) back to back on the same arguments,
+// so a burst of load on the host hits both, and reports the median time
+// of each, their ratio, and the bytes and allocations of each per call.
+// Sizes: 1k and 100k events (loggen seed 1, evt-500 as BenchmarkCost
+// shows it, and an event near the end at 100k), and a 100k semantic log
+// (seed 1) showing an event a later one supersedes, which the stream
+// answers in two passes.
+func BenchmarkShow(b *testing.B) {
+	plain100k := loggen.Generate(100000, 1)
+	sem := loggen.GenerateSemantic(100000, 1)
+	superseded := "evt-" + string(regexp.MustCompile(`\*\*Supersedes\*\*: evt-(\d+)`).FindSubmatch(sem)[1])
+	for _, c := range []struct {
+		name, id string
+		log      []byte
+	}{
+		{"events=1000", "evt-500", loggen.Generate(1000, 1)},
+		{"events=100000", "evt-500", plain100k},
+		{"events=100000/late", "evt-99500", plain100k},
+		{"events=100000/superseded", superseded, sem},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			dir := b.TempDir()
+			writeMemory(b, dir, c.log, nil)
+			benchShowPair(b, dir, c.id)
+		})
+	}
+}
+
+func benchShowPair(b *testing.B, dir, id string) {
+	if got, want := showAnswer(Show(dir, "", id)), showAnswer(keptShow(dir, "", id)); got != want {
+		b.Fatalf("show %s: the stream differs:\n%s\nwant\n%s", id, got, want)
+	}
+	var kept, stream []float64
+	var keptB, streamB, keptN, streamN uint64
+	var m runtime.MemStats
+	run := func(f func(root, at, id string) (*ShowResult, error), ts *[]float64, bytes, allocs *uint64) {
+		runtime.GC() // each call starts from the same heap
+		runtime.ReadMemStats(&m)
+		a, n, t := m.TotalAlloc, m.Mallocs, time.Now()
+		if _, err := f(dir, "", id); err != nil {
+			b.Fatal(err)
+		}
+		*ts = append(*ts, float64(time.Since(t)))
+		runtime.ReadMemStats(&m)
+		*bytes, *allocs = *bytes+m.TotalAlloc-a, *allocs+m.Mallocs-n
+	}
+	for b.Loop() {
+		run(keptShow, &kept, &keptB, &keptN)
+		run(Show, &stream, &streamB, &streamN)
+	}
+	n := float64(len(kept))
+	k, s := medianOf(kept), medianOf(stream)
+	b.ReportMetric(k/1e6, "kept-ms")
+	b.ReportMetric(s/1e6, "stream-ms")
+	b.ReportMetric(s/k, "stream/kept")
+	b.ReportMetric(float64(keptB)/n/1e6, "kept-MB")
+	b.ReportMetric(float64(streamB)/n/1e6, "stream-MB")
+	b.ReportMetric(float64(keptN)/n, "kept-allocs")
+	b.ReportMetric(float64(streamN)/n, "stream-allocs")
+}
