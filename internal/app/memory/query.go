@@ -217,20 +217,45 @@ type placedLine struct {
 }
 
 func newShowStream(at, id string, expect []parse.Supersession) *showStream {
-	s := &showStream{at: at, id: id, cut: -1, b: materialize.NewChangeBuilder(expect)}
+	s := &showStream{at: at, id: id, cut: -1}
 	s.atNum, s.atOK = -1, true
 	if at != "" {
 		s.atNum, s.atOK = parse.ArgNum(at)
 	}
 	s.idNum, s.idOK = parse.ArgNum(id)
+	s.b = materialize.NewChangeBuilder(fieldsBefore(expect, s.idNum))
 	// A malformed argument matches no event (a malformed ID has Num 0).
 	if !s.atOK {
 		s.atNum = -1
 	}
 	if !s.idOK {
-		s.idNum, s.b = -1, nil
+		s.idNum = -1
+	}
+	if !s.atOK || !s.idOK {
+		s.b = nil // the answer is an error: nothing to replay
 	}
 	return s
+}
+
+// fieldsBefore returns the predicted Supersedes fields (expect) of the
+// events up to the first one numbered num, judged by their IDs: those
+// up to the first field of an event numbered above num, or of the
+// event numbered num itself. The replay to that event then skips no
+// event for a field after it, which would make it replay again (an
+// event between a superseded one and its correction). In a log out of
+// number order the guess is wrong, and the replay's checks say so
+// (ChangeBuilder.Add).
+func fieldsBefore(expect []parse.Supersession, num int) []parse.Supersession {
+	for k, f := range expect {
+		n, ok := parse.EventNum(f.ID)
+		switch {
+		case !ok || n > num:
+			return expect[:k]
+		case n == num:
+			return expect[:k+1]
+		}
+	}
+	return expect
 }
 
 // add takes the history's next event.

@@ -190,17 +190,20 @@ func showCases() []showCase {
 		{"duplicates", dup, "", []string{"evt-050", "evt-120", "evt-121", "evt-030", "evt-051", "evt-119", "evt-200"}},
 		{"fenced Supersedes", fenced, "", []string{"evt-090", "evt-099", "evt-100"}},
 		{"long line", gen + "\n" + strings.Repeat("z", workspace.MaxLineLength+1), "", nil},
-		{"second streams", string(loggen.GenerateSemantic(60, 3)) + secondStreams, "", []string{"evt-061", "evt-062", "evt-064", "evt-065", "evt-067", "evt-069"}},
+		{"second streams", string(loggen.GenerateSemantic(60, 3)) + secondStreams, "", []string{"evt-061", "evt-062", "evt-064", "evt-065", "evt-067", "evt-069", "evt-070", "evt-072", "evt-076", "evt-080"}},
 	}
 }
 
 // secondStreams are events that follow a 60-event generated log, each
 // case an answer only a second stream gets right (as in materialize's
-// TestChangeBuilderSame): evt-062 creates the node evt-061 created,
-// which evt-063 supersedes; the first evt-065, superseded by evt-066,
+// TestChangeBuilderSame): the first evt-065, superseded by evt-066,
 // created the node the second evt-065 creates; evt-069 creates the
 // node evt-067 created, which evt-068 supersedes in a field the byte
-// scan misses (its value on the next line).
+// scan misses (its value on the next line); out of number order,
+// evt-072 creates the node evt-071 created, which evt-070 after it
+// supersedes, and evt-076 the node of evt-075, which evt-080 before it
+// supersedes. (evt-062, between evt-061 and evt-063 that supersedes
+// it, is answered in one.)
 const secondStreams = `
 ### evt-061 | 2026-12-01 10:00 | x | create
 
@@ -262,6 +265,46 @@ evt-067
 **Summary**: missed again
 **Details**:
 - entity: missed_node
+
+### evt-071 | 2026-12-01 10:09 | x | create
+
+**Scope**: s
+**Summary**: out of order
+**Details**:
+- entity: ooo_node
+
+### evt-072 | 2026-12-01 10:10 | x | create
+
+**Scope**: s
+**Summary**: out of order again
+**Details**:
+- entity: ooo_node
+
+### evt-070 | 2026-12-01 10:11 | x | fix
+
+**Scope**: s
+**Summary**: drop evt-071
+**Supersedes**: evt-071
+
+### evt-075 | 2026-12-01 10:12 | x | create
+
+**Scope**: s
+**Summary**: early field
+**Details**:
+- entity: early_node
+
+### evt-080 | 2026-12-01 10:13 | x | fix
+
+**Scope**: s
+**Summary**: drop evt-075
+**Supersedes**: evt-075
+
+### evt-076 | 2026-12-01 10:14 | x | create
+
+**Scope**: s
+**Summary**: early field again
+**Details**:
+- entity: early_node
 `
 
 // BenchmarkShow times memsys show's work in process, paired: each
@@ -271,12 +314,22 @@ evt-067
 // of each, their ratio, and the bytes and allocations of each per call.
 // Sizes: 1k and 100k events (loggen seed 1, evt-500 as BenchmarkCost
 // shows it, and an event near the end at 100k), and a 100k semantic log
-// (seed 1) showing an event a later one supersedes, which the stream
-// answers in two passes.
+// (seed 1) showing the first event a later one supersedes, and the
+// event before the one that supersedes it, which the stream answers in
+// two passes.
 func BenchmarkShow(b *testing.B) {
 	plain100k := loggen.Generate(100000, 1)
 	sem := loggen.GenerateSemantic(100000, 1)
-	superseded := "evt-" + string(regexp.MustCompile(`\*\*Supersedes\*\*: evt-(\d+)`).FindSubmatch(sem)[1])
+	// The first Supersedes field: the event it names, and the event
+	// before the one that holds it, which the stream answers in two
+	// passes (the replay before it skipped an event for a later field).
+	field := regexp.MustCompile(`\*\*Supersedes\*\*: evt-(\d+)`).FindSubmatchIndex(sem)
+	superseded := "evt-" + string(sem[field[2]:field[3]])
+	holder, _ := parse.EventNum(string(regexp.MustCompile(`evt-\d+`).Find(sem[bytes.LastIndex(sem[:field[0]], []byte("\n### ")):])))
+	between := parse.FormatID(holder-1, 3)
+	if n, _ := parse.EventNum(superseded); n >= holder-1 {
+		b.Fatalf("no event between %s and the event that supersedes it", superseded)
+	}
 	for _, c := range []struct {
 		name, id string
 		log      []byte
@@ -285,6 +338,7 @@ func BenchmarkShow(b *testing.B) {
 		{"events=100000", "evt-500", plain100k},
 		{"events=100000/late", "evt-99500", plain100k},
 		{"events=100000/superseded", superseded, sem},
+		{"events=100000/second-stream", between, sem},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			dir := b.TempDir()
