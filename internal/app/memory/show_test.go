@@ -197,13 +197,14 @@ func showCases() []showCase {
 // secondStreams are events that follow a 60-event generated log, each
 // case an answer only a second stream gets right (as in materialize's
 // TestChangeBuilderSame): the first evt-065, superseded by evt-066,
-// created the node the second evt-065 creates; evt-069 creates the
-// node evt-067 created, which evt-068 supersedes in a field the byte
-// scan misses (its value on the next line); out of number order,
+// created the node the second evt-065 creates; out of number order,
 // evt-072 creates the node evt-071 created, which evt-070 after it
 // supersedes, and evt-076 the node of evt-075, which evt-080 before it
-// supersedes. (evt-062, between evt-061 and evt-063 that supersedes
-// it, is answered in one.)
+// supersedes; evt-069 creates the node evt-067 created, which evt-068
+// supersedes in a field the byte scan misses (its value on the next
+// line), last, since the replay distrusts every prediction after it.
+// (evt-062, between evt-061 and evt-063 that supersedes it, is
+// answered in one.)
 const secondStreams = `
 ### evt-061 | 2026-12-01 10:00 | x | create
 
@@ -245,27 +246,6 @@ const secondStreams = `
 **Details**:
 - entity: forced_node
 
-### evt-067 | 2026-12-01 10:06 | x | create
-
-**Scope**: s
-**Summary**: missed
-**Details**:
-- entity: missed_node
-
-### evt-068 | 2026-12-01 10:07 | x | fix
-
-**Scope**: s
-**Summary**: drop evt-067
-**Supersedes**:
-evt-067
-
-### evt-069 | 2026-12-01 10:08 | x | create
-
-**Scope**: s
-**Summary**: missed again
-**Details**:
-- entity: missed_node
-
 ### evt-071 | 2026-12-01 10:09 | x | create
 
 **Scope**: s
@@ -305,6 +285,27 @@ evt-067
 **Summary**: early field again
 **Details**:
 - entity: early_node
+
+### evt-067 | 2026-12-01 10:06 | x | create
+
+**Scope**: s
+**Summary**: missed
+**Details**:
+- entity: missed_node
+
+### evt-068 | 2026-12-01 10:07 | x | fix
+
+**Scope**: s
+**Summary**: drop evt-067
+**Supersedes**:
+evt-067
+
+### evt-069 | 2026-12-01 10:08 | x | create
+
+**Scope**: s
+**Summary**: missed again
+**Details**:
+- entity: missed_node
 `
 
 // BenchmarkShow times memsys show's work in process, paired: each
