@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -315,9 +316,10 @@ evt-067
 // of each, their ratio, and the bytes and allocations of each per call.
 // Sizes: 1k and 100k events (loggen seed 1, evt-500 as BenchmarkCost
 // shows it, and an event near the end at 100k), and a 100k semantic log
-// (seed 1) showing the first event a later one supersedes, and the
-// event before the one that supersedes it, which the stream answers in
-// two passes.
+// (seed 1) showing the first event a later one supersedes and the event
+// before the one that supersedes it; and the plain 100k log with a
+// Supersedes field in a fence near its start, which the byte scan
+// reads and the parser does not: the stream replays again.
 func BenchmarkShow(b *testing.B) {
 	plain100k := loggen.Generate(100000, 1)
 	sem := loggen.GenerateSemantic(100000, 1)
@@ -331,6 +333,10 @@ func BenchmarkShow(b *testing.B) {
 	if n, _ := parse.EventNum(superseded); n >= holder-1 {
 		b.Fatalf("no event between %s and the event that supersedes it", superseded)
 	}
+	// A Supersedes field in a fence at the start of the plain log: the
+	// prediction is wrong, the stream replays again.
+	at := bytes.Index(plain100k, []byte("\n### evt-002 "))
+	mispredicted := slices.Concat(plain100k[:at], []byte("\n```\n**Supersedes**: evt-001\n```\n"), plain100k[at:])
 	for _, c := range []struct {
 		name, id string
 		log      []byte
@@ -339,7 +345,8 @@ func BenchmarkShow(b *testing.B) {
 		{"events=100000", "evt-500", plain100k},
 		{"events=100000/late", "evt-99500", plain100k},
 		{"events=100000/superseded", superseded, sem},
-		{"events=100000/second-stream", between, sem},
+		{"events=100000/between", between, sem},
+		{"events=100000/second-stream", "evt-500", mispredicted},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			dir := b.TempDir()
