@@ -3,13 +3,14 @@ package materialize
 import "github.com/memsys/memsys/parse"
 
 // A ChangeBuilder is ReplayChange one event at a time, for a caller
-// that streams the history (parse.Stream) instead of keeping it and
-// does not know in advance which event it wants (memsys show: the
-// last event with an ID, up to an --at event that may come again
-// later). It replays every event quiet, as ReplayChange does the
-// others, and builds the Change of each event added with keep. It
-// keeps no event, only strings read from them, so a stream may reuse
-// the events' memory once Add returns.
+// that streams the history (parse.Stream) instead of keeping it:
+// memsys show, which replays up to the first event with the number it
+// shows and learns only at the end whether that event is the answer
+// (a later one with the same number, up to an --at event that may come
+// again, would be). It replays each event quiet, as ReplayChange does
+// all but the last, and builds the Change of each event added with
+// keep. It keeps no event, only strings read from them, so a stream may
+// reuse the events' memory once Add returns.
 type ChangeBuilder struct {
 	r    *replayer
 	s    *supersession

@@ -271,7 +271,7 @@ func (s *showStream) add(e *parse.Event) {
 		var ch materialize.Change
 		if s.b != nil {
 			ch, c.exact = s.b.Add(e, true)
-			s.b = nil // a duplicate is the answer seldom: replay again then
+			s.b = nil // the answer is seldom a later duplicate: Show replays again then
 		}
 		c.r = &ShowResult{
 			EventLine:    LineOf(*e),
