@@ -47,7 +47,8 @@ func ReplayGraph(events []parse.Event) *Graph {
 }
 
 // ReplayChange is Replay for a caller that reads the last event's
-// Change alone (memsys show).
+// Change alone: what memsys show reports, which it now builds while it
+// streams (ChangeBuilder, tested against this).
 func ReplayChange(events []parse.Event) (*Graph, Change) {
 	return replayKeeping(events, len(events)-1)
 }

@@ -159,25 +159,42 @@ func NewSupersedeTracker(edges []parse.Supersession) *SupersedeTracker {
 // live event after it that supersedes it, ok false if none does.
 func (t *SupersedeTracker) Next(ev *parse.Event) (by string, ok bool) {
 	s := t.s
-	j := s.supersededBy(ev)
-	if j >= 0 {
-		k := keyOf(ev.ID)
-	first:
-		for f := s.next; f <= j; f++ {
-			if !s.live[f] {
-				continue
-			}
-			for _, tg := range s.edges[f].Targets {
-				if keyOf(tg) == k {
-					j = f
-					break first
-				}
-			}
-		}
-		by, ok = s.edges[j].ID, true
+	if len(s.last) > 0 {
+		by, ok = s.by(keyOf(ev.ID), s.next)
 	}
 	s.observe(ev)
 	return by, ok
+}
+
+// SupersededAt is SupersededBy for one event, given the Supersedes
+// fields of the history (edges, in order) rather than its events: the
+// ID of the first live event after the event id that supersedes it,
+// where before is how many of the edges belong to events before it;
+// ok false if none does. memsys show streams the history, keeping the
+// edges and not the events.
+func SupersededAt(edges []parse.Supersession, before int, id string) (by string, ok bool) {
+	return newSupersession(edges).by(keyOf(id), before)
+}
+
+// by returns the ID of the first live edge from index from on that
+// names an event with key k, when the last live edge naming it (the
+// one replay skips the event for) is from on; ok false otherwise.
+func (s *supersession) by(k evKey, from int) (string, bool) {
+	j, ok := s.last[k]
+	if !ok || j < from {
+		return "", false
+	}
+	for f := from; f <= j; f++ {
+		if !s.live[f] {
+			continue
+		}
+		for _, tg := range s.edges[f].Targets {
+			if keyOf(tg) == k {
+				return s.edges[f].ID, true
+			}
+		}
+	}
+	return s.edges[j].ID, true
 }
 
 // Exact reports whether the events given carried exactly the edges the

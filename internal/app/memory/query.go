@@ -10,6 +10,7 @@ import (
 
 	"github.com/memsys/memsys/internal/base/front"
 	"github.com/memsys/memsys/internal/base/words"
+	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
 )
@@ -54,11 +55,16 @@ func findUpTo(all []parse.Event, n int, id string, what front.Word) (int, error)
 	i, err := Find(all[:n], id, what)
 	if err != nil && n < len(all) {
 		if _, later := Find(all[n:], id, what); later == nil {
-			at := all[n-1].ID
-			return 0, front.Errorf("%s %q comes after %s %s: name an event up to %s, or drop %s", what, words.Clip(id), inAt.Name(), at, at, inAt.Ref())
+			return 0, errAfterCut(what, id, all[n-1].ID)
 		}
 	}
 	return i, err
+}
+
+// errAfterCut is the error for event id (named what) that exists only
+// after the event at, where --at cut the history.
+func errAfterCut(what front.Word, id, at string) error {
+	return front.Errorf("%s %q comes after %s %s: name an event up to %s, or drop %s", what, words.Clip(id), inAt.Name(), at, at, inAt.Ref())
 }
 
 // Find returns the index of event id in evs (matched by number, so
@@ -113,40 +119,204 @@ type ChangeJSON struct {
 
 // Show returns event id of root's history (as of event at, when not
 // ""), what it changed in the graph, and the events that refer to it.
+// It streams the history (parse.Reuse) rather than loading it, and
+// replays it only up to the first event numbered as id: it keeps those
+// events (the last one up to the cut is the answer, the others are its
+// duplicates), the later events that refer to them and the history's
+// Supersedes fields, not the events, which at 100k events were most of
+// what the command cost. When the answer is a later duplicate, or a
+// Supersedes field the prediction missed or one after the event
+// changed the replay before it, it streams again, replaying up to the
+// answer with exactly the fields before it (TestShowSame). Like
+// LoadHistory it refuses a history cut short by an over-long line.
 func Show(root, at, id string) (*ShowResult, error) {
-	all, n, err := historyAt(root, at)
+	mem, err := workspace.Read(root)
 	if err != nil {
 		return nil, err
 	}
-	evs := all[:n]
-	i, err := findUpTo(all, n, id, eventArg)
+	s := newShowStream(at, id, mem.Supersessions())
+	if err := mem.Stream(s.add, parse.Reuse(&s.took)); err != nil {
+		return nil, err
+	}
+	if err := mem.Incomplete(); err != nil {
+		return nil, err
+	}
+	c, err := s.answer()
 	if err != nil {
 		return nil, err
 	}
-	e := evs[i]
-	_, change := materialize.ReplayChange(evs[:i+1])
-	r := &ShowResult{
-		EventLine:    LineOf(e),
-		Details:      details(e.Details),
-		Refs:         nonNil(e.Refs),
-		Tags:         nonNil(e.Tags),
-		Supersedes:   nonNil(e.Supersedes),
-		SupersededBy: materialize.SupersededBy(evs)[i],
-		Text:         e.Text,
-		Changes:      changeJSON(change),
-		ReferencedBy: []EventLine{},
-	}
-	for _, x := range evs[i+1:] {
-		if refersTo(x, e.Num) {
-			r.ReferencedBy = append(r.ReferencedBy, LineOf(x))
+	r := c.r
+	if !c.exact {
+		b := materialize.NewChangeBuilder(s.seen[:c.through])
+		var took doneCount
+		if err := mem.Stream(func(e *parse.Event) {
+			if took.n <= c.pos {
+				ch, _ := b.Add(e, took.n == c.pos)
+				if took.n == c.pos {
+					r.Changes = changeJSON(ch)
+				}
+			}
+			took.n++
+		}, parse.Reuse(&took)); err != nil {
+			return nil, err
 		}
 	}
-	for j := range evs {
-		if j != i && evs[j].Num == e.Num {
-			r.Duplicates = append(r.Duplicates, LineOf(evs[j]))
+	r.SupersededBy, _ = materialize.SupersededAt(s.seen[:s.cutEdges], c.before, r.ID)
+	for _, x := range s.refs {
+		if x.pos > c.pos && x.pos <= s.cut {
+			r.ReferencedBy = append(r.ReferencedBy, x.line)
+		}
+	}
+	for _, x := range s.dups {
+		if x.pos != c.pos && x.pos <= s.cut {
+			r.Duplicates = append(r.Duplicates, x.line)
 		}
 	}
 	return r, nil
+}
+
+// showStream is what Show keeps of the history as it streams by.
+type showStream struct {
+	at, id       string
+	atNum, idNum int
+	atOK, idOK   bool
+	took         doneCount // events handed over; their positions
+	// b replays the history up to the first event numbered as id, then
+	// is nil.
+	b    *materialize.ChangeBuilder
+	seen []parse.Supersession // the Supersedes fields so far
+	// last is the last event numbered as id so far; chosen is last
+	// as it was at the last event numbered as at (the answer when no
+	// later one comes).
+	last, chosen *showCandidate
+	// cut is the position of the last event numbered as at (-1: none
+	// yet), cutID its ID, cutEdges the number of Supersedes fields up
+	// to it.
+	cut, cutEdges int
+	cutID         string
+	dups, refs    []placedLine // events numbered as id; later events referring to it
+}
+
+// showCandidate is an event numbered as Show's id: its answer, but for
+// what later events decide, and where it stands.
+type showCandidate struct {
+	r   *ShowResult
+	pos int
+	// exact says whether r.Changes is ReplayChange's up to the event
+	// (false: not replayed, or not exactly); before and through are the
+	// numbers of Supersedes fields before it and up to it (itself
+	// included).
+	exact           bool
+	before, through int
+}
+
+// placedLine is an event's line and its position in the history.
+type placedLine struct {
+	pos  int
+	line EventLine
+}
+
+func newShowStream(at, id string, expect []parse.Supersession) *showStream {
+	s := &showStream{at: at, id: id, cut: -1}
+	s.atNum, s.atOK = -1, true
+	if at != "" {
+		s.atNum, s.atOK = parse.ArgNum(at)
+	}
+	s.idNum, s.idOK = parse.ArgNum(id)
+	s.b = materialize.NewChangeBuilder(fieldsBefore(expect, s.idNum))
+	// A malformed argument matches no event (a malformed ID has Num 0).
+	if !s.atOK {
+		s.atNum = -1
+	}
+	if !s.idOK {
+		s.idNum = -1
+	}
+	if !s.atOK || !s.idOK {
+		s.b = nil // the answer is an error: nothing to replay
+	}
+	return s
+}
+
+// fieldsBefore returns the predicted Supersedes fields (expect) of the
+// events up to the first one numbered num, judged by their IDs: those
+// up to the first field of an event numbered above num, or of the
+// event numbered num itself. The replay to that event then skips no
+// event for a field after it, which would make it replay again (an
+// event between a superseded one and its correction). In a log out of
+// number order the guess is wrong, and the replay's checks say so
+// (ChangeBuilder.Add).
+func fieldsBefore(expect []parse.Supersession, num int) []parse.Supersession {
+	for k, f := range expect {
+		n, ok := parse.EventNum(f.ID)
+		switch {
+		case !ok || n > num:
+			return expect[:k]
+		case n == num:
+			return expect[:k+1]
+		}
+	}
+	return expect
+}
+
+// add takes the history's next event.
+func (s *showStream) add(e *parse.Event) {
+	pos := s.took.n
+	s.took.n++
+	before := len(s.seen)
+	if sp, ok := parse.SupersessionOf(e); ok {
+		s.seen = append(s.seen, sp)
+	}
+	if e.Num == s.idNum {
+		c := &showCandidate{pos: pos, before: before, through: len(s.seen)}
+		var ch materialize.Change
+		if s.b != nil {
+			ch, c.exact = s.b.Add(e, true)
+			s.b = nil // the answer is seldom a later duplicate: Show replays again then
+		}
+		c.r = &ShowResult{
+			EventLine:    LineOf(*e),
+			Details:      details(e.Details),
+			Refs:         nonNil(e.Refs),
+			Tags:         nonNil(slices.Clone(e.Tags)), // the stream reuses Tags' memory
+			Supersedes:   nonNil(e.Supersedes),
+			Text:         e.Text,
+			Changes:      changeJSON(ch),
+			ReferencedBy: []EventLine{},
+		}
+		s.last = c
+		s.dups = append(s.dups, placedLine{pos, c.r.EventLine})
+	} else if s.b != nil {
+		s.b.Add(e, false)
+	}
+	if s.last != nil && refersTo(*e, s.idNum) {
+		s.refs = append(s.refs, placedLine{pos, LineOf(*e)})
+	}
+	if e.Num == s.atNum {
+		s.cut, s.cutID, s.cutEdges, s.chosen = pos, e.ID, len(s.seen), s.last
+	}
+}
+
+// answer returns the event Show reports once the whole history went by,
+// or the error historyAt and findUpTo gave for the same history.
+func (s *showStream) answer() (*showCandidate, error) {
+	if !s.atOK {
+		return nil, ErrNotEventID(inAt.Name(), s.at)
+	}
+	if s.at == "" {
+		s.cut, s.cutEdges, s.chosen = s.took.n-1, len(s.seen), s.last
+	} else if s.cut < 0 {
+		return nil, ErrNoSuchEvent(inAt.Name(), s.at)
+	}
+	if !s.idOK {
+		return nil, ErrNotEventID(eventArg, s.id)
+	}
+	if s.chosen == nil {
+		if s.last != nil { // only after the cut
+			return nil, errAfterCut(eventArg, s.id, s.cutID)
+		}
+		return nil, ErrNoSuchEvent(eventArg, s.id)
+	}
+	return s.chosen, nil
 }
 
 // WriteText prints the result as memsys show does without --format.
