@@ -62,6 +62,9 @@ import (
 // refuses any). Subcommands named in ArgsUsage ("install|uninstall")
 // are reached through the tree, not counted as arguments.
 //
+// The UsageText synopses of the commands' help (and memsys-mcp's usage
+// line) are checked the same way, as the first doc a user reads.
+//
 // Only README.md and docs/*.md are read: the testscripts run memsys
 // for real and TestEveryCommandAndFlagHasScript reads them.
 func TestDocInvocations(t *testing.T) {
@@ -86,6 +89,17 @@ func TestDocInvocations(t *testing.T) {
 	walk = func(c *cli.Command) {
 		if len(c.Arguments) > 0 {
 			t.Errorf("%s declares cli.Arguments, which declaredArgs does not read: teach it, or the docs' argument counts go unchecked", c.FullName())
+		}
+		// The help's own synopses are the first doc a user reads, and
+		// declaredArgs counts on them.
+		for i, line := range strings.Split(c.UsageText, "\n") {
+			if line == "" {
+				continue
+			}
+			problems, _ := checkDocLine(progs, docLine{text: line})
+			for _, p := range problems {
+				t.Errorf("%s UsageText line %d: %s", c.FullName(), i+1, p)
+			}
 		}
 		for _, sub := range c.Commands {
 			walk(sub)
