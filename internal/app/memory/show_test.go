@@ -5,12 +5,10 @@ import (
 	"encoding/json"
 	"reflect"
 	"regexp"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/memsys/memsys/internal/base/front"
 	"github.com/memsys/memsys/internal/base/words"
@@ -360,31 +358,9 @@ func benchShowPair(b *testing.B, dir, id string) {
 	if got, want := showAnswer(Show(dir, "", id)), showAnswer(keptShow(dir, "", id)); got != want {
 		b.Fatalf("show %s: the stream differs:\n%s\nwant\n%s", id, got, want)
 	}
-	var kept, stream []float64
-	var keptB, streamB, keptN, streamN uint64
-	var m runtime.MemStats
-	run := func(f func(root, at, id string) (*ShowResult, error), ts *[]float64, bytes, allocs *uint64) {
-		runtime.GC() // each call starts from the same heap
-		runtime.ReadMemStats(&m)
-		a, n, t := m.TotalAlloc, m.Mallocs, time.Now()
-		if _, err := f(dir, "", id); err != nil {
-			b.Fatal(err)
-		}
-		*ts = append(*ts, float64(time.Since(t)))
-		runtime.ReadMemStats(&m)
-		*bytes, *allocs = *bytes+m.TotalAlloc-a, *allocs+m.Mallocs-n
-	}
-	for b.Loop() {
-		run(keptShow, &kept, &keptB, &keptN)
-		run(Show, &stream, &streamB, &streamN)
-	}
-	n := float64(len(kept))
-	k, s := medianOf(kept), medianOf(stream)
-	b.ReportMetric(k/1e6, "kept-ms")
-	b.ReportMetric(s/1e6, "stream-ms")
-	b.ReportMetric(s/k, "stream/kept")
-	b.ReportMetric(float64(keptB)/n/1e6, "kept-MB")
-	b.ReportMetric(float64(streamB)/n/1e6, "stream-MB")
-	b.ReportMetric(float64(keptN)/n, "kept-allocs")
-	b.ReportMetric(float64(streamN)/n, "stream-allocs")
+	// Each call starts from the same heap: at 100k the previous call's
+	// garbage would otherwise be collected inside the next.
+	benchKeptStream(b, true, 1e6, "MB",
+		func() error { _, err := keptShow(dir, "", id); return err },
+		func() error { _, err := Show(dir, "", id); return err })
 }

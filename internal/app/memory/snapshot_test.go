@@ -135,13 +135,26 @@ func TestSnapshotSame(t *testing.T) {
 func BenchmarkSnapshot(b *testing.B) {
 	dir := b.TempDir()
 	writeMemory(b, dir, loggen.Generate(1000, 1), nil)
-	var kept, stream []float64
+	benchKeptStream(b, false, 1e3, "kB",
+		func() error { _, err := keptSnapshot(dir, "upload_handler", ""); return err },
+		func() error { _, err := Snapshot(dir, "upload_handler", ""); return err })
+}
+
+// benchKeptStream pairs a command's old path, which kept every event,
+// with its streamed one in every iteration, and reports the medians'
+// ratio and what each allocated a call (in units of scale bytes, named
+// unit). With gc, each call starts from a collected heap.
+func benchKeptStream(b *testing.B, gc bool, scale float64, unit string, kept, stream func() error) {
+	var keptT, streamT []float64
 	var keptB, streamB, keptN, streamN uint64
 	var m runtime.MemStats
-	run := func(f func(root, entity, at string) (*materialize.Snapshot, error), ts *[]float64, bytes, allocs *uint64) {
+	run := func(f func() error, ts *[]float64, bytes, allocs *uint64) {
+		if gc {
+			runtime.GC()
+		}
 		runtime.ReadMemStats(&m)
 		a, n, t := m.TotalAlloc, m.Mallocs, time.Now()
-		if _, err := f(dir, "upload_handler", ""); err != nil {
+		if err := f(); err != nil {
 			b.Fatal(err)
 		}
 		*ts = append(*ts, float64(time.Since(t)))
@@ -149,16 +162,16 @@ func BenchmarkSnapshot(b *testing.B) {
 		*bytes, *allocs = *bytes+m.TotalAlloc-a, *allocs+m.Mallocs-n
 	}
 	for b.Loop() {
-		run(keptSnapshot, &kept, &keptB, &keptN)
-		run(Snapshot, &stream, &streamB, &streamN)
+		run(kept, &keptT, &keptB, &keptN)
+		run(stream, &streamT, &streamB, &streamN)
 	}
-	n := float64(len(kept))
-	k, s := medianOf(kept), medianOf(stream)
+	n := float64(len(keptT))
+	k, s := medianOf(keptT), medianOf(streamT)
 	b.ReportMetric(k/1e6, "kept-ms")
 	b.ReportMetric(s/1e6, "stream-ms")
 	b.ReportMetric(s/k, "stream/kept")
-	b.ReportMetric(float64(keptB)/n/1e3, "kept-kB")
-	b.ReportMetric(float64(streamB)/n/1e3, "stream-kB")
+	b.ReportMetric(float64(keptB)/n/scale, "kept-"+unit)
+	b.ReportMetric(float64(streamB)/n/scale, "stream-"+unit)
 	b.ReportMetric(float64(keptN)/n, "kept-allocs")
 	b.ReportMetric(float64(streamN)/n, "stream-allocs")
 }
