@@ -186,7 +186,15 @@ func tailLogOf(log, arch LogFile, limit int, head headerFilter, count bool) (_ [
 // on in pieces.
 func scanLines(f LogFile, n int64, each func([]byte)) (lines int, err error) {
 	const chunk = 1 << 20
-	buf := make([]byte, 0, chunk+parse.MaxLineLength+1)
+	// A prefix that fits in one chunk is read whole: no line carries
+	// over, so it needs no room beyond its own size. The long-running
+	// MCP server would otherwise clear two megabytes for every small
+	// log it lists.
+	size := chunk + parse.MaxLineLength + 1
+	if n <= chunk {
+		size = int(max(n, 0))
+	}
+	buf := make([]byte, 0, size)
 	for off := int64(0); off < n; {
 		k := min(int64(chunk), n-off)
 		m := len(buf)
