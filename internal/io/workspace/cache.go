@@ -54,6 +54,28 @@ const (
 	cacheMaxEntry   = 256 << 20
 )
 
+// cacheMaxRoots bounds the user's cache area (userCacheRoot): one
+// folder per memory outside a repository, and a root that was a
+// temporary folder never comes back to remove its own. Beyond this
+// many, the least recently written folders are removed when another is
+// written.
+const cacheMaxRoots = 32
+
+// userCacheDir is os.UserCacheDir; the tests point it at a folder of
+// their own.
+var userCacheDir = os.UserCacheDir
+
+// userCacheRoot is the folder of the user's cache that holds a cache
+// folder per memory outside a repository, "" if the user has no cache
+// directory.
+func userCacheRoot() string {
+	uc, err := userCacheDir()
+	if err != nil || uc == "" {
+		return ""
+	}
+	return filepath.Join(uc, "memsys")
+}
+
 // castagnoli is built on first use: making the table at package init
 // cost every command, cache or not, its start-up time.
 var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
@@ -92,12 +114,12 @@ func CacheDir(root string) string {
 		}
 		d = parent
 	}
-	uc, err := os.UserCacheDir()
-	if err != nil {
+	area := userCacheRoot()
+	if area == "" {
 		return ""
 	}
 	sum := sha256.Sum256([]byte(root))
-	return filepath.Join(uc, "memsys", hex.EncodeToString(sum[:8]))
+	return filepath.Join(area, hex.EncodeToString(sum[:8]))
 }
 
 // BuildID identifies the running memsys binary (its path, size and
@@ -240,6 +262,9 @@ func CachePutFunc(root, name string, write func(io.Writer) error) (ok bool) {
 		return false
 	}
 	pruneCache(dir)
+	if area := userCacheRoot(); area != "" && filepath.Dir(dir) == area {
+		pruneRoots(area, filepath.Base(dir))
+	}
 	return true
 }
 
@@ -297,6 +322,61 @@ func pruneCache(dir string) {
 	for _, e := range es[cacheMaxEntries:] {
 		os.Remove(filepath.Join(dir, e.name))
 	}
+}
+
+// pruneRoots removes the least recently written cache folders of the
+// user's cache area beyond cacheMaxRoots, never keep (the folder just
+// written). A folder's modification time is that of the last entry
+// renamed into it. Only folders named as CacheDir names them are
+// counted or removed, whatever else the area holds. A run still
+// writing into a folder removed under it writes no entry, and one
+// reading from it finds none: the cache only ever makes memsys faster.
+func pruneRoots(area, keep string) {
+	ents, err := os.ReadDir(area)
+	if err != nil || len(ents) <= cacheMaxRoots {
+		return
+	}
+	type folder struct {
+		name string
+		mod  int64
+	}
+	var fs []folder
+	for _, e := range ents {
+		if !e.IsDir() || !isRootFolder(e.Name()) || e.Name() == keep {
+			continue
+		}
+		fi, err := e.Info()
+		if err != nil {
+			continue
+		}
+		fs = append(fs, folder{e.Name(), fi.ModTime().UnixNano()})
+	}
+	if len(fs) < cacheMaxRoots {
+		return // with keep, within the bound
+	}
+	slices.SortFunc(fs, func(a, b folder) int {
+		if a.mod != b.mod {
+			return int(min(max(b.mod-a.mod, -1), 1))
+		}
+		return strings.Compare(a.name, b.name)
+	})
+	for _, f := range fs[cacheMaxRoots-1:] {
+		os.RemoveAll(filepath.Join(area, f.name))
+	}
+}
+
+// isRootFolder reports whether name is one CacheDir gives a root's
+// folder in the user's cache area: 16 lower-case hex digits.
+func isRootFolder(name string) bool {
+	if len(name) != 16 {
+		return false
+	}
+	for _, c := range []byte(name) {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // ReadAfter returns the bytes of rel inside root after its first n

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // TestCacheView checks that CacheView, which maps large entries rather
@@ -55,5 +56,85 @@ func TestCacheView(t *testing.T) {
 	t.Setenv(EnvNoCache, "1")
 	if _, ok := CacheView(root, "e"); ok {
 		t.Error("CacheView read the cache with MEMSYS_NO_CACHE set")
+	}
+}
+
+// TestUserCacheBounded checks that the user's cache area, one folder
+// per memory outside a repository, keeps the cacheMaxRoots folders
+// written last and removes the others, and leaves alone what memsys did
+// not name.
+func TestUserCacheBounded(t *testing.T) {
+	uc := t.TempDir()
+	old := userCacheDir
+	userCacheDir = func() (string, error) { return uc, nil }
+	t.Cleanup(func() { userCacheDir = old })
+	area := filepath.Join(uc, "memsys")
+	stray := []string{"notours", "0123456789abcdeZ", "0123456789ABCDEF"}
+	for _, name := range stray {
+		if err := os.MkdirAll(filepath.Join(area, name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(area, "0123456789abcdef"), []byte("a file"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	base := time.Now().Add(-time.Hour)
+	var roots []string
+	put := func(root string, at time.Time) {
+		t.Helper()
+		if !CachePut(root, "e", []byte(root)) {
+			t.Fatalf("CachePut(%s) failed", root)
+		}
+		if !at.IsZero() {
+			if err := os.Chtimes(CacheDir(root), at, at); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for i := range cacheMaxRoots + 8 {
+		root := filepath.Join(t.TempDir(), "memory")
+		if err := os.Mkdir(root, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if d := CacheDir(root); filepath.Dir(d) != area {
+			t.Fatalf("CacheDir(%s) = %s, not in the user's cache area %s (a .git above the temporary folder?)", root, d, area)
+		}
+		roots = append(roots, root)
+		put(root, base.Add(time.Duration(i)*time.Second))
+	}
+	has := func(root string) bool {
+		_, ok := CacheGet(root, "e")
+		return ok
+	}
+	for i, root := range roots {
+		if want := i >= 8; has(root) != want {
+			t.Errorf("root %d of %d: entry kept %v, want %v", i, len(roots), !want, want)
+		}
+	}
+	// Writing to the oldest folder left makes it the newest: the next
+	// new root removes the one after it.
+	put(roots[8], time.Time{})
+	extra := t.TempDir()
+	put(extra, time.Time{})
+	if !has(roots[8]) || has(roots[9]) || !has(extra) {
+		t.Errorf("after rewriting root 8 and adding one: root 8 kept %v, root 9 kept %v, new root kept %v; want true, false, true", has(roots[8]), has(roots[9]), has(extra))
+	}
+	ents, err := os.ReadDir(area)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, e := range ents {
+		if e.IsDir() && isRootFolder(e.Name()) {
+			n++
+		}
+	}
+	if n != cacheMaxRoots {
+		t.Errorf("%d root folders in the user's cache area, want %d", n, cacheMaxRoots)
+	}
+	for _, name := range append(stray, "0123456789abcdef") {
+		if _, err := os.Stat(filepath.Join(area, name)); err != nil {
+			t.Errorf("%s, which memsys did not name, was removed: %v", name, err)
+		}
 	}
 }
