@@ -9,12 +9,15 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/memsys/memsys/internal/app/mcpserver"
+	"github.com/memsys/memsys/internal/testkit/usercache"
 )
 
 var update = flag.Bool("u", false, "update testscript golden files in place")
 
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	// The in-process tests' memories outside a repository keep their
+	// history caches in a folder of their own, not the user's.
+	testscript.Main(usercache.Isolated(m), map[string]func(){
 		"memsys": func() { os.Exit(Main()) },
 		// memsys mcp finds memsys-mcp beside itself, as go install
 		// leaves them (testscript puts both in one folder on PATH).

@@ -17,6 +17,7 @@ import (
 
 	"github.com/memsys/memsys/internal/io/gitx"
 	"github.com/memsys/memsys/internal/testkit/loggen"
+	"github.com/memsys/memsys/internal/testkit/usercache"
 )
 
 var (
@@ -27,7 +28,9 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	code := m.Run()
+	// The memories outside a repository keep their history caches in a
+	// folder of their own, not the user's.
+	code := usercache.Isolated(m).Run()
 	if binDir != "" {
 		os.RemoveAll(binDir)
 	}
