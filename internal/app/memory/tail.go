@@ -347,9 +347,10 @@ func readAll(f LogFile) ([]byte, error) {
 }
 
 // countLines counts the line feeds in the first n bytes of f, a
-// megabyte at a time.
+// megabyte at a time (a shorter prefix in a buffer of its size: the MCP
+// server would clear a megabyte for every append to a small log).
 func countLines(f LogFile, n int64) (int, error) {
-	buf := make([]byte, 1<<20)
+	buf := make([]byte, min(max(n, 0), 1<<20))
 	lines := 0
 	for off := int64(0); off < n; {
 		k := min(int64(len(buf)), n-off)
