@@ -85,31 +85,54 @@ func Import(root, file string, src []byte, agent string, dryRun bool) (*Result, 
 // ExportRoot writes the history of the memory at root to w as JSONL
 // (see Write): its events inside an Event Log section, the archive's
 // included. It writes nothing when the memory cannot be read whole.
-// Records go out as they are made, so the output is never held in
-// memory whole.
+// The history streams through the parser (no event is kept, only its
+// line), and the lines go out at the end, once the whole memory was
+// read: the output is about the size of the log, where the parsed
+// events were four times it.
 func ExportRoot(root string, w io.Writer) error {
-	mem, err := workspace.Load(root)
+	var out []byte
+	var bad error // the first event holding a control character
+	var took doneCount
+	mem, err := workspace.StreamWith(root, func(m *workspace.Memory) {
+		// A line is a little longer than its event's text: room for
+		// most histories in one allocation.
+		out = make([]byte, 0, (len(m.LogBytes)+len(m.ArchiveBytes))*5/4)
+	}, func(e *parse.Event) {
+		took.n++
+		if !e.InLog || bad != nil {
+			return
+		}
+		// An event holding a control character would export (JSON
+		// escapes it) and then stop memsys import, which refuses one as
+		// append does: refuse it here, before a line is written, where
+		// the log names it (lint.ControlAt: what MS136 reports).
+		if line, r, ok := lint.ControlAt(e); ok {
+			bad = fmt.Errorf("%s:%d: %s holds %s, then export again", e.Range.File, line, e.ID, lint.ControlMessage(r))
+			return
+		}
+		out = appendRecord(out, e)
+	}, parse.Reuse(&took))
 	if err != nil {
 		return err
 	}
 	if err := mem.Incomplete(); err != nil {
 		return err
 	}
-	// An event holding a control character would export (JSON escapes
-	// it) and then stop memsys import, which refuses one as append does:
-	// refuse it here, before a line is written, where the log names it
-	// (lint.ControlAt: what MS136 reports).
-	for i := range mem.Events {
-		e := &mem.Events[i]
-		if !e.InLog {
-			continue
-		}
-		if line, r, ok := lint.ControlAt(e); ok {
-			return fmt.Errorf("%s:%d: %s holds %s, then export again", e.Range.File, line, e.ID, lint.ControlMessage(r))
-		}
+	if bad != nil {
+		return bad
 	}
-	return writeIf(w, mem.Events, func(e *parse.Event) bool { return e.InLog })
+	if _, err := w.Write(out); err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	return nil
 }
+
+// doneCount is a stream's consumer that is done with each event when
+// it returns (parse.Returner).
+type doneCount struct{ n int }
+
+func (d *doneCount) Taken() int    { return d.n }
+func (d *doneCount) Returned() int { return d.n }
 
 // ImportFile reads the ledger at path and imports it (see Import).
 func ImportFile(root, path, agent string, dryRun bool) (*Result, error) {
