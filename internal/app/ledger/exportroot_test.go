@@ -4,15 +4,12 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"path"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
-	"github.com/rogpeppe/go-internal/txtar"
-
 	"github.com/memsys/memsys/internal/io/workspace"
+	"github.com/memsys/memsys/internal/testkit/fixtures"
 	"github.com/memsys/memsys/internal/testkit/loggen"
 	"github.com/memsys/memsys/lint"
 	"github.com/memsys/memsys/parse"
@@ -54,29 +51,8 @@ func TestExportRootSame(t *testing.T) {
 		files map[string][]byte
 	}
 	var ms []memory
-	for _, glob := range []string{"../../../testscripts/*.txtar", "../../../lint/testdata/rules/*.txtar"} {
-		files, err := filepath.Glob(glob)
-		if err != nil || len(files) == 0 {
-			t.Fatalf("no fixtures at %s", glob)
-		}
-		for _, file := range files {
-			a, err := txtar.ParseFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, f := range a.Files {
-				if path.Base(f.Name) != workspace.LogName {
-					continue
-				}
-				m := memory{filepath.Base(file) + ":" + f.Name, map[string][]byte{workspace.LogName: f.Data}}
-				for _, g := range a.Files {
-					if path.Dir(g.Name) == path.Dir(f.Name) && slices.Contains(workspace.ArchiveNames, path.Base(g.Name)) {
-						m.files[path.Base(g.Name)] = g.Data
-					}
-				}
-				ms = append(ms, m)
-			}
-		}
+	for _, m := range fixtures.Memories(t, "../../..") {
+		ms = append(ms, memory{m.Name, m.Files})
 	}
 	gen := loggen.Generate(300, 2)
 	cut := bytes.Index(gen, []byte("\n### evt-151 "))

@@ -5,15 +5,12 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"path"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
-	"github.com/rogpeppe/go-internal/txtar"
-
 	"github.com/memsys/memsys/internal/io/workspace"
+	"github.com/memsys/memsys/internal/testkit/fixtures"
 	"github.com/memsys/memsys/internal/testkit/loggen"
 )
 
@@ -346,38 +343,17 @@ func TestLogLinesMutations(t *testing.T) {
 // folder, and returns how many it wrote: the differential tests' corpus.
 func fixtureMemories(t *testing.T, check func(name, dir string)) int {
 	t.Helper()
-	var ars []string
-	for _, glob := range []string{"../../../testscripts/*.txtar", "../../../lint/testdata/rules/*.txtar"} {
-		m, err := filepath.Glob(glob)
-		if err != nil || len(m) == 0 {
-			t.Fatalf("no fixtures at %s", glob)
-		}
-		ars = append(ars, m...)
-	}
-	fixtures := 0
-	for _, file := range ars {
-		a, err := txtar.ParseFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, f := range a.Files {
-			if path.Base(f.Name) != workspace.LogName {
-				continue
+	ms := fixtures.Memories(t, "../../..")
+	for _, m := range ms {
+		dir := t.TempDir()
+		for name, data := range m.Files {
+			if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+				t.Fatal(err)
 			}
-			dir := t.TempDir()
-			writeMemory(t, dir, f.Data, nil)
-			for _, g := range a.Files {
-				if path.Dir(g.Name) == path.Dir(f.Name) && slices.Contains(workspace.ArchiveNames, path.Base(g.Name)) {
-					if err := os.WriteFile(filepath.Join(dir, path.Base(g.Name)), g.Data, 0o644); err != nil {
-						t.Fatal(err)
-					}
-				}
-			}
-			check(filepath.Base(file)+":"+f.Name, dir)
-			fixtures++
 		}
+		check(m.Name, dir)
 	}
-	return fixtures
+	return len(ms)
 }
 
 // memoryOf is a new folder holding log and, unless it is "", the
