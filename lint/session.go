@@ -231,6 +231,12 @@ func (s *Session) Err() error { return s.sh.err }
 // Events is the number of events the Session has seen.
 func (s *Session) Events() int { return s.sh.count }
 
+// Replayer is the Session's replay of the events: nil when no rule
+// needed one. Finish replaces it with a second replay when the
+// Supersedes fields Expect was given proved wrong; after Finish it is
+// the replay the drift rules compared.
+func (s *Session) Replayer() *materialize.Replayer { return s.replay }
+
 // Derived returns what regen would write for the events seen, when the
 // Session replayed them (a drift rule compared, or Input.Derive); nil
 // otherwise. Valid after Finish.

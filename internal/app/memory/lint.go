@@ -268,6 +268,9 @@ type memFiles struct {
 	// archive already read (workspace.Read): memsys report reads them
 	// once for the lint, the replay and its counts.
 	held *workspace.Memory
+	// feed, when set, keeps a cold lint's replay for memsys report
+	// (replayFeed).
+	feed *replayFeed
 }
 
 func (f memFiles) config() (config.Config, error) {
@@ -383,33 +386,60 @@ func lintOnce(l *lint.Linter, files memFiles, in lint.Input, derive bool, before
 	in.Restream = files.restream()
 	s := l.Start(in)
 	mem := &workspace.Memory{Root: files.root, Tier: files.tier()}
+	feed := files.feed
+	var last lastEvent
+	n := 0
 	if files.hasLog() {
-		var last lastEvent
-		n := 0
 		each := s.Event
-		if beforeFinish != nil {
+		if feed != nil {
+			last.counts = &historyTally{}
+		}
+		if beforeFinish != nil || feed != nil {
 			each = func(e *parse.Event) {
 				s.Event(e)
 				n++
 				last.ev = e
-				if e.InLog && e.Range.File == workspace.LogName {
-					last.set(e)
+				if e.Range.File == workspace.LogName {
+					if e.InLog {
+						last.set(e)
+						if feed != nil {
+							last.logN++
+							last.order.add(e)
+						}
+					}
+				} else if feed != nil {
+					last.archN++
 				}
+				last.counts.add(e)
 			}
 		}
 		var err error
 		// The Session says which events its rules and replay are done
 		// with, and each keeps none but the last (parse.Reuse).
-		if mem, err = files.stream(func(m *workspace.Memory) { s.Expect(m.Supersessions()) }, each, parse.Reuse(s)); err != nil {
+		if mem, err = files.stream(func(m *workspace.Memory) {
+			predicted := m.Supersessions()
+			s.Expect(predicted)
+			if feed != nil && len(predicted) > 0 {
+				// As replayRead counts: right when the replay is Exact.
+				last.counts.track = materialize.NewSupersedeTracker(predicted)
+			}
+		}, each, parse.Reuse(s)); err != nil {
 			return nil, 0, nil, nil, err
 		}
 		if beforeFinish != nil {
 			beforeFinish(s, mem, last, n)
 		}
 	}
+	x := s.Replayer()
 	ds := s.Finish(mem.Log, mem.Archive)
 	if err := s.Err(); err != nil {
 		return nil, 0, nil, nil, fmt.Errorf("lint: %w", err)
+	}
+	// Finish replaced an inexact replay (predicted Supersedes fields the
+	// events did not hold) with a second one; the counts followed the
+	// prediction, so only a replay exact from the start is kept.
+	if feed != nil && x != nil && x.Exact() && mem.Log != nil {
+		feed.keep(mem, x, last, n)
 	}
 	return ds, s.Events(), s, mem, nil
 }

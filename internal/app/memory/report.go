@@ -174,7 +174,8 @@ func reportCached(root string) (*Report, bool) {
 	if err != nil {
 		return nil, false
 	}
-	files := memFiles{root: root, held: held}
+	feed := &replayFeed{}
+	files := memFiles{root: root, held: held, feed: feed}
 	in := files.input()
 	readFile := memoFile(in.ReadFile)
 	in.ReadFile = readFile
@@ -187,12 +188,19 @@ func reportCached(root string) (*Report, bool) {
 	opt := lint.RenderOptions(cfg)
 	mem := files.heldCopy()
 	c, ok := loadCheckpointFrom(root, opt, mem)
-	if !ok {
-		c = &checkpointed{mem: mem, held: true}
-	}
-	_, rd, err := replayCached(root, opt, c, func(m *workspace.Memory) parse.Tier { return TierOf(cfg, m) })
-	if err != nil {
-		return nil, false
+	var rd *rendered
+	if !ok && feed.x != nil {
+		// Neither cache held this history: the lint went cold and its
+		// Session replayed the whole of it, as replayCached would now.
+		rd = feed.use(root, opt, TierOf(cfg, feed.mem))
+		reportFed++
+	} else {
+		if !ok {
+			c = &checkpointed{mem: mem, held: true}
+		}
+		if _, rd, err = replayCached(root, opt, c, func(m *workspace.Memory) parse.Tier { return TierOf(cfg, m) }); err != nil {
+			return nil, false
+		}
 	}
 	// The replay counted the events as it went (or a checkpoint held
 	// their count). One that could not had its Supersedes fields
@@ -211,8 +219,48 @@ func reportCached(root string) (*Report, bool) {
 }
 
 // replayCounted counts the reports whose counts came with the replay,
-// for the tests.
-var replayCounted int
+// and reportFed those whose replay was the lint Session's, for the
+// tests.
+var replayCounted, reportFed int
+
+// replayFeed keeps a cold lint Session's replay for memsys report
+// (memFiles.feed). A report that neither cache can answer would replay
+// the history twice: the lint Session replays it for its drift rules
+// and MS127/MS128, and the report's replay (replayCached) again, each
+// costing about a cold regen. The Session's replay, when whole and
+// exact (no second stream), is the replay replayRead makes of the same
+// bytes: the same Replayer with the same options, told the same
+// Supersedes fields beforehand, fed every event in order. The counts
+// are taken as replayRead takes them.
+type replayFeed struct {
+	mem  *workspace.Memory
+	x    *materialize.Replayer
+	last lastEvent
+	n    int
+}
+
+// keep records the replay x of the n events of mem, after the lint
+// Session's Finish. A memory the parser could not read whole keeps
+// nothing: the report's cold build reports it (as replayRead would).
+func (f *replayFeed) keep(mem *workspace.Memory, x *materialize.Replayer, last lastEvent, n int) {
+	if mem.Incomplete() != nil {
+		return
+	}
+	f.mem, f.x, f.last, f.n = mem, x, last, n
+}
+
+// use returns the kept replay with its counts and saves it in the
+// history cache as replayRead saves a cold replay (a checkpoint nobody
+// could resume, so no earlier digests), for the next command.
+func (f *replayFeed) use(root string, opt materialize.Options, tier parse.Tier) *rendered {
+	r := &rendered{x: f.x, counts: f.last.counts.view()}
+	if saveable(f.mem, f.last) {
+		if p, err := workspace.HashPrefix(f.mem.LogBytes[:f.last.EndOffset]); err == nil {
+			save(root, cacheName(root, opt, f.mem), f.mem, r, tier, f.last, f.n, p, nil, nil)
+		}
+	}
+	return r
+}
 
 // historyCounts is what memsys report counts of a history: its events
 // by type and by agent (sorted by name), those of the log and of the

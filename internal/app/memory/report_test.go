@@ -1,15 +1,22 @@
 package memory
 
 import (
+	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/memsys/memsys/internal/base/snapshot"
+	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/internal/testkit/loggen"
 	"github.com/memsys/memsys/lint"
+	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
 )
 
@@ -100,7 +107,7 @@ func TestReportCachedEqualsCold(t *testing.T) {
 	if testing.Short() {
 		corpora = corpora[len(corpora)-20:]
 	}
-	hits, resumed, counted := lintHits, resumes, replayCounted
+	hits, resumed, counted, fed := lintHits, resumes, replayCounted, reportFed
 	// seen counts the memories whose report showed what a step is
 	// there to bring about, so that the steps are known to do it.
 	seen := map[string]int{}
@@ -161,5 +168,156 @@ func TestReportCachedEqualsCold(t *testing.T) {
 	if lintHits-hits < len(corpora) || resumes-resumed < len(corpora) || replayCounted-counted < 15*len(corpora) {
 		t.Errorf("over %d memories: %d lints from the result, %d replays resumed, %d reports counted by the replay: the caches were hardly used", len(corpora), lintHits-hits, resumes-resumed, replayCounted-counted)
 	}
-	t.Logf("%d lints from the result, %d replays resumed, %d reports counted by the replay", lintHits-hits, resumes-resumed, replayCounted-counted)
+	// The first report of each memory found neither cache (nor did those
+	// after an earlier byte was edited): it took the lint Session's
+	// replay rather than replay the history again.
+	if reportFed-fed < len(corpora) {
+		t.Errorf("over %d memories: %d reports took the lint's replay, want one per memory at least", len(corpora), reportFed-fed)
+	}
+	t.Logf("%d lints from the result, %d replays resumed, %d reports counted by the replay, %d took the lint's replay", lintHits-hits, resumes-resumed, replayCounted-counted, reportFed-fed)
+}
+
+// TestReportFedCheckpointIsReplayReads checks that a report neither
+// cache could answer, which takes the lint Session's replay, leaves in
+// the history cache the checkpoint the report's replay through the
+// history cache left before (replayCached, finding none), for every
+// memory of the report corpus: the same head and checkpoint, and a
+// replay state that renders the same files. (The states are not equal
+// field for field: the lint's rules asked the graph for its loops and
+// horizon, which the graph then caches until it is next asked, and a
+// map keyed by pointers never compares equal after decoding.) Then,
+// after one more event, the next replay resumes from it and equals a
+// cold one.
+func TestReportFedCheckpointIsReplayReads(t *testing.T) {
+	corpora := corpusOf(t, []string{parse.LogFile, "changelog-archive.md", "CHANGELOG-archive.md", "AGENTS.md", parse.GraphFile, parse.ContextFile, ".memsys.json"}, "../../../materialize/testdata/semantics/*.md")
+	corpora = append(corpora, map[string][]byte{parse.LogFile: loggen.Generate(200, 3), "AGENTS.md": []byte("# Agents\n\n## Memory System Protocol\n\n**Tier**: full\n")})
+	type decoded struct {
+		head, heavy *replayCheckpoint
+		x           *materialize.Replayer
+	}
+	decode := func(root string) (d decoded, ok bool) {
+		t.Helper()
+		ents, _ := os.ReadDir(workspace.CacheDir(root))
+		for _, e := range ents {
+			name, isHead := strings.CutSuffix(e.Name(), headSuffix)
+			if !strings.HasPrefix(name, "replay-") {
+				continue
+			}
+			data, ok := workspace.CacheGet(root, e.Name())
+			if !ok {
+				t.Fatalf("%s: a damaged entry", e.Name())
+			}
+			cp := &replayCheckpoint{}
+			if isHead {
+				if err := snapshot.Decode(data, cp); err != nil {
+					t.Fatal(err)
+				}
+				d.head = cp
+				continue
+			}
+			k, n := binary.Uvarint(data)
+			if err := snapshot.Decode(data[n:n+int(k)], cp); err != nil {
+				t.Fatal(err)
+			}
+			x, err := materialize.UnmarshalReplayer(data[n+int(k):])
+			if err != nil {
+				t.Fatal(err)
+			}
+			d.heavy, d.x = cp, x
+		}
+		return d, d.head != nil && d.heavy != nil
+	}
+	compared := 0
+	for i, files := range corpora {
+		fedRoot, readRoot := newRootWith(t, files), newRootWith(t, files)
+		fed := reportFed
+		if _, err := BuildReport(fedRoot); err != nil || reportFed == fed {
+			continue // refused, or the lint's replay was not whole: replayCached ran as before
+		}
+		cfg, err := workspace.LoadConfig(readRoot)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mem, err := workspace.Read(readRoot)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// What the report did before it took the lint's replay: a
+		// replay through the history cache, which finds no checkpoint.
+		if _, _, err := replayCached(readRoot, lint.RenderOptions(cfg), &checkpointed{mem: mem, held: true}, func(m *workspace.Memory) parse.Tier { return TierOf(cfg, m) }); err != nil {
+			t.Fatal(err)
+		}
+		got, gotOK := decode(fedRoot)
+		want, wantOK := decode(readRoot)
+		if gotOK != wantOK {
+			t.Errorf("corpus memory %d: the report left a checkpoint %v, a cold replay %v", i, gotOK, wantOK)
+			continue
+		}
+		if !wantOK {
+			continue
+		}
+		gg, gc := got.x.Files()
+		wg, wc := want.x.Files()
+		if !reflect.DeepEqual(got.head, want.head) || !reflect.DeepEqual(got.heavy, want.heavy) || !bytes.Equal(gg, wg) || !bytes.Equal(gc, wc) {
+			t.Errorf("corpus memory %d: the checkpoint the report left differs from the replay's (head %v, checkpoint %v, graph.md %v, context.md %v the same)", i,
+				reflect.DeepEqual(got.head, want.head), reflect.DeepEqual(got.heavy, want.heavy), bytes.Equal(gg, wg), bytes.Equal(gc, wc))
+			continue
+		}
+		// One more event, and the next replay resumes from the
+		// report's checkpoint and replays what a cold run does.
+		p := filepath.Join(fedRoot, parse.LogFile)
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, append(src, "\n---\n\n### evt-9201 | 2099-01-02 00:00 | b | create\n\n**Scope**: s\n**Summary**: after the report\n\n**Details**:\n- entity: after_report\n"...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r0 := resumes
+		cached := replayOnce(t, fedRoot, true)
+		if resumes == r0 {
+			t.Errorf("corpus memory %d: the replay after the report and an append did not resume from its checkpoint", i)
+		}
+		sameReplay(t, fmt.Sprintf("corpus memory %d after the report and an append", i), replayOnce(t, fedRoot, false), cached)
+		compared++
+	}
+	if compared < len(corpora)/2 {
+		t.Errorf("%d memories of %d had their checkpoints compared: the report hardly took the lint's replay", compared, len(corpora))
+	}
+	t.Logf("%d memories, %d checkpoints compared and resumed", len(corpora), compared)
+}
+
+// TestReportFedFallsBack checks the reports that neither cache answers
+// and that must not take the lint Session's replay: one whose
+// Supersedes fields the byte scan predicted wrong (the Session replayed
+// a second time, and the counts of superseded events followed the
+// wrong prediction), and one the parser could not read whole (the cold
+// build reports it). Each equals the cold report.
+func TestReportFedFallsBack(t *testing.T) {
+	gen := string(loggen.GenerateSemantic(120, 2))
+	at := strings.Index(gen, "\n### evt-100 ")
+	cases := []struct {
+		name, log string
+		fed       bool
+	}{
+		{"generated", gen, true},
+		// A Supersedes field in a fenced block is text to the parser,
+		// a field to the scan that predicts them.
+		{"fenced Supersedes", gen[:at] + "\n```\n**Supersedes**: evt-090\n```\n" + gen[at:], false},
+		// One whose value is on the next line: a field to the parser,
+		// which the scan misses.
+		{"Supersedes on the next line", gen + "\n### evt-121 | 2026-12-01 10:07 | x | fix\n\n**Scope**: s\n**Summary**: drop evt-050\n**Supersedes**:\n- evt-050\n", false},
+		{"over-long line", gen + "\n" + strings.Repeat("z", workspace.MaxLineLength+1) + "\n", false},
+	}
+	for _, c := range cases {
+		root := newRootWith(t, map[string][]byte{parse.LogFile: []byte(c.log)})
+		fed := reportFed
+		cached := reportResult(t, root, true)
+		if took := reportFed > fed; took != c.fed {
+			t.Errorf("%s: the report took the lint's replay %v, want %v", c.name, took, c.fed)
+		}
+		if cold := reportResult(t, root, false); cached != cold {
+			t.Errorf("%s: the report differs through the caches\n%s\ncold\n%s", c.name, cached, cold)
+		}
+	}
 }
