@@ -179,6 +179,10 @@ type checkpointed struct {
 	// cold replay then parses them rather than read the log again. A
 	// held checkpointed without a head is no checkpoint, only that.
 	held bool
+	// fed, when it kept a replay, is the cold replay of those bytes
+	// already made (memsys report's cold lint): taken instead of
+	// replaying them again.
+	fed *replayFeed
 }
 
 // suffix is the log after the head's prefix.
@@ -265,6 +269,9 @@ func replayCached(root string, opt materialize.Options, c *checkpointed, tier ti
 		}
 	}
 	if c != nil && c.held {
+		if c.fed != nil && c.fed.x != nil {
+			return c.mem, c.fed.use(root, opt, tier(c.fed.mem), earlierOf(c)), nil
+		}
 		return replayRead(root, opt, c.mem, tier, earlierOf(c))
 	}
 	mem, err := workspace.Read(root)

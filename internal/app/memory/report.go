@@ -188,19 +188,15 @@ func reportCached(root string) (*Report, bool) {
 	opt := lint.RenderOptions(cfg)
 	mem := files.heldCopy()
 	c, ok := loadCheckpointFrom(root, opt, mem)
-	var rd *rendered
-	if !ok && feed.x != nil {
-		// Neither cache held this history: the lint went cold and its
-		// Session replayed the whole of it, as replayCached would now.
-		rd = feed.use(root, opt, TierOf(cfg, feed.mem))
-		reportFed++
-	} else {
-		if !ok {
-			c = &checkpointed{mem: mem, held: true}
-		}
-		if _, rd, err = replayCached(root, opt, c, func(m *workspace.Memory) parse.Tier { return TierOf(cfg, m) }); err != nil {
-			return nil, false
-		}
+	if !ok {
+		c = &checkpointed{mem: mem, held: true}
+	}
+	// When the lint went cold, its Session replayed the whole history:
+	// a replay that cannot resume from the history cache takes that.
+	c.fed = feed
+	_, rd, err := replayCached(root, opt, c, func(m *workspace.Memory) parse.Tier { return TierOf(cfg, m) })
+	if err != nil {
+		return nil, false
 	}
 	// The replay counted the events as it went (or a checkpoint held
 	// their count). One that could not had its Supersedes fields
@@ -250,13 +246,14 @@ func (f *replayFeed) keep(mem *workspace.Memory, x *materialize.Replayer, last l
 }
 
 // use returns the kept replay with its counts and saves it in the
-// history cache as replayRead saves a cold replay (a checkpoint nobody
-// could resume, so no earlier digests), for the next command.
-func (f *replayFeed) use(root string, opt materialize.Options, tier parse.Tier) *rendered {
+// history cache as replayRead saves a cold replay (with the digests
+// earlier of the checkpoint it replaces), for the next command.
+func (f *replayFeed) use(root string, opt materialize.Options, tier parse.Tier, earlier []earlierSum) *rendered {
+	reportFed++
 	r := &rendered{x: f.x, counts: f.last.counts.view()}
 	if saveable(f.mem, f.last) {
 		if p, err := workspace.HashPrefix(f.mem.LogBytes[:f.last.EndOffset]); err == nil {
-			save(root, cacheName(root, opt, f.mem), f.mem, r, tier, f.last, f.n, p, nil, nil)
+			save(root, cacheName(root, opt, f.mem), f.mem, r, tier, f.last, f.n, p, nil, earlier)
 		}
 	}
 	return r

@@ -265,14 +265,19 @@ func TestReportFedCheckpointIsReplayReads(t *testing.T) {
 		}
 		// One more event, and the next replay resumes from the
 		// report's checkpoint and replays what a cold run does.
-		p := filepath.Join(fedRoot, parse.LogFile)
-		src, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
+		appendTo := func(root, text string) {
+			t.Helper()
+			p := filepath.Join(root, parse.LogFile)
+			src, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, append(src, text...), 0o644); err != nil {
+				t.Fatal(err)
+			}
 		}
-		if err := os.WriteFile(p, append(src, "\n---\n\n### evt-9201 | 2099-01-02 00:00 | b | create\n\n**Scope**: s\n**Summary**: after the report\n\n**Details**:\n- entity: after_report\n"...), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		after := "\n---\n\n### evt-9201 | 2099-01-02 00:00 | b | create\n\n**Scope**: s\n**Summary**: after the report\n\n**Details**:\n- entity: after_report\n"
+		appendTo(fedRoot, after)
 		r0 := resumes
 		cached := replayOnce(t, fedRoot, true)
 		if resumes == r0 {
@@ -280,6 +285,38 @@ func TestReportFedCheckpointIsReplayReads(t *testing.T) {
 		}
 		sameReplay(t, fmt.Sprintf("corpus memory %d after the report and an append", i), replayOnce(t, fedRoot, false), cached)
 		compared++
+		// A Supersedes field appended: neither the lint nor the replay
+		// can resume, though the replay's checkpoint matches the
+		// log's start. The report takes the lint's replay there too,
+		// and the checkpoint it writes keeps the replaced one's
+		// digests, as the replay's own would.
+		appendTo(readRoot, after)
+		replayOnce(t, readRoot, true)
+		superseding := "\n---\n\n### evt-9202 | 2099-01-02 00:01 | b | fix\n\n**Scope**: s\n**Summary**: undo evt-9201\n**Supersedes**: evt-9201\n"
+		appendTo(fedRoot, superseding)
+		appendTo(readRoot, superseding)
+		fed = reportFed
+		if _, err := BuildReport(fedRoot); err != nil || reportFed == fed {
+			t.Errorf("corpus memory %d: after a Supersedes field, the report did not take the lint's replay (%v)", i, err)
+			continue
+		}
+		if mem, err = workspace.Read(readRoot); err != nil {
+			t.Fatal(err)
+		}
+		c, ok := loadCheckpointFrom(readRoot, lint.RenderOptions(cfg), mem)
+		if !ok {
+			t.Errorf("corpus memory %d: the replay's checkpoint does not match the log's start", i)
+			continue
+		}
+		if _, _, err := replayCached(readRoot, lint.RenderOptions(cfg), c, func(m *workspace.Memory) parse.Tier { return TierOf(cfg, m) }); err != nil {
+			t.Fatal(err)
+		}
+		got, _ = decode(fedRoot)
+		want, _ = decode(readRoot)
+		if len(want.head.Earlier) == 0 || !reflect.DeepEqual(got.head, want.head) || !reflect.DeepEqual(got.heavy, want.heavy) {
+			t.Errorf("corpus memory %d, after a Supersedes field: the checkpoint the report left differs from the replay's (head %v, checkpoint %v, %d earlier digests)", i,
+				reflect.DeepEqual(got.head, want.head), reflect.DeepEqual(got.heavy, want.heavy), len(want.head.Earlier))
+		}
 	}
 	if compared < len(corpora)/2 {
 		t.Errorf("%d memories of %d had their checkpoints compared: the report hardly took the lint's replay", compared, len(corpora))
