@@ -435,9 +435,10 @@ func lintOnce(l *lint.Linter, files memFiles, in lint.Input, derive bool, before
 	if err := s.Err(); err != nil {
 		return nil, 0, nil, nil, fmt.Errorf("lint: %w", err)
 	}
-	// Finish replaced an inexact replay (predicted Supersedes fields the
-	// events did not hold) with a second one; the counts followed the
-	// prediction, so only a replay exact from the start is kept.
+	// Finish replaces an inexact replay (the Supersedes fields predicted
+	// from the bytes were not the events') with a second one, but the
+	// counts followed the prediction: only a replay exact from the
+	// start is kept for the report.
 	if feed != nil && x != nil && x.Exact() && mem.Log != nil {
 		feed.keep(mem, x, last, n)
 	}
