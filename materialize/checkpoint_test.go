@@ -180,7 +180,8 @@ func TestCheckpointAfterSupersession(t *testing.T) {
 
 // BenchmarkCheckpointDecode is the history cache's cost after an
 // append: restoring the replay state of a long history, against
-// rendering its files (both once per regen --check).
+// rendering its files (both once per regen --check), and writing the
+// state back (once per run that moved the checkpoint).
 func BenchmarkCheckpointDecode(b *testing.B) {
 	evs := parse.Parse("CHANGELOG.md", loggen.Generate(20000, 1)).Events
 	x := NewReplayer(DefaultOptions())
@@ -191,6 +192,14 @@ func BenchmarkCheckpointDecode(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	b.Run("encode", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			if _, err := x.MarshalBinary(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 	b.Run("decode", func(b *testing.B) {
 		b.SetBytes(int64(len(data)))
 		for b.Loop() {
