@@ -67,6 +67,12 @@ type Result struct {
 	Dropped []Move
 	// Conflicts is empty when the merge is clean.
 	Conflicts []Conflict
+	// Archived holds the bodies of the ancestor events ours still had
+	// that theirs moved to its archive, in order: the result leaves
+	// them out, and where git takes theirs' archive without a merge
+	// (ours left its archive alone) the merged history has them there,
+	// which the derived files' driver needs to replay.
+	Archived [][]byte
 	// TextOnly is true when the file could not be read as records (a
 	// malformed heading, duplicate IDs) and was merged as text instead.
 	TextOnly bool
@@ -452,11 +458,15 @@ func (m *merger) ancestor(k int, o *record, ti int, oArch, tArch bool) {
 	case oSame && tSame:
 		m.items = append(m.items, item{body: o.body, gap: o.gap})
 		return
-	case o == nil && oArch && (tSame || t == nil && tArch), t == nil && tArch && oSame:
-		if o != nil {
-			m.items = append(m.items, item{body: o.body, gap: o.gap})
-		}
-		return // moved to the archive on one side or both
+	case o == nil && oArch && (tSame || t == nil && tArch):
+		return // moved to the archive on ours, or on both sides
+	case t == nil && tArch && oSame:
+		// Moved to the archive on theirs: it leaves the log here too,
+		// as theirs' archive (which git takes as theirs wrote it when
+		// ours left its own alone) holds it. Keeping ours' copy put
+		// the event in both files (MS107).
+		m.res.Archived = append(m.res.Archived, o.body)
+		return
 	}
 	c := &Conflict{Event: a.ev.ID, Message: m.changed(a.ev.ID, o != nil, oSame, t != nil, tSame)}
 	var b bytes.Buffer

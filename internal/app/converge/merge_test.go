@@ -220,3 +220,56 @@ func TestMergeInheritedDuplicates(t *testing.T) {
 		})
 	}
 }
+
+// TestMergeArchivedOnOneSide: events one side moved to its archive
+// leave the merged log whichever side that is. Archived on theirs, ours'
+// copies were kept, so the merge (with theirs' archive, which git takes
+// as it is) held them twice; Result.Archived lists them for the
+// derived files' driver.
+func TestMergeArchivedOnOneSide(t *testing.T) {
+	anc := appended(nil, "base", 3)
+	ancLog := render(genHead, anc)
+	archived := func(b []byte) []byte {
+		i, j := bytes.Index(b, []byte("### evt-001")), bytes.Index(b, []byte("### evt-003"))
+		return append(append(append([]byte(nil), b[:i]...), "<!-- memsys: evt-001 through evt-002 archived to changelog-archive.md -->\n\n"...), b[j:]...)
+	}
+	appender := render(genHead, appended(anc, "new", 1))
+	archiver := archived(render(genHead, appended(anc, "arch", 1)))
+	for _, c := range []struct {
+		name      string
+		o, th     []byte
+		nArchived int
+	}{
+		{"ours archived", archiver, appender, 0},
+		{"theirs archived", appender, archiver, 2},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := Merge(Input{Path: "CHANGELOG.md", Ancestor: ancLog, Ours: c.o, Theirs: c.th, Text: gitText(t)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got.Conflicts) != 0 {
+				t.Fatalf("conflicts %v", got.Conflicts)
+			}
+			data := string(got.Data)
+			for _, l := range []string{"base1", "base2"} {
+				if strings.Contains(data, "**Summary**: "+l+"\n") {
+					t.Errorf("archived %q still in the log\n%s", l, data)
+				}
+			}
+			for _, l := range []string{"base3", "new1", "arch1"} {
+				if !strings.Contains(data, "**Summary**: "+l+"\n") {
+					t.Errorf("%q lost\n%s", l, data)
+				}
+			}
+			if len(got.Archived) != c.nArchived {
+				t.Fatalf("Archived holds %d events, want %d", len(got.Archived), c.nArchived)
+			}
+			for i, b := range got.Archived {
+				if want := fmt.Sprintf("**Summary**: base%d\n", i+1); !bytes.Contains(b, []byte(want)) {
+					t.Errorf("Archived[%d] is not base%d:\n%s", i, i+1, b)
+				}
+			}
+		})
+	}
+}
