@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/memsys/memsys/internal/io/gitx"
@@ -93,6 +94,11 @@ const (
 // derived files' driver, inside the git folder.
 const stashDir = "memsys/merged"
 
+// archivedSuffix names, after the log's path, the stash of the events
+// the log's merge left out because the incoming side archived them
+// (Result.Archived).
+const archivedSuffix = "#archived"
+
 // RunDriver is git's merge driver for memsys files. It reads the three
 // versions, merges them by kind, and writes the result over
 // args.Ours atomically. A log or archive merge leaves its result in
@@ -151,6 +157,13 @@ func runDriver(ctx context.Context, g Git, args DriverArgs) (DriverResult, error
 		if len(r.Conflicts) == 0 {
 			if err := stash(ctx, g, args.Path, ours, out); err != nil {
 				return res, err
+			}
+			if res.Kind == Log {
+				// Always written, empty too, so one left by an earlier
+				// merge onto the same HEAD is never read for this one.
+				if err := stash(ctx, g, args.Path+archivedSuffix, ours, bytes.Join(r.Archived, nil)); err != nil {
+					return res, err
+				}
 			}
 		}
 	case Derived:
@@ -229,13 +242,15 @@ func regenDerived(ctx context.Context, g Git, repoPath string) ([]byte, []string
 		return nil, nil, err
 	}
 	var notes []string
+	merged := map[string]bool{} // the files read from this merge's stash
 	version := func(name string) ([]byte, error) {
 		ours, ok, err := g.ReadFile(head, root+name)
 		if err != nil || !ok {
 			return nil, err
 		}
-		if merged, ok := unstash(ctx, g, root+name, ours); ok {
-			return merged, nil
+		if m, ok := unstash(ctx, g, root+name, ours); ok {
+			merged[name] = true
+			return m, nil
 		}
 		if name == parse.LogFile {
 			notes = append(notes, repoPath+": no merged "+root+name+" from this merge (git had none to merge, or its merge stopped on a conflict): rendered from HEAD's log; run memsys regen once the merge is finished")
@@ -258,6 +273,21 @@ func regenDerived(ctx context.Context, g Git, repoPath string) ([]byte, []string
 		if archive != nil {
 			archiveName = n
 			break
+		}
+	}
+	// Events the incoming side archived left the merged log; when git
+	// merged no archive (HEAD left its own alone, so git takes the
+	// incoming one as it is), HEAD's archive lacks them: they follow
+	// its events, where the incoming archive has them. The stash is
+	// read with the log's, from the same run of the log's driver.
+	if merged[parse.LogFile] && !merged[archiveName] {
+		if oursLog, ok, err := g.ReadFile(head, root+parse.LogFile); err == nil && ok {
+			if moved, ok := unstash(ctx, g, root+parse.LogFile+archivedSuffix, oursLog); ok && len(moved) > 0 {
+				if archiveName == "" {
+					archiveName = parse.ArchiveFiles[0]
+				}
+				archive = append(append(slices.Clip(archive), "\n"...), moved...)
+			}
 		}
 	}
 	top, err := g.TopLevel(ctx)

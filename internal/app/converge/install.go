@@ -22,6 +22,14 @@ const (
 	attrFile      = ".gitattributes"
 	attrBegin     = "# memsys:merge-driver:begin (memsys merge-driver uninstall removes this block)"
 	attrEnd       = "# memsys:merge-driver:end"
+	// driverRecursive is the driver git uses to merge the merge bases
+	// of a criss-cross merge into its virtual ancestor. git's binary
+	// driver gives their own common ancestor's version of each file,
+	// so the log and the derived files of the virtual ancestor stay a
+	// pair; with memsys's driver there the derived files were rendered
+	// from HEAD's log, which git then took for the incoming side's
+	// unchanged files, and a clean merge left them stale.
+	driverRecursive = "binary"
 )
 
 // attrLines are the paths that take the driver, anchored at the memory
@@ -71,12 +79,15 @@ func install(ctx context.Context, g Git, root string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	if name != driverLabel || drv != DriverCommand {
-		if err := g.SetConfig(ctx, "merge."+DriverName+".name", driverLabel); err != nil {
-			return nil, err
-		}
-		if err := g.SetConfig(ctx, "merge."+DriverName+".driver", DriverCommand); err != nil {
-			return nil, err
+	rec, _, err := g.Config(ctx, "merge."+DriverName+".recursive")
+	if err != nil {
+		return nil, err
+	}
+	if name != driverLabel || drv != DriverCommand || rec != driverRecursive {
+		for _, kv := range [][2]string{{"name", driverLabel}, {"driver", DriverCommand}, {"recursive", driverRecursive}} {
+			if err := g.SetConfig(ctx, "merge."+DriverName+"."+kv[0], kv[1]); err != nil {
+				return nil, err
+			}
 		}
 		did = append(did, "registered merge driver "+DriverName+" in .git/config: "+DriverCommand)
 	}

@@ -67,6 +67,12 @@ type Result struct {
 	Dropped []Move
 	// Conflicts is empty when the merge is clean.
 	Conflicts []Conflict
+	// Archived holds the bodies of the ancestor events ours still had
+	// that theirs moved to its archive, in order: the result leaves
+	// them out, and where git takes theirs' archive without a merge
+	// (ours left its archive alone) the merged history has them there,
+	// which the derived files' driver needs to replay.
+	Archived [][]byte
 	// TextOnly is true when the file could not be read as records (a
 	// malformed heading, duplicate IDs) and was merged as text instead.
 	TextOnly bool
@@ -268,6 +274,34 @@ type merger struct {
 	open, mid, close  string
 	items             []item
 	res               Result
+	// oMap and tMap map the number of each ancestor event that ours
+	// (theirs) holds under another number to that number; width is
+	// the ID width rewritten tokens take.
+	oMap, tMap map[int]int
+	width      int
+}
+
+// ids returns every event ID of the three versions.
+func (m *merger) ids() []string {
+	var ids []string
+	for _, s := range []*side{m.anc, m.ours, m.theirs} {
+		for _, r := range s.evs {
+			ids = append(ids, r.ev.ID)
+		}
+	}
+	return ids
+}
+
+// renumbered maps the number of each ancestor event that s holds
+// under another number (at: match's pairing) to s's number.
+func renumbered(anc, s *side, at []int) map[int]int {
+	to := map[int]int{}
+	for k, i := range at {
+		if i >= 0 && anc.evs[k].ev.Num != s.evs[i].ev.Num {
+			to[anc.evs[k].ev.Num] = s.evs[i].ev.Num
+		}
+	}
+	return to
 }
 
 // item is one record of the result, or a conflict block.
@@ -381,6 +415,8 @@ func (m *merger) events() {
 	oAt, oClaimed := match(m.anc, m.ours)
 	tAt, tClaimed := match(m.anc, m.theirs)
 	oArch, tArch := m.ours.archivedPrefix(m.anc), m.theirs.archivedPrefix(m.anc)
+	m.width = idWidth(m.ids()...)
+	m.oMap, m.tMap = renumbered(m.anc, m.ours, oAt), renumbered(m.anc, m.theirs, tAt)
 	// ancOf maps an event of ours back to its ancestor event.
 	ancOf := make([]int, len(m.ours.evs))
 	for i := range ancOf {
@@ -444,19 +480,33 @@ func (m *merger) ancestor(k int, o *record, ti int, oArch, tArch bool) {
 	if ti >= 0 {
 		t = &m.theirs.evs[ti]
 	}
-	same := func(r *record) bool {
-		return r != nil && (r.ev.Text == a.ev.Text || r.ev.Num != a.ev.Num && bytes.Equal(blankIDs(r.body), blankIDs(a.body)))
+	same := func(r *record, to map[int]int) bool {
+		if r == nil {
+			return false
+		}
+		if r.ev.Text == a.ev.Text || r.ev.Num != a.ev.Num && bytes.Equal(blankIDs(r.body), blankIDs(a.body)) {
+			return true
+		}
+		// Under its own number but naming events the side holds under
+		// other numbers (a rebase moved the event a ref names, not the
+		// event itself): the same event when the ancestor's text, its
+		// IDs renumbered as the side numbers them, is the side's.
+		return len(to) > 0 && bytes.Equal(normalizeEOL(rewriteIDs(a.body, to, m.width)), normalizeEOL(r.body))
 	}
-	oSame, tSame := same(o), same(t)
+	oSame, tSame := same(o, m.oMap), same(t, m.tMap)
 	switch {
 	case oSame && tSame:
 		m.items = append(m.items, item{body: o.body, gap: o.gap})
 		return
-	case o == nil && oArch && (tSame || t == nil && tArch), t == nil && tArch && oSame:
-		if o != nil {
-			m.items = append(m.items, item{body: o.body, gap: o.gap})
-		}
-		return // moved to the archive on one side or both
+	case o == nil && oArch && (tSame || t == nil && tArch):
+		return // moved to the archive on ours, or on both sides
+	case t == nil && tArch && oSame:
+		// Moved to the archive on theirs: it leaves the log here too,
+		// as theirs' archive (which git takes as theirs wrote it when
+		// ours left its own alone) holds it. Keeping ours' copy put
+		// the event in both files (MS107).
+		m.res.Archived = append(m.res.Archived, o.body)
+		return
 	}
 	c := &Conflict{Event: a.ev.ID, Message: m.changed(a.ev.ID, o != nil, oSame, t != nil, tSame)}
 	var b bytes.Buffer
@@ -491,13 +541,7 @@ func (m *merger) theirsEvents(fresh []record, oursClaimed []bool, to map[int]int
 	if len(fresh) == 0 {
 		return
 	}
-	var ids []string
-	for _, s := range []*side{m.anc, m.ours, m.theirs} {
-		for _, r := range s.evs {
-			ids = append(ids, r.ev.ID)
-		}
-	}
-	width := idWidth(ids...)
+	width := m.width
 	// Ours' new events by their text with every ID token blanked, to
 	// find the ones theirs also has.
 	oursNew := map[string]*record{}

@@ -220,3 +220,103 @@ func TestMergeInheritedDuplicates(t *testing.T) {
 		})
 	}
 }
+
+// TestMergeArchivedOnOneSide: events one side moved to its archive
+// leave the merged log whichever side that is. Archived on theirs, ours'
+// copies were kept, so the merge (with theirs' archive, which git takes
+// as it is) held them twice; Result.Archived lists them for the
+// derived files' driver.
+func TestMergeArchivedOnOneSide(t *testing.T) {
+	anc := appended(nil, "base", 3)
+	ancLog := render(genHead, anc)
+	archived := func(b []byte) []byte {
+		i, j := bytes.Index(b, []byte("### evt-001")), bytes.Index(b, []byte("### evt-003"))
+		return append(append(append([]byte(nil), b[:i]...), "<!-- memsys: evt-001 through evt-002 archived to changelog-archive.md -->\n\n"...), b[j:]...)
+	}
+	appender := render(genHead, appended(anc, "new", 1))
+	archiver := archived(render(genHead, appended(anc, "arch", 1)))
+	for _, c := range []struct {
+		name      string
+		o, th     []byte
+		nArchived int
+	}{
+		{"ours archived", archiver, appender, 0},
+		{"theirs archived", appender, archiver, 2},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := Merge(Input{Path: "CHANGELOG.md", Ancestor: ancLog, Ours: c.o, Theirs: c.th, Text: gitText(t)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got.Conflicts) != 0 {
+				t.Fatalf("conflicts %v", got.Conflicts)
+			}
+			data := string(got.Data)
+			for _, l := range []string{"base1", "base2"} {
+				if strings.Contains(data, "**Summary**: "+l+"\n") {
+					t.Errorf("archived %q still in the log\n%s", l, data)
+				}
+			}
+			for _, l := range []string{"base3", "new1", "arch1"} {
+				if !strings.Contains(data, "**Summary**: "+l+"\n") {
+					t.Errorf("%q lost\n%s", l, data)
+				}
+			}
+			if len(got.Archived) != c.nArchived {
+				t.Fatalf("Archived holds %d events, want %d", len(got.Archived), c.nArchived)
+			}
+			for i, b := range got.Archived {
+				if want := fmt.Sprintf("**Summary**: base%d\n", i+1); !bytes.Contains(b, []byte(want)) {
+					t.Errorf("Archived[%d] is not base%d:\n%s", i, i+1, b)
+				}
+			}
+		})
+	}
+}
+
+// TestMergeReplayedKeepsNumber: a rebase of a branch that merged main
+// (git drops the merge and replays the branch's own commits after
+// main's) moves main's event before the branch's, so an event that
+// named it keeps its own number with its ref rewritten. Replaying the
+// next commit, the ancestor holds that event with the old ref and HEAD
+// with the new one under the same number: it is the same event (the
+// ancestor's IDs mapped to HEAD's give HEAD's text), not an edit, and
+// the rebase stopped on it. An edit of the ref that no renumbering
+// explains still conflicts.
+func TestMergeReplayedKeepsNumber(t *testing.T) {
+	ev := func(id, summary, refs string) string {
+		return "### " + id + " | 2025-01-01 10:00 | a | test\n\n**Scope**: s\n**Summary**: " + summary +
+			"\n\n**Details**:\n- note: after " + refs + "\n\n**Refs**: " + refs + "\n\n---\n\n"
+	}
+	const head = "# Changelog\n\n## Event Log\n\n"
+	// The branch after merging main (m1 renumbered after e1), then e2.
+	anc := head + ev("evt-001", "c", "none") + ev("evt-002", "e1", "evt-001") + ev("evt-003", "m1", "evt-001") + ev("evt-004", "e2", "evt-003")
+	// Rebased onto main: m1 first, e1 replayed after it, e2 keeps evt-004.
+	ours := head + ev("evt-001", "c", "none") + ev("evt-002", "m1", "evt-001") + ev("evt-003", "e1", "evt-001") + ev("evt-004", "e2", "evt-002")
+	// The next commit to replay: e3 after e2.
+	theirs := anc + ev("evt-005", "e3", "evt-004")
+	for _, c := range []struct {
+		name, ours, want string
+	}{
+		{"replayed", ours, ours + ev("evt-005", "e3", "evt-004")},
+		// e2's ref edited on HEAD to name e1, which no renumbering
+		// explains: a conflict.
+		{"edited", strings.Replace(ours, "**Refs**: evt-002", "**Refs**: evt-003", 1), ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := Merge(Input{Path: "CHANGELOG.md", Ancestor: []byte(anc), Ours: []byte(c.ours), Theirs: []byte(theirs), Text: gitText(t)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.want == "" {
+				if len(got.Conflicts) != 1 || got.Conflicts[0].Event != "evt-004" {
+					t.Fatalf("conflicts %v, want one on evt-004\n%s", got.Conflicts, got.Data)
+				}
+				return
+			}
+			if len(got.Conflicts) > 0 || strings.TrimRight(string(got.Data), "\n-") != strings.TrimRight(c.want, "\n-") {
+				t.Fatalf("conflicts %v\ngot:\n%s\nwant:\n%s", got.Conflicts, got.Data, c.want)
+			}
+		})
+	}
+}

@@ -73,7 +73,9 @@ func guard(next mcp.MethodHandler) mcp.MethodHandler {
 func tidySchemaErrors(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		res, err := next(ctx, method, req)
-		if r, ok := res.(*mcp.CallToolResult); ok && r.IsError {
+		// A call the SDK refuses (an unknown tool) is a nil
+		// *CallToolResult beside its error.
+		if r, ok := res.(*mcp.CallToolResult); ok && r != nil && r.IsError {
 			for _, c := range r.Content {
 				if tc, ok := c.(*mcp.TextContent); ok && strings.HasPrefix(tc.Text, "validating ") {
 					tc.Text = strings.ReplaceAll(tc.Text, "<invalid reflect.Value>", "null")

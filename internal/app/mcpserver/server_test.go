@@ -793,3 +793,19 @@ func TestStatusClipsLongSummary(t *testing.T) {
 		t.Errorf("show: the summary is %d bytes, want %d", len(sh.Summary), len(long))
 	}
 }
+
+// TestUnknownToolIsProtocolError: a call of a tool the server does not
+// have is a JSON-RPC error naming it, as the MCP specification says and
+// docs/agents.md promises, not a bug report: tidySchemaErrors read the
+// SDK's nil result for it, and guard turned that panic into "internal
+// error in memsys_nope: ... this is a bug in memsys".
+func TestUnknownToolIsProtocolError(t *testing.T) {
+	cs := connect(t, copyExample(t))
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "memsys_nope", Arguments: map[string]any{}})
+	if err == nil {
+		t.Fatalf("unknown tool: result %q (isError %v), want a JSON-RPC error", text(res), res.IsError)
+	}
+	if msg := err.Error(); !strings.Contains(msg, `"memsys_nope"`) || strings.Contains(msg, "internal error") {
+		t.Fatalf("unknown tool: error %q, want one naming the tool, not an internal error", msg)
+	}
+}
