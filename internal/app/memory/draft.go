@@ -128,9 +128,14 @@ func jsonMessage(err error) string {
 	if errors.As(err, &te) {
 		field := te.Field
 		if field == "" {
-			field = "a value"
+			field = "the event" // the whole value is not an object
 		}
-		return fmt.Sprintf("%s is a JSON %s where a %s is expected", words.Clip(field), te.Value, plainType(te.Type.Kind().String()))
+		want := plainType(te.Type.Kind().String())
+		article := "a"
+		if strings.ContainsRune("aeiou", rune(want[0])) {
+			article = "an"
+		}
+		return fmt.Sprintf("%s is a JSON %s where %s %s is expected", words.Clip(field), te.Value, article, want)
 	}
 	// DisallowUnknownFields names the key as sent, however long.
 	if k, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
