@@ -57,7 +57,7 @@ func (ds *DraftDetails) UnmarshalJSON(data []byte) error {
 		dec := json.NewDecoder(bytes.NewReader(data))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&list); err != nil {
-			return fmt.Errorf("%s: %s", jsonMessage(err), detailShapes)
+			return fmt.Errorf("%s: %s", jsonMessage(err, "a detail"), detailShapes)
 		}
 		*ds = list
 		return nil
@@ -122,13 +122,15 @@ func objectDetails(dec *json.Decoder) ([]DraftDetail, error) {
 func clipJSON(b []byte) string { return words.ClipTo(string(b), 20) }
 
 // jsonMessage words a decoding error for a person, without Go type
-// names such as "[]memory.DraftDetail".
-func jsonMessage(err error) string {
+// names such as "[]memory.DraftDetail"; whole names the value decoded
+// (the event, a detail) when the error is about the value itself, not
+// one of its fields.
+func jsonMessage(err error, whole string) string {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
 		field := te.Field
 		if field == "" {
-			field = "the event" // the whole value is not an object
+			field = whole
 		}
 		want := plainType(te.Type.Kind().String())
 		article := "a"
@@ -175,7 +177,7 @@ func DecodeDraft(data []byte) (Draft, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&d); err != nil {
-		return Draft{}, fmt.Errorf("event JSON on stdin: %s: send one object with type, scope, summary and optional agent, time, details, refs, tags, supersedes", jsonMessage(err))
+		return Draft{}, fmt.Errorf("event JSON on stdin: %s: send one object with type, scope, summary and optional agent, time, details, refs, tags, supersedes", jsonMessage(err, "the event"))
 	}
 	if dec.More() {
 		return Draft{}, fmt.Errorf("event JSON on stdin: more than one value: send exactly one event object")
