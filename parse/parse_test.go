@@ -516,3 +516,54 @@ func TestTimeStringAsFmt(t *testing.T) {
 		t.Fatalf("only %d times compared", n)
 	}
 }
+
+// utf16 encodes s as UTF-16 with a byte-order mark, as Windows editors
+// and PowerShell's Out-File save "Unicode" text.
+func utf16(s string, big bool) []byte {
+	out := []byte{0xff, 0xfe}
+	if big {
+		out = []byte{0xfe, 0xff}
+	}
+	for _, r := range s {
+		if big {
+			out = append(out, byte(r>>8), byte(r))
+		} else {
+			out = append(out, byte(r), byte(r>>8))
+		}
+	}
+	return out
+}
+
+// TestUTF16: a log saved as UTF-16 gives one problem that says to
+// re-save it as UTF-8, not an invalid UTF-8 byte and a NUL byte, and
+// UTF16 reports it, so callers do not advise adding a "## Event Log"
+// heading that the file already has.
+func TestUTF16(t *testing.T) {
+	src := head + "### evt-001 | 2025-02-03 10:00 | a | fix\n\n**Scope**: s\n**Summary**: x\n"
+	for _, c := range []struct {
+		big  bool
+		want string
+	}{
+		{false, `f:1:1: the file is UTF-16 (byte-order mark 0xff 0xfe), which memsys does not read: re-save it as UTF-8`},
+		{true, `f:1:1: the file is UTF-16 (byte-order mark 0xfe 0xff), which memsys does not read: re-save it as UTF-8`},
+	} {
+		l := Parse("f", utf16(src, c.big))
+		var got []string
+		for _, p := range l.Problems {
+			got = append(got, p.String())
+		}
+		if !reflect.DeepEqual(got, []string{c.want}) {
+			t.Errorf("problems\n got %q\nwant %q", got, []string{c.want})
+		}
+		if !l.UTF16() {
+			t.Errorf("UTF16() = false for a UTF-16 file")
+		}
+	}
+	if l := Parse("f", []byte(src)); l.UTF16() {
+		t.Errorf("UTF16() = true for a UTF-8 file")
+	}
+	// A UTF-8 file whose first byte is invalid is no UTF-16 file.
+	if l := Parse("f", append([]byte{0xff}, src...)); l.UTF16() {
+		t.Errorf("UTF16() = true for a file starting with 0xff alone")
+	}
+}

@@ -45,6 +45,11 @@ func AppendEvent(file string, src []byte, log *parse.Log, event []byte) ([]byte,
 // two events of the Event Log and the text after them, so src may be
 // the whole log or its tail (see ReadTail).
 func AppendLead(file string, src []byte, log *parse.Log) ([]byte, error) {
+	if log.UTF16() {
+		// The section may be there, unread: an event appended in
+		// UTF-8 would mix two encodings in one file.
+		return nil, fmt.Errorf("%s is UTF-16, which memsys does not read: re-save it as UTF-8, then run this again", file)
+	}
 	if !log.HasEventLog {
 		// init writes the section into a new log only; an existing
 		// CHANGELOG.md is the project's, so the user adds the line.
