@@ -419,7 +419,16 @@ func (p *state) details(items []item) []Detail {
 			d.norm = NormKey(d.Key)
 		}
 		for _, l := range it.more {
-			d.Value = strings.TrimSpace(d.Value + " " + p.text(l))
+			line := p.text(l)
+			if key, _, ok := splitField(line); ok && keyOf(key) != fkOther {
+				// A lazy continuation (no blank line after the list):
+				// markdown reads the field as the bullet's text, and so
+				// does memsys, so its refs or tags are lost unless the
+				// writer is told.
+				p.problem(KindFreeText, l.off, lineEnd(p.src, l.off), p.cur.ID,
+					"field "+quote(key)+" continues the bullet above it, so "+p.eventName(p.cur)+" reads it as that bullet's text: put a blank line before it")
+			}
+			d.Value = strings.TrimSpace(d.Value + " " + line)
 		}
 		if len(it.children) > 0 {
 			d.Children = p.details(it.children)

@@ -223,6 +223,13 @@ func TestProblems(t *testing.T) {
 		{"heading cuts an event", "### evt-001 | 2025-02-03 10:00 | a | fix\n\n## Notes\n\ntext\n\n### evt-002 | 2025-02-03 10:00 | a | fix\n\n### evt-003 | 2025-02-03 10:00 | a | fix\n", []string{
 			`f:7:1: heading "Notes" inside evt-001 ends the "## Event Log" section, so the events after it are outside the log: make it "#### Notes" or plain text`}, 3},
 		{"section after the log", "### evt-001 | 2025-02-03 10:00 | a | fix\n\n## Notes\n\ntext\n", nil, 1},
+		// Without a blank line a field after the Details list is a lazy
+		// continuation of its last bullet (CommonMark): its refs were
+		// silently read as the bullet's text. The value stays as
+		// markdown reads it; the problem says what to do.
+		{"field swallowed by a bullet", "### evt-001 | 2025-02-03 10:00 | a | fix\n\n**Details**:\n- changes: tokens\n**Refs**: evt-001\n", []string{
+			`f:9:1: field "Refs" continues the bullet above it, so evt-001 reads it as that bullet's text: put a blank line before it`}, 1},
+		{"prose continuing a bullet", "### evt-001 | 2025-02-03 10:00 | a | fix\n\n**Details**:\n- changes: tokens\nand **more**: x\n**Note**: y\n", nil, 1},
 		{"invalid utf-8", "### evt-001 | 2025-02-03 10:00 | a | fix\n\n**Summary**: caf\xe9\n", []string{
 			`f:7:17: invalid UTF-8 (byte 0xe9): re-save the file as UTF-8`}, 1},
 		{"nul", "### evt-001 | 2025-02-03 10:00 | a | fix\n\x00\n", []string{
