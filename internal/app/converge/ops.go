@@ -185,11 +185,12 @@ func renumber(ctx context.Context, g Git, root, onto string, dryRun bool) (Renum
 				res.Moves = append(res.Moves, m)
 			}
 		}
-		if !stopped[i] && bytes.Equal(r.Data, theirs) {
-			// The branch brings nothing to this file (it is only
-			// behind onto): writing onto's version would copy onto's
-			// new events into the branch without onto's commits, and
-			// the dry run says there is nothing to do.
+		if !stopped[i] && !r.TextOnly && len(r.Renumbered) == 0 {
+			// The branch adds no event to this file (it is only behind
+			// onto, or edited text around the events): there is nothing
+			// to renumber, and writing the merge would copy onto's new
+			// events into the branch without onto's commits, while the
+			// dry run says there is nothing to do.
 			continue
 		}
 		if crlf {
