@@ -41,8 +41,14 @@ func (p *state) parseHeader(e *Event, header string, start int) {
 	}
 	e.Num = num
 	if len(parts) != 4 {
-		p.problem(KindHeader, start, lineEnd(p.src, start), id, "event header has "+itoa(len(parts))+
-			" parts, want 4: write it as \"### "+id+" | YYYY-MM-DD HH:MM | agent | type\"")
+		// One part is a header with other separators (dashes, commas)
+		// or the ID alone: "has 1 parts" said neither.
+		what := "has " + itoa(len(parts)) + " parts, want 4"
+		if len(parts) == 1 {
+			what = "has no \"|\" between its parts"
+		}
+		p.problem(KindHeader, start, lineEnd(p.src, start), id, "event header "+what+
+			": write it as \"### "+id+" | YYYY-MM-DD HH:MM | agent | type\"")
 	}
 	if len(parts) > 1 {
 		t, msg := ParseTime(parts[1])

@@ -190,6 +190,10 @@ func TestProblems(t *testing.T) {
 			`f:5:1: event ID "evt-0123456789" has 10 digits, at most 9 are allowed: use the next number after the last event`}, 0},
 		{"truncated", "### evt-001 | 2025-02-03 10:00\n", []string{
 			`f:5:1: event header has 2 parts, want 4: write it as "### evt-001 | YYYY-MM-DD HH:MM | agent | type"`}, 1},
+		// One part: the parts were separated by something other than
+		// "|" (dashes, commas), or the header is the ID alone.
+		{"no pipes", "### evt-001 — 2025-02-03 10:00 — a — fix\n", []string{
+			`f:5:1: event header has no "|" between its parts: write it as "### evt-001 | YYYY-MM-DD HH:MM | agent | type"`}, 1},
 		{"empty agent", "### evt-001 | 2025-02-03 10:00 |  | fix\n", []string{
 			`f:5:1: event header has an empty agent or type: fill in both`}, 1},
 		{"level 2", "## evt-001 | 2025-02-03 10:00 | a | fix\n", []string{
