@@ -151,6 +151,10 @@ func checkStale(p *Pass, rel string, need bool) {
 		p.Reportf(lineRange(rel, 1), "", "%s has no event horizon, the last event is %s: %s", rel, last, fix)
 	case last == "":
 		p.Reportf(lineRange(rel, line), "", "%s event horizon is %s but the log has no events: %s", rel, h, fix)
+	case materialize.Ahead(h, last):
+		// Before the curated rows: the rows of the missing events
+		// would read as kept by hand, and adopt is no answer.
+		p.Reportf(lineRange(rel, line), last, "%s event horizon is %s, after the last event %s: %s, otherwise: %s", rel, h, last, AheadNote, fix)
 	default:
 		shown := h
 		if shown == "" {
@@ -163,6 +167,10 @@ func checkStale(p *Pass, rel string, need bool) {
 		p.Reportf(lineRange(rel, line), last, "%s event horizon is %s but the last event is %s: %s", rel, shown, last, fix)
 	}
 }
+
+// AheadNote says what a derived file's horizon after the last event
+// means (materialize.Ahead), in lint's and status's words alike.
+const AheadNote = "written from events the log no longer has; restore them if they were removed by mistake"
 
 // StagedAdvice completes the advice of the derived-file findings in ds
 // (MS201-MS205: "run memsys regen") for lint --staged, which judges the

@@ -607,6 +607,9 @@ func (d DerivedStatus) text(last, tier string) front.Text {
 	if d.LogRewritten {
 		return front.Sprintf("stale (horizon %s, last event %s): %s", or(d.Horizon, "none"), or(last, "none"), logRewrittenAdvice("it", d.Horizon))
 	}
+	if materialize.Ahead(d.Horizon, last) {
+		return front.Sprintf("stale (horizon %s, after the last event %s: %s): %s", d.Horizon, last, lint.AheadNote, fix)
+	}
 	if len(d.Curated) > 0 {
 		it := "them"
 		if len(d.Curated) == 1 {
