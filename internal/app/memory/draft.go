@@ -118,6 +118,10 @@ func objectDetails(dec *json.Decoder) ([]DraftDetail, error) {
 	return out, nil
 }
 
+// clipList is a list of IDs or tags as a message quotes it back: joined
+// as the log writes it, then clipped (a 1 MB tag stays one short line).
+func clipList(l []string) string { return words.Clip(strings.Join(l, ", ")) }
+
 // clipJSON is a JSON value as a message quotes it (words.ClipTo).
 func clipJSON(b []byte) string { return words.ClipTo(string(b), 20) }
 
@@ -542,11 +546,11 @@ func CheckRoundTrip(id string, d Draft, text []byte) error {
 	case e.Summary != d.Summary:
 		return fmt.Errorf("summary %q would read back as %q: simplify it", words.Clip(d.Summary), words.Clip(e.Summary))
 	case !slices.Equal(e.Refs, d.Refs):
-		return fmt.Errorf("refs would read back as %v: give plain evt-NNN IDs", e.Refs)
+		return fmt.Errorf("refs would read back as %q: give plain evt-NNN IDs", clipList(e.Refs))
 	case !slices.Equal(e.Supersedes, d.Supersedes):
-		return fmt.Errorf("supersedes would read back as %v: give plain evt-NNN IDs", e.Supersedes)
+		return fmt.Errorf("supersedes would read back as %q: give plain evt-NNN IDs", clipList(e.Supersedes))
 	case !slices.Equal(e.Tags, d.Tags):
-		return fmt.Errorf("tags %v would read back as %v: use plain words", d.Tags, e.Tags)
+		return fmt.Errorf("tags %q would read back as %q: use plain words", clipList(d.Tags), clipList(e.Tags))
 	}
 	return sameDetails(d.Details, e.Details)
 }
