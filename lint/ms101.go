@@ -26,6 +26,12 @@ func runEventLogSection(p *Pass) {
 	switch {
 	case p.Log == nil:
 		p.Reportf(diag.Range{File: p.LogFile()}, "", "%s is missing: run %s to create it", p.LogFile(), front.Init.Word())
+	case !p.Log.HasEventLog && cut(p.Log):
+		// The parse stopped at a line too long to read (MS120): the
+		// section may well come after it.
+	case p.Log.UTF16():
+		// Saved as UTF-16, the section is there but unread: MS121 says
+		// to re-save the file; adding a heading would make it worse.
 	case !p.Log.HasEventLog && p.lastEvent() == "":
 		// Release notes kept before memsys (init keeps them): no event
 		// to put the heading above; append writes below it, at the end.

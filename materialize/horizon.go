@@ -53,6 +53,16 @@ func Fresh(horizon string, line int, last string) bool {
 	return parse.SameEvent(horizon, last)
 }
 
+// Ahead reports whether horizon names a later event than last: the
+// derived file was written from events the history no longer has (they
+// were removed from the log, or the file is another branch's). regen
+// would drop what they recorded, so lint and status say so.
+func Ahead(horizon, last string) bool {
+	h, ok1 := parse.EventNum(horizon)
+	l, ok2 := parse.EventNum(last)
+	return ok1 && ok2 && h > l
+}
+
 // findFold returns the first index of word (lower-case ASCII) in src,
 // in any case, where ok accepts it; -1 if none. It jumps between
 // occurrences of the first letter in either case, so a large graph.md

@@ -147,6 +147,14 @@ func daysBetween(from, to parse.Time) (int, bool) {
 
 func dayNum(t parse.Time) int64 { return (t.Minutes() - int64(t.Hour)*60 - int64(t.Minute)) / 1440 }
 
+// ValidDue reports whether s, a blocker's, escalation's or commitment's
+// due detail, starts with the YYYY-MM-DD date that PastDue compares;
+// any other value is never past due.
+func ValidDue(s string) bool {
+	_, ok := parseDate(s)
+	return ok
+}
+
 // parseDate reads the YYYY-MM-DD at the start of s.
 func parseDate(s string) (parse.Time, bool) {
 	s = strings.TrimSpace(s)

@@ -41,8 +41,14 @@ func (p *state) parseHeader(e *Event, header string, start int) {
 	}
 	e.Num = num
 	if len(parts) != 4 {
-		p.problem(KindHeader, start, lineEnd(p.src, start), id, "event header has "+itoa(len(parts))+
-			" parts, want 4: write it as \"### "+id+" | YYYY-MM-DD HH:MM | agent | type\"")
+		// One part is a header with other separators (dashes, commas)
+		// or the ID alone: "has 1 parts" said neither.
+		what := "has " + itoa(len(parts)) + " parts, want 4"
+		if len(parts) == 1 {
+			what = "has no \"|\" between its parts"
+		}
+		p.problem(KindHeader, start, lineEnd(p.src, start), id, "event header "+what+
+			": write it as \"### "+id+" | YYYY-MM-DD HH:MM | agent | type\"")
 	}
 	if len(parts) > 1 {
 		t, msg := ParseTime(parts[1])
@@ -419,7 +425,16 @@ func (p *state) details(items []item) []Detail {
 			d.norm = NormKey(d.Key)
 		}
 		for _, l := range it.more {
-			d.Value = strings.TrimSpace(d.Value + " " + p.text(l))
+			line := p.text(l)
+			if key, _, ok := splitField(line); ok && keyOf(key) != fkOther {
+				// A lazy continuation (no blank line after the list):
+				// markdown reads the field as the bullet's text, and so
+				// does memsys, so its refs or tags are lost unless the
+				// writer is told.
+				p.problem(KindFreeText, l.off, lineEnd(p.src, l.off), p.cur.ID,
+					"field "+quote(key)+" continues the bullet above it, so "+p.eventName(p.cur)+" reads it as that bullet's text: put a blank line before it")
+			}
+			d.Value = strings.TrimSpace(d.Value + " " + line)
 		}
 		if len(it.children) > 0 {
 			d.Children = p.details(it.children)

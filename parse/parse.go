@@ -3,6 +3,7 @@ package parse
 import (
 	"bytes"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 	"unsafe"
 
@@ -151,6 +152,12 @@ func (p *state) reportConflicts() {
 // written with the wrong encoding. Parsing goes on; names compare
 // byte-wise either way.
 func (p *state) encoding() {
+	if bom, ok := utf16BOM(p.src); ok {
+		// Every other byte is NUL and nothing reads as markdown: one
+		// problem that says what happened, not a stray byte and a NUL.
+		p.problem(KindEncoding, 0, 2, "", utf16Prefix+" (byte-order mark "+bom+"), which memsys does not read: re-save it as UTF-8")
+		return
+	}
 	if !utf8.Valid(p.src) {
 		off := 0
 		for off < len(p.src) {
@@ -168,4 +175,33 @@ func (p *state) encoding() {
 	if i := bytes.Index(p.src, []byte("\xef\xbb\xbf")); i >= 0 {
 		p.problem(KindEncoding, i, i+3, "", "byte-order mark inside the file (two files pasted together?): delete it")
 	}
+}
+
+// utf16Prefix starts the one problem of a file saved as UTF-16 (Windows
+// "Unicode", PowerShell 5's Out-File), which Log.UTF16 looks for.
+const utf16Prefix = "the file is UTF-16"
+
+// utf16BOM reports whether src starts with a UTF-16 byte-order mark,
+// and the mark as a message shows it.
+func utf16BOM(src []byte) (string, bool) {
+	switch {
+	case bytes.HasPrefix(src, []byte{0xff, 0xfe}):
+		return "0xff 0xfe", true
+	case bytes.HasPrefix(src, []byte{0xfe, 0xff}):
+		return "0xfe 0xff", true
+	}
+	return "", false
+}
+
+// UTF16 reports whether the file was saved as UTF-16: the parser read
+// nothing from it, so it has no "## Event Log" section to speak of, and
+// the advice is to re-save it as UTF-8 (its one problem says so), not
+// to add the section.
+func (l *Log) UTF16() bool {
+	for _, p := range l.Problems {
+		if p.Kind == KindEncoding && strings.HasPrefix(p.Message, utf16Prefix) {
+			return true
+		}
+	}
+	return false
 }

@@ -190,6 +190,10 @@ func TestProblems(t *testing.T) {
 			`f:5:1: event ID "evt-0123456789" has 10 digits, at most 9 are allowed: use the next number after the last event`}, 0},
 		{"truncated", "### evt-001 | 2025-02-03 10:00\n", []string{
 			`f:5:1: event header has 2 parts, want 4: write it as "### evt-001 | YYYY-MM-DD HH:MM | agent | type"`}, 1},
+		// One part: the parts were separated by something other than
+		// "|" (dashes, commas), or the header is the ID alone.
+		{"no pipes", "### evt-001 — 2025-02-03 10:00 — a — fix\n", []string{
+			`f:5:1: event header has no "|" between its parts: write it as "### evt-001 | YYYY-MM-DD HH:MM | agent | type"`}, 1},
 		{"empty agent", "### evt-001 | 2025-02-03 10:00 |  | fix\n", []string{
 			`f:5:1: event header has an empty agent or type: fill in both`}, 1},
 		{"level 2", "## evt-001 | 2025-02-03 10:00 | a | fix\n", []string{
@@ -223,6 +227,13 @@ func TestProblems(t *testing.T) {
 		{"heading cuts an event", "### evt-001 | 2025-02-03 10:00 | a | fix\n\n## Notes\n\ntext\n\n### evt-002 | 2025-02-03 10:00 | a | fix\n\n### evt-003 | 2025-02-03 10:00 | a | fix\n", []string{
 			`f:7:1: heading "Notes" inside evt-001 ends the "## Event Log" section, so the events after it are outside the log: make it "#### Notes" or plain text`}, 3},
 		{"section after the log", "### evt-001 | 2025-02-03 10:00 | a | fix\n\n## Notes\n\ntext\n", nil, 1},
+		// Without a blank line a field after the Details list is a lazy
+		// continuation of its last bullet (CommonMark): its refs were
+		// silently read as the bullet's text. The value stays as
+		// markdown reads it; the problem says what to do.
+		{"field swallowed by a bullet", "### evt-001 | 2025-02-03 10:00 | a | fix\n\n**Details**:\n- changes: tokens\n**Refs**: evt-001\n", []string{
+			`f:9:1: field "Refs" continues the bullet above it, so evt-001 reads it as that bullet's text: put a blank line before it`}, 1},
+		{"prose continuing a bullet", "### evt-001 | 2025-02-03 10:00 | a | fix\n\n**Details**:\n- changes: tokens\nand **more**: x\n**Note**: y\n", nil, 1},
 		{"invalid utf-8", "### evt-001 | 2025-02-03 10:00 | a | fix\n\n**Summary**: caf\xe9\n", []string{
 			`f:7:17: invalid UTF-8 (byte 0xe9): re-save the file as UTF-8`}, 1},
 		{"nul", "### evt-001 | 2025-02-03 10:00 | a | fix\n\x00\n", []string{
@@ -514,5 +525,56 @@ func TestTimeStringAsFmt(t *testing.T) {
 	}
 	if n < 2000 {
 		t.Fatalf("only %d times compared", n)
+	}
+}
+
+// utf16 encodes s as UTF-16 with a byte-order mark, as Windows editors
+// and PowerShell's Out-File save "Unicode" text.
+func utf16(s string, big bool) []byte {
+	out := []byte{0xff, 0xfe}
+	if big {
+		out = []byte{0xfe, 0xff}
+	}
+	for _, r := range s {
+		if big {
+			out = append(out, byte(r>>8), byte(r))
+		} else {
+			out = append(out, byte(r), byte(r>>8))
+		}
+	}
+	return out
+}
+
+// TestUTF16: a log saved as UTF-16 gives one problem that says to
+// re-save it as UTF-8, not an invalid UTF-8 byte and a NUL byte, and
+// UTF16 reports it, so callers do not advise adding a "## Event Log"
+// heading that the file already has.
+func TestUTF16(t *testing.T) {
+	src := head + "### evt-001 | 2025-02-03 10:00 | a | fix\n\n**Scope**: s\n**Summary**: x\n"
+	for _, c := range []struct {
+		big  bool
+		want string
+	}{
+		{false, `f:1:1: the file is UTF-16 (byte-order mark 0xff 0xfe), which memsys does not read: re-save it as UTF-8`},
+		{true, `f:1:1: the file is UTF-16 (byte-order mark 0xfe 0xff), which memsys does not read: re-save it as UTF-8`},
+	} {
+		l := Parse("f", utf16(src, c.big))
+		var got []string
+		for _, p := range l.Problems {
+			got = append(got, p.String())
+		}
+		if !reflect.DeepEqual(got, []string{c.want}) {
+			t.Errorf("problems\n got %q\nwant %q", got, []string{c.want})
+		}
+		if !l.UTF16() {
+			t.Errorf("UTF16() = false for a UTF-16 file")
+		}
+	}
+	if l := Parse("f", []byte(src)); l.UTF16() {
+		t.Errorf("UTF16() = true for a UTF-8 file")
+	}
+	// A UTF-8 file whose first byte is invalid is no UTF-16 file.
+	if l := Parse("f", append([]byte{0xff}, src...)); l.UTF16() {
+		t.Errorf("UTF16() = true for a file starting with 0xff alone")
 	}
 }

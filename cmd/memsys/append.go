@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/memsys/memsys/internal/app/memory"
+	"github.com/memsys/memsys/internal/base/front"
 	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/lint"
@@ -65,6 +66,11 @@ func runAppend(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	res, err := memory.Append(root, d, cmd.Bool("regen"), format == "json")
+	if err != nil && cmd.String("json") != "" {
+		// The flags cannot be combined with --json: name the object's
+		// keys instead ("missing scope: pass the "scope" key").
+		err = jsonWorded{msg: front.Message(err, front.JSON), err: err}
+	}
 	if res.Recovered != "" {
 		fmt.Fprintln(cmd.Root().ErrWriter, "memsys: "+res.Recovered)
 	}
@@ -86,6 +92,16 @@ func runAppend(ctx context.Context, cmd *cli.Command) error {
 	}
 	return nil
 }
+
+// jsonWorded is an append error as the JSON front words it, still
+// wrapping the error it words.
+type jsonWorded struct {
+	msg string
+	err error
+}
+
+func (e jsonWorded) Error() string { return e.msg }
+func (e jsonWorded) Unwrap() error { return e.err }
 
 // lcDraft builds the event from --json or from the flags.
 func lcDraft(cmd *cli.Command) (memory.Draft, error) {

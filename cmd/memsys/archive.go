@@ -38,11 +38,12 @@ func lcThresholds(cmd *cli.Command, threshold, keep int) (int, int, error) {
 	if cmd.IsSet("keep") {
 		keep = int(cmd.Int("keep"))
 	}
-	if threshold < 0 || keep < 0 {
-		return 0, 0, usageErr("--threshold and --keep must not be negative")
+	// Each message names the flag that was given: status has no --keep.
+	if threshold < 0 {
+		return 0, 0, usageErr("--threshold %d: must not be negative", threshold)
 	}
 	if keep < 1 {
-		return 0, 0, usageErr("--keep must be at least 1: the log keeps the last N events")
+		return 0, 0, usageErr("--keep %d: must be at least 1: the log keeps the last N events", keep)
 	}
 	return threshold, keep, nil
 }

@@ -185,6 +185,14 @@ func renumber(ctx context.Context, g Git, root, onto string, dryRun bool) (Renum
 				res.Moves = append(res.Moves, m)
 			}
 		}
+		if !stopped[i] && !r.TextOnly && len(r.Renumbered) == 0 {
+			// The branch adds no event to this file (it is only behind
+			// onto, or edited text around the events): there is nothing
+			// to renumber, and writing the merge would copy onto's new
+			// events into the branch without onto's commits, while the
+			// dry run says there is nothing to do.
+			continue
+		}
 		if crlf {
 			r.Data = toCRLF(r.Data)
 		}

@@ -11,11 +11,17 @@ import (
 )
 
 // Newline returns the line ending a file uses: "\r\n" when it has any
-// CRLF, else "\n". New text follows the file's own convention so a
-// CRLF log does not end up with mixed endings.
+// CRLF, "\r" when its lines end in lone CRs only (classic Mac, which
+// CommonMark and the parser read as line breaks), else "\n". New text
+// follows the file's own convention so a log does not end up with mixed
+// endings; after a lone CR an LF would even join it into one CRLF line
+// break, making a "---" written next a setext underline.
 func Newline(src []byte) string {
 	if bytes.Contains(src, []byte("\r\n")) {
 		return "\r\n"
+	}
+	if bytes.IndexByte(src, '\n') < 0 && bytes.IndexByte(src, '\r') >= 0 {
+		return "\r"
 	}
 	return "\n"
 }
@@ -45,6 +51,11 @@ func AppendEvent(file string, src []byte, log *parse.Log, event []byte) ([]byte,
 // two events of the Event Log and the text after them, so src may be
 // the whole log or its tail (see ReadTail).
 func AppendLead(file string, src []byte, log *parse.Log) ([]byte, error) {
+	if log.UTF16() {
+		// The section may be there, unread: an event appended in
+		// UTF-8 would mix two encodings in one file.
+		return nil, fmt.Errorf("%s is UTF-16, which memsys does not read: re-save it as UTF-8, then run this again", file)
+	}
 	if !log.HasEventLog {
 		// init writes the section into a new log only; an existing
 		// CHANGELOG.md is the project's, so the user adds the line.
@@ -90,7 +101,7 @@ func AppendLead(file string, src []byte, log *parse.Log) ([]byte, error) {
 	// sees what the file ends with; the lead is what comes after them.
 	keep := src[max(len(src)-3, 0):] // blank looks at most at "\n\r\n"
 	out := append(make([]byte, 0, len(keep)+16), keep...)
-	if len(src) > 0 && src[len(src)-1] != '\n' {
+	if len(src) > 0 && src[len(src)-1] != '\n' && (nl != "\r" || src[len(src)-1] != '\r') {
 		out = append(out, nl...)
 	}
 	switch {
@@ -168,7 +179,7 @@ func TornEnd(file string, src []byte, log *parse.Log) error {
 // blank makes b end with an empty line (b already ends with a newline
 // or is empty after a heading).
 func blank(b []byte, nl string) []byte {
-	if bytes.HasSuffix(b, []byte("\n\n")) || bytes.HasSuffix(b, []byte("\n\r\n")) || len(b) == 0 {
+	if bytes.HasSuffix(b, []byte("\n\n")) || bytes.HasSuffix(b, []byte("\n\r\n")) || bytes.HasSuffix(b, []byte("\r\r")) || len(b) == 0 {
 		return b
 	}
 	return append(b, nl...)

@@ -57,7 +57,7 @@ func (ds *DraftDetails) UnmarshalJSON(data []byte) error {
 		dec := json.NewDecoder(bytes.NewReader(data))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&list); err != nil {
-			return fmt.Errorf("%s: %s", jsonMessage(err), detailShapes)
+			return fmt.Errorf("%s: %s", jsonMessage(err, "a detail"), detailShapes)
 		}
 		*ds = list
 		return nil
@@ -118,19 +118,30 @@ func objectDetails(dec *json.Decoder) ([]DraftDetail, error) {
 	return out, nil
 }
 
+// clipList is a list of IDs or tags as a message quotes it back: joined
+// as the log writes it, then clipped (a 1 MB tag stays one short line).
+func clipList(l []string) string { return words.Clip(strings.Join(l, ", ")) }
+
 // clipJSON is a JSON value as a message quotes it (words.ClipTo).
 func clipJSON(b []byte) string { return words.ClipTo(string(b), 20) }
 
 // jsonMessage words a decoding error for a person, without Go type
-// names such as "[]memory.DraftDetail".
-func jsonMessage(err error) string {
+// names such as "[]memory.DraftDetail"; whole names the value decoded
+// (the event, a detail) when the error is about the value itself, not
+// one of its fields.
+func jsonMessage(err error, whole string) string {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
 		field := te.Field
 		if field == "" {
-			field = "a value"
+			field = whole
 		}
-		return fmt.Sprintf("%s is a JSON %s where a %s is expected", words.Clip(field), te.Value, plainType(te.Type.Kind().String()))
+		want := plainType(te.Type.Kind().String())
+		article := "a"
+		if strings.ContainsRune("aeiou", rune(want[0])) {
+			article = "an"
+		}
+		return fmt.Sprintf("%s is a JSON %s where %s %s is expected", words.Clip(field), te.Value, article, want)
 	}
 	// DisallowUnknownFields names the key as sent, however long.
 	if k, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
@@ -170,7 +181,7 @@ func DecodeDraft(data []byte) (Draft, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&d); err != nil {
-		return Draft{}, fmt.Errorf("event JSON on stdin: %s: send one object with type, scope, summary and optional agent, time, details, refs, tags, supersedes", jsonMessage(err))
+		return Draft{}, fmt.Errorf("event JSON on stdin: %s: send one object with type, scope, summary and optional agent, time, details, refs, tags, supersedes", jsonMessage(err, "the event"))
 	}
 	if dec.More() {
 		return Draft{}, fmt.Errorf("event JSON on stdin: more than one value: send exactly one event object")
@@ -535,11 +546,11 @@ func CheckRoundTrip(id string, d Draft, text []byte) error {
 	case e.Summary != d.Summary:
 		return fmt.Errorf("summary %q would read back as %q: simplify it", words.Clip(d.Summary), words.Clip(e.Summary))
 	case !slices.Equal(e.Refs, d.Refs):
-		return fmt.Errorf("refs would read back as %v: give plain evt-NNN IDs", e.Refs)
+		return fmt.Errorf("refs would read back as %q: give plain evt-NNN IDs", clipList(e.Refs))
 	case !slices.Equal(e.Supersedes, d.Supersedes):
-		return fmt.Errorf("supersedes would read back as %v: give plain evt-NNN IDs", e.Supersedes)
+		return fmt.Errorf("supersedes would read back as %q: give plain evt-NNN IDs", clipList(e.Supersedes))
 	case !slices.Equal(e.Tags, d.Tags):
-		return fmt.Errorf("tags %v would read back as %v: use plain words", d.Tags, e.Tags)
+		return fmt.Errorf("tags %q would read back as %q: use plain words", clipList(d.Tags), clipList(e.Tags))
 	}
 	return sameDetails(d.Details, e.Details)
 }

@@ -74,7 +74,9 @@ func Init(root string, tier parse.Tier) (*InitResult, error) {
 	if err != nil {
 		return r, err
 	}
-	if !mem.Log.HasEventLog {
+	if mem.Log.UTF16() {
+		r.Warning = parse.LogFile + " is UTF-16, which memsys does not read: re-save it as UTF-8"
+	} else if !mem.Log.HasEventLog {
 		// init never edits an existing log, so it can only say so.
 		r.Warning = parse.LogFile + " has no \"## Event Log\" section: add one at its end; memsys reads events only there"
 	}

@@ -194,6 +194,21 @@ func TestAppendEvent(t *testing.T) {
 	if Newline(crlf) != "\r\n" {
 		t.Error("CRLF not detected")
 	}
+	// Lone-CR line endings: the event is appended with them, after a
+	// blank line and a rule, so it stays one event and nothing joins
+	// the last CR to an LF (a CRLF break, the rule a setext underline).
+	cr := bytes.ReplaceAll(genLog(2, "\n---\n\n"), []byte("\n"), []byte("\r"))
+	if Newline(cr) != "\r" {
+		t.Errorf("lone CR: Newline %q", Newline(cr))
+	}
+	evCR := bytes.ReplaceAll(ev, []byte("\n"), []byte("\r"))
+	got, err := AppendEvent("CHANGELOG.md", cr, parse.Parse("CHANGELOG.md", cr), evCR)
+	if want := string(cr) + "\r---\r\r" + string(evCR); err != nil || string(got) != want {
+		t.Errorf("lone CR: got %q, %v\nwant %q", got, err, want)
+	}
+	if n := len(parse.Parse("c", got).Events); n != 3 {
+		t.Errorf("lone CR: %d events after append, want 3", n)
+	}
 }
 
 func TestArchive(t *testing.T) {

@@ -32,6 +32,7 @@ type StatusReport struct {
 	// (with the default --keep) would move and what stops it there.
 	ArchivePlan *ArchivePreview `json:"archive_plan,omitempty"`
 	root        string          // where the report was read, for the archive plan
+	utf16       bool            // the log is UTF-16 (parse.Log.UTF16): re-save it, not add a section
 	// limit and keep are .memsys.json's archive threshold and keep
 	// count (the defaults when it sets none).
 	limit, keep int
@@ -281,6 +282,7 @@ func ReadStatus(root string) (*StatusReport, error) {
 	r.Stale = r.Graph.Expected && r.Graph.State != "fresh" || r.Context.Expected && r.Context.State != "fresh"
 	r.countUnread(mem.Archive, mem.Log)
 	r.NoEventLog = mem.Log != nil && !mem.Log.HasEventLog
+	r.utf16 = mem.Log != nil && mem.Log.UTF16()
 	n, loopsFresh := freshLoops(context, r.Context)
 	if loopsFresh {
 		r.OpenLoops, r.LoopsFrom = n, parse.ContextFile
@@ -512,7 +514,11 @@ func (r *StatusReport) WriteText(w io.Writer, f front.Front) {
 	if r.Unread > 0 {
 		front.Fprintf(w, f, "unread headings: %d (the first at %s): %s says why\n", r.Unread, r.FirstUnread, front.Lint.Word())
 	}
-	if r.NoEventLog {
+	if r.NoEventLog && r.utf16 {
+		// The section may well be there, unread: adding one would
+		// only mix encodings.
+		fmt.Fprintf(w, "event log: %s is UTF-16, which memsys does not read: re-save it as UTF-8\n", r.Log.File)
+	} else if r.NoEventLog {
 		fmt.Fprintf(w, "event log: %s has no \"## Event Log\" section: add the line \"## Event Log\" at the end of the file (memsys reads events only below it)\n", r.Log.File)
 	}
 	if r.LastEvent != nil {
@@ -600,6 +606,9 @@ func (d DerivedStatus) text(last, tier string) front.Text {
 	}
 	if d.LogRewritten {
 		return front.Sprintf("stale (horizon %s, last event %s): %s", or(d.Horizon, "none"), or(last, "none"), logRewrittenAdvice("it", d.Horizon))
+	}
+	if materialize.Ahead(d.Horizon, last) {
+		return front.Sprintf("stale (horizon %s, after the last event %s: %s): %s", d.Horizon, last, lint.AheadNote, fix)
 	}
 	if len(d.Curated) > 0 {
 		it := "them"

@@ -16,20 +16,30 @@ const (
 	CLI Front = iota
 	// MCP is memsys-mcp: tool parameters and tool names.
 	MCP
+	// JSON is the command line reading an event as a JSON object
+	// (memsys append --json -): an input is a key of the object, since
+	// the flags cannot be combined with --json; advice still names
+	// commands as the command line does.
+	JSON
 )
 
 // Word is a piece of a message that each front end spells its own way.
 // In a format its %s (String) is the command line's spelling, so an
-// error's Error() text is the CLI's.
-type Word struct{ CLI, MCP string }
+// error's Error() text is the CLI's. JSON is empty but for an input
+// (the key that carries it); the JSON front otherwise speaks the CLI's
+// words.
+type Word struct{ CLI, MCP, JSON string }
 
 // String is the command line's spelling.
 func (w Word) String() string { return w.CLI }
 
 // For is w as front f spells it.
 func (w Word) For(f Front) string {
-	if f == MCP {
+	switch {
+	case f == MCP:
 		return w.MCP
+	case f == JSON && w.JSON != "":
+		return w.JSON
 	}
 	return w.CLI
 }
@@ -40,12 +50,12 @@ type Input struct{ Flag, Param string }
 
 // Name is the input as the subject of a message, before the value it
 // was given: --time "x" on the command line, time "x" over MCP.
-func (in Input) Name() Word { return Word{CLI: in.Flag, MCP: in.Param} }
+func (in Input) Name() Word { return Word{CLI: in.Flag, MCP: in.Param, JSON: in.Param} }
 
 // Ref is the input in advice (pass it, drop it): --at on the command
-// line, the "at" parameter over MCP.
+// line, the "at" parameter over MCP, the "at" key in a JSON object.
 func (in Input) Ref() Word {
-	return Word{CLI: in.Flag, MCP: "the " + strconv.Quote(in.Param) + " parameter"}
+	return Word{CLI: in.Flag, MCP: "the " + strconv.Quote(in.Param) + " parameter", JSON: "the " + strconv.Quote(in.Param) + " key"}
 }
 
 // Command is a command that advice names: CLI as typed at the command

@@ -126,3 +126,27 @@ func TestCommandShort(t *testing.T) {
 		t.Errorf("Short of a CLI-only command = %+v", got)
 	}
 }
+
+// TestJSONFront: an event read as a JSON object names its keys where the
+// command line names flags (which cannot be combined with --json), and
+// otherwise speaks the command line's words: commands stay commands.
+func TestJSONFront(t *testing.T) {
+	scope := Input{Flag: "--scope", Param: "scope"}
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{
+		{Errorf("missing scope: pass %s with the area", scope.Ref()), `missing scope: pass the "scope" key with the area`},
+		{Errorf("%s %q is not a time", Input{"--time", "time"}.Name(), "noon"), `time "noon" is not a time`},
+		{Errorf("%s lists the events", Log.Word()), `memsys log lists the events`},
+		{Errorf("fix it (%s)", missingWord), `fix it (--agent or set MEMSYS_AGENT)`},
+	} {
+		if got := Message(tc.err, JSON); got != tc.want {
+			t.Errorf("Message(JSON) = %q, want %q", got, tc.want)
+		}
+	}
+}
+
+// missingWord is a phrase spelled for two fronts only: the JSON front
+// takes the command line's.
+var missingWord = Word{CLI: "--agent or set MEMSYS_AGENT", MCP: `the "agent" parameter`}

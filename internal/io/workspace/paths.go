@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -94,7 +95,10 @@ func Roots(base string, explicit bool, patterns []string) ([]string, error) {
 		return nil, err
 	}
 	for _, pat := range patterns {
-		pat = strings.TrimPrefix(filepath.ToSlash(pat), "./")
+		var ok bool
+		if pat, ok = belowBase(base, pat); !ok {
+			return nil, fmt.Errorf("lint: pattern %q leads outside the folder memsys started in: patterns are relative to it; for a memory elsewhere run memsys -C DIR lint", words.ClipPath(pat))
+		}
 		if !doublestar.ValidatePattern(pat) {
 			return nil, fmt.Errorf("lint: bad pattern %q: see doublestar syntax, e.g. 'services/**'", words.ClipPath(pat))
 		}
@@ -133,6 +137,30 @@ func Roots(base string, explicit bool, patterns []string) ([]string, error) {
 	}
 	slices.Sort(roots)
 	return roots, nil
+}
+
+// belowBase returns pat as a slash-separated path relative to base,
+// as fs.Glob over base needs it: cleaned ("services//a", "services/./a"
+// and "./a" name what they spell, where the glob said "invalid
+// argument"), and an absolute path made relative to base. It reports
+// false, with pat as typed, when the path leads outside base ("../b",
+// an absolute path elsewhere), which the glob cannot reach.
+func belowBase(base, pat string) (string, bool) {
+	typed := pat
+	if filepath.IsAbs(pat) {
+		abs, err := filepath.Abs(base)
+		if err != nil {
+			return typed, false
+		}
+		if pat, err = filepath.Rel(abs, pat); err != nil {
+			return typed, false
+		}
+	}
+	pat = path.Clean(filepath.ToSlash(pat))
+	if pat == ".." || strings.HasPrefix(pat, "../") {
+		return typed, false
+	}
+	return pat, true
 }
 
 // inside reports whether p is root or below it.
