@@ -77,7 +77,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			workspace.DisableCache()
 		}
 		if p := cmd.String("cpuprofile"); p != "" {
-			stop, err := workspace.CPUProfile(p)
+			stop, err := workspace.CPUProfile(profileSource(args), p)
 			if err != nil {
 				return ctx, cannotRun{err}
 			}
@@ -216,6 +216,21 @@ func invoked(args []string) string {
 // valueFlags are the global flags that take a value (TestValueFlags
 // keeps the list in step with the root's flags).
 var valueFlags = []string{"C", "cpuprofile"}
+
+// profileSource names how the CPU profile's file was given, for its
+// errors: a hook or agent that set MEMSYS_CPUPROFILE has no
+// --cpuprofile to look for.
+func profileSource(args []string) string {
+	for _, a := range args[1:] {
+		if a == "--" {
+			break
+		}
+		if n := strings.TrimLeft(a, "-"); n != a && (n == "cpuprofile" || strings.HasPrefix(n, "cpuprofile=")) {
+			return "--cpuprofile "
+		}
+	}
+	return "MEMSYS_CPUPROFILE="
+}
 
 // versionOnly reports whether args ask for the version and nothing
 // else, which the root answers before any command is looked at.

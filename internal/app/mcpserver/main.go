@@ -80,7 +80,7 @@ func Main(ctx context.Context, args []string, stderr io.Writer) int {
 		// memsys mcp passes its own --cpuprofile on: its exec into this
 		// program discards the profile memsys had started, so the
 		// session's profile is written here.
-		if stop, err = workspace.CPUProfile(*profile); err != nil {
+		if stop, err = workspace.CPUProfile("--cpuprofile ", *profile); err != nil {
 			return fail(err)
 		}
 	}

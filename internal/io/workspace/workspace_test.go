@@ -289,7 +289,7 @@ func TestHasEventLogReadsTheHead(t *testing.T) {
 // file once stopped, and that an uncreatable path is one clear error.
 func TestCPUProfile(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "cpu.out")
-	stop, err := CPUProfile(p)
+	stop, err := CPUProfile("--cpuprofile ", p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -303,7 +303,7 @@ func TestCPUProfile(t *testing.T) {
 	if len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
 		t.Errorf("profile does not start with gzip's magic: % x", b[:min(len(b), 8)])
 	}
-	if _, err := CPUProfile(filepath.Join(p, "x")); err == nil || !strings.Contains(err.Error(), "cannot create") {
+	if _, err := CPUProfile("MEMSYS_CPUPROFILE=", filepath.Join(p, "x")); err == nil || !strings.HasPrefix(err.Error(), "MEMSYS_CPUPROFILE="+filepath.Join(p, "x")+": cannot create") {
 		t.Errorf("profile under a file: %v", err)
 	}
 }
