@@ -26,7 +26,7 @@ type Record struct {
 	Related []string             `json:"related"`
 	Tags    []string             `json:"tags"`
 	// Fields are "**Key**: value" lines other than the five the format
-	// defines; import turns them into details.
+	// defines; import turns them into details, all but Supersedes.
 	Fields []Field `json:"fields,omitempty"`
 }
 

@@ -20,7 +20,8 @@ import (
 // types map to themselves. A mapped line keeps its original type in a
 // "ledger_type" detail. Commitments are tasks: an open one creates its
 // node, a closed one ("status": "closed") modifies it, and the status
-// detail moves the node to completed.
+// detail moves the node to completed. A commitment line without a
+// "status" is memsys's own (export writes none) and stays a commitment.
 var TypeMap = []struct{ Ledger, Memsys, Why string }{
 	{"fact", "modify", "a fact updates what is known about its entity"},
 	{"decision", "decision", "the same concept"},
@@ -280,7 +281,7 @@ func planLine(fs []field, newID, agent string, newOf map[string]string) (Line, e
 	d := &l.Draft
 	var (
 		typ, ts, entity, supersedes string
-		related                     []string
+		related, fieldSupersedes    []string
 		extra                       []memory.DraftDetail
 		haveScope, haveDetails      bool
 	)
@@ -344,6 +345,13 @@ func planLine(fs []field, newID, agent string, newOf map[string]string) (Line, e
 				err = fmt.Errorf("\"fields\" must be a list of {\"key\", \"value\"} objects")
 			}
 			for _, x := range xs {
+				if parse.SameKey(x.Key, "supersedes") {
+					// export's Supersedes field: memsys's correction,
+					// which must stay a field for replay to skip
+					// the events it names (a detail is ignored).
+					fieldSupersedes = append(fieldSupersedes, memory.SplitList([]string{x.Value})...)
+					continue
+				}
 				extra = append(extra, memory.DraftDetail{Key: x.Key, Value: x.Value})
 			}
 		default:
@@ -385,7 +393,13 @@ func planLine(fs []field, newID, agent string, newOf map[string]string) (Line, e
 	if mapped == "" {
 		return l, fmt.Errorf("unknown type %q: use one of %s", words.Clip(typ), strings.Join(allTypes(), ", "))
 	}
-	if typ == "commitment" && closed(extra) {
+	switch {
+	case typ == "commitment" && !hasStatus(extra):
+		// memsys's own commitment, as export writes it (seed 000's
+		// always says "status"): an open loop, closed by a later
+		// event, so it must stay a commitment for its closes to.
+		mapped = typ
+	case typ == "commitment" && closed(extra):
 		mapped = "modify"
 	}
 	d.Type = mapped
@@ -406,24 +420,33 @@ func planLine(fs []field, newID, agent string, newOf map[string]string) (Line, e
 	if strings.TrimSpace(d.Agent) == "" {
 		d.Agent = agent
 	}
-	// Refs: related and supersedes, renamed to the new IDs.
-	var refs []string
-	for _, r := range append(related, supersedes) {
-		if r = strings.TrimSpace(r); r == "" {
-			continue
-		}
-		id, ok := newOf[r]
-		if !ok {
-			if idNum(r) == 0 {
-				return l, fmt.Errorf("\"related\" or \"supersedes\" names %q, which no earlier line has: list events before the events that refer to them", words.Clip(r))
+	// Refs: related and supersedes, renamed to the new IDs; so is a
+	// Supersedes field.
+	rename := func(ids []string) ([]string, error) {
+		var out []string
+		for _, r := range ids {
+			if r = strings.TrimSpace(r); r == "" {
+				continue
 			}
-			id = r // an evt-NNN already in the memory; Normalize checks it
+			id, ok := newOf[r]
+			if !ok {
+				if idNum(r) == 0 {
+					return nil, fmt.Errorf("\"related\" or \"supersedes\" names %q, which no earlier line has: list events before the events that refer to them", words.Clip(r))
+				}
+				id = r // an evt-NNN already in the memory; Normalize checks it
+			}
+			if !slices.Contains(out, id) {
+				out = append(out, id)
+			}
 		}
-		if !slices.Contains(refs, id) {
-			refs = append(refs, id)
-		}
+		return out, nil
 	}
-	d.Refs = refs
+	if d.Refs, err = rename(append(related, supersedes)); err != nil {
+		return l, err
+	}
+	if d.Supersedes, err = rename(fieldSupersedes); err != nil {
+		return l, err
+	}
 	// Details: the line's own, then what has no other place.
 	if !haveDetails {
 		d.Details = nil
@@ -450,6 +473,11 @@ func planLine(fs []field, newID, agent string, newOf map[string]string) (Line, e
 	}
 	d.Details = append(append(d.Details, add...), extra...)
 	return l, nil
+}
+
+// hasStatus reports whether the line had a top-level "status" key.
+func hasStatus(ds []memory.DraftDetail) bool {
+	return slices.ContainsFunc(ds, func(d memory.DraftDetail) bool { return d.Key == "status" })
 }
 
 func closed(ds []memory.DraftDetail) bool {

@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/memsys/memsys/internal/app/memory"
 	"github.com/memsys/memsys/internal/testkit/loggen"
+	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
 )
 
@@ -24,9 +26,22 @@ func emptyMemory(t *testing.T) string {
 // TestRoundTripGenerated: export of a generated 2,000-event log, imported
 // into an empty memory, exports to the same bytes, and the log is the
 // same events as the original (ID, time, agent, type, fields, details,
-// refs, tags).
+// refs, tags). The semantic log (commitments, closes, Supersedes) also
+// replays to the same graph.md and context.md: a commitment stays a
+// commitment, a Supersedes field stays one.
 func TestRoundTripGenerated(t *testing.T) {
-	src := loggen.Generate(2000, 7)
+	for _, tc := range []struct {
+		name string
+		src  []byte
+	}{
+		{"plain", loggen.Generate(2000, 7)},
+		{"semantic", loggen.GenerateSemantic(2000, 7)},
+	} {
+		t.Run(tc.name, func(t *testing.T) { testRoundTrip(t, tc.src) })
+	}
+}
+
+func testRoundTrip(t *testing.T, src []byte) {
 	orig := parse.Parse(parse.LogFile, src)
 	first, err := Export(orig.Events)
 	if err != nil {
@@ -63,6 +78,36 @@ func TestRoundTripGenerated(t *testing.T) {
 	if again.Events != 0 || again.Skipped != len(orig.Events) {
 		t.Fatalf("second import: %d events appended, %d skipped; want 0 and %d", again.Events, again.Skipped, len(orig.Events))
 	}
+	imported, err := os.ReadFile(filepath.Join(dir, parse.LogFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantG, wantC := render(orig.Events)
+	gotG, gotC := render(parse.Parse(parse.LogFile, imported).Events)
+	if !bytes.Equal(gotG, wantG) || !bytes.Equal(gotC, wantC) {
+		t.Fatalf("the imported log replays to other derived files:\n%s", diffLines(string(wantC), string(gotC)))
+	}
+}
+
+// render replays events as regen does and renders both derived files.
+func render(events []parse.Event) (graph, context []byte) {
+	x := materialize.NewReplayer(materialize.Options{})
+	x.Expect(materialize.Supersessions(events))
+	for i := range events {
+		x.Apply(&events[i])
+	}
+	return x.Render()
+}
+
+// diffLines names the first line where a and b differ.
+func diffLines(a, b string) string {
+	x, y := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := range min(len(x), len(y)) {
+		if x[i] != y[i] {
+			return fmt.Sprintf("line %d:\n%s\n%s", i+1, x[i], y[i])
+		}
+	}
+	return fmt.Sprintf("%d and %d lines", len(x), len(y))
 }
 
 // TestPlanTable: the mapping of seed 000's fields, one row a rule of
