@@ -142,7 +142,7 @@ type Existing = memory.Known
 // "file:line: what is wrong: what to do".
 func Plan(file string, src []byte, first string, existing Existing, imported Imported, agent string) ([]Line, error) {
 	var out []Line
-	newOf := map[string]string{} // old ID → new ID
+	newOf := oldIDs{} // old ID → new ID
 	byNum := map[int][2]string{} // new number → new ID and type
 	next := first
 	// A byte order mark, as Windows editors write one, is not part of
@@ -176,18 +176,18 @@ func Plan(file string, src []byte, first string, existing Existing, imported Imp
 			return nil, fail("%v", err)
 		}
 		l.Line = n
-		if _, dup := newOf[l.OldID]; dup {
+		if _, dup := newOf.byText[l.OldID]; dup {
 			return nil, fail("id %q appears twice: give every line its own id", words.Clip(l.OldID))
 		}
 		if imported != nil {
 			if id, ok := imported(l.OldID, l.Draft.Time, strings.TrimSpace(l.Draft.Summary)); ok {
 				l.NewID, l.Skipped = id, true
-				newOf[l.OldID] = id
+				newOf.set(l.OldID, id)
 				out = append(out, l)
 				continue
 			}
 		}
-		newOf[l.OldID] = l.NewID
+		newOf.set(l.OldID, l.NewID)
 		num := idNum(l.NewID)
 		byNum[num] = [2]string{l.NewID, strings.ToLower(strings.TrimSpace(l.Draft.Type))}
 		known := func(k int) (string, string, bool) {
@@ -275,8 +275,62 @@ func kind(t json.Token) string {
 	return "null"
 }
 
+// oldIDs maps the old IDs of earlier lines to their new IDs.
+type oldIDs struct {
+	byText map[string]string // as the line's "id" writes it
+	// byNum maps an old ID of the form evt-NNN by number, as the log
+	// matches IDs ("evt-1" is evt-001): a ref written short names
+	// the same line.
+	byNum map[int]string
+}
+
+func (o *oldIDs) set(old, id string) {
+	if o.byText == nil {
+		o.byText, o.byNum = map[string]string{}, map[int]string{}
+	}
+	o.byText[old] = id
+	if n := idNum(old); n > 0 {
+		o.byNum[n] = id
+	}
+}
+
+// get returns the new ID of the earlier line old names.
+func (o *oldIDs) get(old string) (string, bool) {
+	if id, ok := o.byText[old]; ok {
+		return id, true
+	}
+	if n := idNum(old); n > 0 {
+		id, ok := o.byNum[n]
+		return id, ok
+	}
+	return "", false
+}
+
+// renameCloses gives the IDs a closes detail names the new IDs of the
+// earlier lines they name, as refs get theirs: left as written, a
+// closes would name the memory's own event of the old number. A value
+// whose IDs keep their numbers stays as written, so an export imported
+// into an empty memory exports the same bytes.
+func renameCloses(ds []memory.DraftDetail, newOf oldIDs) {
+	for i := range ds {
+		if !parse.SameKey(ds[i].Key, "closes") {
+			continue
+		}
+		ids := memory.SplitList([]string{ds[i].Value})
+		changed := false
+		for j, id := range ids {
+			if n, ok := newOf.get(id); ok && idNum(n) != idNum(id) {
+				ids[j], changed = n, true
+			}
+		}
+		if changed {
+			ds[i].Value = strings.Join(ids, ", ")
+		}
+	}
+}
+
 // planLine maps one object. newOf maps the old IDs of earlier lines.
-func planLine(fs []field, newID, agent string, newOf map[string]string) (Line, error) {
+func planLine(fs []field, newID, agent string, newOf oldIDs) (Line, error) {
 	l := Line{NewID: newID}
 	d := &l.Draft
 	var (
@@ -428,7 +482,7 @@ func planLine(fs []field, newID, agent string, newOf map[string]string) (Line, e
 			if r = strings.TrimSpace(r); r == "" {
 				continue
 			}
-			id, ok := newOf[r]
+			id, ok := newOf.get(r)
 			if !ok {
 				if idNum(r) == 0 {
 					return nil, fmt.Errorf("\"related\" or \"supersedes\" names %q, which no earlier line has: list events before the events that refer to them", words.Clip(r))
@@ -463,7 +517,7 @@ func planLine(fs []field, newID, agent string, newOf map[string]string) (Line, e
 	}
 	if supersedes != "" {
 		s := supersedes
-		if id, ok := newOf[s]; ok {
+		if id, ok := newOf.get(s); ok {
 			s = id
 		}
 		add = append(add, memory.DraftDetail{Key: "supersedes", Value: s})
@@ -471,6 +525,7 @@ func planLine(fs []field, newID, agent string, newOf map[string]string) (Line, e
 	if !exact {
 		add = append(add, memory.DraftDetail{Key: materialize.LedgerTSKey, Value: ts})
 	}
+	renameCloses(d.Details, newOf)
 	d.Details = append(append(d.Details, add...), extra...)
 	return l, nil
 }

@@ -293,3 +293,49 @@ func TestExportRefusesControl(t *testing.T) {
 		})
 	}
 }
+
+// TestPlanRenamesShortIDs: a memory's IDs match by number ("evt-1" is
+// evt-001), so a ref, a Supersedes field or a closes detail written
+// short names the earlier line as the long form does, and import gives
+// it that line's new ID, not the memory's own event of the old number.
+func TestPlanRenamesShortIDs(t *testing.T) {
+	ledger := `{"id":"evt-001","ts":"2026-03-01T09:00","type":"commitment","scope":"api","content":"Bob will write docs","details":[{"key":"owner","value":"bob"}],"related":[],"tags":[]}
+{"id":"evt-002","ts":"2026-03-02T09:00","type":"milestone","scope":"api","content":"Docs out","details":[{"key":"name","value":"docs"},{"key":"closes","value":"evt-1"}],"related":["evt-1"],"tags":[]}
+{"id":"evt-003","ts":"2026-03-03T09:00","type":"modify","scope":"api","content":"Not yet","details":[{"key":"entity","value":"api"},{"key":"closes","value":"evt-001"}],"related":[],"tags":[],"fields":[{"key":"Supersedes","value":"evt-2"}]}
+`
+	// The memory holds evt-001 and evt-002 already; evt-001 is a
+	// blocker, which a closes left unrenamed would close.
+	known := func(n int) (string, string, bool) {
+		switch n {
+		case 1:
+			return "evt-001", "blocker", true
+		case 2:
+			return "evt-002", "create", true
+		}
+		return "", "", false
+	}
+	ls, err := Plan("l.jsonl", []byte(ledger), "evt-003", known, nil, "agent")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closes := func(d memory.Draft) string {
+		for _, x := range d.Details {
+			if x.Key == "closes" {
+				return x.Value
+			}
+		}
+		return ""
+	}
+	if got := strings.Join(ls[1].Draft.Refs, ","); got != "evt-003" {
+		t.Errorf("line 2 refs %q, want evt-003", got)
+	}
+	if got := closes(ls[1].Draft); got != "evt-003" {
+		t.Errorf("line 2 closes %q, want evt-003", got)
+	}
+	if got := closes(ls[2].Draft); got != "evt-003" {
+		t.Errorf("line 3 closes %q, want evt-003", got)
+	}
+	if got := strings.Join(ls[2].Draft.Supersedes, ","); got != "evt-004" {
+		t.Errorf("line 3 supersedes %q, want evt-004", got)
+	}
+}
