@@ -142,7 +142,7 @@ type Existing = memory.Known
 // "file:line: what is wrong: what to do".
 func Plan(file string, src []byte, first string, existing Existing, imported Imported, agent string) ([]Line, error) {
 	var out []Line
-	newOf := oldIDs{} // old ID → new ID
+	newOf := oldIDs{}            // old ID → new ID
 	byNum := map[int][2]string{} // new number → new ID and type
 	next := first
 	// A byte order mark, as Windows editors write one, is not part of
