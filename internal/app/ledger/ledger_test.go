@@ -339,3 +339,41 @@ func TestPlanRenamesShortIDs(t *testing.T) {
 		t.Errorf("line 3 supersedes %q, want evt-004", got)
 	}
 }
+
+// TestExportSupersedesList: a Supersedes field written as a bullet
+// list (read like Refs) exports its targets, as the one-line form
+// does, so the import of the line still supersedes them; it exported
+// an empty value, and the imported memory showed the corrected event.
+func TestExportSupersedesList(t *testing.T) {
+	ev := func(n int, extra string) string {
+		return fmt.Sprintf("\n### evt-%03d | 2026-03-0%d 09:00 | ada | modify\n\n**Scope**: api\n**Summary**: Change %d\n\n**Details**:\n- entity: api\n- changes: c%d\n\n**Refs**: none\n**Tags**: none\n%s", n, n, n, n, extra)
+	}
+	src := []byte("# Changelog\n\n## Event Log\n" + ev(1, "") + ev(2, "") + ev(3, "**Supersedes**:\n- evt-001\n- evt-2\n"))
+	orig := parse.Parse(parse.LogFile, src)
+	if got := strings.Join(orig.Events[2].Supersedes, ","); got != "evt-001,evt-2" {
+		t.Fatalf("the log reads Supersedes %q", got)
+	}
+	out, err := Export(orig.Events)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `"fields":[{"key":"Supersedes","value":"evt-001, evt-2"}]`
+	if !strings.Contains(string(out), want) {
+		t.Fatalf("export lacks %s:\n%s", want, out)
+	}
+	rec := ToRecord(&orig.Events[2])
+	if len(rec.Fields) != 1 || rec.Fields[0].Value != "evt-001, evt-2" {
+		t.Fatalf("ToRecord's fields %+v, want the targets as export writes them", rec.Fields)
+	}
+	dir := emptyMemory(t)
+	if _, err := Import(dir, "ledger.jsonl", out, "nobody", false); err != nil {
+		t.Fatal(err)
+	}
+	imported, err := os.ReadFile(filepath.Join(dir, parse.LogFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(parse.Parse(parse.LogFile, imported).Events[2].Supersedes, ","); got != "evt-001,evt-002" {
+		t.Fatalf("the imported event supersedes %q, want evt-001,evt-002", got)
+	}
+}
