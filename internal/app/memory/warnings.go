@@ -85,20 +85,27 @@ func withoutNotes(shown diag.Diagnostics, superseded func() map[int]string) diag
 // supersededIn returns lintedProblems' superseded for the history load
 // reads: the events replay skips, by number, with the event that
 // supersedes each (materialize.SupersededBy). It parses the history
-// whole when load's Memory holds no events (a streamed one), which
-// lintedProblems asks for only when a problem on an event is to be
-// printed.
+// whole when load's Memory holds no events (a streamed one) and its
+// bytes hold a Supersedes field, which lintedProblems asks for only
+// when a problem on an event is to be printed.
 func supersededIn(load func() (*workspace.Memory, error)) func() map[int]string {
 	return func() map[int]string {
 		mem, err := load()
 		if err == nil && mem.Events == nil && mem.LogBytes == nil {
 			// The history cache's Memory, which read the archive only.
-			mem, err = LoadHistory(mem.Root)
+			read := *mem
+			read.LogBytes, err = workspace.ReadFile(mem.Root, workspace.LogName)
+			mem = &read
 		}
 		if err != nil {
 			return nil
 		}
 		evs := mem.Events
+		if evs == nil && len(mem.Supersessions()) == 0 {
+			// No Supersedes field (the byte scan replay trusts too):
+			// nothing is superseded, and the history is not parsed.
+			return nil
+		}
 		if evs == nil {
 			if mem.ArchivePath != "" {
 				evs = append(evs, parse.Parse(mem.ArchivePath, mem.ArchiveBytes, parse.Archive()).Events...)
