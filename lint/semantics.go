@@ -51,9 +51,18 @@ func (s *Session) noteSuperseded() {
 	if len(s.sh.sups) == 0 {
 		return
 	}
-	by := s.sh.superseded()
-	for i := range s.ds {
-		d := &s.ds[i]
+	NoteSuperseded(s.ds, s.sh.superseded())
+}
+
+// NoteSuperseded turns the findings in ds of the rules marked content
+// on the events by names (by event number: the ID of the event that
+// supersedes each) into notes, as lint does: the superseding event is
+// the correction, and the log is never edited. It is the one place
+// that decides it, so regen's warnings about the history's parse
+// problems leave out what lint calls a note.
+func NoteSuperseded(ds diag.Diagnostics, by map[int]string) {
+	for i := range ds {
+		d := &ds[i]
 		r := registry[d.Rule]
 		if r == nil || !r.Content || d.Event == "" {
 			continue

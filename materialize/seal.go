@@ -49,10 +49,25 @@ type SourceHasher struct {
 
 // NewSourceHasher starts a digest for options opt.
 func NewSourceHasher(opt Options) *SourceHasher {
-	opt = opt.withDefaults()
 	s := &SourceHasher{h: sha256.New()}
-	s.h.Write([]byte("memsys-source-v1 render-" + strconv.Itoa(RenderVersion) + " " + strconv.Itoa(opt.ContextWords) + " " + strconv.Itoa(opt.WindowHours) + " " + strconv.Itoa(opt.WindowEvents) + "\n"))
+	s.h.Write([]byte("memsys-source-v1 render-" + strconv.Itoa(RenderVersion) + " " + OptionsKey(opt) + "\n"))
 	return s
+}
+
+// OptionsKey names the options that shape context.md, as the seal and
+// the history cache's key take them (after the defaults and the decay
+// floor). The decay days are named only when they are not the
+// defaults: they came after the seal, and with the defaults the key,
+// so every file sealed before, is what it was. Without them a change
+// of context.decayP3Days left status calling fresh, and regen keeping,
+// a context.md lint found differs from what regen writes.
+func OptionsKey(opt Options) string {
+	opt = opt.withDefaults()
+	k := strconv.Itoa(opt.ContextWords) + " " + strconv.Itoa(opt.WindowHours) + " " + strconv.Itoa(opt.WindowEvents)
+	if d := DefaultOptions(); opt.DecayP2Days != d.DecayP2Days || opt.DecayP3Days != d.DecayP3Days {
+		k += " decay " + strconv.Itoa(opt.DecayP2Days) + " " + strconv.Itoa(opt.DecayP3Days)
+	}
+	return k
 }
 
 // Add digests the next event. Headers-only events carry the same Text

@@ -46,3 +46,24 @@ func TestSeal(t *testing.T) {
 		t.Error("a new line leaves the digest")
 	}
 }
+
+// TestSourceDigestOptions: every option that changes context.md changes
+// the seal's source digest, the decay days included (they did not, so
+// status called fresh a context.md lint found differs); the defaults
+// written out or left zero digest alike, and so do decay days the floor
+// raises to the same number.
+func TestSourceDigestOptions(t *testing.T) {
+	evs := parse.Parse(parse.LogFile, []byte("## Event Log\n\n### evt-001 | 2026-03-01 09:00 | a | test\n\n**Scope**: api\n**Summary**: s\n")).Events
+	base := SourceDigest(evs, Options{})
+	if !bytes.Equal(base, SourceDigest(evs, DefaultOptions())) {
+		t.Errorf("the defaults written out digest differently from zero options")
+	}
+	for _, o := range []Options{{ContextWords: 100}, {WindowHours: 24}, {WindowEvents: 5}, {DecayP2Days: 10}, {DecayP3Days: 5}} {
+		if bytes.Equal(base, SourceDigest(evs, o)) {
+			t.Errorf("%+v digests as the defaults do", o)
+		}
+	}
+	if !bytes.Equal(SourceDigest(evs, Options{DecayP3Days: 1}), SourceDigest(evs, Options{DecayP3Days: 4})) {
+		t.Errorf("decay days below the floor (4 with a 48-hour window) digest apart")
+	}
+}

@@ -70,6 +70,11 @@ func ScanSupersedes(file string, src []byte) []Supersession {
 			continue
 		}
 		targets := parseRefs(val)
+		if len(targets) == 0 && strings.TrimSpace(val) == "" {
+			// An empty field takes the bullet list after it, as
+			// Refs does (state.list).
+			targets = listRefs(src, le)
+		}
 		if len(targets) == 0 {
 			continue
 		}
@@ -80,6 +85,68 @@ func ScanSupersedes(file string, src []byte) []Supersession {
 		out = append(out, Supersession{File: file, Offset: off, ID: id, Targets: targets})
 	}
 	return out
+}
+
+// listRefs reads the IDs of the bullet list that starts after the
+// line ending at le, as the parser reads the list after an empty
+// Supersedes field: each top-level bullet's text, lazy continuation
+// lines included; nested bullets are children, which it does not read.
+// The list ends at a heading, or at a blank line not followed by
+// another top-level bullet.
+func listRefs(src []byte, le int) []string {
+	var out []string
+	started := false
+	for at := le + 1; at < len(src); {
+		end := bytes.IndexByte(src[at:], '\n')
+		if end < 0 {
+			end = len(src)
+		} else {
+			end += at
+		}
+		line := strings.TrimRight(string(src[at:end]), "\r")
+		at = end + 1
+		trimmed := strings.TrimLeft(line, " ")
+		indent := len(line) - len(trimmed)
+		bullet := indent <= 1 && len(trimmed) > 0 && strings.ContainsRune("-*+", rune(trimmed[0])) &&
+			(len(trimmed) == 1 || trimmed[1] == ' ' || trimmed[1] == '\t')
+		switch {
+		case strings.TrimSpace(line) == "":
+			if started && !nextIsBullet(src, at) {
+				return out
+			}
+		case bullet:
+			started = true
+			out = appendRefs(out, trimmed[1:])
+		case !started || trimmed[0] == '#':
+			return out
+		case indent >= 2:
+			// a nested bullet or its text: a child
+		default:
+			out = appendRefs(out, line) // lazy continuation
+		}
+	}
+	return out
+}
+
+// nextIsBullet reports whether the first non-blank line from at is a
+// top-level bullet.
+func nextIsBullet(src []byte, at int) bool {
+	for at < len(src) {
+		end := bytes.IndexByte(src[at:], '\n')
+		if end < 0 {
+			end = len(src)
+		} else {
+			end += at
+		}
+		line := strings.TrimRight(string(src[at:end]), "\r")
+		at = end + 1
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		t := strings.TrimLeft(line, " ")
+		return len(line)-len(t) <= 1 && strings.ContainsRune("-*+", rune(t[0])) && (len(t) == 1 || t[1] == ' ' || t[1] == '\t')
+	}
+	return false
 }
 
 // finder finds the occurrences of pat one after the other, remembering

@@ -65,6 +65,40 @@ func TestScanSupersedes(t *testing.T) {
 	}
 }
 
+// TestScanSupersedesList: a Supersedes field written as a bullet list
+// (read like Refs) is predicted as the parser reads it: top-level
+// bullets, after a blank line or none, lazy continuation lines
+// included, nested bullets not; the scan predicted no edge, so every
+// regen and lint of such a log replayed twice and lint's history could
+// not be checkpointed.
+func TestScanSupersedesList(t *testing.T) {
+	head := "## Event Log\n\n### evt-001 | 2026-01-01 10:00 | a | create\n\n**Summary**: s\n\n" +
+		"### evt-002 | 2026-01-01 11:00 | a | create\n\n**Summary**: s\n\n" +
+		"### evt-003 | 2026-01-01 12:00 | a | fix\n\n**Summary**: s\n**Supersedes**:"
+	for _, tail := range []string{
+		"\n- evt-001\n",
+		"\n- evt-001\n- evt-2\n\n**Tags**: x\n",
+		"\n\n* evt-001\n\n* evt-002\n\nText after.\n",
+		"\n- evt-001\n  - evt-002\n",
+		"\n- evt-001\nevt-002 lazily\n",
+		"\n\n### evt-004 | 2026-01-01 13:00 | a | fix\n\n- evt-001\n",
+	} {
+		src := head + tail
+		for _, src := range []string{src, strings.ReplaceAll(src, "\n", "\r\n")} {
+			var want []Supersession
+			for _, e := range Parse("CHANGELOG.md", []byte(src)).Events {
+				if s, ok := SupersessionOf(&e); ok {
+					want = append(want, s)
+				}
+			}
+			got := ScanSupersedes("CHANGELOG.md", []byte(src))
+			if len(got) != len(want) || len(got) > 0 && !got[0].Equal(want[0]) {
+				t.Errorf("%q:\nscanned %+v\nparsed  %+v", tail, got, want)
+			}
+		}
+	}
+}
+
 // FuzzScanSupersedes: any input scans without panicking, and every
 // prediction points at a heading line of the input.
 func FuzzScanSupersedes(f *testing.F) {

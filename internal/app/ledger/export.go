@@ -26,7 +26,7 @@ type Record struct {
 	Related []string             `json:"related"`
 	Tags    []string             `json:"tags"`
 	// Fields are "**Key**: value" lines other than the five the format
-	// defines; import turns them into details.
+	// defines; import turns them into details, all but Supersedes.
 	Fields []Field `json:"fields,omitempty"`
 }
 
@@ -44,9 +44,20 @@ func ToRecord(e *parse.Event) Record {
 		if isCarried(f.Key) {
 			continue
 		}
-		r.Fields = append(r.Fields, Field{f.Key, f.Value})
+		r.Fields = append(r.Fields, Field{f.Key, fieldValue(e, f)})
 	}
 	return r
+}
+
+// fieldValue is the value export writes for the field f of e: as
+// written, but a Supersedes field written as a bullet list (read like
+// Refs, its line holds no value) gives the IDs the list names, so the
+// line that import reads back still supersedes them.
+func fieldValue(e *parse.Event, f parse.Field) string {
+	if len(e.Supersedes) > 0 && strings.TrimSpace(f.Value) == "" && parse.SameKey(f.Key, "supersedes") {
+		return strings.Join(e.Supersedes, ", ")
+	}
+	return f.Value
 }
 
 // carried are the fields a Record has a member of its own for.
@@ -192,7 +203,7 @@ func appendRecord(dst []byte, e *parse.Event) []byte {
 		dst = append(dst, `{"key":`...)
 		dst = appendString(dst, f.Key)
 		dst = append(dst, `,"value":`...)
-		dst = appendString(dst, f.Value)
+		dst = appendString(dst, fieldValue(e, f))
 		dst = append(dst, '}')
 	}
 	if !first {

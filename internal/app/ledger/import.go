@@ -20,7 +20,8 @@ import (
 // types map to themselves. A mapped line keeps its original type in a
 // "ledger_type" detail. Commitments are tasks: an open one creates its
 // node, a closed one ("status": "closed") modifies it, and the status
-// detail moves the node to completed.
+// detail moves the node to completed. A commitment line without a
+// "status" is memsys's own (export writes none) and stays a commitment.
 var TypeMap = []struct{ Ledger, Memsys, Why string }{
 	{"fact", "modify", "a fact updates what is known about its entity"},
 	{"decision", "decision", "the same concept"},
@@ -141,7 +142,7 @@ type Existing = memory.Known
 // "file:line: what is wrong: what to do".
 func Plan(file string, src []byte, first string, existing Existing, imported Imported, agent string) ([]Line, error) {
 	var out []Line
-	newOf := map[string]string{} // old ID → new ID
+	newOf := oldIDs{}            // old ID → new ID
 	byNum := map[int][2]string{} // new number → new ID and type
 	next := first
 	// A byte order mark, as Windows editors write one, is not part of
@@ -175,18 +176,18 @@ func Plan(file string, src []byte, first string, existing Existing, imported Imp
 			return nil, fail("%v", err)
 		}
 		l.Line = n
-		if _, dup := newOf[l.OldID]; dup {
+		if _, dup := newOf.byText[l.OldID]; dup {
 			return nil, fail("id %q appears twice: give every line its own id", words.Clip(l.OldID))
 		}
 		if imported != nil {
 			if id, ok := imported(l.OldID, l.Draft.Time, strings.TrimSpace(l.Draft.Summary)); ok {
 				l.NewID, l.Skipped = id, true
-				newOf[l.OldID] = id
+				newOf.set(l.OldID, id)
 				out = append(out, l)
 				continue
 			}
 		}
-		newOf[l.OldID] = l.NewID
+		newOf.set(l.OldID, l.NewID)
 		num := idNum(l.NewID)
 		byNum[num] = [2]string{l.NewID, strings.ToLower(strings.TrimSpace(l.Draft.Type))}
 		known := func(k int) (string, string, bool) {
@@ -274,13 +275,67 @@ func kind(t json.Token) string {
 	return "null"
 }
 
+// oldIDs maps the old IDs of earlier lines to their new IDs.
+type oldIDs struct {
+	byText map[string]string // as the line's "id" writes it
+	// byNum maps an old ID of the form evt-NNN by number, as the log
+	// matches IDs ("evt-1" is evt-001): a ref written short names
+	// the same line.
+	byNum map[int]string
+}
+
+func (o *oldIDs) set(old, id string) {
+	if o.byText == nil {
+		o.byText, o.byNum = map[string]string{}, map[int]string{}
+	}
+	o.byText[old] = id
+	if n := idNum(old); n > 0 {
+		o.byNum[n] = id
+	}
+}
+
+// get returns the new ID of the earlier line old names.
+func (o *oldIDs) get(old string) (string, bool) {
+	if id, ok := o.byText[old]; ok {
+		return id, true
+	}
+	if n := idNum(old); n > 0 {
+		id, ok := o.byNum[n]
+		return id, ok
+	}
+	return "", false
+}
+
+// renameCloses gives the IDs a closes detail names the new IDs of the
+// earlier lines they name, as refs get theirs: left as written, a
+// closes would name the memory's own event of the old number. A value
+// whose IDs keep their numbers stays as written, so an export imported
+// into an empty memory exports the same bytes.
+func renameCloses(ds []memory.DraftDetail, newOf oldIDs) {
+	for i := range ds {
+		if !parse.SameKey(ds[i].Key, "closes") {
+			continue
+		}
+		ids := memory.SplitList([]string{ds[i].Value})
+		changed := false
+		for j, id := range ids {
+			if n, ok := newOf.get(id); ok && idNum(n) != idNum(id) {
+				ids[j], changed = n, true
+			}
+		}
+		if changed {
+			ds[i].Value = strings.Join(ids, ", ")
+		}
+	}
+}
+
 // planLine maps one object. newOf maps the old IDs of earlier lines.
-func planLine(fs []field, newID, agent string, newOf map[string]string) (Line, error) {
+func planLine(fs []field, newID, agent string, newOf oldIDs) (Line, error) {
 	l := Line{NewID: newID}
 	d := &l.Draft
 	var (
 		typ, ts, entity, supersedes string
-		related                     []string
+		related, fieldSupersedes    []string
 		extra                       []memory.DraftDetail
 		haveScope, haveDetails      bool
 	)
@@ -344,6 +399,13 @@ func planLine(fs []field, newID, agent string, newOf map[string]string) (Line, e
 				err = fmt.Errorf("\"fields\" must be a list of {\"key\", \"value\"} objects")
 			}
 			for _, x := range xs {
+				if parse.SameKey(x.Key, "supersedes") {
+					// export's Supersedes field: memsys's correction,
+					// which must stay a field for replay to skip
+					// the events it names (a detail is ignored).
+					fieldSupersedes = append(fieldSupersedes, memory.SplitList([]string{x.Value})...)
+					continue
+				}
 				extra = append(extra, memory.DraftDetail{Key: x.Key, Value: x.Value})
 			}
 		default:
@@ -385,7 +447,13 @@ func planLine(fs []field, newID, agent string, newOf map[string]string) (Line, e
 	if mapped == "" {
 		return l, fmt.Errorf("unknown type %q: use one of %s", words.Clip(typ), strings.Join(allTypes(), ", "))
 	}
-	if typ == "commitment" && closed(extra) {
+	switch {
+	case typ == "commitment" && !hasStatus(extra):
+		// memsys's own commitment, as export writes it (seed 000's
+		// always says "status"): an open loop, closed by a later
+		// event, so it must stay a commitment for its closes to.
+		mapped = typ
+	case typ == "commitment" && closed(extra):
 		mapped = "modify"
 	}
 	d.Type = mapped
@@ -406,24 +474,33 @@ func planLine(fs []field, newID, agent string, newOf map[string]string) (Line, e
 	if strings.TrimSpace(d.Agent) == "" {
 		d.Agent = agent
 	}
-	// Refs: related and supersedes, renamed to the new IDs.
-	var refs []string
-	for _, r := range append(related, supersedes) {
-		if r = strings.TrimSpace(r); r == "" {
-			continue
-		}
-		id, ok := newOf[r]
-		if !ok {
-			if idNum(r) == 0 {
-				return l, fmt.Errorf("\"related\" or \"supersedes\" names %q, which no earlier line has: list events before the events that refer to them", words.Clip(r))
+	// Refs: related and supersedes, renamed to the new IDs; so is a
+	// Supersedes field.
+	rename := func(ids []string) ([]string, error) {
+		var out []string
+		for _, r := range ids {
+			if r = strings.TrimSpace(r); r == "" {
+				continue
 			}
-			id = r // an evt-NNN already in the memory; Normalize checks it
+			id, ok := newOf.get(r)
+			if !ok {
+				if idNum(r) == 0 {
+					return nil, fmt.Errorf("\"related\" or \"supersedes\" names %q, which no earlier line has: list events before the events that refer to them", words.Clip(r))
+				}
+				id = r // an evt-NNN already in the memory; Normalize checks it
+			}
+			if !slices.Contains(out, id) {
+				out = append(out, id)
+			}
 		}
-		if !slices.Contains(refs, id) {
-			refs = append(refs, id)
-		}
+		return out, nil
 	}
-	d.Refs = refs
+	if d.Refs, err = rename(append(related, supersedes)); err != nil {
+		return l, err
+	}
+	if d.Supersedes, err = rename(fieldSupersedes); err != nil {
+		return l, err
+	}
 	// Details: the line's own, then what has no other place.
 	if !haveDetails {
 		d.Details = nil
@@ -440,7 +517,7 @@ func planLine(fs []field, newID, agent string, newOf map[string]string) (Line, e
 	}
 	if supersedes != "" {
 		s := supersedes
-		if id, ok := newOf[s]; ok {
+		if id, ok := newOf.get(s); ok {
 			s = id
 		}
 		add = append(add, memory.DraftDetail{Key: "supersedes", Value: s})
@@ -448,8 +525,14 @@ func planLine(fs []field, newID, agent string, newOf map[string]string) (Line, e
 	if !exact {
 		add = append(add, memory.DraftDetail{Key: materialize.LedgerTSKey, Value: ts})
 	}
+	renameCloses(d.Details, newOf)
 	d.Details = append(append(d.Details, add...), extra...)
 	return l, nil
+}
+
+// hasStatus reports whether the line had a top-level "status" key.
+func hasStatus(ds []memory.DraftDetail) bool {
+	return slices.ContainsFunc(ds, func(d memory.DraftDetail) bool { return d.Key == "status" })
 }
 
 func closed(ds []memory.DraftDetail) bool {

@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/memsys/memsys/internal/app/memory"
 	"github.com/memsys/memsys/internal/testkit/loggen"
+	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
 )
 
@@ -24,9 +26,22 @@ func emptyMemory(t *testing.T) string {
 // TestRoundTripGenerated: export of a generated 2,000-event log, imported
 // into an empty memory, exports to the same bytes, and the log is the
 // same events as the original (ID, time, agent, type, fields, details,
-// refs, tags).
+// refs, tags). The semantic log (commitments, closes, Supersedes) also
+// replays to the same graph.md and context.md: a commitment stays a
+// commitment, a Supersedes field stays one.
 func TestRoundTripGenerated(t *testing.T) {
-	src := loggen.Generate(2000, 7)
+	for _, tc := range []struct {
+		name string
+		src  []byte
+	}{
+		{"plain", loggen.Generate(2000, 7)},
+		{"semantic", loggen.GenerateSemantic(2000, 7)},
+	} {
+		t.Run(tc.name, func(t *testing.T) { testRoundTrip(t, tc.src) })
+	}
+}
+
+func testRoundTrip(t *testing.T, src []byte) {
 	orig := parse.Parse(parse.LogFile, src)
 	first, err := Export(orig.Events)
 	if err != nil {
@@ -63,6 +78,36 @@ func TestRoundTripGenerated(t *testing.T) {
 	if again.Events != 0 || again.Skipped != len(orig.Events) {
 		t.Fatalf("second import: %d events appended, %d skipped; want 0 and %d", again.Events, again.Skipped, len(orig.Events))
 	}
+	imported, err := os.ReadFile(filepath.Join(dir, parse.LogFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantG, wantC := render(orig.Events)
+	gotG, gotC := render(parse.Parse(parse.LogFile, imported).Events)
+	if !bytes.Equal(gotG, wantG) || !bytes.Equal(gotC, wantC) {
+		t.Fatalf("the imported log replays to other derived files:\n%s", diffLines(string(wantC), string(gotC)))
+	}
+}
+
+// render replays events as regen does and renders both derived files.
+func render(events []parse.Event) (graph, context []byte) {
+	x := materialize.NewReplayer(materialize.Options{})
+	x.Expect(materialize.Supersessions(events))
+	for i := range events {
+		x.Apply(&events[i])
+	}
+	return x.Render()
+}
+
+// diffLines names the first line where a and b differ.
+func diffLines(a, b string) string {
+	x, y := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := range min(len(x), len(y)) {
+		if x[i] != y[i] {
+			return fmt.Sprintf("line %d:\n%s\n%s", i+1, x[i], y[i])
+		}
+	}
+	return fmt.Sprintf("%d and %d lines", len(x), len(y))
 }
 
 // TestPlanTable: the mapping of seed 000's fields, one row a rule of
@@ -246,5 +291,89 @@ func TestExportRefusesControl(t *testing.T) {
 				t.Errorf("export: %v (%d bytes written), want %q", err, out.Len(), c.want)
 			}
 		})
+	}
+}
+
+// TestPlanRenamesShortIDs: a memory's IDs match by number ("evt-1" is
+// evt-001), so a ref, a Supersedes field or a closes detail written
+// short names the earlier line as the long form does, and import gives
+// it that line's new ID, not the memory's own event of the old number.
+func TestPlanRenamesShortIDs(t *testing.T) {
+	ledger := `{"id":"evt-001","ts":"2026-03-01T09:00","type":"commitment","scope":"api","content":"Bob will write docs","details":[{"key":"owner","value":"bob"}],"related":[],"tags":[]}
+{"id":"evt-002","ts":"2026-03-02T09:00","type":"milestone","scope":"api","content":"Docs out","details":[{"key":"name","value":"docs"},{"key":"closes","value":"evt-1"}],"related":["evt-1"],"tags":[]}
+{"id":"evt-003","ts":"2026-03-03T09:00","type":"modify","scope":"api","content":"Not yet","details":[{"key":"entity","value":"api"},{"key":"closes","value":"evt-001"}],"related":[],"tags":[],"fields":[{"key":"Supersedes","value":"evt-2"}]}
+`
+	// The memory holds evt-001 and evt-002 already; evt-001 is a
+	// blocker, which a closes left unrenamed would close.
+	known := func(n int) (string, string, bool) {
+		switch n {
+		case 1:
+			return "evt-001", "blocker", true
+		case 2:
+			return "evt-002", "create", true
+		}
+		return "", "", false
+	}
+	ls, err := Plan("l.jsonl", []byte(ledger), "evt-003", known, nil, "agent")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closes := func(d memory.Draft) string {
+		for _, x := range d.Details {
+			if x.Key == "closes" {
+				return x.Value
+			}
+		}
+		return ""
+	}
+	if got := strings.Join(ls[1].Draft.Refs, ","); got != "evt-003" {
+		t.Errorf("line 2 refs %q, want evt-003", got)
+	}
+	if got := closes(ls[1].Draft); got != "evt-003" {
+		t.Errorf("line 2 closes %q, want evt-003", got)
+	}
+	if got := closes(ls[2].Draft); got != "evt-003" {
+		t.Errorf("line 3 closes %q, want evt-003", got)
+	}
+	if got := strings.Join(ls[2].Draft.Supersedes, ","); got != "evt-004" {
+		t.Errorf("line 3 supersedes %q, want evt-004", got)
+	}
+}
+
+// TestExportSupersedesList: a Supersedes field written as a bullet
+// list (read like Refs) exports its targets, as the one-line form
+// does, so the import of the line still supersedes them; it exported
+// an empty value, and the imported memory showed the corrected event.
+func TestExportSupersedesList(t *testing.T) {
+	ev := func(n int, extra string) string {
+		return fmt.Sprintf("\n### evt-%03d | 2026-03-0%d 09:00 | ada | modify\n\n**Scope**: api\n**Summary**: Change %d\n\n**Details**:\n- entity: api\n- changes: c%d\n\n**Refs**: none\n**Tags**: none\n%s", n, n, n, n, extra)
+	}
+	src := []byte("# Changelog\n\n## Event Log\n" + ev(1, "") + ev(2, "") + ev(3, "**Supersedes**:\n- evt-001\n- evt-2\n"))
+	orig := parse.Parse(parse.LogFile, src)
+	if got := strings.Join(orig.Events[2].Supersedes, ","); got != "evt-001,evt-2" {
+		t.Fatalf("the log reads Supersedes %q", got)
+	}
+	out, err := Export(orig.Events)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `"fields":[{"key":"Supersedes","value":"evt-001, evt-2"}]`
+	if !strings.Contains(string(out), want) {
+		t.Fatalf("export lacks %s:\n%s", want, out)
+	}
+	rec := ToRecord(&orig.Events[2])
+	if len(rec.Fields) != 1 || rec.Fields[0].Value != "evt-001, evt-2" {
+		t.Fatalf("ToRecord's fields %+v, want the targets as export writes them", rec.Fields)
+	}
+	dir := emptyMemory(t)
+	if _, err := Import(dir, "ledger.jsonl", out, "nobody", false); err != nil {
+		t.Fatal(err)
+	}
+	imported, err := os.ReadFile(filepath.Join(dir, parse.LogFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(parse.Parse(parse.LogFile, imported).Events[2].Supersedes, ","); got != "evt-001,evt-002" {
+		t.Fatalf("the imported event supersedes %q, want evt-001,evt-002", got)
 	}
 }

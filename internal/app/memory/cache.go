@@ -158,7 +158,7 @@ const tailPre = "## Event Log\n\n"
 func cacheName(root string, opt materialize.Options, mem *workspace.Memory) string {
 	h := sha256.New()
 	for _, s := range []string{strconv.Itoa(checkpointVersion), workspace.BuildID(), root,
-		strconv.Itoa(opt.ContextWords), strconv.Itoa(opt.WindowHours), strconv.Itoa(opt.WindowEvents), mem.ArchivePath} {
+		materialize.OptionsKey(opt), mem.ArchivePath} {
 		h.Write([]byte(s))
 		h.Write([]byte{0})
 	}

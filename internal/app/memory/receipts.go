@@ -89,7 +89,7 @@ func loopViews(g *materialize.Graph) []LoopView {
 func Snapshot(root, entity, atID string) (*materialize.Snapshot, error) {
 	at, atOK := -1, true
 	if atID != "" {
-		at, atOK = parse.EventNum(atID)
+		at, atOK = parse.ArgNum(atID) // as regen, show, log and graph read --at
 	}
 	// Which events later ones supersede is predicted from the bytes
 	// (Memory.Supersessions); if the events disagree, or --at cuts the

@@ -194,7 +194,7 @@ func Regenerate(root string, o RegenOptions) (*RegenResult, error) {
 		c, _ = loadCheckpoint(root, opt)
 		if o.Stdout == "" {
 			if r, problems, ok := regenerateCurrent(root, cfg, c); ok {
-				r.Problems, r.Accepted = lintedProblems(cfg, problems, func() ([]byte, error) { return readBaseline(root) })
+				r.Problems, r.Accepted = lintedProblems(cfg, problems, func() ([]byte, error) { return readBaseline(root) }, supersededIn(func() (*workspace.Memory, error) { return LoadHistory(root) }))
 				return r, nil
 			}
 		}
@@ -212,7 +212,7 @@ func Regenerate(root string, o RegenOptions) (*RegenResult, error) {
 		return nil, err
 	}
 	r := &RegenResult{}
-	r.Problems, r.Accepted = lintedProblems(cfg, historyProblems(mem.Archive, mem.Log), func() ([]byte, error) { return readBaseline(root) })
+	r.Problems, r.Accepted = lintedProblems(cfg, historyProblems(mem.Archive, mem.Log), func() ([]byte, error) { return readBaseline(root) }, supersededIn(func() (*workspace.Memory, error) { return mem, nil }))
 	switch {
 	case o.Stdout != "":
 		r.Output = x.graphFile()

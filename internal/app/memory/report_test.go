@@ -341,9 +341,13 @@ func TestReportFedFallsBack(t *testing.T) {
 		// A Supersedes field in a fenced block is text to the parser,
 		// a field to the scan that predicts them.
 		{"fenced Supersedes", gen[:at] + "\n```\n**Supersedes**: evt-090\n```\n" + gen[at:], false},
-		// One whose value is on the next line: a field to the parser,
-		// which the scan misses.
-		{"Supersedes on the next line", gen + "\n### evt-121 | 2026-12-01 10:07 | x | fix\n\n**Scope**: s\n**Summary**: drop evt-050\n**Supersedes**:\n- evt-050\n", false},
+		// One whose value goes on on the next line: one more ID to
+		// the parser, which the scan misses (it reads the field's own
+		// line, and the bullet list after an empty one).
+		{"Supersedes continued on the next line", gen + "\n### evt-121 | 2026-12-01 10:07 | x | fix\n\n**Scope**: s\n**Summary**: drop evt-050\n**Supersedes**: evt-050,\nevt-051\n", false},
+		// A bullet list after an empty field: predicted since the scan
+		// reads the list, so the lint's replay serves.
+		{"Supersedes as a list", gen + "\n### evt-121 | 2026-12-01 10:07 | x | fix\n\n**Scope**: s\n**Summary**: drop evt-050\n**Supersedes**:\n- evt-050\n", true},
 		{"over-long line", gen + "\n" + strings.Repeat("z", workspace.MaxLineLength+1) + "\n", false},
 	}
 	for _, c := range cases {

@@ -39,7 +39,7 @@ func upTo(evs []parse.Event, atID string) ([]parse.Event, error) {
 	if atID == "" {
 		return evs, nil
 	}
-	n, ok := parse.EventNum(atID)
+	n, ok := parse.ArgNum(atID)
 	if !ok {
 		return nil, ErrNotEventID(inAt.Name(), atID)
 	}
@@ -67,7 +67,7 @@ func snapshotResult(s *materialize.Snapshot, err error) string {
 func checkSnapshotSame(t *testing.T, name, root string, step, sample int) int {
 	t.Helper()
 	names := []string{"no_such_entity", "Upload Handler"}
-	ats := []string{"", "evt-x", "evt-99999"}
+	ats := []string{"", "evt-x", "evt-99999", "1"}
 	if mem, err := LoadHistory(root); err == nil {
 		for _, n := range materialize.ReplayGraph(mem.Events).Nodes {
 			names = append(names, n.Name)

@@ -89,7 +89,7 @@ func CheckStaged(ctx context.Context, root string) (diff string, sealOnly bool, 
 	problems, _ = lintedProblems(cfg, historyProblems(mem.Archive, mem.Log), func() ([]byte, error) {
 		data, _, err := staged(lint.BaselineFile)
 		return data, err
-	})
+	}, supersededIn(func() (*workspace.Memory, error) { return mem, nil }))
 	tier, err := stagedTier(cfg, staged)
 	if err != nil {
 		return "", false, nil, err

@@ -110,9 +110,63 @@ func TestLintedProblems(t *testing.T) {
 		{"unreadable", config.Default(), log.Problems, read(nil, errors.New("permission denied")), 3, 0, 1},
 	} {
 		reads = 0
-		shown, accepted := lintedProblems(tc.cfg, tc.problems, tc.baseline)
+		shown, accepted := lintedProblems(tc.cfg, tc.problems, tc.baseline, nil)
 		if len(shown) != tc.shown || accepted != tc.accepted || reads != tc.reads {
 			t.Errorf("%s: %d shown, %d accepted, baseline read %d times; want %d, %d, %d", tc.name, len(shown), accepted, reads, tc.shown, tc.accepted, tc.reads)
 		}
+	}
+}
+
+// TestRegenQuietOnSuperseded: a parse problem on an event a later one
+// supersedes is a note for lint (the correction is the new event, and
+// the log is never edited), so regen, which prints only what lint
+// would warn of, leaves it out, cold and through the cache alike; the
+// same problem on an event nothing supersedes is still a warning.
+func TestRegenQuietOnSuperseded(t *testing.T) {
+	event := func(n int, stamp, extra string) string {
+		return fmt.Sprintf("\n### evt-%03d | %s | ada | test\n\n**Scope**: api\n**Summary**: Test %d\n\n**Details**:\n- target: api\n- result: pass\n\n**Refs**: none\n**Tags**: none\n%s", n, stamp, n, extra)
+	}
+	for _, tc := range []struct {
+		name  string
+		sup   string
+		shown int
+	}{
+		{"superseded", "**Supersedes**: evt-001\n", 0},
+		{"not superseded", "", 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			log := "# Changelog\n\n## Event Log\n" + event(1, "2025-01-02", "") + event(2, "2025-01-03 10:00", tc.sup)
+			root := newCachedRoot(t, map[string][]byte{"CHANGELOG.md": []byte(log), "TODO.md": []byte("# TODO\n")})
+			if err := os.MkdirAll(filepath.Join(root, ".memory"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			rep, err := Lint(context.Background(), root, LintOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			warned := 0
+			for _, d := range rep.Diagnostics {
+				if d.Rule == "MS111" && d.Severity != diag.Note {
+					warned++
+				}
+			}
+			if warned != tc.shown {
+				t.Fatalf("lint warns of %d MS111 findings, want %d: %v", warned, tc.shown, rep.Diagnostics)
+			}
+			for _, cached := range []bool{false, true, true} {
+				func() {
+					defer useCache(cached)()
+					for _, o := range []RegenOptions{{}, {Check: true}, {Stdout: "context"}} {
+						r, err := Regenerate(root, o)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if len(r.Problems) != tc.shown {
+							t.Errorf("cached %v, %+v: regen warns of %v, want %d problems, as lint", cached, o, r.Problems, tc.shown)
+						}
+					}
+				}()
+			}
+		})
 	}
 }
