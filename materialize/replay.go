@@ -806,6 +806,45 @@ func (r *replayer) blocker() {
 	r.blockers[k] = append(r.blockers[k], rec)
 }
 
+// resolve resolves the blocker event id names, if it is one: its blocks
+// edges get resolved = this event, and a node no open blocker holds is
+// active again. It returns the nodes it unblocked. told says to note a
+// blocker resolved already (a fix's Refs); a loop's closing resolves
+// silently what a fix resolved before it.
+func (r *replayer) resolve(id string, told bool) []*Node {
+	k := parse.EventKey(id)
+	recs, ok := r.blockers[k]
+	if !ok {
+		return nil
+	}
+	if len(recs) == 0 && told {
+		r.note("blocker " + id + " already resolved")
+	}
+	var unblocked []*Node
+	for _, rec := range recs {
+		if rec.edge != nil {
+			if !r.openEdge[rec.edge] {
+				if told {
+					r.note("blocker " + id + " already resolved")
+				}
+				continue
+			}
+			r.openEdge[rec.edge] = false
+			setAttr(&rec.edge.Attrs, "resolved", r.id)
+			r.edgeUpdated(rec.edge)
+		} else if r.open[rec.blocked] == 0 {
+			continue
+		}
+		if r.open[rec.blocked]--; r.open[rec.blocked] == 0 && rec.blocked.Status == "blocked" {
+			rec.blocked.Status = "active"
+		}
+		r.touch(rec.blocked)
+		unblocked = append(unblocked, rec.blocked)
+	}
+	r.blockers[k] = nil
+	return unblocked
+}
+
 func (r *replayer) test() {
 	name := r.entity("target", "entity")
 	if name == "" {
@@ -821,32 +860,7 @@ func (r *replayer) fix() {
 	// Resolve the blockers the fix Refs.
 	var unblocked []*Node
 	for _, ref := range r.ev.Refs {
-		recs, ok := r.blockers[parse.EventKey(ref)]
-		if !ok {
-			continue
-		}
-		if len(recs) == 0 {
-			r.note("blocker " + ref + " already resolved")
-		}
-		for _, rec := range recs {
-			if rec.edge != nil {
-				if !r.openEdge[rec.edge] {
-					r.note("blocker " + ref + " already resolved")
-					continue
-				}
-				r.openEdge[rec.edge] = false
-				setAttr(&rec.edge.Attrs, "resolved", r.id)
-				r.edgeUpdated(rec.edge)
-			} else if r.open[rec.blocked] == 0 {
-				continue
-			}
-			if r.open[rec.blocked]--; r.open[rec.blocked] == 0 && rec.blocked.Status == "blocked" {
-				rec.blocked.Status = "active"
-			}
-			r.touch(rec.blocked)
-			unblocked = append(unblocked, rec.blocked)
-		}
-		r.blockers[parse.EventKey(ref)] = nil
+		unblocked = append(unblocked, r.resolve(ref, true)...)
 	}
 	var targets []*Node
 	if name := r.name("entity", "target"); name != "" {

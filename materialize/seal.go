@@ -35,7 +35,7 @@ const sealPrefix = "<!-- memsys digest: "
 // call fresh what lint finds differs from what regen writes.
 // TestRenderVersion fails when the rendered output of its corpus changes
 // and this number does not.
-const RenderVersion = 2
+const RenderVersion = 3
 
 // A SourceHasher digests a history as regen reads it: the text of each
 // event (line endings already LF), in order, and the options that

@@ -205,6 +205,11 @@ func (l *loops) close(r *replayer, id string, explicit bool) {
 		if !r.quiet { // see replayer.decision
 			r.note("closes loop " + lp.ID)
 		}
+		// A blocker whose loop is closed is resolved, whatever closed
+		// it: Open Loops and Blockers must not disagree about it.
+		if lp.Type == "blocker" {
+			r.resolve(lp.ID, false)
+		}
 		return
 	}
 	switch {
