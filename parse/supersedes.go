@@ -97,18 +97,9 @@ func listRefs(src []byte, le int) []string {
 	var out []string
 	started := false
 	for at := le + 1; at < len(src); {
-		end := bytes.IndexByte(src[at:], '\n')
-		if end < 0 {
-			end = len(src)
-		} else {
-			end += at
-		}
-		line := strings.TrimRight(string(src[at:end]), "\r")
-		at = end + 1
-		trimmed := strings.TrimLeft(line, " ")
-		indent := len(line) - len(trimmed)
-		bullet := indent <= 1 && len(trimmed) > 0 && strings.ContainsRune("-*+", rune(trimmed[0])) &&
-			(len(trimmed) == 1 || trimmed[1] == ' ' || trimmed[1] == '\t')
+		var line string
+		line, at = lineFrom(src, at)
+		trimmed, bullet := topBullet(line)
 		switch {
 		case strings.TrimSpace(line) == "":
 			if started && !nextIsBullet(src, at) {
@@ -119,7 +110,7 @@ func listRefs(src []byte, le int) []string {
 			out = appendRefs(out, trimmed[1:])
 		case !started || trimmed[0] == '#':
 			return out
-		case indent >= 2:
+		case len(line)-len(trimmed) >= 2:
 			// a nested bullet or its text: a child
 		default:
 			out = appendRefs(out, line) // lazy continuation
@@ -132,21 +123,35 @@ func listRefs(src []byte, le int) []string {
 // top-level bullet.
 func nextIsBullet(src []byte, at int) bool {
 	for at < len(src) {
-		end := bytes.IndexByte(src[at:], '\n')
-		if end < 0 {
-			end = len(src)
-		} else {
-			end += at
+		var line string
+		line, at = lineFrom(src, at)
+		if strings.TrimSpace(line) != "" {
+			_, bullet := topBullet(line)
+			return bullet
 		}
-		line := strings.TrimRight(string(src[at:end]), "\r")
-		at = end + 1
-		if strings.TrimSpace(line) == "" {
-			continue
-		}
-		t := strings.TrimLeft(line, " ")
-		return len(line)-len(t) <= 1 && strings.ContainsRune("-*+", rune(t[0])) && (len(t) == 1 || t[1] == ' ' || t[1] == '\t')
 	}
 	return false
+}
+
+// lineFrom returns the line that starts at at, without its line
+// ending, and where the next line starts.
+func lineFrom(src []byte, at int) (string, int) {
+	end := bytes.IndexByte(src[at:], '\n')
+	if end < 0 {
+		end = len(src)
+	} else {
+		end += at
+	}
+	return strings.TrimRight(string(src[at:end]), "\r"), end + 1
+}
+
+// topBullet returns line without its indent, and whether it is a
+// top-level bullet: a list marker indented at most one space and
+// followed by a space, a tab or nothing.
+func topBullet(line string) (string, bool) {
+	t := strings.TrimLeft(line, " ")
+	return t, len(line)-len(t) <= 1 && len(t) > 0 && strings.ContainsRune("-*+", rune(t[0])) &&
+		(len(t) == 1 || t[1] == ' ' || t[1] == '\t')
 }
 
 // finder finds the occurrences of pat one after the other, remembering
