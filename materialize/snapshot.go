@@ -31,13 +31,31 @@ type SnapshotAttr struct {
 	Event string `json:"event"`
 }
 
-// SnapshotEdge is one edge from or to the entity.
+// SnapshotEdge is one edge from or to the entity. Its attributes are
+// key and value objects, as the node's are (and as graph --format json
+// gives an edge's): a consumer reads both the same way.
 type SnapshotEdge struct {
-	From     string `json:"from"`
-	To       string `json:"to"`
-	Relation string `json:"relation"`
-	Created  string `json:"created"`
-	Attrs    string `json:"attributes"`
+	From     string         `json:"from"`
+	To       string         `json:"to"`
+	Relation string         `json:"relation"`
+	Created  string         `json:"created"`
+	Attrs    []SnapshotPair `json:"attributes"`
+}
+
+// SnapshotPair is one attribute of an edge.
+type SnapshotPair struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
+}
+
+// AttrText is the attributes as graph.md's Attributes cell writes
+// them: "key=value; key=value".
+func (e SnapshotEdge) AttrText() string {
+	parts := make([]string, len(e.Attrs))
+	for i, a := range e.Attrs {
+		parts[i] = a.Key + "=" + a.Value
+	}
+	return strings.Join(parts, "; ")
 }
 
 // SnapshotStep is one event of the entity's history.
@@ -169,7 +187,7 @@ func (b *SnapshotBuilder) Snapshot() (*Snapshot, bool) {
 	}
 	for _, e := range g.Edges {
 		if Canon(e.From) == key || Canon(e.To) == key {
-			s.Edges = append(s.Edges, SnapshotEdge{From: e.From, To: e.To, Relation: e.Relation, Created: e.Created, Attrs: attrText(e.Attrs)})
+			s.Edges = append(s.Edges, SnapshotEdge{From: e.From, To: e.To, Relation: e.Relation, Created: e.Created, Attrs: snapshotPairs(e.Attrs)})
 		}
 	}
 	return s, true
@@ -191,12 +209,12 @@ func labelsTouch(labels []string, key string) bool {
 	return false
 }
 
-func attrText(as []Attr) string {
-	parts := make([]string, len(as))
+func snapshotPairs(as []Attr) []SnapshotPair {
+	out := make([]SnapshotPair, len(as))
 	for i, a := range as {
-		parts[i] = a.Key + "=" + a.Value
+		out[i] = SnapshotPair(a)
 	}
-	return strings.Join(parts, "; ")
+	return out
 }
 
 func orEmpty(xs []string) []string {

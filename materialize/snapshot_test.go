@@ -56,7 +56,7 @@ func keptEntitySnapshot(events []parse.Event, entity string) (*Snapshot, bool) {
 	}
 	for _, e := range g.Edges {
 		if Canon(e.From) == key || Canon(e.To) == key {
-			s.Edges = append(s.Edges, SnapshotEdge{From: e.From, To: e.To, Relation: e.Relation, Created: e.Created, Attrs: attrText(e.Attrs)})
+			s.Edges = append(s.Edges, SnapshotEdge{From: e.From, To: e.To, Relation: e.Relation, Created: e.Created, Attrs: snapshotPairs(e.Attrs)})
 		}
 	}
 	return s, true

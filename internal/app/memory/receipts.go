@@ -176,7 +176,7 @@ func SnapshotMarkdown(s *materialize.Snapshot) string {
 		b.WriteString("| From | To | Relation | Created | Attributes |\n|------|----|----------|---------|------------|\n")
 	}
 	for _, e := range s.Edges {
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", cell(e.From), cell(e.To), e.Relation, e.Created, cell(e.Attrs))
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", cell(e.From), cell(e.To), e.Relation, e.Created, cell(e.AttrText()))
 	}
 	b.WriteString("\n## History\n\n")
 	if len(s.History) == 0 {
