@@ -95,7 +95,7 @@ func (p *state) heading(h *block) {
 		if wasIn && !p.inLog && open != nil && open.ID != "" && p.log.HasEventLog && p.cut == nil {
 			// Maybe the end of the log, maybe a heading written inside
 			// an event: decided by whether an event heading follows.
-			p.cut = &cutHeading{start: start, text: strings.TrimSpace(textLine), event: open.ID}
+			p.cut = &cutHeading{start: start, text: strings.TrimSpace(textLine), event: open.ID, level: h.level}
 		} else if p.inLog {
 			p.cut = nil
 		}

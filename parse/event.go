@@ -19,8 +19,13 @@ type Log struct {
 	HasEventLog bool
 	// EventLogLine is the 1-based line of that section heading, 0 if none.
 	EventLogLine int
-	Events       []Event
-	Problems     []Problem
+	// AfterLogLine is the 1-based line of a level 1 or 2 heading that
+	// follows the last event of the log (a section kept after it, where
+	// an appended event would land), 0 if none; AfterLogHeading is it.
+	AfterLogLine    int
+	AfterLogHeading string
+	Events          []Event
+	Problems        []Problem
 	// Lines is the number of lines in the file.
 	Lines int
 }

@@ -99,6 +99,13 @@ func parse(file string, src []byte, each func(*Event), opts []Option) *Log {
 	p.encoding()
 	p.conflictMarkers()
 	p.run(starts)
+	if c := p.cut; c != nil && !p.inLog && !bytes.HasPrefix(p.src[c.start:], conflictMarker) {
+		// No event followed the heading that ended the log: a section
+		// after it, where append would write (AfterLog). A conflict
+		// marker read as a setext heading is MS134's, not a section.
+		p.log.AfterLogLine = p.line(c.start)
+		p.log.AfterLogHeading = strings.Repeat("#", c.level) + " " + c.text
+	}
 	return p.log
 }
 

@@ -70,6 +70,7 @@ type cutHeading struct {
 	start int    // offset of the heading line
 	text  string // the heading's text
 	event string // the event it cut
+	level int    // the heading's level, 1 or 2
 }
 
 func (p *state) run(starts []int) {
