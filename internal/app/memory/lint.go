@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -252,6 +253,12 @@ func stagedView(ctx context.Context, root string, git lint.Git, revs *lint.Revis
 		}
 		if !inHead {
 			idx.Close()
+			// No log anywhere here is most often a memory in a subfolder
+			// (a pre-commit framework hook runs at the repository root):
+			// "git add it" would point at a file that does not exist.
+			if _, err := os.Lstat(filepath.Join(root, workspace.LogName)); errors.Is(err, fs.ErrNotExist) {
+				return nil, nil, fmt.Errorf("lint --staged: no %s in this folder, the index or HEAD: run memsys in the memory's folder (memsys -C DIR lint --staged; pre-commit hooks: args: [-C, DIR]), or memsys init", workspace.LogName)
+			}
 			return nil, nil, fmt.Errorf("lint --staged: %s is not staged: git add it to commit the memory (memsys lint without --staged checks the working tree)", workspace.LogName)
 		}
 	}
