@@ -192,6 +192,21 @@ func lintJudged(l *lint.Linter, files memFiles, overrides []config.RuleSetting, 
 	return ds, events, nil
 }
 
+// logAbsent reports whether root has no log on disk either: a staged
+// check that finds none in the index then most often runs at the root
+// of a repository whose memory is in a subfolder (a pre-commit
+// framework hook), where "git add it" would name a file that does not
+// exist.
+func logAbsent(root string) bool {
+	_, err := os.Lstat(filepath.Join(root, workspace.LogName))
+	return errors.Is(err, fs.ErrNotExist)
+}
+
+// runInMemory is the advice for logAbsent, naming the command to run.
+func runInMemory(command string) string {
+	return "run memsys in the memory's folder (memsys -C DIR " + command + "; pre-commit hooks: args: [-C, DIR]), or memsys init"
+}
+
 // refineStale is false only in the tests, which count the cases where
 // staleRows changes the rule's reading.
 var refineStale = true
@@ -256,8 +271,8 @@ func stagedView(ctx context.Context, root string, git lint.Git, revs *lint.Revis
 			// No log anywhere here is most often a memory in a subfolder
 			// (a pre-commit framework hook runs at the repository root):
 			// "git add it" would point at a file that does not exist.
-			if _, err := os.Lstat(filepath.Join(root, workspace.LogName)); errors.Is(err, fs.ErrNotExist) {
-				return nil, nil, fmt.Errorf("lint --staged: no %s in this folder, the index or HEAD: run memsys in the memory's folder (memsys -C DIR lint --staged; pre-commit hooks: args: [-C, DIR]), or memsys init", workspace.LogName)
+			if logAbsent(root) {
+				return nil, nil, fmt.Errorf("lint --staged: no %s in this folder, the index or HEAD: %s", workspace.LogName, runInMemory("lint --staged"))
 			}
 			return nil, nil, fmt.Errorf("lint --staged: %s is not staged: git add it to commit the memory (memsys lint without --staged checks the working tree)", workspace.LogName)
 		}

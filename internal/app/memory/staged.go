@@ -3,11 +3,7 @@ package memory
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/memsys/memsys/internal/base/config"
@@ -82,8 +78,8 @@ func CheckStaged(ctx context.Context, root string) (diff string, sealOnly bool, 
 	if !ok {
 		// No log in the folder either: most often a subfolder memory
 		// checked from the repository root (a pre-commit framework hook).
-		if _, err := os.Lstat(filepath.Join(root, parse.LogFile)); errors.Is(err, fs.ErrNotExist) {
-			return "", false, nil, fmt.Errorf("regen --staged: no %s in this folder or the index: run memsys in the memory's folder (memsys -C DIR regen --check --staged; pre-commit hooks: args: [-C, DIR]), or memsys init", parse.LogFile)
+		if logAbsent(root) {
+			return "", false, nil, fmt.Errorf("regen --staged: no %s in this folder or the index: %s", parse.LogFile, runInMemory("regen --check --staged"))
 		}
 		return "", false, nil, fmt.Errorf("regen --staged: %s is not in the index: git add it", parse.LogFile)
 	}
