@@ -72,8 +72,6 @@ func catchSignals() {
 		for name := range temps.names {
 			os.Remove(name)
 		}
-		signal.Reset(sig)
-		syscall.Kill(os.Getpid(), sig.(syscall.Signal))
-		select {} // the default action ends the process
+		dieOf(sig)
 	}()
 }

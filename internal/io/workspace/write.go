@@ -180,18 +180,12 @@ func lock(root string, needLog bool) (unlock func(), recovered string, err error
 	if err != nil {
 		return nil, "", err
 	}
-	for {
-		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
-		if !errors.Is(err, syscall.EINTR) {
-			break
-		}
-	}
-	if err != nil {
+	if err := lockFile(f); err != nil {
 		f.Close()
 		return nil, "", writeError(LockName, "cannot lock", err)
 	}
 	unlock = func() {
-		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		unlockFile(f)
 		f.Close()
 	}
 	if recovered, err = recoverAppend(root, f); err != nil {
@@ -218,8 +212,8 @@ func openLockFile(root string) (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	// O_NOFOLLOW: a link made since the check still fails the open.
-	f, err := openLock(p, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o644)
+	// noFollow: a link made since the check still fails the open.
+	f, err := openLock(p, os.O_RDWR|os.O_CREATE|noFollow, 0o644)
 	switch {
 	case errors.Is(err, syscall.ELOOP):
 		return nil, symlink
@@ -233,9 +227,9 @@ func openLockFile(root string) (*os.File, error) {
 	case err != nil:
 	case !fi.Mode().IsRegular():
 		err = fmt.Errorf("%s: not a regular file (%s): remove it (memsys creates it)", LockName, kind(fi.Mode()))
-	case hardLinked(fi):
+	case hardLinked(f, fi):
 		// A second name for the same file (ln CHANGELOG.md .memsys.lock)
-		// is a link O_NOFOLLOW cannot see: truncating the journal would
+		// is a link noFollow cannot see: truncating the journal would
 		// empty the file under its other name.
 		err = fmt.Errorf("%s: has other names (a hard link): memsys writes its append journal there and would change them too; remove it (memsys creates it)", LockName)
 	}
@@ -251,11 +245,4 @@ func openLockFile(root string) (*os.File, error) {
 func Equal(root, rel string, data []byte) bool {
 	b, err := ReadFile(root, rel)
 	return err == nil && bytes.Equal(b, data)
-}
-
-// hardLinked reports whether the file fi describes has more than one
-// name. A file system that does not say counts as one name.
-func hardLinked(fi fs.FileInfo) bool {
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	return ok && st.Nlink > 1
 }
