@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -162,14 +163,15 @@ type GraphOut struct {
 // AppendIn is memsys_append's input: `memsys append --json`'s object
 // plus regen.
 type AppendIn struct {
-	Type    string               `json:"type" jsonschema:"event type: decision, create, modify, delete, test, fix, dependency, blocker, milestone, escalation, handoff"`
-	Scope   string               `json:"scope" jsonschema:"the area the event affects"`
-	Summary string               `json:"summary" jsonschema:"one self-contained line"`
-	Agent   string               `json:"agent,omitempty" jsonschema:"your agent name (default: the server's --agent or $MEMSYS_AGENT)"`
-	Time    string               `json:"time,omitempty" jsonschema:"YYYY-MM-DD HH:MM (default: now, UTC)"`
-	Details []memory.DraftDetail `json:"details,omitempty" jsonschema:"detail bullets: key, value, nested children"`
-	Refs    []string             `json:"refs,omitempty" jsonschema:"IDs of earlier events this one follows from"`
-	Tags    []string             `json:"tags,omitempty"`
+	Type    string `json:"type" jsonschema:"event type: decision, create, modify, delete, test, fix, dependency, blocker, milestone, escalation, handoff"`
+	Scope   string `json:"scope" jsonschema:"the area the event affects"`
+	Summary string `json:"summary" jsonschema:"one self-contained line"`
+	Agent   string `json:"agent,omitempty" jsonschema:"your agent name (default: the server's --agent or $MEMSYS_AGENT)"`
+	Time    string `json:"time,omitempty" jsonschema:"YYYY-MM-DD HH:MM (default: now, UTC)"`
+	// Details takes both shapes append --json takes (detailsSchema).
+	Details memory.DraftDetails `json:"details,omitempty"`
+	Refs    []string            `json:"refs,omitempty" jsonschema:"IDs of earlier events this one follows from"`
+	Tags    []string            `json:"tags,omitempty"`
 	// Supersedes corrects earlier events: they leave the derived files.
 	Supersedes []string `json:"supersedes,omitempty" jsonschema:"IDs of earlier events this one corrects: they leave graph.md and context.md but stay in the log"`
 	Regen      bool     `json:"regen,omitempty" jsonschema:"also regenerate graph.md and context.md under the same lock"`
@@ -373,7 +375,17 @@ func (h *handlers) graph(ctx context.Context, _ *mcp.CallToolRequest, in GraphIn
 	return textResult(out.Text), out, nil
 }
 
-func (h *handlers) append(ctx context.Context, _ *mcp.CallToolRequest, in AppendIn) (*mcp.CallToolResult, memory.AppendResult, error) {
+func (h *handlers) append(ctx context.Context, req *mcp.CallToolRequest, in AppendIn) (*mcp.CallToolResult, memory.AppendResult, error) {
+	// The SDK hands the handler the arguments re-encoded from a map,
+	// keys sorted: details sent as an object are read again from the
+	// arguments as sent, so their bullets keep the agent's order (and
+	// a number its digits), as append --json writes them.
+	var sent struct {
+		Details memory.DraftDetails `json:"details"`
+	}
+	if err := json.Unmarshal(req.Params.Arguments, &sent); err == nil {
+		in.Details = sent.Details
+	}
 	d := memory.Draft{Type: in.Type, Scope: in.Scope, Summary: in.Summary, Agent: in.Agent, Time: in.Time,
 		Details: in.Details, Refs: in.Refs, Tags: in.Tags, Supersedes: in.Supersedes}
 	if strings.TrimSpace(d.Agent) == "" {

@@ -164,12 +164,19 @@ await expectError(client, "memsys_append", { type: "fix", scope: "x" }, "summary
 await expectError(client, "memsys_append", { type: "fix", scope: "x", summary: "y", time: "2026-03-01 25:00" }, 'is not "YYYY-MM-DD HH:MM"');
 await expectError(client, "memsys_log", { limit: 0 }, "memsys: limit 0: must be at least 1 (leave it out for the last 100, or set a larger limit for more)");
 
-// SHUTDOWN: a handoff, then regen.
+// SHUTDOWN: a handoff, then regen. Its details are the object shape
+// append --json takes (the first append sent the list), keys not in
+// sorted order: the bullets keep the order sent.
 const ho = await client.callTool({
   name: "memsys_append",
-  arguments: { type: "handoff", scope: "build refund endpoint", summary: "Refund endpoint ready for review", details: [{ key: "from_agent", value: "ts-agent" }, { key: "to_agent", value: "reviewer" }] },
+  arguments: { type: "handoff", scope: "build refund endpoint", summary: "Refund endpoint ready for review", details: { to_agent: "reviewer", from_agent: "ts-agent" } },
 });
-check(!ho.isError && ho.structuredContent.id === "evt-021", "shutdown: memsys_append wrote the handoff evt-021");
+check(!ho.isError && ho.structuredContent.id === "evt-021", `shutdown: memsys_append wrote the handoff evt-021 with details as an object: ${text(ho)}`);
+{
+  const sh = await client.callTool({ name: "memsys_show", arguments: { id: "evt-021" } });
+  check(!sh.isError && JSON.stringify(sh.structuredContent.details.map((d) => d.key)) === '["to_agent","from_agent"]',
+    "the object's details are bullets in the order sent");
+}
 const rg = await client.callTool({ name: "memsys_regen", arguments: {} });
 check(!rg.isError && rg.structuredContent.written.includes(".memory/context.md"), "shutdown: memsys_regen rewrote context.md");
 const after = await client.callTool({ name: "memsys_context", arguments: {} });

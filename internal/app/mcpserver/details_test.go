@@ -1,0 +1,44 @@
+package mcpserver
+
+import (
+	"encoding/json"
+	"slices"
+	"testing"
+
+	"github.com/memsys/memsys/internal/app/memory"
+)
+
+// TestAppendDetailsObject: memsys_append takes "details" in both
+// shapes `memsys append --json` takes, the list of {key, value,
+// children} and the object of key: value pairs an agent writes first,
+// and an object gives the bullets the CLI writes for it: in the order
+// sent (the SDK re-encodes the arguments with sorted keys before the
+// handler sees them), nested objects as nested bullets, a number as
+// written. The input schema once allowed only the list, so the SDK
+// refused the object before memsys saw it.
+func TestAppendDetailsObject(t *testing.T) {
+	root := copyExample(t)
+	cs := connect(t, root)
+	details := `{"entity": "payments_api", "changes": {"files": "refund.go", "tests": 12.50}, "breaking": false}`
+	args := json.RawMessage(`{"type": "modify", "scope": "payments_api", "summary": "Refunds reuse the charge cache", "details": ` + details + `}`)
+	res := call(t, cs, "memsys_append", args)
+	if res.IsError {
+		t.Fatalf("details as an object: %s", text(res))
+	}
+	var ap struct{ ID string }
+	structured(t, res, &ap)
+
+	var want memory.DraftDetails
+	if err := json.Unmarshal([]byte(details), &want); err != nil {
+		t.Fatal(err)
+	}
+	var got struct{ Details []memory.DraftDetail }
+	structured(t, call(t, cs, "memsys_show", map[string]any{"id": ap.ID}), &got)
+	if !slices.EqualFunc(got.Details, want, detailEqual) {
+		t.Errorf("details written %+v, want %+v (append --json's)", got.Details, want)
+	}
+}
+
+func detailEqual(a, b memory.DraftDetail) bool {
+	return a.Key == b.Key && a.Value == b.Value && slices.EqualFunc(a.Children, b.Children, detailEqual)
+}
