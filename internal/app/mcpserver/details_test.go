@@ -1,11 +1,15 @@
 package mcpserver
 
 import (
+	"context"
 	"encoding/json"
+	"regexp"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/memsys/memsys/internal/app/memory"
+	"github.com/memsys/memsys/parse"
 )
 
 // TestAppendDetailsObject: memsys_append takes "details" in both
@@ -41,4 +45,33 @@ func TestAppendDetailsObject(t *testing.T) {
 
 func detailEqual(a, b memory.DraftDetail) bool {
 	return a.Key == b.Key && a.Value == b.Value && slices.EqualFunc(a.Children, b.Children, detailEqual)
+}
+
+// TestAppendSchemaNamesEveryType: the description of memsys_append's
+// "type", all an agent knows of the types before its first error, names
+// every type append takes (it once left out commitment, the promise
+// that stays an open loop), and "details" says how an event closes one.
+func TestAppendSchemaNamesEveryType(t *testing.T) {
+	cs := connect(t, copyExample(t))
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range res.Tools {
+		if tool.Name != "memsys_append" {
+			continue
+		}
+		props := tool.InputSchema.(map[string]any)["properties"].(map[string]any)
+		desc := props["type"].(map[string]any)["description"].(string)
+		for _, typ := range parse.EventTypes {
+			if !regexp.MustCompile(`\b` + typ + `\b`).MatchString(desc) {
+				t.Errorf("the description of type %q does not name %q", desc, typ)
+			}
+		}
+		if d := props["details"].(map[string]any)["description"].(string); !strings.Contains(d, `"closes"`) {
+			t.Errorf("the description of details %q does not say how to close a loop", d)
+		}
+		return
+	}
+	t.Fatal("no memsys_append")
 }

@@ -163,7 +163,7 @@ type GraphOut struct {
 // AppendIn is memsys_append's input: `memsys append --json`'s object
 // plus regen.
 type AppendIn struct {
-	Type    string `json:"type" jsonschema:"event type: decision, create, modify, delete, test, fix, dependency, blocker, milestone, escalation, handoff"`
+	Type    string `json:"type"` // described by appendSchema
 	Scope   string `json:"scope" jsonschema:"the area the event affects"`
 	Summary string `json:"summary" jsonschema:"one self-contained line"`
 	Agent   string `json:"agent,omitempty" jsonschema:"your agent name (default: the server's --agent or $MEMSYS_AGENT)"`
@@ -261,7 +261,7 @@ func (h *handlers) tools(s *mcp.Server) {
 		h.graph)
 	mcp.AddTool(s, &mcp.Tool{Name: "memsys_append", Annotations: writes(additive, repeated),
 		Description: "Append one event to CHANGELOG.md (next ID, validated, under the lock); regen=true also rewrites the derived files.",
-		InputSchema: schemaFor[AppendIn]()},
+		InputSchema: appendSchema()},
 		h.append)
 	mcp.AddTool(s, &mcp.Tool{Name: "memsys_archive", Annotations: writes(destructive, idempotent),
 		Description: "The Archival Protocol, when memsys_status says archival is due (best at a milestone): move the events before the boundary to changelog-archive.md, verified byte for byte, and append the archive event. Then call memsys_regen. dry_run=true only reports."},
