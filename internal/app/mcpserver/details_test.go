@@ -3,6 +3,8 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -74,4 +76,46 @@ func TestAppendSchemaNamesEveryType(t *testing.T) {
 		return
 	}
 	t.Fatal("no memsys_append")
+}
+
+// TestRecallAfterLogEditedInPlace: an event edited in place on disk
+// between two calls (the horizon unchanged, graph.md as regen wrote it
+// before) is in the next memsys_recall, as it is in memsys_show: recall
+// once took the graph from graph.md on its horizon alone and served the
+// old attribute while memsys_status called the file stale.
+func TestRecallAfterLogEditedInPlace(t *testing.T) {
+	root := copyExample(t)
+	cs := connect(t, root)
+	recall := func() string {
+		var p struct {
+			Entities []struct {
+				Attrs []struct{ Key, Value string }
+			}
+		}
+		structured(t, call(t, cs, "memsys_recall", map[string]any{"entities": []string{"payments_api"}}), &p)
+		for _, a := range p.Entities[0].Attrs {
+			if a.Key == "path" {
+				return a.Value
+			}
+		}
+		return ""
+	}
+	if got := recall(); got != "services/payments/" {
+		t.Fatalf("path %q before the edit", got)
+	}
+	log := filepath.Join(root, "CHANGELOG.md")
+	src, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(src), "- path: services/payments/\n", "- path: services/billing/\n", 1)
+	if edited == string(src) {
+		t.Fatal("the edit changed nothing")
+	}
+	if err := os.WriteFile(log, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := recall(); got != "services/billing/" {
+		t.Errorf("path %q after the log was edited in place, want services/billing/", got)
+	}
 }

@@ -6,6 +6,7 @@
 // on the first failed check.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import fs from "node:fs";
 
 const bin = process.env.MEMSYS_BIN;
 const root = process.env.MEMSYS_ROOT;
@@ -90,6 +91,20 @@ check(text(ctx).includes("## Active Mission") || text(ctx).length > 100, "boot: 
 const rc = await client.callTool({ name: "memsys_recall", arguments: { entities: ["payments api"], budget: 300 } });
 check(!rc.isError && rc.structuredContent.entities[0].name === "payments_api", "work: memsys_recall finds payments_api by its canonical key");
 check(rc.structuredContent.words <= 300, "work: the pack keeps to its budget");
+
+// The log edited on disk between two calls, in place (the horizon
+// unchanged): the next recall serves the edit, not graph.md's old row.
+{
+  const log = root + "/CHANGELOG.md";
+  const before = fs.readFileSync(log, "utf8");
+  const path = (r) => (r.structuredContent.entities[0].attrs.find((a) => a.key === "path") || {}).value;
+  fs.writeFileSync(log, before.replace("- path: services/payments/\n", "- path: services/billing/\n"));
+  const edited = await client.callTool({ name: "memsys_recall", arguments: { entities: ["payments_api"] } });
+  check(!edited.isError && path(edited) === "services/billing/", `recall after an in-place edit of the log serves it: ${path(edited)}`);
+  fs.writeFileSync(log, before);
+  const back = await client.callTool({ name: "memsys_recall", arguments: { entities: ["payments_api"] } });
+  check(!back.isError && path(back) === "services/payments/", "recall after the edit is undone");
+}
 const ap = await client.callTool({
   name: "memsys_append",
   arguments: {
