@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -285,6 +286,12 @@ func (r *drainReader) line(l []byte) {
 		r.w.reply(reply)
 		return
 	}
+	if !utf8.Valid(l) {
+		// Go's JSON decoder would put U+FFFD in place of the bad bytes,
+		// and an append would write that into the log in silence.
+		r.w.reply(notUTF8(l))
+		return
+	}
 	if v, ok := initializeVersion(l); ok {
 		r.initialized, r.version = true, v
 	}
@@ -391,3 +398,44 @@ func (w *drainWriter) reply(line []byte) {
 }
 
 func (w *drainWriter) Close() error { return nil }
+
+// notUTF8 answers a line that is not UTF-8 (JSON text is, RFC 8259):
+// a tool call gets a tool error, as every other bad argument does;
+// another request a parse error with its id; a notification nothing.
+// In a batch each request is answered so, none served.
+func notUTF8(l []byte) []byte {
+	i := 0
+	for i < len(l) {
+		r, n := utf8.DecodeRune(l[i:])
+		if r == utf8.RuneError && n <= 1 {
+			break
+		}
+		i += n
+	}
+	msg := fmt.Sprintf("the message is not valid UTF-8 (byte 0x%02x at offset %d): send UTF-8 text (convert it from its encoding, e.g. Latin-1)", l[i], i)
+	msgs := []json.RawMessage{l}
+	if l[0] == '[' {
+		json.Unmarshal(l, &msgs) //nolint:errcheck // rejected checked it
+	}
+	var out []byte
+	for _, m := range msgs {
+		var r struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		if json.Unmarshal(m, &r) != nil || r.Method == "" || len(r.ID) == 0 || string(r.ID) == "null" {
+			continue
+		}
+		if r.Method != "tools/call" {
+			out = append(out, errorReply(r.ID, -32700, "parse error: "+msg)...)
+			continue
+		}
+		b, _ := json.Marshal(struct {
+			JSONRPC string          `json:"jsonrpc"`
+			ID      json.RawMessage `json:"id"`
+			Result  any             `json:"result"`
+		}{"2.0", r.ID, &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "memsys: " + msg}}}})
+		out = append(append(out, b...), '\n')
+	}
+	return out
+}

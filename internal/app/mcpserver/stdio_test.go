@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -162,5 +164,49 @@ func TestStdioBOM(t *testing.T) {
 	}
 	if strings.Contains(out.String(), `"error"`) {
 		t.Errorf("an error in:\n%s", out.String())
+	}
+}
+
+// TestStdioNotUTF8: a message whose bytes are not UTF-8 (JSON text is
+// UTF-8) is refused, not decoded with U+FFFD in place of the bad bytes:
+// memsys_append wrote "bad \ufffd x" into the log for a summary the CLI's
+// --summary refuses. A tool call gets a tool error saying what to do,
+// another request a JSON-RPC error; the session goes on.
+func TestStdioNotUTF8(t *testing.T) {
+	root := copyExample(t)
+	before, err := os.ReadFile(filepath.Join(root, "CHANGELOG.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := io.NopCloser(strings.NewReader(strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		"{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"memsys_append\",\"arguments\":{\"type\":\"fix\",\"scope\":\"s\",\"summary\":\"bad \xff x\"}}}",
+		"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"resources/read\",\"params\":{\"uri\":\"memsys://event/evt-0\xc0\xaf\"}}",
+		"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/x\",\"params\":{\"a\":\"\xfe\"}}",
+		`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"memsys_status","arguments":{}}}`,
+	}, "\n") + "\n"))
+	var out bytes.Buffer
+	if err := Serve(context.Background(), Config{Root: root, Agent: "t", Now: func() string { return "2026-05-01 12:00" }}, Stdio(in, &out)); err != nil && !strings.Contains(err.Error(), "EOF") {
+		t.Fatalf("the session ended with %v; output:\n%s", err, out.String())
+	}
+	for _, want := range []string{
+		`{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"memsys: the message is not valid UTF-8 (byte 0xff at offset 132): send UTF-8 text (convert it from its encoding, e.g. Latin-1)"}],"isError":true}}`,
+		`{"jsonrpc":"2.0","id":3,"error":{"code":-32700,"message":"parse error: the message is not valid UTF-8 (byte 0xc0 at offset 87): send UTF-8 text (convert it from its encoding, e.g. Latin-1)"}}`,
+		`"id":4,"result"`,
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("no %s in:\n%s", want, out.String())
+		}
+	}
+	if n := strings.Count(out.String(), "\n"); n != 4 {
+		t.Errorf("%d replies, want 4 (none to the notification):\n%s", n, out.String())
+	}
+	after, err := os.ReadFile(filepath.Join(root, "CHANGELOG.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(before, after) {
+		t.Error("the refused append was written")
 	}
 }
