@@ -184,6 +184,7 @@ func TestStdioNotUTF8(t *testing.T) {
 		"{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"memsys_append\",\"arguments\":{\"type\":\"fix\",\"scope\":\"s\",\"summary\":\"bad \xff x\"}}}",
 		"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"resources/read\",\"params\":{\"uri\":\"memsys://event/evt-0\xc0\xaf\"}}",
 		"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/x\",\"params\":{\"a\":\"\xfe\"}}",
+		`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"memsys_append","arguments":{"type":"fix","scope":"s","summary":"cut \ud83d"}}}`,
 		`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"memsys_status","arguments":{}}}`,
 	}, "\n") + "\n"))
 	var out bytes.Buffer
@@ -194,13 +195,14 @@ func TestStdioNotUTF8(t *testing.T) {
 		`{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"memsys: the message is not valid UTF-8 (byte 0xff at offset 132): send UTF-8 text (convert it from its encoding, e.g. Latin-1)"}],"isError":true}}`,
 		`{"jsonrpc":"2.0","id":3,"error":{"code":-32700,"message":"parse error: the message is not valid UTF-8 (byte 0xc0 at offset 87): send UTF-8 text (convert it from its encoding, e.g. Latin-1)"}}`,
 		`"id":4,"result"`,
+		`{"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"memsys: the message holds \\ud83d at offset 132, half of a UTF-16 surrogate pair (a string cut inside a character?): send whole characters"}],"isError":true}}`,
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("no %s in:\n%s", want, out.String())
 		}
 	}
-	if n := strings.Count(out.String(), "\n"); n != 4 {
-		t.Errorf("%d replies, want 4 (none to the notification):\n%s", n, out.String())
+	if n := strings.Count(out.String(), "\n"); n != 5 {
+		t.Errorf("%d replies, want 5 (none to the notification):\n%s", n, out.String())
 	}
 	after, err := os.ReadFile(filepath.Join(root, "CHANGELOG.md"))
 	if err != nil {
@@ -208,5 +210,23 @@ func TestStdioNotUTF8(t *testing.T) {
 	}
 	if !bytes.Equal(before, after) {
 		t.Error("the refused append was written")
+	}
+}
+
+// TestNotText: the lines the reader refuses as no text, and the ones it
+// lets through: a whole surrogate pair is one character, an escaped
+// backslash before "ud83d" no escape at all.
+func TestNotText(t *testing.T) {
+	for _, tc := range []struct{ line, want string }{
+		{`{"a":"plain \u00e9 \ud83d\ude00 \\ud83d"}`, ""},
+		{`{"a":"cut \ud83d"}`, `the message holds \ud83d at offset 10, half of a UTF-16 surrogate pair (a string cut inside a character?): send whole characters`},
+		{`{"a":"low \uDE00 first"}`, `the message holds \uDE00 at offset 10, half`},
+		{`{"a":"two highs \ud83d\ud83d"}`, `the message holds \ud83d at offset 16, half`},
+		{"{\"a\":\"x\xe9y\"}", `the message is not valid UTF-8 (byte 0xe9 at offset 7): send UTF-8 text`},
+		{`{"k\ud800":1}`, `the message holds \ud800 at offset 3, half`},
+	} {
+		if got := notText([]byte(tc.line)); !strings.HasPrefix(got, tc.want) || (tc.want == "") != (got == "") {
+			t.Errorf("%s: %q, want %q", tc.line, got, tc.want)
+		}
 	}
 }

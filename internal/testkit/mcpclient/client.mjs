@@ -177,6 +177,11 @@ await expectError(client, "memsys_nonexistent", {}, "memsys_nonexistent");
 // 100, not the CLI's "every event").
 await expectError(client, "memsys_append", { type: "fix", scope: "x" }, "summary");
 await expectError(client, "memsys_append", { type: "fix", scope: "x", summary: "y", time: "2026-03-01 25:00" }, 'is not "YYYY-MM-DD HH:MM"');
+// A string cut inside a character (JavaScript strings are UTF-16):
+// refused, not written to the log with U+FFFD for the half emoji.
+await expectError(client, "memsys_append", { type: "fix", scope: "x", summary: "cut \ud83d" }, "half of a UTF-16 surrogate pair");
+// A number JSON holds and an int does not: memsys words, not Go types.
+await expectError(client, "memsys_log", { limit: 1e20 }, "memsys: limit 100000000000000000000 is out of range");
 await expectError(client, "memsys_log", { limit: 0 }, "memsys: limit 0: must be at least 1 (leave it out for the last 100, or set a larger limit for more)");
 
 // SHUTDOWN: a handoff, then regen. Its details are the object shape
