@@ -292,7 +292,12 @@ func (r *drainReader) line(l []byte) {
 		// Go's JSON decoder would put U+FFFD in place of the bad bytes
 		// or the half character, and an append would write that into
 		// the log in silence.
-		r.w.reply(refuseText(l, msg))
+		r.w.reply(refuse(l, -32700, msg))
+		return
+	}
+	if tooDeep(l) {
+		// The SDK would end the session at it.
+		r.w.reply(refuse(l, -32600, fmt.Sprintf("the message nests objects and lists more than %d levels deep: send flatter arguments (details nest a few levels)", maxDepth)))
 		return
 	}
 	if v, ok := initializeVersion(l); ok {
@@ -455,11 +460,40 @@ func escapedRune(b []byte) (rune, bool) {
 	return rune(n), err == nil
 }
 
-// refuseText answers a line notText refuses with msg: a tool call gets
-// a tool error, as every other bad argument does; another request a
-// parse error with its id; a notification nothing. In a batch each
-// request is answered so, none served.
-func refuseText(l []byte, msg string) []byte {
+// maxDepth is how deep the SDK decodes a message's objects and lists
+// (its internal/json's defaultMaxDepth): it ends the session at a line
+// nested deeper.
+const maxDepth = 1000
+
+// tooDeep reports whether line nests objects and lists deeper than
+// maxDepth, counted as the SDK counts them.
+func tooDeep(line []byte) bool {
+	depth, inString, escaped := 0, false, false
+	for _, b := range line {
+		switch {
+		case inString && escaped:
+			escaped = false
+		case inString && b == '\\':
+			escaped = true
+		case b == '"':
+			inString = !inString
+		case inString:
+		case b == '{' || b == '[':
+			if depth++; depth > maxDepth {
+				return true
+			}
+		case (b == '}' || b == ']') && depth > 0:
+			depth--
+		}
+	}
+	return false
+}
+
+// refuse answers a line the reader refuses with msg: a tool call gets
+// a tool error, as every other bad argument does; another request the
+// JSON-RPC error code with its id; a notification nothing. In a batch
+// each request is answered so, none served.
+func refuse(l []byte, code int, msg string) []byte {
 	msgs := []json.RawMessage{l}
 	if l[0] == '[' {
 		json.Unmarshal(l, &msgs) //nolint:errcheck // rejected checked it
@@ -474,7 +508,11 @@ func refuseText(l []byte, msg string) []byte {
 			continue
 		}
 		if r.Method != "tools/call" {
-			out = append(out, errorReply(r.ID, -32700, "parse error: "+msg)...)
+			kind := "invalid request: "
+			if code == -32700 {
+				kind = "parse error: "
+			}
+			out = append(out, errorReply(r.ID, code, kind+msg)...)
 			continue
 		}
 		b, _ := json.Marshal(struct {

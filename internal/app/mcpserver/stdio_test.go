@@ -230,3 +230,36 @@ func TestNotText(t *testing.T) {
 		}
 	}
 }
+
+// TestStdioTooDeep: a message nested deeper than the SDK decodes (1000
+// levels: details nested a few hundred bullets deep) gets an error, a
+// tool error for a tool call, and the session goes on. The SDK alone
+// ended the session at it ("unmarshaling jsonrpc message: json:
+// exceeded maximum nesting depth of 1000", exit 2), dropping every call.
+func TestStdioTooDeep(t *testing.T) {
+	root := copyExample(t)
+	deep := `{"key":"leaf","value":"v"}`
+	for range 600 {
+		deep = `{"key":"k","value":"v","children":[` + deep + `]}`
+	}
+	in := io.NopCloser(strings.NewReader(strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"memsys_append","arguments":{"type":"fix","scope":"s","summary":"x","details":[` + deep + `]}}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"ping","params":{"a":` + strings.Repeat("[", 1001) + strings.Repeat("]", 1001) + `}}`,
+		`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"memsys_status","arguments":{}}}`,
+	}, "\n") + "\n"))
+	var out bytes.Buffer
+	if err := Serve(context.Background(), Config{Root: root, Agent: "t", Now: func() string { return "2026-05-01 12:00" }}, Stdio(in, &out)); err != nil && !strings.Contains(err.Error(), "EOF") {
+		t.Fatalf("the session ended with %v; output:\n%s", err, out.String())
+	}
+	for _, want := range []string{
+		`{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"memsys: the message nests objects and lists more than 1000 levels deep: send flatter arguments (details nest a few levels)"}],"isError":true}}`,
+		`{"jsonrpc":"2.0","id":3,"error":{"code":-32600,"message":"invalid request: the message nests objects and lists more than 1000 levels deep`,
+		`"id":4,"result"`,
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("no %s in:\n%s", want, out.String())
+		}
+	}
+}

@@ -180,6 +180,13 @@ await expectError(client, "memsys_append", { type: "fix", scope: "x", summary: "
 // A string cut inside a character (JavaScript strings are UTF-16):
 // refused, not written to the log with U+FFFD for the half emoji.
 await expectError(client, "memsys_append", { type: "fix", scope: "x", summary: "cut \ud83d" }, "half of a UTF-16 surrogate pair");
+// Details nested deeper than the SDK decodes: an error, and the server
+// lives on (the SDK alone ended the session, failing every later check).
+{
+  let deep = { key: "leaf", value: "v" };
+  for (let i = 0; i < 600; i++) deep = { key: "k", value: "v", children: [deep] };
+  await expectError(client, "memsys_append", { type: "fix", scope: "x", summary: "y", details: [deep] }, "more than 1000 levels deep");
+}
 // A number JSON holds and an int does not: memsys words, not Go types.
 await expectError(client, "memsys_log", { limit: 1e20 }, "memsys: limit 100000000000000000000 is out of range");
 await expectError(client, "memsys_log", { limit: 0 }, "memsys: limit 0: must be at least 1 (leave it out for the last 100, or set a larger limit for more)");
