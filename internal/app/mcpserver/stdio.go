@@ -351,6 +351,10 @@ func rejected(l []byte) []byte {
 	if m.JSONRPC == nil || *m.JSONRPC != "2.0" {
 		return errorReply(id, -32600, `invalid request: "jsonrpc" must be "2.0"`)
 	}
+	if len(m.ID) > 0 && id == nil && string(m.ID) != "null" {
+		// The SDK ends the session at an id of another type.
+		return errorReply(nil, -32600, `invalid request: "id" must be a string, a number or null`)
+	}
 	if m.Method == nil && len(m.ID) == 0 {
 		return errorReply(nil, -32600, `invalid request: a message has a "method" or an "id"`)
 	}

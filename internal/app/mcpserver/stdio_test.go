@@ -45,6 +45,11 @@ func TestStdioBadLineKeepsServing(t *testing.T) {
 		{"empty object", `{}`, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,`},
 		{"empty batch", `[]`, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,`},
 		{"wrong version", `{"jsonrpc":"1.0","id":7,"method":"ping"}`, `{"jsonrpc":"2.0","id":7,"error":{"code":-32600,`},
+		// An id that is no string, number or null: the SDK ended the
+		// session ("parse error: invalid ID type map[string]interface {}").
+		{"object id", `{"jsonrpc":"2.0","id":{},"method":"ping"}`, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: \"id\" must be a string, a number or null"}}`},
+		{"list id", `{"jsonrpc":"2.0","id":[1],"method":"ping"}`, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: \"id\" must be`},
+		{"boolean id in a batch", `[{"jsonrpc":"2.0","id":true,"method":"ping"}]`, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: \"id\" must be`},
 		// A batch in a 2025-06-18 session: the SDK ended the session at
 		// it (exit 2, "JSON-RPC batching is not supported").
 		{"batch", `[{"jsonrpc":"2.0","id":5,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/x"},{"jsonrpc":"2.0","id":"six","method":"tools/list"}]`, `{"jsonrpc":"2.0","id":5,"error":{"code":-32600,"message":"invalid request: MCP 2025-06-18 and later have no JSON-RPC batches: send one message per line"}}
