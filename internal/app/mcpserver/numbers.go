@@ -15,17 +15,22 @@ import (
 	"github.com/memsys/memsys/internal/base/words"
 )
 
-// checkNumbers refuses a tool call whose arguments hold a number that
-// the SDK cannot decode: one a float64 does not hold (1e400), or, at
-// the top level where the integer parameters are, a whole number an
-// int does not hold. The SDK reads the arguments through float64 into
-// the handler's struct and reports such a number in Go's words
-// ("overflows into Go struct field mcpserver.LogIn.limit of type
-// int"); this says it in the agent's, naming the parameter.
-func checkNumbers(next mcp.MethodHandler) mcp.MethodHandler {
+// checkArguments refuses a tool call whose arguments the SDK cannot
+// decode, with an error in the agent's words where the SDK's names Go
+// types: arguments that are no object ("cannot unmarshal ... into Go
+// value of type map[string]interface {}"), or a number out of range
+// (numberOutOfRange): one a float64 does not hold (1e400) or, at the
+// top level where the integer parameters are, a whole number an int
+// does not hold ("overflows into Go struct field mcpserver.LogIn.limit
+// of type int"). The error names the parameter.
+func checkArguments(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if r, ok := req.(*mcp.CallToolRequest); ok && r.Params != nil {
-			if msg := numberOutOfRange(r.Params.Arguments); msg != "" {
+			msg := notObject(r.Params.Arguments)
+			if msg == "" {
+				msg = numberOutOfRange(r.Params.Arguments)
+			}
+			if msg != "" {
 				return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: msg}}}, nil
 			}
 		}
@@ -82,4 +87,24 @@ func numberOutOfRange(args json.RawMessage) string {
 // range the same one is named every time.
 func sortedKeys(m map[string]any) []string {
 	return slices.Sorted(maps.Keys(m))
+}
+
+// notObject returns the error for arguments that are a JSON value other
+// than an object, "" for an object, null or none (the SDK takes those
+// two as {}).
+func notObject(args json.RawMessage) string {
+	args = bytes.TrimSpace(args)
+	if len(args) == 0 || args[0] == '{' || string(args) == "null" {
+		return ""
+	}
+	kind := "number"
+	switch args[0] {
+	case '"':
+		kind = "string"
+	case '[':
+		kind = "list"
+	case 't', 'f':
+		kind = "boolean"
+	}
+	return `memsys: "arguments" is a JSON ` + kind + `, not an object: send the tool's parameters as an object, e.g. {}`
 }

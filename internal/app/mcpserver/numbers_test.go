@@ -35,3 +35,25 @@ func TestNumberOutOfRange(t *testing.T) {
 		t.Errorf("budget of 18 digits: %s", text(res))
 	}
 }
+
+// TestArgumentsNotObject: "arguments" that are not an object get an
+// error in memsys's words; the SDK said `validating "arguments":
+// unmarshaling arguments: json: cannot unmarshal "\"x\"" into Go value
+// of type map[string]interface {}`. Left out or null, they are {}.
+func TestArgumentsNotObject(t *testing.T) {
+	cs := connect(t, copyExample(t))
+	for _, tc := range []struct{ args, want string }{
+		{`"x"`, `memsys: "arguments" is a JSON string, not an object: send the tool's parameters as an object, e.g. {}`},
+		{`[1]`, `memsys: "arguments" is a JSON list, not an object: `},
+		{`7`, `memsys: "arguments" is a JSON number, not an object: `},
+		{`true`, `memsys: "arguments" is a JSON boolean, not an object: `},
+	} {
+		res := call(t, cs, "memsys_status", json.RawMessage(tc.args))
+		if msg := text(res); !res.IsError || !strings.HasPrefix(msg, tc.want) {
+			t.Errorf("arguments %s: %q, want it to start %q", tc.args, msg, tc.want)
+		}
+	}
+	if res := call(t, cs, "memsys_status", json.RawMessage(`null`)); res.IsError {
+		t.Errorf("arguments null: %s", text(res))
+	}
+}

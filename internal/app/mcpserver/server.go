@@ -36,7 +36,7 @@ func New(cfg Config) *mcp.Server {
 	h := &handlers{cfg: cfg}
 	h.tools(s)
 	h.resources(s)
-	s.AddReceivingMiddleware(guard, tidySchemaErrors, checkNumbers)
+	s.AddReceivingMiddleware(guard, tidySchemaErrors, checkArguments)
 	return s
 }
 
