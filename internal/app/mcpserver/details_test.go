@@ -119,3 +119,22 @@ func TestRecallAfterLogEditedInPlace(t *testing.T) {
 		t.Errorf("path %q after the log was edited in place, want services/billing/", got)
 	}
 }
+
+// TestEveryParameterDescribed: every parameter of every tool has a
+// description, what an agent reads to fill it in (memsys_append's tags
+// had none).
+func TestEveryParameterDescribed(t *testing.T) {
+	cs := connect(t, copyExample(t))
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range res.Tools {
+		props, _ := tool.InputSchema.(map[string]any)["properties"].(map[string]any)
+		for name, p := range props {
+			if d, _ := p.(map[string]any)["description"].(string); strings.TrimSpace(d) == "" {
+				t.Errorf("%s: parameter %q has no description", tool.Name, name)
+			}
+		}
+	}
+}

@@ -171,7 +171,7 @@ type AppendIn struct {
 	// Details takes both shapes append --json takes (detailsSchema).
 	Details memory.DraftDetails `json:"details,omitempty"`
 	Refs    []string            `json:"refs,omitempty" jsonschema:"IDs of earlier events this one follows from"`
-	Tags    []string            `json:"tags,omitempty"`
+	Tags    []string            `json:"tags,omitempty" jsonschema:"labels to find the event by, each one word (no comma)"`
 	// Supersedes corrects earlier events: they leave the derived files.
 	Supersedes []string `json:"supersedes,omitempty" jsonschema:"IDs of earlier events this one corrects: they leave graph.md and context.md but stay in the log"`
 	Regen      bool     `json:"regen,omitempty" jsonschema:"also regenerate graph.md and context.md under the same lock"`
