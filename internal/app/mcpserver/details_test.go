@@ -138,3 +138,37 @@ func TestEveryParameterDescribed(t *testing.T) {
 		}
 	}
 }
+
+// TestContextFreshCRLF: memsys_context's "fresh" is memsys_status's
+// verdict on a CRLF checkout (git autocrlf) of the context.md regen
+// wrote: fresh, as lint and regen --check call it; it compared bytes
+// and said false while memsys_status said fresh. A hand edit is still
+// not fresh.
+func TestContextFreshCRLF(t *testing.T) {
+	root := copyExample(t)
+	p := filepath.Join(root, ".memory", "context.md")
+	src, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(strings.ReplaceAll(string(src), "\n", "\r\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, root)
+	var st struct {
+		Context struct{ State string }
+	}
+	structured(t, call(t, cs, "memsys_status", map[string]any{}), &st)
+	var cx ContextOut
+	structured(t, call(t, cs, "memsys_context", map[string]any{}), &cx)
+	if st.Context.State != "fresh" || !cx.Fresh {
+		t.Errorf("CRLF context.md: memsys_status says %q, memsys_context fresh %v; want both fresh", st.Context.State, cx.Fresh)
+	}
+	if err := os.WriteFile(p, append(src, "- a hand-kept line\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	structured(t, call(t, cs, "memsys_context", map[string]any{}), &cx)
+	if cx.Fresh {
+		t.Error("context.md edited by hand: memsys_context says fresh")
+	}
+}

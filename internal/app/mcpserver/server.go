@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -328,7 +329,10 @@ func (h *handlers) context(ctx context.Context, _ *mcp.CallToolRequest, _ struct
 	}
 	h0, _ := materialize.FindHorizon(r.Output)
 	out := ContextOut{Horizon: h0, Text: string(r.Output)}
-	out.Fresh = workspace.Equal(h.cfg.Root, parse.ContextFile, r.Output)
+	// Fresh as status and lint call it: a CRLF checkout (git autocrlf)
+	// of the file regen wrote is that file, not a hand edit.
+	cur, err := workspace.ReadFile(h.cfg.Root, parse.ContextFile)
+	out.Fresh = err == nil && bytes.Equal(bytes.ReplaceAll(cur, []byte("\r\n"), []byte("\n")), r.Output)
 	return textResult(out.Text), out, nil
 }
 
