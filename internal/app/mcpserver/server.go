@@ -1,7 +1,9 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -35,7 +37,7 @@ func New(cfg Config) *mcp.Server {
 	h := &handlers{cfg: cfg}
 	h.tools(s)
 	h.resources(s)
-	s.AddReceivingMiddleware(guard, tidySchemaErrors)
+	s.AddReceivingMiddleware(guard, tidySchemaErrors, checkArguments)
 	return s
 }
 
@@ -162,14 +164,15 @@ type GraphOut struct {
 // AppendIn is memsys_append's input: `memsys append --json`'s object
 // plus regen.
 type AppendIn struct {
-	Type    string               `json:"type" jsonschema:"event type: decision, create, modify, delete, test, fix, dependency, blocker, milestone, escalation, handoff"`
-	Scope   string               `json:"scope" jsonschema:"the area the event affects"`
-	Summary string               `json:"summary" jsonschema:"one self-contained line"`
-	Agent   string               `json:"agent,omitempty" jsonschema:"your agent name (default: the server's --agent or $MEMSYS_AGENT)"`
-	Time    string               `json:"time,omitempty" jsonschema:"YYYY-MM-DD HH:MM (default: now, UTC)"`
-	Details []memory.DraftDetail `json:"details,omitempty" jsonschema:"detail bullets: key, value, nested children"`
-	Refs    []string             `json:"refs,omitempty" jsonschema:"IDs of earlier events this one follows from"`
-	Tags    []string             `json:"tags,omitempty"`
+	Type    string `json:"type"` // described by appendSchema
+	Scope   string `json:"scope" jsonschema:"the area the event affects"`
+	Summary string `json:"summary" jsonschema:"one self-contained line"`
+	Agent   string `json:"agent,omitempty" jsonschema:"your agent name (default: the server's --agent or $MEMSYS_AGENT)"`
+	Time    string `json:"time,omitempty" jsonschema:"YYYY-MM-DD HH:MM (default: now, UTC)"`
+	// Details takes both shapes append --json takes (detailsSchema).
+	Details memory.DraftDetails `json:"details,omitempty"`
+	Refs    []string            `json:"refs,omitempty" jsonschema:"IDs of earlier events this one follows from"`
+	Tags    []string            `json:"tags,omitempty" jsonschema:"labels to find the event by, each one word (no comma)"`
 	// Supersedes corrects earlier events: they leave the derived files.
 	Supersedes []string `json:"supersedes,omitempty" jsonschema:"IDs of earlier events this one corrects: they leave graph.md and context.md but stay in the log"`
 	Regen      bool     `json:"regen,omitempty" jsonschema:"also regenerate graph.md and context.md under the same lock"`
@@ -259,7 +262,7 @@ func (h *handlers) tools(s *mcp.Server) {
 		h.graph)
 	mcp.AddTool(s, &mcp.Tool{Name: "memsys_append", Annotations: writes(additive, repeated),
 		Description: "Append one event to CHANGELOG.md (next ID, validated, under the lock); regen=true also rewrites the derived files.",
-		InputSchema: schemaFor[AppendIn]()},
+		InputSchema: appendSchema()},
 		h.append)
 	mcp.AddTool(s, &mcp.Tool{Name: "memsys_archive", Annotations: writes(destructive, idempotent),
 		Description: "The Archival Protocol, when memsys_status says archival is due (best at a milestone): move the events before the boundary to changelog-archive.md, verified byte for byte, and append the archive event. Then call memsys_regen. dry_run=true only reports."},
@@ -326,7 +329,10 @@ func (h *handlers) context(ctx context.Context, _ *mcp.CallToolRequest, _ struct
 	}
 	h0, _ := materialize.FindHorizon(r.Output)
 	out := ContextOut{Horizon: h0, Text: string(r.Output)}
-	out.Fresh = workspace.Equal(h.cfg.Root, parse.ContextFile, r.Output)
+	// Fresh as status and lint call it: a CRLF checkout (git autocrlf)
+	// of the file regen wrote is that file, not a hand edit.
+	cur, err := workspace.ReadFile(h.cfg.Root, parse.ContextFile)
+	out.Fresh = err == nil && bytes.Equal(bytes.ReplaceAll(cur, []byte("\r\n"), []byte("\n")), r.Output)
 	return textResult(out.Text), out, nil
 }
 
@@ -373,7 +379,17 @@ func (h *handlers) graph(ctx context.Context, _ *mcp.CallToolRequest, in GraphIn
 	return textResult(out.Text), out, nil
 }
 
-func (h *handlers) append(ctx context.Context, _ *mcp.CallToolRequest, in AppendIn) (*mcp.CallToolResult, memory.AppendResult, error) {
+func (h *handlers) append(ctx context.Context, req *mcp.CallToolRequest, in AppendIn) (*mcp.CallToolResult, memory.AppendResult, error) {
+	// The SDK hands the handler the arguments re-encoded from a map,
+	// keys sorted: details sent as an object are read again from the
+	// arguments as sent, so their bullets keep the agent's order (and
+	// a number its digits), as append --json writes them.
+	var sent struct {
+		Details memory.DraftDetails `json:"details"`
+	}
+	if err := json.Unmarshal(req.Params.Arguments, &sent); err == nil {
+		in.Details = sent.Details
+	}
 	d := memory.Draft{Type: in.Type, Scope: in.Scope, Summary: in.Summary, Agent: in.Agent, Time: in.Time,
 		Details: in.Details, Refs: in.Refs, Tags: in.Tags, Supersedes: in.Supersedes}
 	if strings.TrimSpace(d.Agent) == "" {

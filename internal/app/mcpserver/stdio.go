@@ -8,8 +8,11 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -285,6 +288,18 @@ func (r *drainReader) line(l []byte) {
 		r.w.reply(reply)
 		return
 	}
+	if msg := notText(l); msg != "" {
+		// Go's JSON decoder would put U+FFFD in place of the bad bytes
+		// or the half character, and an append would write that into
+		// the log in silence.
+		r.w.reply(refuse(l, -32700, msg))
+		return
+	}
+	if tooDeep(l) {
+		// The SDK would end the session at it.
+		r.w.reply(refuse(l, -32600, fmt.Sprintf("the message nests objects and lists more than %d levels deep: send flatter arguments (details nest a few levels)", maxDepth)))
+		return
+	}
 	if v, ok := initializeVersion(l); ok {
 		r.initialized, r.version = true, v
 	}
@@ -335,6 +350,10 @@ func rejected(l []byte) []byte {
 	}
 	if m.JSONRPC == nil || *m.JSONRPC != "2.0" {
 		return errorReply(id, -32600, `invalid request: "jsonrpc" must be "2.0"`)
+	}
+	if len(m.ID) > 0 && id == nil && string(m.ID) != "null" {
+		// The SDK ends the session at an id of another type.
+		return errorReply(nil, -32600, `invalid request: "id" must be a string, a number or null`)
 	}
 	if m.Method == nil && len(m.ID) == 0 {
 		return errorReply(nil, -32600, `invalid request: a message has a "method" or an "id"`)
@@ -391,3 +410,121 @@ func (w *drainWriter) reply(line []byte) {
 }
 
 func (w *drainWriter) Close() error { return nil }
+
+// notText says what makes line no text memsys can keep as sent, ""
+// when nothing does: a byte that is not UTF-8 (JSON text is, RFC 8259),
+// or a \u escape of half a UTF-16 surrogate pair, which a client that
+// cuts a string inside a character (an emoji) sends; Go's decoder reads
+// both as U+FFFD.
+func notText(line []byte) string {
+	const fix = ": send UTF-8 text (convert it from its encoding, e.g. Latin-1)"
+	if !utf8.Valid(line) {
+		i := 0
+		for i < len(line) {
+			r, n := utf8.DecodeRune(line[i:])
+			if r == utf8.RuneError && n <= 1 {
+				break
+			}
+			i += n
+		}
+		return fmt.Sprintf("the message is not valid UTF-8 (byte 0x%02x at offset %d)%s", line[i], i, fix)
+	}
+	inString := false
+	for i := 0; i < len(line); i++ {
+		switch c := line[i]; {
+		case c == '"':
+			inString = !inString
+		case c == '\\' && inString && i+1 < len(line):
+			i++
+			if line[i] != 'u' {
+				continue
+			}
+			r, ok := escapedRune(line[i+1:])
+			if !ok || !utf16.IsSurrogate(r) {
+				continue
+			}
+			if r < 0xdc00 && i+6 < len(line) && line[i+5] == '\\' && line[i+6] == 'u' {
+				if lo, ok := escapedRune(line[i+7:]); ok && lo >= 0xdc00 && lo <= 0xdfff {
+					i += 10 // the pair: one character
+					continue
+				}
+			}
+			return fmt.Sprintf("the message holds %s at offset %d, half of a UTF-16 surrogate pair (a string cut inside a character?): send whole characters", line[i-1:i+5], i-1)
+		}
+	}
+	return ""
+}
+
+// escapedRune reads the 4 hex digits of a \u escape at the start of b.
+func escapedRune(b []byte) (rune, bool) {
+	if len(b) < 4 {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(string(b[:4]), 16, 16)
+	return rune(n), err == nil
+}
+
+// maxDepth is how deep the SDK decodes a message's objects and lists
+// (its internal/json's defaultMaxDepth): it ends the session at a line
+// nested deeper.
+const maxDepth = 1000
+
+// tooDeep reports whether line nests objects and lists deeper than
+// maxDepth, counted as the SDK counts them.
+func tooDeep(line []byte) bool {
+	depth, inString, escaped := 0, false, false
+	for _, b := range line {
+		switch {
+		case inString && escaped:
+			escaped = false
+		case inString && b == '\\':
+			escaped = true
+		case b == '"':
+			inString = !inString
+		case inString:
+		case b == '{' || b == '[':
+			if depth++; depth > maxDepth {
+				return true
+			}
+		case (b == '}' || b == ']') && depth > 0:
+			depth--
+		}
+	}
+	return false
+}
+
+// refuse answers a line the reader refuses with msg: a tool call gets
+// a tool error, as every other bad argument does; another request the
+// JSON-RPC error code with its id; a notification nothing. In a batch
+// each request is answered so, none served.
+func refuse(l []byte, code int, msg string) []byte {
+	msgs := []json.RawMessage{l}
+	if l[0] == '[' {
+		json.Unmarshal(l, &msgs) //nolint:errcheck // rejected checked it
+	}
+	var out []byte
+	for _, m := range msgs {
+		var r struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		if json.Unmarshal(m, &r) != nil || r.Method == "" || len(r.ID) == 0 || string(r.ID) == "null" {
+			continue
+		}
+		if r.Method != "tools/call" {
+			kind := "invalid request: "
+			if code == -32700 {
+				kind = "parse error: "
+			}
+			out = append(out, errorReply(r.ID, code, kind+msg)...)
+			continue
+		}
+		b, _ := json.Marshal(struct {
+			JSONRPC string          `json:"jsonrpc"`
+			ID      json.RawMessage `json:"id"`
+			Result  any             `json:"result"`
+		}{"2.0", r.ID, &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "memsys: " + msg}}}})
+		out = append(append(out, b...), '\n')
+	}
+	return out
+}

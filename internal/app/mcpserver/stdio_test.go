@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -43,6 +45,11 @@ func TestStdioBadLineKeepsServing(t *testing.T) {
 		{"empty object", `{}`, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,`},
 		{"empty batch", `[]`, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,`},
 		{"wrong version", `{"jsonrpc":"1.0","id":7,"method":"ping"}`, `{"jsonrpc":"2.0","id":7,"error":{"code":-32600,`},
+		// An id that is no string, number or null: the SDK ended the
+		// session ("parse error: invalid ID type map[string]interface {}").
+		{"object id", `{"jsonrpc":"2.0","id":{},"method":"ping"}`, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: \"id\" must be a string, a number or null"}}`},
+		{"list id", `{"jsonrpc":"2.0","id":[1],"method":"ping"}`, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: \"id\" must be`},
+		{"boolean id in a batch", `[{"jsonrpc":"2.0","id":true,"method":"ping"}]`, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: \"id\" must be`},
 		// A batch in a 2025-06-18 session: the SDK ended the session at
 		// it (exit 2, "JSON-RPC batching is not supported").
 		{"batch", `[{"jsonrpc":"2.0","id":5,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/x"},{"jsonrpc":"2.0","id":"six","method":"tools/list"}]`, `{"jsonrpc":"2.0","id":5,"error":{"code":-32600,"message":"invalid request: MCP 2025-06-18 and later have no JSON-RPC batches: send one message per line"}}
@@ -162,5 +169,102 @@ func TestStdioBOM(t *testing.T) {
 	}
 	if strings.Contains(out.String(), `"error"`) {
 		t.Errorf("an error in:\n%s", out.String())
+	}
+}
+
+// TestStdioNotUTF8: a message whose bytes are not UTF-8 (JSON text is
+// UTF-8) is refused, not decoded with U+FFFD in place of the bad bytes:
+// memsys_append wrote "bad \ufffd x" into the log for a summary the CLI's
+// --summary refuses. A tool call gets a tool error saying what to do,
+// another request a JSON-RPC error; the session goes on.
+func TestStdioNotUTF8(t *testing.T) {
+	root := copyExample(t)
+	before, err := os.ReadFile(filepath.Join(root, "CHANGELOG.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := io.NopCloser(strings.NewReader(strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		"{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"memsys_append\",\"arguments\":{\"type\":\"fix\",\"scope\":\"s\",\"summary\":\"bad \xff x\"}}}",
+		"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"resources/read\",\"params\":{\"uri\":\"memsys://event/evt-0\xc0\xaf\"}}",
+		"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/x\",\"params\":{\"a\":\"\xfe\"}}",
+		`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"memsys_append","arguments":{"type":"fix","scope":"s","summary":"cut \ud83d"}}}`,
+		`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"memsys_status","arguments":{}}}`,
+	}, "\n") + "\n"))
+	var out bytes.Buffer
+	if err := Serve(context.Background(), Config{Root: root, Agent: "t", Now: func() string { return "2026-05-01 12:00" }}, Stdio(in, &out)); err != nil && !strings.Contains(err.Error(), "EOF") {
+		t.Fatalf("the session ended with %v; output:\n%s", err, out.String())
+	}
+	for _, want := range []string{
+		`{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"memsys: the message is not valid UTF-8 (byte 0xff at offset 132): send UTF-8 text (convert it from its encoding, e.g. Latin-1)"}],"isError":true}}`,
+		`{"jsonrpc":"2.0","id":3,"error":{"code":-32700,"message":"parse error: the message is not valid UTF-8 (byte 0xc0 at offset 87): send UTF-8 text (convert it from its encoding, e.g. Latin-1)"}}`,
+		`"id":4,"result"`,
+		`{"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"memsys: the message holds \\ud83d at offset 132, half of a UTF-16 surrogate pair (a string cut inside a character?): send whole characters"}],"isError":true}}`,
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("no %s in:\n%s", want, out.String())
+		}
+	}
+	if n := strings.Count(out.String(), "\n"); n != 5 {
+		t.Errorf("%d replies, want 5 (none to the notification):\n%s", n, out.String())
+	}
+	after, err := os.ReadFile(filepath.Join(root, "CHANGELOG.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(before, after) {
+		t.Error("the refused append was written")
+	}
+}
+
+// TestNotText: the lines the reader refuses as no text, and the ones it
+// lets through: a whole surrogate pair is one character, an escaped
+// backslash before "ud83d" no escape at all.
+func TestNotText(t *testing.T) {
+	for _, tc := range []struct{ line, want string }{
+		{`{"a":"plain \u00e9 \ud83d\ude00 \\ud83d"}`, ""},
+		{`{"a":"cut \ud83d"}`, `the message holds \ud83d at offset 10, half of a UTF-16 surrogate pair (a string cut inside a character?): send whole characters`},
+		{`{"a":"low \uDE00 first"}`, `the message holds \uDE00 at offset 10, half`},
+		{`{"a":"two highs \ud83d\ud83d"}`, `the message holds \ud83d at offset 16, half`},
+		{"{\"a\":\"x\xe9y\"}", `the message is not valid UTF-8 (byte 0xe9 at offset 7): send UTF-8 text`},
+		{`{"k\ud800":1}`, `the message holds \ud800 at offset 3, half`},
+	} {
+		if got := notText([]byte(tc.line)); !strings.HasPrefix(got, tc.want) || (tc.want == "") != (got == "") {
+			t.Errorf("%s: %q, want %q", tc.line, got, tc.want)
+		}
+	}
+}
+
+// TestStdioTooDeep: a message nested deeper than the SDK decodes (1000
+// levels: details nested a few hundred bullets deep) gets an error, a
+// tool error for a tool call, and the session goes on. The SDK alone
+// ended the session at it ("unmarshaling jsonrpc message: json:
+// exceeded maximum nesting depth of 1000", exit 2), dropping every call.
+func TestStdioTooDeep(t *testing.T) {
+	root := copyExample(t)
+	deep := `{"key":"leaf","value":"v"}`
+	for range 600 {
+		deep = `{"key":"k","value":"v","children":[` + deep + `]}`
+	}
+	in := io.NopCloser(strings.NewReader(strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"memsys_append","arguments":{"type":"fix","scope":"s","summary":"x","details":[` + deep + `]}}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"ping","params":{"a":` + strings.Repeat("[", 1001) + strings.Repeat("]", 1001) + `}}`,
+		`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"memsys_status","arguments":{}}}`,
+	}, "\n") + "\n"))
+	var out bytes.Buffer
+	if err := Serve(context.Background(), Config{Root: root, Agent: "t", Now: func() string { return "2026-05-01 12:00" }}, Stdio(in, &out)); err != nil && !strings.Contains(err.Error(), "EOF") {
+		t.Fatalf("the session ended with %v; output:\n%s", err, out.String())
+	}
+	for _, want := range []string{
+		`{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"memsys: the message nests objects and lists more than 1000 levels deep: send flatter arguments (details nest a few levels)"}],"isError":true}}`,
+		`{"jsonrpc":"2.0","id":3,"error":{"code":-32600,"message":"invalid request: the message nests objects and lists more than 1000 levels deep`,
+		`"id":4,"result"`,
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("no %s in:\n%s", want, out.String())
+		}
 	}
 }

@@ -7,9 +7,10 @@
 // graph names (Build); where the graph and the events come from is the
 // job of Open, which reads the memory through workspace. Open takes the
 // graph from .memory/graph.md when its event horizon is the last event
-// (the seed's Staleness Check: "match → use directly"), which lint's
-// drift rules keep byte-identical to a replay, and replays the history
-// otherwise. It finds the few events the pack cites by their headings
+// (the seed's Staleness Check: "match → use directly") and it is what
+// regen writes now (memory.GraphFresh: status's verdict, from the
+// history cache's head or the file's seal), and replays the history
+// otherwise: a horizon alone misses an event edited in place. It finds the few events the pack cites by their headings
 // instead of parsing the whole log, which is what keeps recall on a
 // 100k-event log a small fraction of a lint.
 package recall

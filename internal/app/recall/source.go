@@ -143,16 +143,25 @@ func (s *Source) lastEvent() string {
 }
 
 // graph returns the part of the graph the query needs: from graph.md
-// when its event horizon is the last event (reading only the rows of
-// the entities, their edges and their neighbours up to the depth), else
-// from a replay of the whole history (through the history cache).
+// when it is fresh, its horizon the last event and its content what
+// regen writes now (reading only the rows of the entities, their edges
+// and their neighbours up to the depth), else from a replay of the
+// whole history (through the history cache).
 func (s *Source) graph(root string, q Query) (*materialize.Graph, error) {
 	s.FromGraphFile = false
 	if src, err := workspace.ReadFile(root, parse.GraphFile); err == nil {
+		// The horizon is the cheap test; the file must also be what
+		// regen writes now (memory.GraphFresh, status's verdict): an
+		// event edited in place or a hand edit leaves the horizon as
+		// it was.
 		if h, _ := materialize.FindHorizon(src); h == s.lastEvent() {
-			if g, err := subgraph(src, q); err == nil && g.Horizon == h {
-				s.FromGraphFile = true
-				return g, nil
+			if fresh, err := memory.GraphFresh(root, s.mem, src); err != nil {
+				return nil, err
+			} else if fresh {
+				if g, err := subgraph(src, q); err == nil && g.Horizon == h {
+					s.FromGraphFile = true
+					return g, nil
+				}
 			}
 		}
 	}

@@ -6,6 +6,7 @@
 // on the first failed check.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import fs from "node:fs";
 
 const bin = process.env.MEMSYS_BIN;
 const root = process.env.MEMSYS_ROOT;
@@ -90,6 +91,20 @@ check(text(ctx).includes("## Active Mission") || text(ctx).length > 100, "boot: 
 const rc = await client.callTool({ name: "memsys_recall", arguments: { entities: ["payments api"], budget: 300 } });
 check(!rc.isError && rc.structuredContent.entities[0].name === "payments_api", "work: memsys_recall finds payments_api by its canonical key");
 check(rc.structuredContent.words <= 300, "work: the pack keeps to its budget");
+
+// The log edited on disk between two calls, in place (the horizon
+// unchanged): the next recall serves the edit, not graph.md's old row.
+{
+  const log = root + "/CHANGELOG.md";
+  const before = fs.readFileSync(log, "utf8");
+  const path = (r) => (r.structuredContent.entities[0].attrs.find((a) => a.key === "path") || {}).value;
+  fs.writeFileSync(log, before.replace("- path: services/payments/\n", "- path: services/billing/\n"));
+  const edited = await client.callTool({ name: "memsys_recall", arguments: { entities: ["payments_api"] } });
+  check(!edited.isError && path(edited) === "services/billing/", `recall after an in-place edit of the log serves it: ${path(edited)}`);
+  fs.writeFileSync(log, before);
+  const back = await client.callTool({ name: "memsys_recall", arguments: { entities: ["payments_api"] } });
+  check(!back.isError && path(back) === "services/payments/", "recall after the edit is undone");
+}
 const ap = await client.callTool({
   name: "memsys_append",
   arguments: {
@@ -162,14 +177,33 @@ await expectError(client, "memsys_nonexistent", {}, "memsys_nonexistent");
 // 100, not the CLI's "every event").
 await expectError(client, "memsys_append", { type: "fix", scope: "x" }, "summary");
 await expectError(client, "memsys_append", { type: "fix", scope: "x", summary: "y", time: "2026-03-01 25:00" }, 'is not "YYYY-MM-DD HH:MM"');
+// A string cut inside a character (JavaScript strings are UTF-16):
+// refused, not written to the log with U+FFFD for the half emoji.
+await expectError(client, "memsys_append", { type: "fix", scope: "x", summary: "cut \ud83d" }, "half of a UTF-16 surrogate pair");
+// Details nested deeper than the SDK decodes: an error, and the server
+// lives on (the SDK alone ended the session, failing every later check).
+{
+  let deep = { key: "leaf", value: "v" };
+  for (let i = 0; i < 600; i++) deep = { key: "k", value: "v", children: [deep] };
+  await expectError(client, "memsys_append", { type: "fix", scope: "x", summary: "y", details: [deep] }, "more than 1000 levels deep");
+}
+// A number JSON holds and an int does not: memsys words, not Go types.
+await expectError(client, "memsys_log", { limit: 1e20 }, "memsys: limit 100000000000000000000 is out of range");
 await expectError(client, "memsys_log", { limit: 0 }, "memsys: limit 0: must be at least 1 (leave it out for the last 100, or set a larger limit for more)");
 
-// SHUTDOWN: a handoff, then regen.
+// SHUTDOWN: a handoff, then regen. Its details are the object shape
+// append --json takes (the first append sent the list), keys not in
+// sorted order: the bullets keep the order sent.
 const ho = await client.callTool({
   name: "memsys_append",
-  arguments: { type: "handoff", scope: "build refund endpoint", summary: "Refund endpoint ready for review", details: [{ key: "from_agent", value: "ts-agent" }, { key: "to_agent", value: "reviewer" }] },
+  arguments: { type: "handoff", scope: "build refund endpoint", summary: "Refund endpoint ready for review", details: { to_agent: "reviewer", from_agent: "ts-agent" } },
 });
-check(!ho.isError && ho.structuredContent.id === "evt-021", "shutdown: memsys_append wrote the handoff evt-021");
+check(!ho.isError && ho.structuredContent.id === "evt-021", `shutdown: memsys_append wrote the handoff evt-021 with details as an object: ${text(ho)}`);
+{
+  const sh = await client.callTool({ name: "memsys_show", arguments: { id: "evt-021" } });
+  check(!sh.isError && JSON.stringify(sh.structuredContent.details.map((d) => d.key)) === '["to_agent","from_agent"]',
+    "the object's details are bullets in the order sent");
+}
 const rg = await client.callTool({ name: "memsys_regen", arguments: {} });
 check(!rg.isError && rg.structuredContent.written.includes(".memory/context.md"), "shutdown: memsys_regen rewrote context.md");
 const after = await client.callTool({ name: "memsys_context", arguments: {} });
