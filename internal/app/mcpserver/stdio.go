@@ -8,12 +8,10 @@ import (
 	"io"
 	"os"
 	"slices"
-	"strconv"
 	"sync"
 	"time"
-	"unicode/utf16"
-	"unicode/utf8"
 
+	"github.com/memsys/memsys/internal/base/jsontext"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -288,11 +286,11 @@ func (r *drainReader) line(l []byte) {
 		r.w.reply(reply)
 		return
 	}
-	if msg := notText(l); msg != "" {
+	if msg := jsontext.Problem(l); msg != "" {
 		// Go's JSON decoder would put U+FFFD in place of the bad bytes
 		// or the half character, and an append would write that into
 		// the log in silence.
-		r.w.reply(refuse(l, -32700, msg))
+		r.w.reply(refuse(l, -32700, "the message "+msg))
 		return
 	}
 	if tooDeep(l) {
@@ -410,59 +408,6 @@ func (w *drainWriter) reply(line []byte) {
 }
 
 func (w *drainWriter) Close() error { return nil }
-
-// notText says what makes line no text memsys can keep as sent, ""
-// when nothing does: a byte that is not UTF-8 (JSON text is, RFC 8259),
-// or a \u escape of half a UTF-16 surrogate pair, which a client that
-// cuts a string inside a character (an emoji) sends; Go's decoder reads
-// both as U+FFFD.
-func notText(line []byte) string {
-	const fix = ": send UTF-8 text (convert it from its encoding, e.g. Latin-1)"
-	if !utf8.Valid(line) {
-		i := 0
-		for i < len(line) {
-			r, n := utf8.DecodeRune(line[i:])
-			if r == utf8.RuneError && n <= 1 {
-				break
-			}
-			i += n
-		}
-		return fmt.Sprintf("the message is not valid UTF-8 (byte 0x%02x at offset %d)%s", line[i], i, fix)
-	}
-	inString := false
-	for i := 0; i < len(line); i++ {
-		switch c := line[i]; {
-		case c == '"':
-			inString = !inString
-		case c == '\\' && inString && i+1 < len(line):
-			i++
-			if line[i] != 'u' {
-				continue
-			}
-			r, ok := escapedRune(line[i+1:])
-			if !ok || !utf16.IsSurrogate(r) {
-				continue
-			}
-			if r < 0xdc00 && i+6 < len(line) && line[i+5] == '\\' && line[i+6] == 'u' {
-				if lo, ok := escapedRune(line[i+7:]); ok && lo >= 0xdc00 && lo <= 0xdfff {
-					i += 10 // the pair: one character
-					continue
-				}
-			}
-			return fmt.Sprintf("the message holds %s at offset %d, half of a UTF-16 surrogate pair (a string cut inside a character?): send whole characters", line[i-1:i+5], i-1)
-		}
-	}
-	return ""
-}
-
-// escapedRune reads the 4 hex digits of a \u escape at the start of b.
-func escapedRune(b []byte) (rune, bool) {
-	if len(b) < 4 {
-		return 0, false
-	}
-	n, err := strconv.ParseUint(string(b[:4]), 16, 16)
-	return rune(n), err == nil
-}
 
 // maxDepth is how deep the SDK decodes a message's objects and lists
 // (its internal/json's defaultMaxDepth): it ends the session at a line

@@ -218,24 +218,6 @@ func TestStdioNotUTF8(t *testing.T) {
 	}
 }
 
-// TestNotText: the lines the reader refuses as no text, and the ones it
-// lets through: a whole surrogate pair is one character, an escaped
-// backslash before "ud83d" no escape at all.
-func TestNotText(t *testing.T) {
-	for _, tc := range []struct{ line, want string }{
-		{`{"a":"plain \u00e9 \ud83d\ude00 \\ud83d"}`, ""},
-		{`{"a":"cut \ud83d"}`, `the message holds \ud83d at offset 10, half of a UTF-16 surrogate pair (a string cut inside a character?): send whole characters`},
-		{`{"a":"low \uDE00 first"}`, `the message holds \uDE00 at offset 10, half`},
-		{`{"a":"two highs \ud83d\ud83d"}`, `the message holds \ud83d at offset 16, half`},
-		{"{\"a\":\"x\xe9y\"}", `the message is not valid UTF-8 (byte 0xe9 at offset 7): send UTF-8 text`},
-		{`{"k\ud800":1}`, `the message holds \ud800 at offset 3, half`},
-	} {
-		if got := notText([]byte(tc.line)); !strings.HasPrefix(got, tc.want) || (tc.want == "") != (got == "") {
-			t.Errorf("%s: %q, want %q", tc.line, got, tc.want)
-		}
-	}
-}
-
 // TestStdioTooDeep: a message nested deeper than the SDK decodes (1000
 // levels: details nested a few hundred bullets deep) gets an error, a
 // tool error for a tool call, and the session goes on. The SDK alone

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/memsys/memsys/internal/base/front"
+	"github.com/memsys/memsys/internal/base/jsontext"
 	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
@@ -178,6 +179,9 @@ func DecodeDraft(data []byte) (Draft, error) {
 	// PowerShell and Windows editors start UTF-8 text with a byte order
 	// mark; import skips it in a ledger, and so does an event.
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if msg := jsontext.Problem(data); msg != "" {
+		return Draft{}, fmt.Errorf("event JSON on stdin %s", msg)
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&d); err != nil {
