@@ -61,8 +61,8 @@ type replayCheckpoint struct {
 	// LogOrder is the order of the log's event IDs up to the prefix's
 	// end, which status continues over the events after it: archive
 	// refuses a log out of order, and status says so without reading
-	// the log again (logOrder).
-	LogOrder logOrder
+	// the log again (parse.Order, orderErr).
+	LogOrder parse.Order
 	// Counts is what memsys report counts of the events up to the
 	// prefix's end (historyCounts), nil when the replay did not count
 	// them.
@@ -324,7 +324,7 @@ func replayRead(root string, opt materialize.Options, mem *workspace.Memory, tie
 			if e.InLog {
 				last.set(e)
 				last.logN++
-				last.order.add(e)
+				last.order.Add(e)
 			}
 		} else {
 			last.archN++
@@ -446,7 +446,7 @@ type lastEvent struct {
 	// archN count the events status reports.
 	ev          *parse.Event
 	logN, archN int
-	order       logOrder // the log's event IDs in file order, for status
+	order       parse.Order // the log's event IDs in file order, for status
 	// counts is memsys report's count of the events so far, nil when
 	// not counted.
 	counts *historyTally
@@ -593,7 +593,7 @@ func resume(mem *workspace.Memory, cp *replayCheckpoint, suffix []byte) (x *mate
 		if e.InLog {
 			last.set(e)
 			last.logN++
-			last.order.add(e)
+			last.order.Add(e)
 		}
 	})
 	x = a.Wait()

@@ -39,7 +39,7 @@ type StatusReport struct {
 	// order is the order of the log's event IDs, followed as the
 	// headings stream past: archive refuses a log out of order, and
 	// status, which does not plan a long log, must say so too.
-	order logOrder
+	order parse.Order
 	// Stale is true when a derived file of the tier is stale, missing
 	// or unreadable: the command then exits 1.
 	Stale bool `json:"stale"`
@@ -194,7 +194,7 @@ func (r *StatusReport) SetThreshold(threshold int) {
 		// archive would move something, so it checks the order, and
 		// refuses as status says here (a plan of a short log below
 		// checks it as archive does).
-		if err := r.order.err(workspace.LogName); err != nil {
+		if err := orderErr(r.order, workspace.LogName); err != nil {
 			r.ArchivePlan = &ArchivePreview{Error: err.Error(), err: err}
 			return
 		}
@@ -225,10 +225,10 @@ func ReadStatus(root string) (*StatusReport, error) {
 	at := newHorizonDigests(graph, context)
 	// The events are hashed as they pass (their text is there even in
 	// a headers-only parse), for the seal check of each derived file.
-	var order logOrder
+	var order parse.Order
 	mem, lastEvent, inLog, inArchive, src, c, ok := statusCached(root, cfg, &order, at)
 	if !ok {
-		order = logOrder{}
+		order = parse.Order{}
 		at = newHorizonDigests(graph, context) // what the cache showed, if anything, again
 		src = materialize.NewSourceHasher(lint.RenderOptions(cfg))
 		if mem, err = workspace.Stream(root, func(e *parse.Event) {
@@ -238,7 +238,7 @@ func ReadStatus(root string) (*StatusReport, error) {
 			if e.Range.File == workspace.LogName {
 				if e.InLog {
 					inLog++
-					order.add(e)
+					order.Add(e)
 				}
 			} else {
 				inArchive++
@@ -670,7 +670,7 @@ func or(s, def string) string {
 // order receives the order of the log's IDs: the checkpoint's,
 // continued over the events after it; at the digests through the
 // derived files' horizons.
-func statusCached(root string, cfg config.Config, order *logOrder, at *horizonDigests) (mem *workspace.Memory, last *parse.Event, inLog, inArchive int, src *materialize.SourceHasher, c *checkpointed, ok bool) {
+func statusCached(root string, cfg config.Config, order *parse.Order, at *horizonDigests) (mem *workspace.Memory, last *parse.Event, inLog, inArchive int, src *materialize.SourceHasher, c *checkpointed, ok bool) {
 	if !workspace.CacheEnabled() {
 		return nil, nil, 0, 0, nil, nil, false
 	}
@@ -696,7 +696,7 @@ func statusCached(root string, cfg config.Config, order *logOrder, at *horizonDi
 		last = e
 		if e.InLog {
 			inLog++
-			order.add(e)
+			order.Add(e)
 		}
 	}, parse.HeadersOnly())
 	if workspace.CheckCount(n) != nil {
