@@ -611,6 +611,10 @@ func resume(mem *workspace.Memory, cp *replayCheckpoint, suffix []byte) (x *mate
 func resumeLog(cp *replayCheckpoint, suffix []byte, each func(*parse.Event), opts ...parse.Option) (parse.Log, int) {
 	log := cp.Log
 	n := cp.Events
+	// A section after the last event (AfterLog) lies after the prefix:
+	// the checkpoint's is the log's when it was taken, the suffix's is
+	// the log's now.
+	log.AfterLogLine, log.AfterLogHeading = 0, ""
 	if len(suffix) > 0 {
 		body := make([]byte, 0, len(tailPre)+len(suffix))
 		body = append(append(body, tailPre...), suffix...)
@@ -631,6 +635,9 @@ func resumeLog(cp *replayCheckpoint, suffix []byte, each func(*parse.Event), opt
 			log.Problems = append(log.Problems, p)
 		}
 		log.Lines = cp.PrefixLines + sl.Lines - 2
+		if sl.AfterLogLine > 0 {
+			log.AfterLogLine, log.AfterLogHeading = sl.AfterLogLine+dl, sl.AfterLogHeading
+		}
 	}
 	log.Problems = append([]parse.Problem(nil), log.Problems...)
 	return log, n

@@ -64,6 +64,19 @@ type StatusReport struct {
 	// (MS101) and append refuses, so status must not call the memory
 	// healthy. The command then exits 1.
 	NoEventLog bool `json:"no_event_log,omitempty"`
+	// AfterLog is the heading of a section after the last event of the
+	// log (parse.Log.AfterLogLine, lint's MS138): append and adopt
+	// refuse to write there, so status names it before a writer fails;
+	// nil if none. It does not change the exit status: lint warns of
+	// it, and regen, which the boot line runs on exit 1, cannot move it.
+	AfterLog *SectionAt `json:"section_after_log,omitempty"`
+}
+
+// SectionAt is where a section heading is in a file.
+type SectionAt struct {
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Heading string `json:"heading"` // "## Appendix"
 }
 
 // Fails reports whether memsys status exits 1: a derived file of the
@@ -282,6 +295,9 @@ func ReadStatus(root string) (*StatusReport, error) {
 	r.Stale = r.Graph.Expected && r.Graph.State != "fresh" || r.Context.Expected && r.Context.State != "fresh"
 	r.countUnread(mem.Archive, mem.Log)
 	r.NoEventLog = mem.Log != nil && !mem.Log.HasEventLog
+	if l := mem.Log; l != nil && l.AfterLogLine > 0 {
+		r.AfterLog = &SectionAt{File: workspace.LogName, Line: l.AfterLogLine, Heading: l.AfterLogHeading}
+	}
 	r.utf16 = mem.Log != nil && mem.Log.UTF16()
 	n, loopsFresh := freshLoops(context, r.Context)
 	if loopsFresh {
@@ -520,6 +536,10 @@ func (r *StatusReport) WriteText(w io.Writer, f front.Front) {
 		fmt.Fprintf(w, "event log: %s is UTF-16, which memsys does not read: re-save it as UTF-8\n", r.Log.File)
 	} else if r.NoEventLog {
 		fmt.Fprintf(w, "event log: %s has no \"## Event Log\" section: add the line \"## Event Log\" at the end of the file (memsys reads events only below it)\n", r.Log.File)
+	}
+	if a := r.AfterLog; a != nil {
+		// lint's MS138 in its words: append and adopt refuse to write.
+		fmt.Fprintf(w, "event log: %s:%d: section %q follows the Event Log, where appended events go: move it above \"## Event Log\"\n", a.File, a.Line, words.Clip(a.Heading))
 	}
 	if r.LastEvent != nil {
 		// The summary is clipped already (ReadStatus).
