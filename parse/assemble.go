@@ -74,7 +74,7 @@ func (p *state) heading(h *block) {
 	open := p.cur
 	p.closeEvent(start)
 	if isEvt {
-		if c := p.cut; c != nil && !p.inLog {
+		if c := p.cut; c != nil && !p.inLog && c.event != "" {
 			// The "## heading" that ended the section was text inside
 			// an event: one finding at the heading, naming the event it
 			// cut, and the log goes on, so later events are not each
@@ -92,10 +92,19 @@ func (p *state) heading(h *block) {
 		wasIn := p.inLog
 		p.inLog = name == "event log" || name == "events" ||
 			(p.archive && strings.HasPrefix(name, "archive"))
-		if wasIn && !p.inLog && open != nil && open.ID != "" && p.log.HasEventLog && p.cut == nil {
+		if wasIn && !p.inLog && p.log.HasEventLog && p.cut == nil {
 			// Maybe the end of the log, maybe a heading written inside
 			// an event: decided by whether an event heading follows.
-			p.cut = &cutHeading{start: start, text: strings.TrimSpace(textLine), event: open.ID, level: h.level}
+			// A heading that closed no event (a "### Notes" heading or
+			// nothing but text came between it and the last event) cut
+			// none: it is the end of the log all the same, where append
+			// would write if no event follows, but events after it are
+			// outside the log, not in an event it cut.
+			c := &cutHeading{start: start, text: strings.TrimSpace(textLine), level: h.level}
+			if open != nil {
+				c.event = open.ID
+			}
+			p.cut = c
 		} else if p.inLog {
 			p.cut = nil
 		}

@@ -22,6 +22,8 @@ type Log struct {
 	// AfterLogLine is the 1-based line of a level 1 or 2 heading that
 	// follows the last event of the log (a section kept after it, where
 	// an appended event would land), 0 if none; AfterLogHeading is it.
+	// Text or a "### heading" that is no event may come between: append
+	// writes at the end of the file all the same.
 	AfterLogLine    int
 	AfterLogHeading string
 	Events          []Event

@@ -69,7 +69,7 @@ type state struct {
 type cutHeading struct {
 	start int    // offset of the heading line
 	text  string // the heading's text
-	event string // the event it cut
+	event string // the event it cut, "" if it closed none
 	level int    // the heading's level, 1 or 2
 }
 

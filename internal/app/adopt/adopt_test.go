@@ -104,3 +104,30 @@ func TestReadConstraints(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// TestApplyRefusesNewestFirst adopts into a log kept newest first (as
+// many hand-kept changelogs are): appending after its oldest event
+// would leave an order neither newest first nor oldest first, which
+// archive refuses and lint reports. Apply refuses with the line that
+// says what to do and returns no log; a log with nothing to adopt is
+// not refused: nothing is written.
+func TestApplyRefusesNewestFirst(t *testing.T) {
+	second := strings.Replace(strings.TrimPrefix(log, "# Changelog\n\n## Event Log\n\n"), "evt-001 | 2025-03-01", "evt-002 | 2025-03-02", 1)
+	newest := "# Changelog\n\n## Event Log\n\n" + second + "\n" + strings.TrimPrefix(log, "# Changelog\n\n## Event Log\n\n")
+	in := Input{Events: parse.Parse("CHANGELOG.md", []byte(newest)).Events, Graph: []byte(hand)}
+	p := Make(in)
+	if len(p.Drafts) == 0 {
+		t.Fatal("nothing to adopt")
+	}
+	r, err := Apply("CHANGELOG.md", []byte(newest), nil, in, p, "bob", "2025-03-02 09:00")
+	want := "CHANGELOG.md:5: the log is newest first (evt-002 at line 5 comes before evt-001 at line 18), and adopt appends its events at the end, below the oldest: put the events in ascending ID order, oldest first (lint: MS109), then run memsys adopt again"
+	if err == nil || err.Error() != want {
+		t.Errorf("got  %v\nwant %s", err, want)
+	}
+	if r.Log != nil || len(r.IDs) != 0 {
+		t.Errorf("a refused adopt returned a log: %q", r.IDs)
+	}
+	if _, err := Apply("CHANGELOG.md", []byte(newest), nil, in, Plan{}, "bob", "2025-03-02 09:00"); err != nil {
+		t.Errorf("nothing to adopt, refused: %v", err)
+	}
+}

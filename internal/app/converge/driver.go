@@ -114,13 +114,10 @@ func RunDriver(ctx context.Context, args DriverArgs) (DriverResult, error) {
 }
 
 func runDriver(ctx context.Context, g Git, args DriverArgs) (DriverResult, error) {
-	read := func(p string) ([]byte, error) {
-		abs, err := filepath.Abs(p)
-		if err != nil {
-			return nil, err
-		}
-		return workspace.ReadFile(filepath.Dir(abs), filepath.Base(abs))
-	}
+	// The three files are named as git (or a user running the driver
+	// by hand) gave them, relative to where it runs: an error names
+	// the path to act on, not its base name.
+	read := workspace.ReadInput
 	anc, err := read(args.Ancestor)
 	if err != nil {
 		return DriverResult{}, err

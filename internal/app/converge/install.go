@@ -96,12 +96,20 @@ func install(ctx context.Context, g Git, root string) ([]string, error) {
 		return nil, err
 	}
 	nl := memory.Newline(cur)
-	if !bytes.Contains(cur, []byte(attrBlock(nl))) {
+	block := []byte(attrBlock(nl))
+	unended := block[:len(block)-len(nl)] // the block as written after a line without its end
+	if !bytes.Contains(cur, block) && !bytes.HasSuffix(cur, append([]byte(nl), unended...)) {
 		cur, _ = removeBlock(cur) // an older block of ours is replaced
+		out := append(cur, block...)
 		if len(cur) > 0 && cur[len(cur)-1] != '\n' {
-			cur = append(cur, nl...)
+			// The last line has no line end, and the block must start
+			// a line: the line end install adds to it is taken from
+			// the block's end, so that the file keeps its byte count
+			// and uninstall, finding the block last and unended, takes
+			// it back (removeBlock).
+			out = append(append(cur, nl...), unended...)
 		}
-		if err := workspace.WriteFile(root, attrFile, append(cur, attrBlock(nl)...)); err != nil {
+		if err := workspace.WriteFile(root, attrFile, out); err != nil {
 			return nil, err
 		}
 		did = append(did, "added "+strings.Join(attrPaths(), ", ")+" merge="+DriverName+" to "+attrFile)
@@ -162,7 +170,10 @@ func uninstall(ctx context.Context, g Git, root string) ([]string, error) {
 }
 
 // removeBlock cuts memsys's block (its markers and what lies between)
-// from data.
+// from data. A block last in data whose end marker has no line end was
+// installed after a last line that had none (install): the line end
+// install added to that line is cut too, so the rest is byte for byte
+// what it was.
 func removeBlock(data []byte) ([]byte, bool) {
 	var out []byte
 	in, found := false, false
@@ -173,6 +184,10 @@ func removeBlock(data []byte) ([]byte, bool) {
 			in, found = true, true
 		case in && t == attrEnd:
 			in = false
+			if len(t) == len(l) && len(out) > 0 { // last, unended
+				out = bytes.TrimSuffix(out, []byte("\n"))
+				out = bytes.TrimSuffix(out, []byte("\r"))
+			}
 		case !in:
 			out = append(out, l...)
 		}

@@ -413,6 +413,14 @@ func collisions(ctx context.Context, g Git, root string, revs []string) ([]RefCo
 		if commits[i], err = g.Resolve(n); err != nil {
 			if me := (*gitx.MissingError)(nil); errors.As(err, &me) && me.Empty {
 				return nil, nil, errNoCommits
+			} else if me != nil && me.Unborn != "" && (n == "HEAD" || n == "@") && len(names) == 2 {
+				// HEAD, which collisions adds to one revision named
+				// alone (withHead), is a branch with no commits yet
+				// (git checkout --orphan): nothing to compare the other
+				// with, and the user may never have typed HEAD.
+				other := names[1-i]
+				return nil, nil, fmt.Errorf("HEAD is branch %q, which has no commits yet, so there is nothing to compare %s with: commit on it first (git add -A && git commit), or name two revisions: memsys collisions %s OTHER",
+					me.Unborn, words.ClipPath(other), words.ClipPath(other))
 			}
 			return nil, nil, err
 		}
@@ -431,19 +439,34 @@ func collisions(ctx context.Context, g Git, root string, revs []string) ([]RefCo
 			if commits[i] == commits[j] {
 				continue
 			}
-			mb, err := g.MergeBase(ctx, commits[i], commits[j])
-			if err != nil {
-				return nil, nil, err
-			}
-			base, err := read(mb)
-			if err != nil {
-				return nil, nil, err
-			}
 			a, err := read(commits[i])
 			if err != nil {
 				return nil, nil, err
 			}
 			b, err := read(commits[j])
+			if err != nil {
+				return nil, nil, err
+			}
+			mb, err := g.MergeBase(ctx, commits[i], commits[j])
+			if me := (*gitx.MissingError)(nil); errors.As(err, &me) && me.Between[0] != "" {
+				switch {
+				case len(a) == 0 || len(b) == 0:
+					// No common commit, but no events on one side
+					// (a gh-pages branch a glob matched): nothing
+					// can collide.
+					continue
+				case me.Shallow:
+					return nil, nil, fmt.Errorf("this is a shallow clone without the common history of %s and %s: run git fetch --unshallow (or, in GitHub Actions, set fetch-depth: 0 on actions/checkout)", names[i], names[j])
+				default:
+					// Named by the user's names, not the commit IDs
+					// gitx has.
+					return nil, nil, fmt.Errorf("%s and %s share no history (git merge-base finds no common commit), so neither has events new to the other: name branches that grew from a common commit", names[i], names[j])
+				}
+			}
+			if err != nil {
+				return nil, nil, err
+			}
+			base, err := read(mb)
 			if err != nil {
 				return nil, nil, err
 			}

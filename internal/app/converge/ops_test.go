@@ -2,6 +2,7 @@ package converge
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/memsys/memsys/internal/io/gitx"
@@ -51,6 +52,29 @@ func TestCollisionsNoCommits(t *testing.T) {
 		_, _, err := Collisions(t.Context(), dir, revs)
 		if err == nil || err.Error() != want {
 			t.Errorf("Collisions(%q) = %v, want %q", revs, err, want)
+		}
+	}
+}
+
+// TestRemoveBlock: removeBlock gives back the bytes install added its
+// block to, whatever their line ends and whether their last line had
+// one (install then leaves its end marker unended), and keeps the line
+// end that separates lines someone added after the block.
+func TestRemoveBlock(t *testing.T) {
+	for _, nl := range []string{"\n", "\r\n"} {
+		block := attrBlock(nl)
+		unended := strings.TrimSuffix(block, nl)
+		for _, tc := range []struct{ name, in, want string }{
+			{"alone", block, ""},
+			{"after an ended line", "*.png binary" + nl + block, "*.png binary" + nl},
+			{"after an unended line", "*.png binary" + nl + unended, "*.png binary"},
+			{"lines after it", "*.png binary" + nl + block + "*.gif binary" + nl, "*.png binary" + nl + "*.gif binary" + nl},
+			{"lines after an unended install", "*.png binary" + nl + unended + nl + "*.gif binary", "*.png binary" + nl + "*.gif binary"},
+		} {
+			got, found := removeBlock([]byte(tc.in))
+			if !found || string(got) != tc.want {
+				t.Errorf("%q %s: got %q (found %v), want %q", nl, tc.name, got, found, tc.want)
+			}
 		}
 	}
 }

@@ -195,8 +195,8 @@ func readArchival(root string) (*archival, error) {
 
 // decide plans the move: the protocol's plan, or, after an interrupted
 // run, the rest of that run's move. A move out of a log whose IDs do
-// not rise in file order is refused (logOrder): it would move the
-// events at the top, which are then not the oldest.
+// not rise in file order is refused (parse.Order, orderErr): it would
+// move the events at the top, which are then not the oldest.
 func (a *archival) decide(opt ArchiveOptions) error {
 	a.plan = PlanArchive(a.log, pinned(a.graph), opt.Keep, opt.Threshold)
 	if a.resumed > 0 {
@@ -209,7 +209,7 @@ func (a *archival) decide(opt ArchiveOptions) error {
 	if len(a.plan.Moved) == 0 {
 		return nil
 	}
-	return orderOf(a.log).err(workspace.LogName)
+	return orderErr(parse.OrderOf(a.log), workspace.LogName)
 }
 
 // build returns the new log (with the archive event id at its end) and

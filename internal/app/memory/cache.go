@@ -61,8 +61,8 @@ type replayCheckpoint struct {
 	// LogOrder is the order of the log's event IDs up to the prefix's
 	// end, which status continues over the events after it: archive
 	// refuses a log out of order, and status says so without reading
-	// the log again (logOrder).
-	LogOrder logOrder
+	// the log again (parse.Order, orderErr).
+	LogOrder parse.Order
 	// Counts is what memsys report counts of the events up to the
 	// prefix's end (historyCounts), nil when the replay did not count
 	// them.
@@ -324,7 +324,7 @@ func replayRead(root string, opt materialize.Options, mem *workspace.Memory, tie
 			if e.InLog {
 				last.set(e)
 				last.logN++
-				last.order.add(e)
+				last.order.Add(e)
 			}
 		} else {
 			last.archN++
@@ -446,7 +446,7 @@ type lastEvent struct {
 	// archN count the events status reports.
 	ev          *parse.Event
 	logN, archN int
-	order       logOrder // the log's event IDs in file order, for status
+	order       parse.Order // the log's event IDs in file order, for status
 	// counts is memsys report's count of the events so far, nil when
 	// not counted.
 	counts *historyTally
@@ -593,7 +593,7 @@ func resume(mem *workspace.Memory, cp *replayCheckpoint, suffix []byte) (x *mate
 		if e.InLog {
 			last.set(e)
 			last.logN++
-			last.order.add(e)
+			last.order.Add(e)
 		}
 	})
 	x = a.Wait()
@@ -611,6 +611,10 @@ func resume(mem *workspace.Memory, cp *replayCheckpoint, suffix []byte) (x *mate
 func resumeLog(cp *replayCheckpoint, suffix []byte, each func(*parse.Event), opts ...parse.Option) (parse.Log, int) {
 	log := cp.Log
 	n := cp.Events
+	// A section after the last event (AfterLog) lies after the prefix:
+	// the checkpoint's is the log's when it was taken, the suffix's is
+	// the log's now.
+	log.AfterLogLine, log.AfterLogHeading = 0, ""
 	if len(suffix) > 0 {
 		body := make([]byte, 0, len(tailPre)+len(suffix))
 		body = append(append(body, tailPre...), suffix...)
@@ -631,6 +635,9 @@ func resumeLog(cp *replayCheckpoint, suffix []byte, each func(*parse.Event), opt
 			log.Problems = append(log.Problems, p)
 		}
 		log.Lines = cp.PrefixLines + sl.Lines - 2
+		if sl.AfterLogLine > 0 {
+			log.AfterLogLine, log.AfterLogHeading = sl.AfterLogLine+dl, sl.AfterLogHeading
+		}
 	}
 	log.Problems = append([]parse.Problem(nil), log.Problems...)
 	return log, n

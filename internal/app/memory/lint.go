@@ -426,7 +426,7 @@ func lintOnce(l *lint.Linter, files memFiles, in lint.Input, derive bool, before
 						last.set(e)
 						if feed != nil {
 							last.logN++
-							last.order.add(e)
+							last.order.Add(e)
 						}
 					}
 				} else if feed != nil {

@@ -81,7 +81,7 @@ func TestLogOrder(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			l := parse.Parse(parse.LogFile, []byte(orderedLog(tc.nums...)))
-			err := orderOf(l).err(parse.LogFile)
+			err := orderErr(parse.OrderOf(l), parse.LogFile)
 			got := ""
 			if err != nil {
 				got = err.Error()
@@ -90,26 +90,26 @@ func TestLogOrder(t *testing.T) {
 				t.Errorf("got  %s\nwant %s", got, tc.want)
 			}
 			// Followed event by event as status does, the same.
-			var o logOrder
+			var o parse.Order
 			for i := range l.Events {
-				o.add(&l.Events[i])
+				o.Add(&l.Events[i])
 			}
-			if o != orderOf(l) {
-				t.Errorf("streamed %+v, parsed %+v", o, orderOf(l))
+			if o != parse.OrderOf(l) {
+				t.Errorf("streamed %+v, parsed %+v", o, parse.OrderOf(l))
 			}
 		})
 	}
 	// Over MCP the advice names the tool.
-	err := orderOf(parse.Parse(parse.LogFile, []byte(orderedLog(2, 1)))).err(parse.LogFile)
+	err := orderErr(parse.OrderOf(parse.Parse(parse.LogFile, []byte(orderedLog(2, 1)))), parse.LogFile)
 	if got := front.Message(err, front.MCP); !strings.HasSuffix(got, "then run memsys_archive again") {
 		t.Errorf("MCP: %s", got)
 	}
 	// An event without a number (parse reports it) is skipped, as MS109
 	// skips it.
-	var o logOrder
-	o.add(&parse.Event{ID: "evt-x", Num: 0})
-	o.add(&parse.Event{ID: "evt-001", Num: 1})
-	if o.err(parse.LogFile) != nil || o.N != 1 {
+	var o parse.Order
+	o.Add(&parse.Event{ID: "evt-x", Num: 0})
+	o.Add(&parse.Event{ID: "evt-001", Num: 1})
+	if orderErr(o, parse.LogFile) != nil || o.N != 1 {
 		t.Errorf("an event without a number counted: %+v", o)
 	}
 }

@@ -39,7 +39,7 @@ type StatusReport struct {
 	// order is the order of the log's event IDs, followed as the
 	// headings stream past: archive refuses a log out of order, and
 	// status, which does not plan a long log, must say so too.
-	order logOrder
+	order parse.Order
 	// Stale is true when a derived file of the tier is stale, missing
 	// or unreadable: the command then exits 1.
 	Stale bool `json:"stale"`
@@ -64,6 +64,19 @@ type StatusReport struct {
 	// (MS101) and append refuses, so status must not call the memory
 	// healthy. The command then exits 1.
 	NoEventLog bool `json:"no_event_log,omitempty"`
+	// AfterLog is the heading of a section after the last event of the
+	// log (parse.Log.AfterLogLine, lint's MS138): append and adopt
+	// refuse to write there, so status names it before a writer fails;
+	// nil if none. It does not change the exit status: lint warns of
+	// it, and regen, which the boot line runs on exit 1, cannot move it.
+	AfterLog *SectionAt `json:"section_after_log,omitempty"`
+}
+
+// SectionAt is where a section heading is in a file.
+type SectionAt struct {
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Heading string `json:"heading"` // "## Appendix"
 }
 
 // Fails reports whether memsys status exits 1: a derived file of the
@@ -194,7 +207,7 @@ func (r *StatusReport) SetThreshold(threshold int) {
 		// archive would move something, so it checks the order, and
 		// refuses as status says here (a plan of a short log below
 		// checks it as archive does).
-		if err := r.order.err(workspace.LogName); err != nil {
+		if err := orderErr(r.order, workspace.LogName); err != nil {
 			r.ArchivePlan = &ArchivePreview{Error: err.Error(), err: err}
 			return
 		}
@@ -225,10 +238,10 @@ func ReadStatus(root string) (*StatusReport, error) {
 	at := newHorizonDigests(graph, context)
 	// The events are hashed as they pass (their text is there even in
 	// a headers-only parse), for the seal check of each derived file.
-	var order logOrder
+	var order parse.Order
 	mem, lastEvent, inLog, inArchive, src, c, ok := statusCached(root, cfg, &order, at)
 	if !ok {
-		order = logOrder{}
+		order = parse.Order{}
 		at = newHorizonDigests(graph, context) // what the cache showed, if anything, again
 		src = materialize.NewSourceHasher(lint.RenderOptions(cfg))
 		if mem, err = workspace.Stream(root, func(e *parse.Event) {
@@ -238,7 +251,7 @@ func ReadStatus(root string) (*StatusReport, error) {
 			if e.Range.File == workspace.LogName {
 				if e.InLog {
 					inLog++
-					order.add(e)
+					order.Add(e)
 				}
 			} else {
 				inArchive++
@@ -282,6 +295,9 @@ func ReadStatus(root string) (*StatusReport, error) {
 	r.Stale = r.Graph.Expected && r.Graph.State != "fresh" || r.Context.Expected && r.Context.State != "fresh"
 	r.countUnread(mem.Archive, mem.Log)
 	r.NoEventLog = mem.Log != nil && !mem.Log.HasEventLog
+	if l := mem.Log; l != nil && l.AfterLogLine > 0 {
+		r.AfterLog = &SectionAt{File: workspace.LogName, Line: l.AfterLogLine, Heading: l.AfterLogHeading}
+	}
 	r.utf16 = mem.Log != nil && mem.Log.UTF16()
 	n, loopsFresh := freshLoops(context, r.Context)
 	if loopsFresh {
@@ -521,6 +537,10 @@ func (r *StatusReport) WriteText(w io.Writer, f front.Front) {
 	} else if r.NoEventLog {
 		fmt.Fprintf(w, "event log: %s has no \"## Event Log\" section: add the line \"## Event Log\" at the end of the file (memsys reads events only below it)\n", r.Log.File)
 	}
+	if a := r.AfterLog; a != nil {
+		// lint's MS138 in its words: append and adopt refuse to write.
+		fmt.Fprintf(w, "event log: %s:%d: section %q follows the Event Log, where appended events go: move it above \"## Event Log\"\n", a.File, a.Line, words.Clip(a.Heading))
+	}
 	if r.LastEvent != nil {
 		// The summary is clipped already (ReadStatus).
 		fmt.Fprintf(w, "last event: %s\n", *r.LastEvent)
@@ -670,7 +690,7 @@ func or(s, def string) string {
 // order receives the order of the log's IDs: the checkpoint's,
 // continued over the events after it; at the digests through the
 // derived files' horizons.
-func statusCached(root string, cfg config.Config, order *logOrder, at *horizonDigests) (mem *workspace.Memory, last *parse.Event, inLog, inArchive int, src *materialize.SourceHasher, c *checkpointed, ok bool) {
+func statusCached(root string, cfg config.Config, order *parse.Order, at *horizonDigests) (mem *workspace.Memory, last *parse.Event, inLog, inArchive int, src *materialize.SourceHasher, c *checkpointed, ok bool) {
 	if !workspace.CacheEnabled() {
 		return nil, nil, 0, 0, nil, nil, false
 	}
@@ -696,7 +716,7 @@ func statusCached(root string, cfg config.Config, order *logOrder, at *horizonDi
 		last = e
 		if e.InLog {
 			inLog++
-			order.add(e)
+			order.Add(e)
 		}
 	}, parse.HeadersOnly())
 	if workspace.CheckCount(n) != nil {

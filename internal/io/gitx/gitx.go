@@ -27,6 +27,13 @@ type MissingError struct {
 	// Empty is true when the repository has no commit at all: no
 	// revision can be found, and fetching one is not the fix.
 	Empty bool
+	// Unborn is the branch HEAD is on when it has no commits yet (git
+	// checkout --orphan, or git init) in a repository that has some:
+	// HEAD names nothing yet, but other revisions may.
+	Unborn string
+	// Between holds the two commits when the revision missing is their
+	// merge base (MergeBase): they share no history this clone has.
+	Between [2]string
 }
 
 func (e *MissingError) Error() string {
@@ -40,6 +47,12 @@ func (e *MissingError) Error() string {
 		// The commands that know their next step say it (NoCommits);
 		// this is the line for any other.
 		return (&NoCommitsError{Why: fmt.Sprintf("there is no %q", rev), Next: "the command again"}).Error()
+	case e.Unborn != "" && (e.Rev == "HEAD" || e.Rev == "@" || e.Rev == e.Unborn):
+		return fmt.Sprintf("HEAD is branch %q, which has no commits yet, so there is no %q: commit on it first (git add -A && git commit), or name a revision that has commits", e.Unborn, rev)
+	case e.Between[0] != "" && e.Shallow:
+		return fmt.Sprintf("this is a shallow clone without the common history of %s and %s: run git fetch --unshallow (or, in GitHub Actions, set fetch-depth: 0 on actions/checkout)", short(e.Between[0]), short(e.Between[1]))
+	case e.Between[0] != "":
+		return fmt.Sprintf("%s and %s share no history (git merge-base finds no common commit): name revisions that grew from a common commit", short(e.Between[0]), short(e.Between[1]))
 	case expr && e.Shallow:
 		// A remote has no ref named HEAD~1: only more history helps.
 		fix = fmt.Sprintf("this is a shallow clone without the history %s needs: run git fetch --unshallow (or, in GitHub Actions, set fetch-depth: 0 on actions/checkout)", rev)
@@ -76,6 +89,9 @@ func NoCommits(err error, why, next string) error {
 	}
 	return err
 }
+
+// short is a commit ID as a message names it: its first 12 digits.
+func short(commit string) string { return commit[:min(12, len(commit))] }
 
 // fetchArg turns origin/main into main, the name a fetch from origin
 // takes.
@@ -232,12 +248,40 @@ func (g *Git) ResolveContext(ctx context.Context, rev string) (string, error) {
 	if err != nil {
 		var ge *Error
 		if errors.As(err, &ge) && ge.Stderr == "" {
-			_, headErr := g.Run(ctx, "rev-parse", "--verify", "--quiet", "HEAD^{commit}")
-			return "", &MissingError{Rev: rev, Shallow: g.Shallow(ctx), Empty: headErr != nil}
+			me := &MissingError{Rev: rev, Shallow: g.Shallow(ctx)}
+			if _, headErr := g.Run(ctx, "rev-parse", "--verify", "--quiet", "HEAD^{commit}"); headErr != nil {
+				// HEAD names no commit: the repository has none, or
+				// HEAD is on a branch that has none yet while others
+				// have (git checkout --orphan), where fetching or
+				// naming another revision still helps.
+				if g.hasRefs(ctx) {
+					me.Unborn = g.headBranch(ctx)
+				} else {
+					me.Empty = true
+				}
+			}
+			return "", me
 		}
 		return "", err
 	}
 	return strings.TrimSpace(string(out)), nil
+}
+
+// hasRefs reports whether the repository has a ref (a branch, a
+// remote-tracking branch, a tag): then it has commits.
+func (g *Git) hasRefs(ctx context.Context) bool {
+	out, err := g.Run(ctx, "for-each-ref", "--count=1", "--format=%(refname)")
+	return err == nil && len(bytes.TrimSpace(out)) > 0
+}
+
+// headBranch is the short name of the branch HEAD is on, "HEAD" when
+// git cannot say (a detached HEAD names a commit, so is never unborn).
+func (g *Git) headBranch(ctx context.Context) string {
+	out, err := g.Run(ctx, "symbolic-ref", "--quiet", "--short", "HEAD")
+	if b := strings.TrimSpace(string(out)); err == nil && b != "" {
+		return b
+	}
+	return "HEAD"
 }
 
 // ReadFile returns path (from the top level) as of commit with one git

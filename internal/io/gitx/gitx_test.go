@@ -236,3 +236,42 @@ func TestNoCommits(t *testing.T) {
 		t.Errorf("MissingError.Error() = %s\nwant %s", got, want)
 	}
 }
+
+// TestUnborn: on a branch with no commits yet (git checkout --orphan)
+// in a repository that has commits, the repository is not empty: an
+// unknown revision keeps its own advice (check the name, fetch it), and
+// HEAD, which names nothing yet, says the branch has no commits and
+// what to do, not that the repository has none and not to fetch HEAD.
+// Two commits without a common one give a *MissingError for the merge
+// base of the two, which says so.
+func TestUnborn(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	run(t, dir, "init", "-q", "-b", "main")
+	run(t, dir, "commit", "-q", "--allow-empty", "-m", "c1")
+	main := run(t, dir, "rev-parse", "HEAD")
+	run(t, dir, "checkout", "-q", "--orphan", "fresh")
+	g := &Git{Dir: dir, Env: gitEnv(dir)}
+	var me *MissingError
+	_, err := g.Resolve("nosuch")
+	if !errors.As(err, &me) || me.Empty || me.Unborn != "fresh" || !strings.Contains(err.Error(), `git revision "nosuch" is not in this repository: check the name, or fetch it`) {
+		t.Errorf("unknown revision on an unborn branch: %v (%+v)", err, me)
+	}
+	for _, rev := range []string{"HEAD", "@", "fresh"} {
+		_, err = g.Resolve(rev)
+		want := `HEAD is branch "fresh", which has no commits yet, so there is no "` + rev + `": commit on it first (git add -A && git commit), or name a revision that has commits`
+		if !errors.As(err, &me) || me.Empty || err.Error() != want {
+			t.Errorf("%s on an unborn branch: %v\nwant %s", rev, err, want)
+		}
+		if NoCommits(err, "x", "y") != err {
+			t.Errorf("%s on an unborn branch taken for an empty repository", rev)
+		}
+	}
+	run(t, dir, "commit", "-q", "--allow-empty", "-m", "orphan")
+	orphan := run(t, dir, "rev-parse", "HEAD")
+	_, err = g.MergeBase(ctx, main, orphan)
+	want := main[:12] + " and " + orphan[:12] + " share no history (git merge-base finds no common commit): name revisions that grew from a common commit"
+	if !errors.As(err, &me) || me.Shallow || me.Between != [2]string{main, orphan} || err.Error() != want {
+		t.Errorf("unrelated histories: %v\nwant %s", err, want)
+	}
+}

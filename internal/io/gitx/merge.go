@@ -59,7 +59,7 @@ func (g *Git) MergeBase(ctx context.Context, a, b string) (string, error) {
 	if err != nil {
 		var ge *Error
 		if errors.As(err, &ge) && strings.TrimSpace(ge.Stderr) == "" {
-			return "", &MissingError{Rev: "merge base of " + a + " and " + b, Shallow: g.Shallow(ctx)}
+			return "", &MissingError{Rev: "merge base of " + a + " and " + b, Shallow: g.Shallow(ctx), Between: [2]string{a, b}}
 		}
 		return "", err
 	}

@@ -9,8 +9,9 @@ import (
 )
 
 // ReadInput reads a file the user named on the command line (import's
-// --from), which need not be inside the memory root, within the same
-// size limit as the memory files.
+// --from, the merge driver's three files), which need not be inside the
+// memory root, within the same size limit as the memory files. Errors
+// name the file by path as given, which the user can act on.
 func ReadInput(path string) ([]byte, error) {
 	fi, err := os.Stat(path)
 	switch {
