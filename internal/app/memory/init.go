@@ -116,7 +116,7 @@ func Init(root string, tier parse.Tier) (*InitResult, error) {
 // when it is not what regen writes (want): rows to adopt first, or a
 // file to regenerate. Line endings aside, as lint's drift rules judge.
 func keptDerived(rel string, cur, want []byte) []string {
-	if bytes.Equal(bytes.ReplaceAll(cur, []byte("\r\n"), []byte("\n")), want) {
+	if sameText(cur, want) {
 		return nil
 	}
 	if rows := lint.Curated(rel, cur, want); len(rows) > 0 {

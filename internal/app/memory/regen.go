@@ -270,6 +270,18 @@ func refuseHandKept(f Derived, cur []byte, at sealedAt) error {
 		f.File, words.Plural(len(items), "item"), words.Clip(strings.Join(items, ", ")), how, front.Adopt.Word(), inRegenForce.Word(), quiet{ErrHandKept})
 }
 
+// sameText reports whether the derived file's bytes cur say what want
+// (LF, as regen renders it) says, line endings aside: a CRLF checkout
+// (core.autocrlf on Windows) of a current file is current, as lint's
+// drift rules, status and regen --check judge it, so regen leaves it
+// alone instead of rewriting it at every run.
+func sameText(cur, want []byte) bool {
+	if bytes.Equal(cur, want) {
+		return true
+	}
+	return bytes.Contains(cur, []byte("\r\n")) && bytes.Equal(bytes.ReplaceAll(cur, []byte("\r\n"), []byte("\n")), want)
+}
+
 // readDerived reads the derived file rel before a writer replaces it:
 // found is false when there is none (then it is written). Any other
 // error is returned, and the writer stops before writing anything: a
@@ -351,7 +363,7 @@ func writeDerived(root string, files []Derived, force bool, at sealedAt) ([]stri
 			differ[i] = true
 			continue
 		}
-		if differ[i] = !bytes.Equal(cur, f.Data); differ[i] && !force {
+		if differ[i] = !sameText(cur, f.Data); differ[i] && !force {
 			if err := refuseHandKept(f, cur, at); err != nil {
 				return []string{}, err
 			}
