@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/memsys/memsys/internal/app/recall"
@@ -34,7 +35,7 @@ func (h *handlers) resources(s *mcp.Server) {
 					return nil, mcp.ResourceNotFoundError(req.Params.URI)
 				}
 				if err != nil {
-					return nil, h.toolErr(err)
+					return nil, h.resourceErr(err)
 				}
 				return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: f.uri, MIMEType: "text/markdown", Text: string(b)}}}, nil
 			})
@@ -52,11 +53,19 @@ func (h *handlers) event(ctx context.Context, req *mcp.ReadResourceRequest) (*mc
 	}
 	src, err := recall.OpenEvents(h.cfg.Root)
 	if err != nil {
-		return nil, h.toolErr(err)
+		return nil, h.resourceErr(err)
 	}
 	e, ok := src.Event(id)
 	if !ok {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
 	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "text/markdown", Text: e.Text}}}, nil
+}
+
+// resourceErr is a resource read's failure other than a missing file
+// (a file memsys cannot read, a log it cannot parse) as a JSON-RPC
+// internal error with memsys's message. A plain error reached the
+// client with code 0, which JSON-RPC does not define.
+func (h *handlers) resourceErr(err error) error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: h.toolErr(err).Error()}
 }

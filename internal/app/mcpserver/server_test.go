@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rogpeppe/go-internal/txtar"
 
@@ -407,6 +409,41 @@ func TestResources(t *testing.T) {
 	for _, uri := range []string{"memsys://event/evt-404", "memsys://event/nope", "memsys://nothing"} {
 		if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri}); err == nil {
 			t.Errorf("%s: want an error", uri)
+		}
+	}
+}
+
+// TestResourceUnreadable: a resource memsys cannot read (a folder where
+// context.md or the log should be) is a JSON-RPC internal
+// error carrying memsys's message; it used to carry code 0, which
+// JSON-RPC does not define. A missing file stays "resource not found".
+func TestResourceUnreadable(t *testing.T) {
+	root := copyExample(t)
+	ctx := context.Background()
+	cs := connect(t, root)
+	ctxFile := filepath.Join(root, ".memory", "context.md")
+	if err := os.Remove(ctxFile); err != nil {
+		t.Fatal(err)
+	}
+	_, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "memsys://context.md"})
+	var we *jsonrpc.Error
+	if !errors.As(err, &we) || we.Code != mcp.CodeResourceNotFound {
+		t.Errorf("missing context.md: %v, want code %d", err, mcp.CodeResourceNotFound)
+	}
+	if err := os.Mkdir(ctxFile, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	logFile := filepath.Join(root, "CHANGELOG.md")
+	if err := os.Remove(logFile); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(logFile, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, uri := range []string{"memsys://context.md", "memsys://event/evt-001"} {
+		_, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+		if !errors.As(err, &we) || we.Code != jsonrpc.CodeInternalError || !strings.HasPrefix(we.Message, "memsys: ") {
+			t.Errorf("%s: %#v, want code %d and memsys's message", uri, err, jsonrpc.CodeInternalError)
 		}
 	}
 }
