@@ -269,6 +269,12 @@ func planTail(file string, log, arch LogFile, t *Tail, d Draft, countLine bool) 
 	if !numbered(t.Log) {
 		return tailPlan{}, false, nil // nothing in the tail to number after
 	}
+	if o := parse.OrderOf(t.Log); !o.Ascending() {
+		// IDs fall somewhere in the tail (a log kept newest first): the
+		// highest ID may lie above the window, and numbering after the
+		// tail's would write one already in the log.
+		return tailPlan{}, false, nil
+	}
 	id, err := NextID(t.Log)
 	if err != nil {
 		return tailPlan{}, false, nil // the whole read words it with the right line

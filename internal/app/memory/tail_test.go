@@ -46,6 +46,12 @@ func TestPlanAppendTail(t *testing.T) {
 	}
 	fenced := strings.Replace(event(9, "fix"), "**Refs**", "```\n### evt-999 | in code\n\n---\n```\n\n**Refs**", 1)
 	arch := []byte("# Archive\n\n## Archive: evt-001 through evt-001\n\n" + event(1, "create"))
+	// Newest first: the highest ID is at the top, far above the tail.
+	var desc strings.Builder
+	desc.WriteString(head)
+	for n := 30; n >= 1; n-- {
+		desc.WriteString(event(n, "create") + "\n---\n\n")
+	}
 	cases := []struct {
 		name string
 		src  string
@@ -69,6 +75,7 @@ func TestPlanAppendTail(t *testing.T) {
 		{"no event log", "# Changelog\n\n" + strings.Repeat("text\n\n", 40), nil, draft()},
 		{"last heading has 10 digits", string(genLog(12, "\n---\n\n")) + "\n---\n\n" + strings.Replace(event(13, "fix"), "evt-013", "evt-9999999999", 1), nil, draft()},
 		{"10 digits, then an event", string(genLog(12, "\n---\n\n")) + "\n---\n\n" + strings.Replace(event(13, "fix"), "evt-013", "evt-9999999999", 1) + "\n---\n\n" + event(14, "fix"), nil, draft()},
+		{"newest first", desc.String(), nil, draft()},
 		{"tail of bad headings only", string(genLog(12, "\n---\n\n")) + strings.Repeat("\n---\n\n"+strings.Replace(event(13, "fix"), "evt-013", "evt-01x", 1), 4), nil, draft()},
 	}
 	for _, c := range cases {
