@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path"
+	"slices"
 	"strings"
 
 	"github.com/memsys/memsys/internal/base/config"
@@ -62,6 +64,10 @@ type Result struct {
 type commit struct {
 	id, author, date string
 	parents          []string
+	// prefix is the memory root in this commit, from the top of the
+	// work tree; from is the root in its parents: prefix, unless the
+	// commit moved the memory there (followMoves).
+	prefix, from string
 }
 
 // files are the log and archive blob IDs of one commit ("" if absent).
@@ -140,8 +146,12 @@ func Run(ctx context.Context, g *gitx.Git, opt Options) (*Result, error) {
 			revs = append(revs, "^"+since)
 		}
 	}
-	pairs, merges, walked, err := walk(ctx, g, prefix, revs, shallow, res)
+	names := append([]string{workspace.LogName}, workspace.ArchiveNames...)
+	pairs, merges, walked, err := walk(ctx, g, prefix, names, revs, shallow, res)
 	if err != nil {
+		return res, err
+	}
+	if pairs, merges, err = followMoves(ctx, g, since, shallow, pairs, merges, res); err != nil {
 		return res, err
 	}
 	if walked != "" {
@@ -166,7 +176,7 @@ func Run(ctx context.Context, g *gitx.Git, opt Options) (*Result, error) {
 		b := &lazyBatch{ctx: ctx, g: g}
 		defer b.close()
 		if len(todoMerges) > 0 {
-			if todo, err = mergePairs(b, prefix, todo, todoMerges, res); err != nil {
+			if todo, err = mergePairs(b, todo, todoMerges, res); err != nil {
 				return nil, err
 			}
 		}
@@ -252,16 +262,21 @@ type pair struct {
 	c      commit
 	parent string
 	bf, hf files
+	// trees says the files are still to be read from the trees of the
+	// commit and its parents (mergePairs): a merge, or a move.
+	trees bool
+	// created says the commit created the log, as far as the walk
+	// sees: followMoves keeps it only if the log was moved here.
+	created bool
 }
 
-// walk lists the commits of revs that touched the log or the archive,
-// oldest first, counting them in res: one pair per plain commit that
-// changed a file, and the merges, whose pairs come from their trees.
-// last is the last commit listed ("" for none).
-// shallow holds the commits whose parents this clone lacks (nil for a
-// whole clone).
-func walk(ctx context.Context, g *gitx.Git, prefix string, revs []string, shallow map[string]bool, res *Result) (pairs []pair, merges []commit, last string, err error) {
-	names := append([]string{workspace.LogName}, workspace.ArchiveNames...)
+// walk lists the commits of revs that touched the log or the archive
+// (pathspecs, for the memory root prefix), oldest first, counting them
+// in res: one pair per plain commit that changed a file, and the
+// merges, whose pairs come from their trees. last is the last commit
+// listed ("" for none). shallow holds the commits whose parents this
+// clone lacks (nil for a whole clone).
+func walk(ctx context.Context, g *gitx.Git, prefix string, pathspecs, revs []string, shallow map[string]bool, res *Result) (pairs []pair, merges []commit, last string, err error) {
 	// --raw gives the old and new blob of each file a commit changed,
 	// so a plain commit needs no tree read at all; merges (for which
 	// git prints no raw diff) read their trees in mergePairs.
@@ -269,9 +284,8 @@ func walk(ctx context.Context, g *gitx.Git, prefix string, revs []string, shallo
 		"--format=%x1e%H %P%x1f%an <%ae>%x1f%aI", "--end-of-options"}
 	args = append(args, revs...)
 	args = append(args, "--")
-	// Pathspecs are relative to the folder git runs in, the memory
-	// root; the raw lines name paths from the top level (prefix+name).
-	args = append(args, names...)
+	// The raw lines name paths from the top level (prefix+name).
+	args = append(args, pathspecs...)
 	out, err := g.Run(ctx, args...)
 	if err != nil {
 		return nil, nil, "", err
@@ -286,7 +300,7 @@ func walk(ctx context.Context, g *gitx.Git, prefix string, revs []string, shallo
 			return nil, nil, "", fmt.Errorf("git log: unexpected line %q", words.Clip(header))
 		}
 		ids := strings.Fields(f[0])
-		c := commit{id: ids[0], parents: ids[1:], author: f[1], date: f[2]}
+		c := commit{id: ids[0], parents: ids[1:], author: f[1], date: f[2], prefix: prefix, from: prefix}
 		res.Commits++
 		res.listed++
 		last = c.id
@@ -297,7 +311,15 @@ func walk(ctx context.Context, g *gitx.Git, prefix string, revs []string, shallo
 		}
 		switch len(c.parents) {
 		case 0:
-			continue // a root commit: nothing was committed before it
+			// A root commit, or none of its ancestors touched the log
+			// (the walk rewrites parents to the commits it lists): the
+			// log was created here, with nothing committed before it;
+			// unless it was moved here, which followMoves asks git.
+			if bf, hf, err := rawFiles(raw, prefix); err != nil {
+				return nil, nil, "", err
+			} else if hf.log != "" {
+				pairs = append(pairs, pair{c: c, bf: bf, hf: hf, created: true})
+			}
 		case 1:
 			bf, hf, err := rawFiles(raw, prefix)
 			if err != nil {
@@ -308,38 +330,39 @@ func walk(ctx context.Context, g *gitx.Git, prefix string, revs []string, shallo
 			}
 		default:
 			merges = append(merges, c)
-			pairs = append(pairs, pair{c: c}) // filled in from the trees
+			pairs = append(pairs, pair{c: c, trees: true})
 		}
 	}
 	return pairs, merges, last, nil
 }
 
-// mergePairs replaces each merge of pairs by one pair per parent whose
-// files differ: the tree of the memory root at the merge and at each
-// parent gives the blobs of the log and the archive.
-func mergePairs(lb *lazyBatch, prefix string, pairs []pair, merges []commit, res *Result) ([]pair, error) {
-	var order []string
+// mergePairs replaces each pair of pairs to be read from trees (the
+// merges, and the commits that moved the memory: merges lists their
+// commits) by one pair per parent whose files differ: the tree of the
+// memory root at the commit and at each parent (the root it was moved
+// from) gives the blobs of the log and the archive.
+func mergePairs(lb *lazyBatch, pairs []pair, merges []commit, res *Result) ([]pair, error) {
+	var specs []string
 	seen := map[string]bool{}
 	for _, c := range merges {
-		for _, id := range append([]string{c.id}, c.parents...) {
-			if !seen[id] {
-				seen[id] = true
-				order = append(order, id)
-			}
+		specs = append(specs, c.id+":"+c.prefix)
+		for _, par := range c.parents {
+			specs = append(specs, par+":"+c.from)
 		}
 	}
-	specs := make([]string, len(order))
-	for i, id := range order {
-		specs[i] = id + ":" + prefix
-	}
+	specs = slices.DeleteFunc(specs, func(s string) bool {
+		dup := seen[s]
+		seen[s] = true
+		return dup
+	})
 	hashLen := len(merges[0].id) / 2
-	tree := make(map[string]files, len(order))
+	tree := make(map[string]files, len(specs))
 	b, err := lb.get()
 	if err != nil {
 		return nil, err
 	}
 	p := b.Pipeline(specs)
-	for _, id := range order {
+	for _, spec := range specs {
 		data, ok, err := p.Next()
 		if err != nil {
 			return nil, err
@@ -353,22 +376,106 @@ func mergePairs(lb *lazyBatch, prefix string, pairs []pair, merges []commit, res
 			}
 			fs = pick(entries)
 		}
-		tree[id] = fs
+		tree[spec] = fs
 	}
 	var all []pair
 	for _, pr := range pairs {
-		if len(pr.c.parents) < 2 {
+		if !pr.trees {
 			all = append(all, pr)
 			continue
 		}
 		for _, par := range pr.c.parents {
-			bf, hf := tree[par], tree[pr.c.id]
+			bf, hf := tree[par+":"+pr.c.from], tree[pr.c.id+":"+pr.c.prefix]
 			if bf != hf {
 				all = append(all, pair{c: pr.c, parent: par, bf: changed(bf, hf), hf: changed(hf, bf)})
 			}
 		}
 	}
 	return all, nil
+}
+
+// followMoves follows the log back across each commit of pairs that
+// moved the memory into its root from another folder (git mv
+// CHANGELOG.md ... mem/): without it, that commit would read as the
+// log's creation, and every commit before the move, an edit among
+// them, would go unaudited. The move becomes a pair read from trees,
+// the old root's files against the new root's (a move that changes no
+// byte is no change), and the history of the old root before it is
+// walked and added in front, following its own moves in turn. since
+// limits that walk as it limits the first.
+func followMoves(ctx context.Context, g *gitx.Git, since string, shallow map[string]bool, pairs []pair, merges []commit, res *Result) ([]pair, []commit, error) {
+	var before, kept []pair
+	var beforeMerges []commit
+	for _, pr := range pairs {
+		if pr.trees || pr.bf.log != "" || pr.hf.log == "" {
+			kept = append(kept, pr)
+			continue
+		}
+		from, parent, ok, err := movedFrom(ctx, g, pr.c.id, pr.c.prefix)
+		if err != nil {
+			return nil, nil, err
+		}
+		if !ok {
+			if !pr.created {
+				kept = append(kept, pr)
+			}
+			continue
+		}
+		c := pr.c
+		c.from, c.parents = from, []string{parent}
+		kept = append(kept, pair{c: c, trees: true})
+		merges = append(merges, c)
+		revs := []string{parent}
+		if since != "" {
+			revs = append(revs, "^"+since)
+		}
+		var specs []string
+		for _, n := range append([]string{workspace.LogName}, workspace.ArchiveNames...) {
+			specs = append(specs, ":(top,literal)"+from+n)
+		}
+		p, m, _, err := walk(ctx, g, from, specs, revs, shallow, res)
+		if err != nil {
+			return nil, nil, err
+		}
+		if p, m, err = followMoves(ctx, g, since, shallow, p, m, res); err != nil {
+			return nil, nil, err
+		}
+		before, beforeMerges = append(before, p...), append(beforeMerges, m...)
+	}
+	return append(before, kept...), append(beforeMerges, merges...), nil
+}
+
+// movedFrom reports the memory root, from the top of the work tree,
+// whose log commit id moved to prefix's (git's rename detection), and
+// the commit's parent, when it did. A merge or a root commit moves
+// nothing.
+func movedFrom(ctx context.Context, g *gitx.Git, id, prefix string) (from, parent string, ok bool, err error) {
+	out, err := g.Run(ctx, "diff-tree", "-r", "-M", "-z", "--raw", "--no-abbrev", "--format=%P", "--end-of-options", id)
+	if err != nil {
+		return "", "", false, err
+	}
+	f := strings.Split(string(out), "\x00")
+	if parents := strings.Fields(f[0]); len(parents) == 1 {
+		parent = parents[0]
+	} else {
+		return "", "", false, nil
+	}
+	for i := 1; i+2 < len(f); i++ {
+		m := strings.Fields(f[i])
+		if !strings.HasPrefix(f[i], ":") || len(m) < 5 {
+			continue
+		}
+		if !strings.HasPrefix(m[4], "R") {
+			i++ // one path
+			continue
+		}
+		old, now := f[i+1], f[i+2]
+		i += 2
+		if now == prefix+workspace.LogName && path.Base(old) == workspace.LogName {
+			return strings.TrimSuffix(old, workspace.LogName), parent, true, nil
+		}
+	}
+	return "", "", false, nil
 }
 
 // blobCache reads every blob the comparisons need, each once, in the
