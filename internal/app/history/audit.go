@@ -5,7 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -445,6 +447,72 @@ func followMoves(ctx context.Context, g *gitx.Git, since string, shallow map[str
 	return append(before, kept...), append(beforeMerges, merges...), nil
 }
 
+// movedTo reports, for a memory root whose log is gone, the root the
+// log moved to when the last commit that removed it moved it (git mv),
+// following later moves of that root while its log is gone too: as a
+// path relative to this root, and the commit of the first move.
+func movedTo(ctx context.Context, g *gitx.Git, root string) (to, commit string, ok bool, err error) {
+	prefix, err := g.Prefix(ctx)
+	if err != nil {
+		return "", "", false, err
+	}
+	cur := prefix
+	// A bound, for a history that moves the log in a circle.
+	for range 100 {
+		out, err := g.Run(ctx, "log", "-1", "--format=%H", "--diff-filter=D", "--end-of-options", "HEAD", "--", ":(top,literal)"+cur+workspace.LogName)
+		id := strings.TrimSpace(string(out))
+		if err != nil || id == "" {
+			break // no commits, or none removed it
+		}
+		out, err = g.Run(ctx, "diff-tree", "-r", "-M", "-z", "--raw", "--no-abbrev", "--no-commit-id", "--end-of-options", id)
+		if err != nil {
+			return "", "", false, err
+		}
+		next := ""
+		for _, r := range renames(string(out)) {
+			if r[0] == cur+workspace.LogName && path.Base(r[1]) == workspace.LogName {
+				next = strings.TrimSuffix(r[1], workspace.LogName)
+			}
+		}
+		if next == "" {
+			break
+		}
+		if commit == "" {
+			commit = id
+		}
+		cur = next
+		rel, err := filepath.Rel(filepath.FromSlash("/"+prefix), filepath.FromSlash("/"+cur))
+		if err != nil {
+			return "", "", false, err
+		}
+		to = filepath.ToSlash(rel)
+		if err := workspace.Stat(filepath.Join(root, rel), parse.LogFile); !errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+	}
+	return to, commit, to != "", nil
+}
+
+// renames returns the old and new path of each rename in the output
+// of git diff-tree -z --raw (after any commit line).
+func renames(out string) [][2]string {
+	var rs [][2]string
+	f := strings.Split(out, "\x00")
+	for i := 0; i < len(f); i++ {
+		m := strings.Fields(f[i])
+		if !strings.HasPrefix(f[i], ":") || len(m) < 5 {
+			continue // the commit line, or the end
+		}
+		if !strings.HasPrefix(m[4], "R") || i+2 >= len(f) {
+			i++ // one path
+			continue
+		}
+		rs = append(rs, [2]string{f[i+1], f[i+2]})
+		i += 2
+	}
+	return rs
+}
+
 // movedFrom reports the memory root, from the top of the work tree,
 // whose log commit id moved to prefix's (git's rename detection), and
 // the commit's parent, when it did. A merge or a root commit moves
@@ -460,19 +528,9 @@ func movedFrom(ctx context.Context, g *gitx.Git, id, prefix string) (from, paren
 	} else {
 		return "", "", false, nil
 	}
-	for i := 1; i+2 < len(f); i++ {
-		m := strings.Fields(f[i])
-		if !strings.HasPrefix(f[i], ":") || len(m) < 5 {
-			continue
-		}
-		if !strings.HasPrefix(m[4], "R") {
-			i++ // one path
-			continue
-		}
-		old, now := f[i+1], f[i+2]
-		i += 2
-		if now == prefix+workspace.LogName && path.Base(old) == workspace.LogName {
-			return strings.TrimSuffix(old, workspace.LogName), parent, true, nil
+	for _, r := range renames(string(out)) {
+		if r[1] == prefix+workspace.LogName && path.Base(r[0]) == workspace.LogName {
+			return strings.TrimSuffix(r[0], workspace.LogName), parent, true, nil
 		}
 	}
 	return "", "", false, nil
