@@ -86,7 +86,7 @@ func (r *Result) Failed() bool {
 // Lint returns the findings as a lint.Result for lint's printers (github,
 // sarif): each finding's detail starts with its commit, author and date.
 func (r *Result) Lint() *lint.Result {
-	res := &lint.Result{Diagnostics: diag.Diagnostics{}, Roots: 1, Counted: words.Plural(r.Commits, "commit") + " audited"}
+	res := &lint.Result{Diagnostics: diag.Diagnostics{}, Roots: 1, Counted: words.Plural(r.Commits, "commit") + " audited", Command: "memsys audit"}
 	for _, f := range r.Findings {
 		d := f.Diagnostic
 		d.Detail = f.header() + d.Detail
