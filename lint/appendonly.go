@@ -195,7 +195,10 @@ func (c *comparison) committed() {
 				continue
 			}
 			c.ds = append(c.ds, diag.Diagnostic{Rule: "MS302", Severity: diag.Error, Range: c.nextPresent[k], Event: b.ID,
-				Message: fmt.Sprintf("%s, committed at %s, is gone from the log and the archive: restore it (git show %s)", b.ID, c.commit, shortRev(c.commit)),
+				// The base's file, not the commit: git show SHA alone prints
+				// that commit's diff, which need not hold the event. "./"
+				// reads the path from where git runs, as lint shows it.
+				Message: fmt.Sprintf("%s, committed at %s, is gone from the log and the archive: restore it (git show %s:./%s)", b.ID, c.commit, shortRev(c.commit), b.Range.File),
 				Detail:  udiff.Unified(b.ID+" at "+c.commit, b.ID+" now", []byte(b.Text), nil)})
 			continue
 		}
