@@ -27,6 +27,9 @@ type Finding struct {
 	Author string // "Name <email>"
 	Date   string // author date, strict ISO 8601
 	diag.Diagnostic
+	// before and after are the event's text in the parent and in the
+	// commit ("" where it is not there), for dropRestores.
+	before, after string
 }
 
 // Options select what to audit.
@@ -130,7 +133,9 @@ func Run(ctx context.Context, g *gitx.Git, opt Options) (*Result, error) {
 		cache = loadCommitCache(g.Dir, cacheName(prefix, opt.Linter))
 	}
 	if cache.head == head && cache.since == since && shallow == nil {
-		return cache.result(), nil
+		res := cache.result()
+		res.Findings = dropRestores(res.Findings)
+		return res, nil
 	}
 	// When HEAD only added commits in a line on top of the last audit's
 	// walk, that audit's findings come first, in its order, and only the
@@ -203,7 +208,40 @@ func Run(ctx context.Context, g *gitx.Git, opt Options) (*Result, error) {
 	if !layout.Replaced && (len(todo) > 0 || cache.head != head || cache.since != since) {
 		cache.store(g.Dir, head, since, last, res.Commits, ids, found)
 	}
+	res.Findings = dropRestores(res.Findings)
 	return res, nil
+}
+
+// dropRestores leaves out of fs (in walk order: parents before
+// children) each finding of a commit that gives an event back the text
+// it had before an earlier finding changed or deleted it: git revert of
+// an edit, or a deleted event put back where it was. That is the fix
+// the earlier finding asks for ("restore it"); reported, it would read
+// as a second change, and its advice would be to restore the bad text.
+// The earlier finding stays: the history still holds that commit. A
+// restore whose change lies before --since is reported, as audit then
+// never saw the text it restores. Commits are judged alone and cached
+// so; this runs on the whole report.
+func dropRestores(fs []Finding) []Finding {
+	var orig map[string]string
+	out := fs[:0:0]
+	for _, f := range fs {
+		if f.after != "" && (f.Rule == "MS301" || f.Rule == "MS304") {
+			if t, ok := orig[f.Event]; ok && t == f.after {
+				continue
+			}
+		}
+		if f.before != "" && (f.Rule == "MS301" || f.Rule == "MS302") {
+			if orig == nil {
+				orig = map[string]string{}
+			}
+			if _, ok := orig[f.Event]; !ok {
+				orig[f.Event] = f.before
+			}
+		}
+		out = append(out, f)
+	}
+	return out
 }
 
 // openStore opens the object store the blobs are read from, unless
@@ -689,8 +727,13 @@ func compareAll(b *lazyBatch, store *gitx.Objects, retry func(string) ([]byte, b
 		if parsed {
 			res.parses++
 		}
+		var texts [2]map[string]string
+		if len(ds) > 0 {
+			texts = eventTexts(pr, data)
+		}
 		for _, d := range ds {
-			found[pr.c.id] = append(found[pr.c.id], Finding{Commit: pr.c.id, Parent: pr.parent, Author: pr.c.author, Date: pr.c.date, Diagnostic: d})
+			found[pr.c.id] = append(found[pr.c.id], Finding{Commit: pr.c.id, Parent: pr.parent, Author: pr.c.author, Date: pr.c.date, Diagnostic: d,
+				before: texts[0][d.Event], after: texts[1][d.Event]})
 		}
 		for _, oid := range need {
 			if parsed {
@@ -702,6 +745,33 @@ func compareAll(b *lazyBatch, store *gitx.Objects, retry func(string) ([]byte, b
 	res.blobs += cache.read
 	res.stored += cache.stored
 	return nil
+}
+
+// eventTexts returns the text of each event in the base and the head
+// of pr, whose files are data (needed's order; nil where a file did not
+// change, which then holds no event a finding names). Only pairs with
+// findings are parsed again for it, and those are rare.
+func eventTexts(pr pair, data [4][]byte) [2]map[string]string {
+	var t [2]map[string]string
+	names := [4]string{workspace.LogName, pr.bf.archiveName, workspace.LogName, pr.hf.archiveName}
+	for i, b := range data {
+		if t[i/2] == nil {
+			t[i/2] = map[string]string{}
+		}
+		if b == nil {
+			continue
+		}
+		var opts []parse.Option
+		if i%2 == 1 {
+			opts = append(opts, parse.Archive())
+		}
+		for _, e := range parse.Parse(names[i], b, opts...).Events {
+			if _, dup := t[i/2][e.ID]; !dup {
+				t[i/2][e.ID] = e.Text
+			}
+		}
+	}
+	return t
 }
 
 // maxBlob is the largest version of the log or the archive audit
