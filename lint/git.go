@@ -25,6 +25,17 @@ type Git interface {
 	Shallow() bool
 }
 
+// PastTexts is implemented by a Git that can tell whether a text was
+// ever committed (gitx.Blobs). The history rules then take a change
+// that gives an event back a text it had in an earlier commit (the
+// edit reverted, the deleted event put back) for the restore their
+// advice asks for, not for another change to refuse.
+type PastTexts interface {
+	// HadText reports whether one of paths (relative to the memory
+	// root) held text, byte for byte, in rev or a commit before it.
+	HadText(rev, text string, paths ...string) (bool, error)
+}
+
 // Revisions names the two versions of the log the history rules
 // compare: the base, as committed, and the head.
 type Revisions struct {
@@ -170,6 +181,9 @@ func (p *Pass) history() diag.Diagnostics {
 	} else {
 		ds = compare(base, head, label)
 	}
+	if pt, ok := p.Git().(PastTexts); ok && !revs.Merge {
+		ds = dropRestored(ds, head, revs.Base, pt)
+	}
 	if revs.OnlyCommitted {
 		ds = onlyCommitted(ds, base)
 	}
@@ -180,6 +194,39 @@ func (p *Pass) history() diag.Diagnostics {
 	}
 	sh.historyFindings = ds
 	return ds
+}
+
+// dropRestored drops the findings of ds that an edited (MS301) or
+// inserted (MS304) event gives when its text in head is one the log or
+// the archive held in base or before it: the event restored, as the
+// earlier finding advised. Asked of git only for such findings, which
+// are rare; an error keeps the finding.
+func dropRestored(ds diag.Diagnostics, head side, base string, pt PastTexts) diag.Diagnostics {
+	// The event at the finding's place, not the first of its ID: a
+	// hand-kept log can hold an ID twice.
+	type at struct {
+		file string
+		line int
+	}
+	var texts map[at]string
+	out := ds[:0]
+	for _, d := range ds {
+		if d.Rule == "MS301" || d.Rule == "MS304" {
+			if texts == nil {
+				texts = map[at]string{}
+				for _, e := range head.events() {
+					texts[at{e.Range.File, e.Range.Line}] = e.Text
+				}
+			}
+			if t := texts[at{d.Range.File, d.Range.Line}]; t != "" {
+				if had, err := pt.HadText(base, t, append([]string{parse.LogFile}, parse.ArchiveFiles...)...); err == nil && had {
+					continue
+				}
+			}
+		}
+		out = append(out, d)
+	}
+	return out
 }
 
 // onlyCommitted drops the MS305 findings about events base does not

@@ -727,13 +727,14 @@ func compareAll(b *lazyBatch, store *gitx.Objects, retry func(string) ([]byte, b
 		if parsed {
 			res.parses++
 		}
-		var texts [2]map[string]string
+		var before map[string]string
+		var after map[textAt]string
 		if len(ds) > 0 {
-			texts = eventTexts(pr, data)
+			before, after = eventTexts(pr, data)
 		}
 		for _, d := range ds {
 			found[pr.c.id] = append(found[pr.c.id], Finding{Commit: pr.c.id, Parent: pr.parent, Author: pr.c.author, Date: pr.c.date, Diagnostic: d,
-				before: texts[0][d.Event], after: texts[1][d.Event]})
+				before: before[d.Event], after: after[textAt{d.Range.File, d.Range.Line}]})
 		}
 		for _, oid := range need {
 			if parsed {
@@ -751,13 +752,10 @@ func compareAll(b *lazyBatch, store *gitx.Objects, retry func(string) ([]byte, b
 // of pr, whose files are data (needed's order; nil where a file did not
 // change, which then holds no event a finding names). Only pairs with
 // findings are parsed again for it, and those are rare.
-func eventTexts(pr pair, data [4][]byte) [2]map[string]string {
-	var t [2]map[string]string
+func eventTexts(pr pair, data [4][]byte) (before map[string]string, after map[textAt]string) {
+	before, after = map[string]string{}, map[textAt]string{}
 	names := [4]string{workspace.LogName, pr.bf.archiveName, workspace.LogName, pr.hf.archiveName}
 	for i, b := range data {
-		if t[i/2] == nil {
-			t[i/2] = map[string]string{}
-		}
 		if b == nil {
 			continue
 		}
@@ -766,12 +764,24 @@ func eventTexts(pr pair, data [4][]byte) [2]map[string]string {
 			opts = append(opts, parse.Archive())
 		}
 		for _, e := range parse.Parse(names[i], b, opts...).Events {
-			if _, dup := t[i/2][e.ID]; !dup {
-				t[i/2][e.ID] = e.Text
+			if i < 2 {
+				if _, dup := before[e.ID]; !dup {
+					before[e.ID] = e.Text
+				}
+				continue
 			}
+			after[textAt{e.Range.File, e.Range.Line}] = e.Text
 		}
 	}
-	return t
+	return before, after
+}
+
+// textAt is the place of a finding's event in the commit: the event at
+// it, not the first of its ID, since a hand-kept log can hold an ID
+// twice.
+type textAt struct {
+	file string
+	line int
 }
 
 // maxBlob is the largest version of the log or the archive audit
