@@ -176,16 +176,16 @@ func (p *Pass) history() diag.Diagnostics {
 		label = fmt.Sprintf("%.12s", revs.Base)
 	}
 	var ds diag.Diagnostics
-	if revs.Merge {
+	switch {
+	case revs.Merge:
 		ds = compareMerge(base, head, label)
-	} else {
+	case revs.OnlyCommitted:
+		ds = compareCommitted(base, head, label)
+	default:
 		ds = compare(base, head, label)
 	}
 	if pt, ok := p.Git().(PastTexts); ok && !revs.Merge {
 		ds = dropRestored(ds, head, revs.Base, pt)
-	}
-	if revs.OnlyCommitted {
-		ds = onlyCommitted(ds, base)
 	}
 	if revs.NoteBase {
 		for i := range ds {
@@ -225,26 +225,6 @@ func dropRestored(ds diag.Diagnostics, head side, base string, pt PastTexts) dia
 			}
 		}
 		out = append(out, d)
-	}
-	return out
-}
-
-// onlyCommitted drops the MS305 findings about events base does not
-// hold (an ID that does not continue the sequence), rather than a
-// committed event given a new number.
-func onlyCommitted(ds diag.Diagnostics, base side) diag.Diagnostics {
-	var ids map[string]bool // built only when there is an MS305 to judge
-	out := ds[:0]
-	for _, d := range ds {
-		if d.Rule == "MS305" && ids == nil {
-			ids = map[string]bool{}
-			for _, e := range base.events() {
-				ids[e.ID] = true
-			}
-		}
-		if d.Rule != "MS305" || ids[d.Event] {
-			out = append(out, d)
-		}
 	}
 	return out
 }
