@@ -36,6 +36,36 @@ func RootAdvice(ds diag.Diagnostics, dir string) {
 	}
 }
 
+// gitWord finds a git command a message advises that reads paths from
+// the folder git runs in ("git add .memory", "git show SHA:./FILE").
+var gitWord = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\bgit (add|show)\b`)
+})
+
+// ChdirAdvice makes the advice of ds runnable from the folder memsys
+// was started in when -C dir moved it elsewhere: "run memsys regen,
+// then git add .memory/graph.md" becomes "run memsys -C svc regen, then
+// git -C svc add .memory/graph.md". The paths stay relative to dir, as
+// -C shows every path; the commands now say so. A hook runs memsys with
+// -C from the top of the repository (memsys's own, and pre-commit's
+// args: [-C, svc]), where the plain advice finds no memory and stages
+// nothing, and never named the memory it was about.
+func ChdirAdvice(ds diag.Diagnostics, dir string) {
+	for i := range ds {
+		ds[i].Message = Chdir(ds[i].Message, dir)
+	}
+}
+
+// Chdir is ChdirAdvice for one message.
+func Chdir(msg, dir string) string {
+	if dir == "" || dir == "." {
+		return msg
+	}
+	w := shellWord(dir)
+	msg = commandWord().ReplaceAllString(msg, "memsys -C "+w+" $1")
+	return gitWord().ReplaceAllString(msg, "git -C "+w+" $1")
+}
+
 // shellWord is s as one shell word: as it is when it needs no quoting,
 // else in single quotes.
 func shellWord(s string) string {

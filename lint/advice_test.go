@@ -31,6 +31,28 @@ func TestRootAdvice(t *testing.T) {
 	}
 }
 
+// TestChdirAdvice: with -C DIR, the memsys and git commands a message
+// advises carry DIR, so they run from where memsys was started; words
+// that are no command, and a run without -C, stay as they are.
+func TestChdirAdvice(t *testing.T) {
+	for _, tc := range []struct{ dir, msg, want string }{
+		{"svc", "stale: run memsys regen, then git add .memory/graph.md", "stale: run memsys -C svc regen, then git -C svc add .memory/graph.md"},
+		{"svc", "gone: restore it (git show 0123456789ab:./CHANGELOG.md)", "gone: restore it (git -C svc show 0123456789ab:./CHANGELOG.md)"},
+		{"svc", "sealed by another version of memsys; git adds nothing", "sealed by another version of memsys; git adds nothing"},
+		{"my svc", "run memsys regen, then git add .memory", "run memsys -C 'my svc' regen, then git -C 'my svc' add .memory"},
+		{"..", "run memsys regen", "run memsys -C .. regen"},
+		{"/abs/svc", "run memsys regen", "run memsys -C /abs/svc regen"},
+		{".", "run memsys regen, then git add .memory", "run memsys regen, then git add .memory"},
+		{"", "run memsys regen, then git add .memory", "run memsys regen, then git add .memory"},
+	} {
+		ds := diag.Diagnostics{{Message: tc.msg}}
+		ChdirAdvice(ds, tc.dir)
+		if ds[0].Message != tc.want {
+			t.Errorf("ChdirAdvice(%q, %q) = %q, want %q", tc.msg, tc.dir, ds[0].Message, tc.want)
+		}
+	}
+}
+
 // TestEditedAdvice: with an edited committed event (MS301) in the same
 // findings, a seal-only drift says to restore the event; other drift,
 // and seal-only drift without MS301, keep their advice.

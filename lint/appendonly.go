@@ -47,7 +47,21 @@ func (s side) events() []parse.Event {
 // line endings normalised and without the blank lines or "---" that
 // follow an event (parse.Event.Text).
 func compare(base, head side, commit string) diag.Diagnostics {
+	return compareEvents(base, head, commit, false)
+}
+
+// compareCommitted is compare without the numbering of the events base
+// does not hold (an ID that does not continue the sequence, MS305):
+// that is lint's concern on the working tree, not a change to history
+// (Revisions.OnlyCommitted, the audit). A committed event given a new
+// ID is still reported.
+func compareCommitted(base, head side, commit string) diag.Diagnostics {
+	return compareEvents(base, head, commit, true)
+}
+
+func compareEvents(base, head side, commit string, onlyCommitted bool) diag.Diagnostics {
 	c := newComparison(base, head, commit)
+	c.onlyCommitted = onlyCommitted
 	if len(c.be) == 0 {
 		return diag.Diagnostics{}
 	}
@@ -80,6 +94,8 @@ type comparison struct {
 	kept         []keptEvent  // base events still present, in base order
 	lastPos      int          // head index of the last kept event
 	ds           diag.Diagnostics
+	// onlyCommitted leaves out the numbering of new events (compareCommitted).
+	onlyCommitted bool
 }
 
 // keptEvent pairs a base event still present (by ID) with its head index.
@@ -195,7 +211,10 @@ func (c *comparison) committed() {
 				continue
 			}
 			c.ds = append(c.ds, diag.Diagnostic{Rule: "MS302", Severity: diag.Error, Range: c.nextPresent[k], Event: b.ID,
-				Message: fmt.Sprintf("%s, committed at %s, is gone from the log and the archive: restore it (git show %s)", b.ID, c.commit, shortRev(c.commit)),
+				// The base's file, not the commit: git show SHA alone prints
+				// that commit's diff, which need not hold the event. "./"
+				// reads the path from where git runs, as lint shows it.
+				Message: fmt.Sprintf("%s, committed at %s, is gone from the log and the archive: restore it (git show %s:./%s)", b.ID, c.commit, shortRev(c.commit), b.Range.File),
 				Detail:  udiff.Unified(b.ID+" at "+c.commit, b.ID+" now", []byte(b.Text), nil)})
 			continue
 		}
@@ -246,6 +265,8 @@ func (c *comparison) appended() {
 		case i < c.lastPos:
 			c.ds = append(c.ds, diag.Diagnostic{Rule: "MS304", Severity: diag.Error, Range: h.Range, Event: h.ID,
 				Message: fmt.Sprintf("new event %s is inserted before %s, committed at %s: append new events at the end of the log", h.ID, c.he[c.lastPos].ID, c.commit)})
+		case h.Num != next && c.onlyCommitted:
+			next = max(next, h.Num+1)
 		case h.Num != next:
 			c.ds = append(c.ds, diag.Diagnostic{Rule: "MS305", Severity: diag.Error, Range: h.Range, Event: h.ID,
 				Message: fmt.Sprintf("new event %s does not continue the sequence of %s (the next ID is %s): renumber it", h.ID, c.commit, parse.FormatID(next, 3))})

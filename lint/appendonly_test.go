@@ -172,3 +172,29 @@ func TestLongestIncreasing(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareCommitted: the audit's comparison leaves out the
+// numbering of new events (a gap) but still reports a committed event
+// given a new ID, whose new ID the base does not hold either.
+func TestCompareCommitted(t *testing.T) {
+	base := sideOf(head+ev(1, "one")+ev(2, "two")+ev(3, "three"), "")
+	for _, c := range []struct {
+		name string
+		head side
+		want string
+	}{
+		{"renumbered", sideOf(head+ev(1, "one")+ev(2, "two")+ev(7, "three"), ""), "MS305 evt-007"},
+		{"gap", sideOf(head+ev(1, "one")+ev(2, "two")+ev(3, "three")+ev(5, "five"), ""), ""},
+		{"renumbered, then a gap", sideOf(head+ev(1, "one")+ev(2, "two")+ev(4, "three")+ev(9, "nine"), ""), "MS305 evt-004"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var got []string
+			for _, d := range compareCommitted(base, c.head, "abc1234") {
+				got = append(got, d.Rule+" "+d.Event)
+			}
+			if g := strings.Join(got, ","); g != c.want {
+				t.Errorf("got %q, want %q", g, c.want)
+			}
+		})
+	}
+}

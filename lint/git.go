@@ -25,6 +25,17 @@ type Git interface {
 	Shallow() bool
 }
 
+// PastTexts is implemented by a Git that can tell whether a text was
+// ever committed (gitx.Blobs). The history rules then take a change
+// that gives an event back a text it had in an earlier commit (the
+// edit reverted, the deleted event put back) for the restore their
+// advice asks for, not for another change to refuse.
+type PastTexts interface {
+	// HadText reports whether one of paths (relative to the memory
+	// root) held text, byte for byte, in rev or a commit before it.
+	HadText(rev, text string, paths ...string) (bool, error)
+}
+
 // Revisions names the two versions of the log the history rules
 // compare: the base, as committed, and the head.
 type Revisions struct {
@@ -165,13 +176,16 @@ func (p *Pass) history() diag.Diagnostics {
 		label = fmt.Sprintf("%.12s", revs.Base)
 	}
 	var ds diag.Diagnostics
-	if revs.Merge {
+	switch {
+	case revs.Merge:
 		ds = compareMerge(base, head, label)
-	} else {
+	case revs.OnlyCommitted:
+		ds = compareCommitted(base, head, label)
+	default:
 		ds = compare(base, head, label)
 	}
-	if revs.OnlyCommitted {
-		ds = onlyCommitted(ds, base)
+	if pt, ok := p.Git().(PastTexts); ok && !revs.Merge {
+		ds = dropRestored(ds, head, revs.Base, pt)
 	}
 	if revs.NoteBase {
 		for i := range ds {
@@ -182,22 +196,35 @@ func (p *Pass) history() diag.Diagnostics {
 	return ds
 }
 
-// onlyCommitted drops the MS305 findings about events base does not
-// hold (an ID that does not continue the sequence), rather than a
-// committed event given a new number.
-func onlyCommitted(ds diag.Diagnostics, base side) diag.Diagnostics {
-	var ids map[string]bool // built only when there is an MS305 to judge
+// dropRestored drops the findings of ds that an edited (MS301) or
+// inserted (MS304) event gives when its text in head is one the log or
+// the archive held in base or before it: the event restored, as the
+// earlier finding advised. Asked of git only for such findings, which
+// are rare; an error keeps the finding.
+func dropRestored(ds diag.Diagnostics, head side, base string, pt PastTexts) diag.Diagnostics {
+	// The event at the finding's place, not the first of its ID: a
+	// hand-kept log can hold an ID twice.
+	type at struct {
+		file string
+		line int
+	}
+	var texts map[at]string
 	out := ds[:0]
 	for _, d := range ds {
-		if d.Rule == "MS305" && ids == nil {
-			ids = map[string]bool{}
-			for _, e := range base.events() {
-				ids[e.ID] = true
+		if d.Rule == "MS301" || d.Rule == "MS304" {
+			if texts == nil {
+				texts = map[at]string{}
+				for _, e := range head.events() {
+					texts[at{e.Range.File, e.Range.Line}] = e.Text
+				}
+			}
+			if t := texts[at{d.Range.File, d.Range.Line}]; t != "" {
+				if had, err := pt.HadText(base, t, append([]string{parse.LogFile}, parse.ArchiveFiles...)...); err == nil && had {
+					continue
+				}
 			}
 		}
-		if d.Rule != "MS305" || ids[d.Event] {
-			out = append(out, d)
-		}
+		out = append(out, d)
 	}
 	return out
 }

@@ -136,3 +136,68 @@ func TestOnlyCommitted(t *testing.T) {
 		}
 	}
 }
+
+// pastGit is fakeGit that also answers lint.PastTexts from a list of
+// texts the history held before the base.
+type pastGit struct {
+	fakeGit
+	past []string
+	fail error
+}
+
+func (g pastGit) HadText(rev, text string, paths ...string) (bool, error) {
+	if g.fail != nil {
+		return false, g.fail
+	}
+	for _, p := range g.past {
+		if strings.Contains(p, text) {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// TestHistoryRestored: an edit (MS301) or an insertion (MS304) that
+// gives an event back a text the history held is the restore the
+// earlier finding asked for, and is not reported; a text never held,
+// a repository that cannot say (no PastTexts, or an error), and a merge
+// keep the finding.
+func TestHistoryRestored(t *testing.T) {
+	orig := head + ev(1, "one") + ev(2, "two") + ev(3, "three")
+	edited := head + ev(1, "one") + ev(2, "TWO") + ev(3, "three")
+	other := head + ev(1, "one") + ev(2, "Two?") + ev(3, "three")
+	deleted := head + ev(1, "one") + ev(3, "three")
+	l, err := New(config.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name       string
+		git        Git
+		base, tree string
+		merge      bool
+		want       string
+	}{
+		{"edit reverted", pastGit{fakeGit{blobs: map[string]string{"c0:CHANGELOG.md": edited}}, []string{orig}, nil}, "", orig, false, ""},
+		{"edited again", pastGit{fakeGit{blobs: map[string]string{"c0:CHANGELOG.md": edited}}, []string{orig}, nil}, "", other, false, "MS301"},
+		{"deletion put back", pastGit{fakeGit{blobs: map[string]string{"c0:CHANGELOG.md": deleted}}, []string{orig}, nil}, "", orig, false, ""},
+		{"no PastTexts", fakeGit{blobs: map[string]string{"c0:CHANGELOG.md": edited}}, "", orig, false, "MS301"},
+		{"git fails", pastGit{fakeGit{blobs: map[string]string{"c0:CHANGELOG.md": edited}}, []string{orig}, errors.New("boom")}, "", orig, false, "MS301"},
+		{"merge", pastGit{fakeGit{blobs: map[string]string{"c0:CHANGELOG.md": edited}}, []string{orig}, nil}, "", orig, true, "MS301"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			files := memFS{"CHANGELOG.md": []byte(c.tree)}
+			ds, err := l.CheckHistory(Input{Git: c.git, Revisions: &Revisions{Base: "c0", Merge: c.merge}, ReadFile: files.read, Exists: files.exists})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, d := range ds {
+				got = append(got, d.Rule)
+			}
+			if g := strings.Join(got, ","); g != c.want {
+				t.Errorf("got %q, want %q", g, c.want)
+			}
+		})
+	}
+}

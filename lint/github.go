@@ -87,7 +87,11 @@ const StepSummaryLimit = 512 << 10
 // step's log, the annotations' source, has them all).
 func writeStepSummary(w io.Writer, r *Result) error {
 	var b strings.Builder
-	b.WriteString("### memsys lint\n\n" + summary(r) + "\n\n")
+	command := r.Command
+	if command == "" {
+		command = "memsys lint"
+	}
+	b.WriteString("### " + command + "\n\n" + summary(r) + "\n\n")
 	if len(r.Diagnostics) > 0 {
 		b.WriteString("| Severity | Rule | Location | Event | Message |\n|---|---|---|---|---|\n")
 		// Room for the closing line: its count has at most 10 digits.

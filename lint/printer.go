@@ -23,6 +23,9 @@ type Result struct {
 	// Counted, when set, is what the summary line says was checked in
 	// place of the event count (audit: "2 commits audited").
 	Counted string
+	// Command names the command whose findings these are, as the job
+	// summary's heading shows it ("memsys audit"); "" is lint's.
+	Command string
 }
 
 // Printer writes a Result in one output format. Each format is a small

@@ -69,6 +69,9 @@ func runAudit(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return cannotRun{err}
 	}
+	for i := range res.Findings {
+		res.Findings[i].Message = lint.Chdir(res.Findings[i].Message, lcDir(cmd))
+	}
 	w := cmd.Root().Writer
 	switch format {
 	case "text":

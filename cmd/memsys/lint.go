@@ -99,6 +99,7 @@ func runLint(ctx context.Context, cmd *cli.Command) error {
 		res.Diagnostics = append(res.Diagnostics, r.Diagnostics.Relocate(func(f string) string { return workspace.DisplayPath(base, root, f) })...)
 	}
 	res.Diagnostics.Sort()
+	lint.ChdirAdvice(res.Diagnostics, lcDir(cmd))
 	if err := lcPrint(ctx, cmd, format, res); err != nil {
 		return err
 	}
@@ -121,6 +122,15 @@ func lcStart(cmd *cli.Command) (string, error) {
 		return "", cannotRun{err}
 	}
 	return abs, nil
+}
+
+// lcDir is -C's folder as given, cleaned ("" without -C): advice names
+// it, so that it runs from where memsys was started (lint.Chdir).
+func lcDir(cmd *cli.Command) string {
+	if !cmd.IsSet("C") {
+		return ""
+	}
+	return filepath.ToSlash(filepath.Clean(cmd.String("C")))
 }
 
 // lcPrint prints res with the printer of format (lint's and audit's

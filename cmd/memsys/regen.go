@@ -10,6 +10,7 @@ import (
 	"github.com/memsys/memsys/internal/base/diag"
 	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/internal/io/workspace"
+	"github.com/memsys/memsys/lint"
 )
 
 func regenCommand() *cli.Command {
@@ -69,7 +70,7 @@ func runRegen(ctx context.Context, cmd *cli.Command) error {
 			if sealOnly {
 				msg = "only the seals of the staged derived files differ: the staged log's events changed where these files do not show it (a committed event edited? memsys lint --staged names it: restore it), or another version of memsys wrote them (run memsys regen, then git add .memory)"
 			}
-			fmt.Fprintln(cmd.Root().ErrWriter, "memsys: "+msg)
+			fmt.Fprintln(cmd.Root().ErrWriter, "memsys: "+lint.Chdir(msg, lcDir(cmd)))
 			return errFindings
 		}
 		return nil
@@ -90,7 +91,7 @@ func runRegen(ctx context.Context, cmd *cli.Command) error {
 	}
 	if r.Diff != "" {
 		fmt.Fprint(cmd.Root().Writer, r.Diff)
-		fmt.Fprintln(cmd.Root().ErrWriter, "memsys: derived files are out of date: run memsys regen")
+		fmt.Fprintln(cmd.Root().ErrWriter, "memsys: "+lint.Chdir("derived files are out of date: run memsys regen", lcDir(cmd)))
 		return errFindings
 	}
 	return nil

@@ -5,6 +5,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"path"
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/memsys/memsys/internal/base/config"
@@ -23,6 +27,9 @@ type Finding struct {
 	Author string // "Name <email>"
 	Date   string // author date, strict ISO 8601
 	diag.Diagnostic
+	// before and after are the event's text in the parent and in the
+	// commit ("" where it is not there), for dropRestores.
+	before, after string
 }
 
 // Options select what to audit.
@@ -62,6 +69,10 @@ type Result struct {
 type commit struct {
 	id, author, date string
 	parents          []string
+	// prefix is the memory root in this commit, from the top of the
+	// work tree; from is the root in its parents: prefix, unless the
+	// commit moved the memory there (followMoves).
+	prefix, from string
 }
 
 // files are the log and archive blob IDs of one commit ("" if absent).
@@ -122,7 +133,9 @@ func Run(ctx context.Context, g *gitx.Git, opt Options) (*Result, error) {
 		cache = loadCommitCache(g.Dir, cacheName(prefix, opt.Linter))
 	}
 	if cache.head == head && cache.since == since && shallow == nil {
-		return cache.result(), nil
+		res := cache.result()
+		res.Findings = dropRestores(res.Findings)
+		return res, nil
 	}
 	// When HEAD only added commits in a line on top of the last audit's
 	// walk, that audit's findings come first, in its order, and only the
@@ -140,8 +153,12 @@ func Run(ctx context.Context, g *gitx.Git, opt Options) (*Result, error) {
 			revs = append(revs, "^"+since)
 		}
 	}
-	pairs, merges, walked, err := walk(ctx, g, prefix, revs, shallow, res)
+	names := append([]string{workspace.LogName}, workspace.ArchiveNames...)
+	pairs, merges, walked, err := walk(ctx, g, prefix, names, revs, shallow, res)
 	if err != nil {
+		return res, err
+	}
+	if pairs, merges, err = followMoves(ctx, g, since, shallow, pairs, merges, res); err != nil {
 		return res, err
 	}
 	if walked != "" {
@@ -166,7 +183,7 @@ func Run(ctx context.Context, g *gitx.Git, opt Options) (*Result, error) {
 		b := &lazyBatch{ctx: ctx, g: g}
 		defer b.close()
 		if len(todoMerges) > 0 {
-			if todo, err = mergePairs(b, prefix, todo, todoMerges, res); err != nil {
+			if todo, err = mergePairs(b, todo, todoMerges, res); err != nil {
 				return nil, err
 			}
 		}
@@ -191,7 +208,40 @@ func Run(ctx context.Context, g *gitx.Git, opt Options) (*Result, error) {
 	if !layout.Replaced && (len(todo) > 0 || cache.head != head || cache.since != since) {
 		cache.store(g.Dir, head, since, last, res.Commits, ids, found)
 	}
+	res.Findings = dropRestores(res.Findings)
 	return res, nil
+}
+
+// dropRestores leaves out of fs (in walk order: parents before
+// children) each finding of a commit that gives an event back the text
+// it had before an earlier finding changed or deleted it: git revert of
+// an edit, or a deleted event put back where it was. That is the fix
+// the earlier finding asks for ("restore it"); reported, it would read
+// as a second change, and its advice would be to restore the bad text.
+// The earlier finding stays: the history still holds that commit. A
+// restore whose change lies before --since is reported, as audit then
+// never saw the text it restores. Commits are judged alone and cached
+// so; this runs on the whole report.
+func dropRestores(fs []Finding) []Finding {
+	var orig map[string]string
+	out := fs[:0:0]
+	for _, f := range fs {
+		if f.after != "" && (f.Rule == "MS301" || f.Rule == "MS304") {
+			if t, ok := orig[f.Event]; ok && t == f.after {
+				continue
+			}
+		}
+		if f.before != "" && (f.Rule == "MS301" || f.Rule == "MS302") {
+			if orig == nil {
+				orig = map[string]string{}
+			}
+			if _, ok := orig[f.Event]; !ok {
+				orig[f.Event] = f.before
+			}
+		}
+		out = append(out, f)
+	}
+	return out
 }
 
 // openStore opens the object store the blobs are read from, unless
@@ -252,16 +302,21 @@ type pair struct {
 	c      commit
 	parent string
 	bf, hf files
+	// trees says the files are still to be read from the trees of the
+	// commit and its parents (mergePairs): a merge, or a move.
+	trees bool
+	// created says the commit created the log, as far as the walk
+	// sees: followMoves keeps it only if the log was moved here.
+	created bool
 }
 
-// walk lists the commits of revs that touched the log or the archive,
-// oldest first, counting them in res: one pair per plain commit that
-// changed a file, and the merges, whose pairs come from their trees.
-// last is the last commit listed ("" for none).
-// shallow holds the commits whose parents this clone lacks (nil for a
-// whole clone).
-func walk(ctx context.Context, g *gitx.Git, prefix string, revs []string, shallow map[string]bool, res *Result) (pairs []pair, merges []commit, last string, err error) {
-	names := append([]string{workspace.LogName}, workspace.ArchiveNames...)
+// walk lists the commits of revs that touched the log or the archive
+// (pathspecs, for the memory root prefix), oldest first, counting them
+// in res: one pair per plain commit that changed a file, and the
+// merges, whose pairs come from their trees. last is the last commit
+// listed ("" for none). shallow holds the commits whose parents this
+// clone lacks (nil for a whole clone).
+func walk(ctx context.Context, g *gitx.Git, prefix string, pathspecs, revs []string, shallow map[string]bool, res *Result) (pairs []pair, merges []commit, last string, err error) {
 	// --raw gives the old and new blob of each file a commit changed,
 	// so a plain commit needs no tree read at all; merges (for which
 	// git prints no raw diff) read their trees in mergePairs.
@@ -269,9 +324,8 @@ func walk(ctx context.Context, g *gitx.Git, prefix string, revs []string, shallo
 		"--format=%x1e%H %P%x1f%an <%ae>%x1f%aI", "--end-of-options"}
 	args = append(args, revs...)
 	args = append(args, "--")
-	// Pathspecs are relative to the folder git runs in, the memory
-	// root; the raw lines name paths from the top level (prefix+name).
-	args = append(args, names...)
+	// The raw lines name paths from the top level (prefix+name).
+	args = append(args, pathspecs...)
 	out, err := g.Run(ctx, args...)
 	if err != nil {
 		return nil, nil, "", err
@@ -286,7 +340,7 @@ func walk(ctx context.Context, g *gitx.Git, prefix string, revs []string, shallo
 			return nil, nil, "", fmt.Errorf("git log: unexpected line %q", words.Clip(header))
 		}
 		ids := strings.Fields(f[0])
-		c := commit{id: ids[0], parents: ids[1:], author: f[1], date: f[2]}
+		c := commit{id: ids[0], parents: ids[1:], author: f[1], date: f[2], prefix: prefix, from: prefix}
 		res.Commits++
 		res.listed++
 		last = c.id
@@ -297,7 +351,15 @@ func walk(ctx context.Context, g *gitx.Git, prefix string, revs []string, shallo
 		}
 		switch len(c.parents) {
 		case 0:
-			continue // a root commit: nothing was committed before it
+			// A root commit, or none of its ancestors touched the log
+			// (the walk rewrites parents to the commits it lists): the
+			// log was created here, with nothing committed before it;
+			// unless it was moved here, which followMoves asks git.
+			if bf, hf, err := rawFiles(raw, prefix); err != nil {
+				return nil, nil, "", err
+			} else if hf.log != "" {
+				pairs = append(pairs, pair{c: c, bf: bf, hf: hf, created: true})
+			}
 		case 1:
 			bf, hf, err := rawFiles(raw, prefix)
 			if err != nil {
@@ -308,38 +370,39 @@ func walk(ctx context.Context, g *gitx.Git, prefix string, revs []string, shallo
 			}
 		default:
 			merges = append(merges, c)
-			pairs = append(pairs, pair{c: c}) // filled in from the trees
+			pairs = append(pairs, pair{c: c, trees: true})
 		}
 	}
 	return pairs, merges, last, nil
 }
 
-// mergePairs replaces each merge of pairs by one pair per parent whose
-// files differ: the tree of the memory root at the merge and at each
-// parent gives the blobs of the log and the archive.
-func mergePairs(lb *lazyBatch, prefix string, pairs []pair, merges []commit, res *Result) ([]pair, error) {
-	var order []string
+// mergePairs replaces each pair of pairs to be read from trees (the
+// merges, and the commits that moved the memory: merges lists their
+// commits) by one pair per parent whose files differ: the tree of the
+// memory root at the commit and at each parent (the root it was moved
+// from) gives the blobs of the log and the archive.
+func mergePairs(lb *lazyBatch, pairs []pair, merges []commit, res *Result) ([]pair, error) {
+	var specs []string
 	seen := map[string]bool{}
 	for _, c := range merges {
-		for _, id := range append([]string{c.id}, c.parents...) {
-			if !seen[id] {
-				seen[id] = true
-				order = append(order, id)
-			}
+		specs = append(specs, c.id+":"+c.prefix)
+		for _, par := range c.parents {
+			specs = append(specs, par+":"+c.from)
 		}
 	}
-	specs := make([]string, len(order))
-	for i, id := range order {
-		specs[i] = id + ":" + prefix
-	}
+	specs = slices.DeleteFunc(specs, func(s string) bool {
+		dup := seen[s]
+		seen[s] = true
+		return dup
+	})
 	hashLen := len(merges[0].id) / 2
-	tree := make(map[string]files, len(order))
+	tree := make(map[string]files, len(specs))
 	b, err := lb.get()
 	if err != nil {
 		return nil, err
 	}
 	p := b.Pipeline(specs)
-	for _, id := range order {
+	for _, spec := range specs {
 		data, ok, err := p.Next()
 		if err != nil {
 			return nil, err
@@ -353,22 +416,162 @@ func mergePairs(lb *lazyBatch, prefix string, pairs []pair, merges []commit, res
 			}
 			fs = pick(entries)
 		}
-		tree[id] = fs
+		tree[spec] = fs
 	}
 	var all []pair
 	for _, pr := range pairs {
-		if len(pr.c.parents) < 2 {
+		if !pr.trees {
 			all = append(all, pr)
 			continue
 		}
 		for _, par := range pr.c.parents {
-			bf, hf := tree[par], tree[pr.c.id]
+			bf, hf := tree[par+":"+pr.c.from], tree[pr.c.id+":"+pr.c.prefix]
 			if bf != hf {
 				all = append(all, pair{c: pr.c, parent: par, bf: changed(bf, hf), hf: changed(hf, bf)})
 			}
 		}
 	}
 	return all, nil
+}
+
+// followMoves follows the log back across each commit of pairs that
+// moved the memory into its root from another folder (git mv
+// CHANGELOG.md ... mem/): without it, that commit would read as the
+// log's creation, and every commit before the move, an edit among
+// them, would go unaudited. The move becomes a pair read from trees,
+// the old root's files against the new root's (a move that changes no
+// byte is no change), and the history of the old root before it is
+// walked and added in front, following its own moves in turn. since
+// limits that walk as it limits the first.
+func followMoves(ctx context.Context, g *gitx.Git, since string, shallow map[string]bool, pairs []pair, merges []commit, res *Result) ([]pair, []commit, error) {
+	var before, kept []pair
+	var beforeMerges []commit
+	for _, pr := range pairs {
+		if pr.trees || pr.bf.log != "" || pr.hf.log == "" {
+			kept = append(kept, pr)
+			continue
+		}
+		from, parent, ok, err := movedFrom(ctx, g, pr.c.id, pr.c.prefix)
+		if err != nil {
+			return nil, nil, err
+		}
+		if !ok {
+			if !pr.created {
+				kept = append(kept, pr)
+			}
+			continue
+		}
+		c := pr.c
+		c.from, c.parents = from, []string{parent}
+		kept = append(kept, pair{c: c, trees: true})
+		merges = append(merges, c)
+		revs := []string{parent}
+		if since != "" {
+			revs = append(revs, "^"+since)
+		}
+		var specs []string
+		for _, n := range append([]string{workspace.LogName}, workspace.ArchiveNames...) {
+			specs = append(specs, ":(top,literal)"+from+n)
+		}
+		p, m, _, err := walk(ctx, g, from, specs, revs, shallow, res)
+		if err != nil {
+			return nil, nil, err
+		}
+		if p, m, err = followMoves(ctx, g, since, shallow, p, m, res); err != nil {
+			return nil, nil, err
+		}
+		before, beforeMerges = append(before, p...), append(beforeMerges, m...)
+	}
+	return append(before, kept...), append(beforeMerges, merges...), nil
+}
+
+// movedTo reports, for a memory root whose log is gone, the root the
+// log moved to when the last commit that removed it moved it (git mv),
+// following later moves of that root while its log is gone too: as a
+// path relative to this root, and the commit of the first move.
+func movedTo(ctx context.Context, g *gitx.Git, root string) (to, commit string, ok bool, err error) {
+	prefix, err := g.Prefix(ctx)
+	if err != nil {
+		return "", "", false, err
+	}
+	cur := prefix
+	// A bound, for a history that moves the log in a circle.
+	for range 100 {
+		out, err := g.Run(ctx, "log", "-1", "--format=%H", "--diff-filter=D", "--end-of-options", "HEAD", "--", ":(top,literal)"+cur+workspace.LogName)
+		id := strings.TrimSpace(string(out))
+		if err != nil || id == "" {
+			break // no commits, or none removed it
+		}
+		out, err = g.Run(ctx, "diff-tree", "-r", "-M", "-z", "--raw", "--no-abbrev", "--no-commit-id", "--end-of-options", id)
+		if err != nil {
+			return "", "", false, err
+		}
+		next := ""
+		for _, r := range renames(string(out)) {
+			if r[0] == cur+workspace.LogName && path.Base(r[1]) == workspace.LogName {
+				next = strings.TrimSuffix(r[1], workspace.LogName)
+			}
+		}
+		if next == "" {
+			break
+		}
+		if commit == "" {
+			commit = id
+		}
+		cur = next
+		rel, err := filepath.Rel(filepath.FromSlash("/"+prefix), filepath.FromSlash("/"+cur))
+		if err != nil {
+			return "", "", false, err
+		}
+		to = filepath.ToSlash(rel)
+		if err := workspace.Stat(filepath.Join(root, rel), parse.LogFile); !errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+	}
+	return to, commit, to != "", nil
+}
+
+// renames returns the old and new path of each rename in the output
+// of git diff-tree -z --raw (after any commit line).
+func renames(out string) [][2]string {
+	var rs [][2]string
+	f := strings.Split(out, "\x00")
+	for i := 0; i < len(f); i++ {
+		m := strings.Fields(f[i])
+		if !strings.HasPrefix(f[i], ":") || len(m) < 5 {
+			continue // the commit line, or the end
+		}
+		if !strings.HasPrefix(m[4], "R") || i+2 >= len(f) {
+			i++ // one path
+			continue
+		}
+		rs = append(rs, [2]string{f[i+1], f[i+2]})
+		i += 2
+	}
+	return rs
+}
+
+// movedFrom reports the memory root, from the top of the work tree,
+// whose log commit id moved to prefix's (git's rename detection), and
+// the commit's parent, when it did. A merge or a root commit moves
+// nothing.
+func movedFrom(ctx context.Context, g *gitx.Git, id, prefix string) (from, parent string, ok bool, err error) {
+	out, err := g.Run(ctx, "diff-tree", "-r", "-M", "-z", "--raw", "--no-abbrev", "--format=%P", "--end-of-options", id)
+	if err != nil {
+		return "", "", false, err
+	}
+	f := strings.Split(string(out), "\x00")
+	if parents := strings.Fields(f[0]); len(parents) == 1 {
+		parent = parents[0]
+	} else {
+		return "", "", false, nil
+	}
+	for _, r := range renames(string(out)) {
+		if r[1] == prefix+workspace.LogName && path.Base(r[0]) == workspace.LogName {
+			return strings.TrimSuffix(r[0], workspace.LogName), parent, true, nil
+		}
+	}
+	return "", "", false, nil
 }
 
 // blobCache reads every blob the comparisons need, each once, in the
@@ -524,8 +727,14 @@ func compareAll(b *lazyBatch, store *gitx.Objects, retry func(string) ([]byte, b
 		if parsed {
 			res.parses++
 		}
+		var before map[string]string
+		var after map[textAt]string
+		if len(ds) > 0 {
+			before, after = eventTexts(pr, data)
+		}
 		for _, d := range ds {
-			found[pr.c.id] = append(found[pr.c.id], Finding{Commit: pr.c.id, Parent: pr.parent, Author: pr.c.author, Date: pr.c.date, Diagnostic: d})
+			found[pr.c.id] = append(found[pr.c.id], Finding{Commit: pr.c.id, Parent: pr.parent, Author: pr.c.author, Date: pr.c.date, Diagnostic: d,
+				before: before[d.Event], after: after[textAt{d.Range.File, d.Range.Line}]})
 		}
 		for _, oid := range need {
 			if parsed {
@@ -537,6 +746,42 @@ func compareAll(b *lazyBatch, store *gitx.Objects, retry func(string) ([]byte, b
 	res.blobs += cache.read
 	res.stored += cache.stored
 	return nil
+}
+
+// eventTexts returns the text of each event in the base and the head
+// of pr, whose files are data (needed's order; nil where a file did not
+// change, which then holds no event a finding names). Only pairs with
+// findings are parsed again for it, and those are rare.
+func eventTexts(pr pair, data [4][]byte) (before map[string]string, after map[textAt]string) {
+	before, after = map[string]string{}, map[textAt]string{}
+	names := [4]string{workspace.LogName, pr.bf.archiveName, workspace.LogName, pr.hf.archiveName}
+	for i, b := range data {
+		if b == nil {
+			continue
+		}
+		var opts []parse.Option
+		if i%2 == 1 {
+			opts = append(opts, parse.Archive())
+		}
+		for _, e := range parse.Parse(names[i], b, opts...).Events {
+			if i < 2 {
+				if _, dup := before[e.ID]; !dup {
+					before[e.ID] = e.Text
+				}
+				continue
+			}
+			after[textAt{e.Range.File, e.Range.Line}] = e.Text
+		}
+	}
+	return before, after
+}
+
+// textAt is the place of a finding's event in the commit: the event at
+// it, not the first of its ID, since a hand-kept log can hold an ID
+// twice.
+type textAt struct {
+	file string
+	line int
 }
 
 // maxBlob is the largest version of the log or the archive audit

@@ -25,7 +25,7 @@ import (
 // drop out when the entry is rewritten.
 
 // commitCacheVersion changes whenever what an entry holds changes.
-const commitCacheVersion = 2
+const commitCacheVersion = 3
 
 // maxCachedCommits bounds an entry: commits of earlier audits that this
 // walk did not list (a --since range, a rewritten branch) are kept only
@@ -36,10 +36,11 @@ const maxCachedCommits = 200000
 type cachedFinding struct {
 	Parent, Author, Date string
 	D                    diag.Diagnostic
+	Before, After        string
 }
 
 func (f cachedFinding) finding(commit string) Finding {
-	return Finding{Commit: commit, Parent: f.Parent, Author: f.Author, Date: f.Date, Diagnostic: f.D}
+	return Finding{Commit: commit, Parent: f.Parent, Author: f.Author, Date: f.Date, Diagnostic: f.D, before: f.Before, after: f.After}
 }
 
 // commitEntry is the encoded form of a cache entry (the snapshot codec,
@@ -125,7 +126,7 @@ func (c *commitCache) store(root, head, since, last string, commits int, ids []s
 		if !ok {
 			fs = []cachedFinding{}
 			for _, f := range found[id] {
-				fs = append(fs, cachedFinding{Parent: f.Parent, Author: f.Author, Date: f.Date, D: f.Diagnostic})
+				fs = append(fs, cachedFinding{Parent: f.Parent, Author: f.Author, Date: f.Date, D: f.Diagnostic, Before: f.before, After: f.after})
 			}
 		}
 		e.IDs, e.Finds = append(e.IDs, id), append(e.Finds, fs)

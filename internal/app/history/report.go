@@ -47,11 +47,19 @@ func Audit(ctx context.Context, root, start, since string) (*Result, error) {
 		}
 		return nil, fmt.Errorf("audit: %w", err)
 	}
-	if res.Commits == 0 {
-		// Nothing to audit and no log here: the wrong folder (a
-		// monorepo's root, a mistyped -C), not a clean history. A CI
-		// job would read exit 0 as a pass forever.
-		if err := workspace.Stat(root, parse.LogFile); errors.Is(err, fs.ErrNotExist) {
+	if err := workspace.Stat(root, parse.LogFile); errors.Is(err, fs.ErrNotExist) {
+		// The log moved to another folder (git mv): its history goes on
+		// there, and here every event would read as deleted.
+		if to, commit, ok, err := movedTo(ctx, g, root); err != nil {
+			return nil, fmt.Errorf("audit: %w", err)
+		} else if ok {
+			dir := workspace.DisplayPath(start, root, to)
+			return nil, fmt.Errorf("audit: %s moved away in commit %.12s and is now %s/%s: run memsys audit in %s (memsys -C %s audit)", parse.LogFile, commit, dir, parse.LogFile, dir, dir)
+		}
+		if res.Commits == 0 {
+			// Nothing to audit and no log here: the wrong folder (a
+			// monorepo's root, a mistyped -C), not a clean history. A CI
+			// job would read exit 0 as a pass forever.
 			return nil, fmt.Errorf("audit: no %s in %s and no commit that changed one: run memsys audit in the memory's folder (or pass -C DIR)", parse.LogFile, root)
 		}
 	}
@@ -78,7 +86,7 @@ func (r *Result) Failed() bool {
 // Lint returns the findings as a lint.Result for lint's printers (github,
 // sarif): each finding's detail starts with its commit, author and date.
 func (r *Result) Lint() *lint.Result {
-	res := &lint.Result{Diagnostics: diag.Diagnostics{}, Roots: 1, Counted: words.Plural(r.Commits, "commit") + " audited"}
+	res := &lint.Result{Diagnostics: diag.Diagnostics{}, Roots: 1, Counted: words.Plural(r.Commits, "commit") + " audited", Command: "memsys audit"}
 	for _, f := range r.Findings {
 		d := f.Diagnostic
 		d.Detail = f.header() + d.Detail

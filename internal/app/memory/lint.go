@@ -236,6 +236,15 @@ func (g stagedGit) BlobID(rev, path string) (string, bool, error) {
 	return "", false, nil
 }
 
+// HadText is the repository's (lint.PastTexts): the history before
+// the index is git's.
+func (g stagedGit) HadText(rev, text string, paths ...string) (bool, error) {
+	if pt, ok := g.Git.(lint.PastTexts); ok {
+		return pt.HadText(rev, text, paths...)
+	}
+	return false, nil
+}
+
 func (g stagedGit) Blob(rev, path string) ([]byte, bool, error) {
 	if rev == ":0" && g.idx.Regular(path) {
 		if data, err := g.view.ReadFile(path); err == nil {

@@ -628,6 +628,30 @@ func (x *Blobs) BlobID(rev, path string) (string, bool, error) {
 	return oid, ok, err
 }
 
+// maxPickaxe bounds the text HadText hands git as one argument: Linux
+// refuses a longer one (MAX_ARG_STRLEN, 128 KiB).
+const maxPickaxe = 64 << 10
+
+// HadText reports whether one of paths (relative to the memory root)
+// held text, byte for byte, in rev or a commit before it (lint.PastTexts):
+// git's pickaxe lists the commits that changed how often it occurs, so
+// any commit at all means it was there once. A text too long to pass
+// is reported absent.
+func (x *Blobs) HadText(rev, text string, paths ...string) (bool, error) {
+	if len(text) > maxPickaxe || text == "" {
+		return false, nil
+	}
+	args := []string{"log", "-1", "--format=%H", "--no-textconv", "-S" + text, "--end-of-options", rev, "--"}
+	for _, p := range paths {
+		args = append(args, ":(top,literal)"+x.prefix+p)
+	}
+	out, err := x.g.Run(x.ctx, args...)
+	if err != nil {
+		return false, err
+	}
+	return len(bytes.TrimSpace(out)) > 0, nil
+}
+
 // Shallow reports whether the repository is a shallow clone.
 func (x *Blobs) Shallow() bool { return x.g.Shallow(x.ctx) }
 
