@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/memsys/memsys/internal/app/history"
 	"github.com/memsys/memsys/internal/base/config"
@@ -202,9 +204,46 @@ func logAbsent(root string) bool {
 	return errors.Is(err, fs.ErrNotExist)
 }
 
-// runInMemory is the advice for logAbsent, naming the command to run.
-func runInMemory(command string) string {
-	return "run memsys in the memory's folder (memsys -C DIR " + command + "; pre-commit hooks: args: [-C, DIR]), or memsys init"
+// runInMemory is the advice for logAbsent, naming the command to run
+// and, when git tracks memories in folders below root (memoryFolders),
+// the folder to run it in: the pre-commit hook's args to write down.
+func runInMemory(ctx context.Context, root, command string) string {
+	dirs := memoryFolders(ctx, root)
+	switch len(dirs) {
+	case 0:
+		return "run memsys in the memory's folder (memsys -C DIR " + command + "; pre-commit hooks: args: [-C, DIR]), or memsys init"
+	case 1:
+		return "run memsys in the memory's folder (memsys -C " + dirs[0] + " " + command + "; pre-commit hooks: args: [-C, " + dirs[0] + "]), or memsys init"
+	}
+	list := strings.Join(dirs[:min(len(dirs), 3)], ", ")
+	if len(dirs) > 3 {
+		list += ", …"
+	}
+	return "run memsys in a memory's folder (memsys -C DIR " + command + ", DIR one of " + list + "; pre-commit hooks: args: [-C, DIR], one hook entry per memory), or memsys init"
+}
+
+// memoryFolders lists the folders below root where git tracks a
+// CHANGELOG.md, relative to root, sorted. It runs only on the way to
+// runInMemory's error, so its git call costs no check that passes. A
+// folder whose name the advice could not show as one shell word is
+// left out (the advice then says DIR).
+func memoryFolders(ctx context.Context, root string) []string {
+	out, err := (&gitx.Git{Dir: root}).Run(ctx, "ls-files", "-z", "--", ":(glob)**/"+workspace.LogName)
+	if err != nil {
+		return nil
+	}
+	var dirs []string
+	for _, p := range strings.Split(string(out), "\x00") {
+		d := path.Dir(p)
+		if p == "" || d == "." || strings.ContainsFunc(d, func(r rune) bool {
+			return !(r == '/' || r == '.' || r == '_' || r == '-' || unicode.IsLetter(r) || unicode.IsDigit(r))
+		}) {
+			continue
+		}
+		dirs = append(dirs, d)
+	}
+	slices.Sort(dirs)
+	return slices.Compact(dirs)
 }
 
 // refineStale is false only in the tests, which count the cases where
@@ -281,7 +320,7 @@ func stagedView(ctx context.Context, root string, git lint.Git, revs *lint.Revis
 			// (a pre-commit framework hook runs at the repository root):
 			// "git add it" would point at a file that does not exist.
 			if logAbsent(root) {
-				return nil, nil, fmt.Errorf("lint --staged: no %s in this folder, the index or HEAD: %s", workspace.LogName, runInMemory("lint --staged"))
+				return nil, nil, fmt.Errorf("lint --staged: no %s in this folder, the index or HEAD: %s", workspace.LogName, runInMemory(ctx, root, "lint --staged"))
 			}
 			return nil, nil, fmt.Errorf("lint --staged: %s is not staged: git add it to commit the memory (memsys lint without --staged checks the working tree)", workspace.LogName)
 		}

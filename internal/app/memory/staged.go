@@ -79,7 +79,7 @@ func CheckStaged(ctx context.Context, root string) (diff string, sealOnly bool, 
 		// No log in the folder either: most often a subfolder memory
 		// checked from the repository root (a pre-commit framework hook).
 		if logAbsent(root) {
-			return "", false, nil, fmt.Errorf("regen --staged: no %s in this folder or the index: %s", parse.LogFile, runInMemory("regen --check --staged"))
+			return "", false, nil, fmt.Errorf("regen --staged: no %s in this folder or the index: %s", parse.LogFile, runInMemory(ctx, root, "regen --check --staged"))
 		}
 		return "", false, nil, fmt.Errorf("regen --staged: %s is not in the index: git add it", parse.LogFile)
 	}
