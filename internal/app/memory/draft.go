@@ -382,13 +382,6 @@ func checkUTF8(d *Draft) error {
 		if i := parse.IndexControl(v); i >= 0 {
 			return fmt.Errorf("%s %q contains the control character U+%04X: remove it", what, words.Clip(v), v[i])
 		}
-		// A C1 control (U+0080-U+009F) acts on a terminal too: U+009B
-		// starts an escape sequence as ESC [ does. Refused in new text
-		// only; the log's existing text is lint's (MS136 reads C0).
-		if i := strings.IndexFunc(v, isC1); i >= 0 {
-			r, _ := utf8.DecodeRuneInString(v[i:])
-			return fmt.Errorf("%s %q contains the control character U+%04X: remove it", what, words.Clip(v), r)
-		}
 		return nil
 	}
 	for _, f := range [][2]string{{"agent", d.Agent}, {"scope", d.Scope}, {"summary", d.Summary}} {
@@ -418,9 +411,6 @@ func checkUTF8(d *Draft) error {
 	}
 	return walk(d.Details)
 }
-
-// isC1 reports whether r is a C1 control character.
-func isC1(r rune) bool { return r >= 0x80 && r <= 0x9f }
 
 // checkSemantics checks the details that replay reads beyond the
 // graph, as lint would after the write: a priority must be one replay
