@@ -200,6 +200,14 @@ func utf16BOM(src []byte) (string, bool) {
 	return "", false
 }
 
+// HasUTF16BOM reports whether src starts with a UTF-16 byte-order mark,
+// which Parse reads as a file saved as UTF-16 (Log.UTF16): for a reader
+// that holds the bytes and parses them later, or never (recall's events).
+func HasUTF16BOM(src []byte) bool {
+	_, ok := utf16BOM(src)
+	return ok
+}
+
 // UTF16 reports whether the file was saved as UTF-16: the parser read
 // nothing from it, so it has no "## Event Log" section to speak of, and
 // the advice is to re-save it as UTF-8 (its one problem says so), not

@@ -118,6 +118,9 @@ func ExportRoot(root string, w io.Writer) error {
 	if err := mem.Incomplete(); err != nil {
 		return err
 	}
+	if err := mem.Unread(); err != nil {
+		return err
+	}
 	if bad != nil {
 		return bad
 	}

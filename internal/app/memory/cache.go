@@ -334,7 +334,7 @@ func replayRead(root string, opt materialize.Options, mem *workspace.Memory, tie
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := mem.Incomplete(); err != nil {
+	if err := readWhole(mem); err != nil {
 		return nil, nil, err
 	}
 	if !x.Exact() {
@@ -602,7 +602,7 @@ func resume(mem *workspace.Memory, cp *replayCheckpoint, suffix []byte) (x *mate
 	}
 	mem.Log, mem.Archive = &log, cp.Archive
 	resumes++
-	return x, last, n, true, mem.Incomplete()
+	return x, last, n, true, readWhole(mem)
 }
 
 // resumeLog parses the suffix after a checkpoint, handing each event to

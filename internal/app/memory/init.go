@@ -74,9 +74,9 @@ func Init(root string, tier parse.Tier) (*InitResult, error) {
 	if err != nil {
 		return r, err
 	}
-	if mem.Log.UTF16() {
-		r.Warning = parse.LogFile + " is UTF-16, which memsys does not read: re-save it as UTF-8"
-	} else if !mem.Log.HasEventLog {
+	// A log saved as UTF-16 stopped at Replay (readWhole): the folder
+	// stays as it was, since nothing was read to render.
+	if !mem.Log.HasEventLog {
 		// init never edits an existing log, so it can only say so.
 		r.Warning = parse.LogFile + " has no \"## Event Log\" section: add one at its end; memsys reads events only there"
 	}

@@ -138,7 +138,7 @@ func Show(root, at, id string) (*ShowResult, error) {
 	if err := mem.Stream(s.add, parse.Reuse(&s.took)); err != nil {
 		return nil, err
 	}
-	if err := mem.Incomplete(); err != nil {
+	if err := readWhole(mem); err != nil {
 		return nil, err
 	}
 	c, err := s.answer()

@@ -120,7 +120,7 @@ func Snapshot(root, entity, atID string) (*materialize.Snapshot, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := mem.Incomplete(); err != nil {
+		if err := readWhole(mem); err != nil {
 			return nil, err
 		}
 		if !atOK {

@@ -94,7 +94,7 @@ func replayFrom(stream streamFunc, opt materialize.Options, atID string) (*works
 		if err != nil {
 			return nil, nil, err
 		}
-		if err := mem.Incomplete(); err != nil {
+		if err := readWhole(mem); err != nil {
 			return nil, nil, err
 		}
 		if at >= 0 && !done {
@@ -115,10 +115,21 @@ func LoadHistory(root string) (*workspace.Memory, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := mem.Incomplete(); err != nil {
+	if err := readWhole(mem); err != nil {
 		return nil, err
 	}
 	return mem, nil
+}
+
+// readWhole refuses a history the parser could not read whole: cut short
+// by an over-long line (Incomplete), or not read at all, saved as UTF-16
+// (Unread). Commands that answer or write from the events call it; lint
+// and status report both instead.
+func readWhole(mem *workspace.Memory) error {
+	if err := mem.Incomplete(); err != nil {
+		return err
+	}
+	return mem.Unread()
 }
 
 // TierOf is the configured tier, else the one the files on disk show.

@@ -299,6 +299,11 @@ func ReadStatus(root string) (*StatusReport, error) {
 		r.AfterLog = &SectionAt{File: workspace.LogName, Line: l.AfterLogLine, Heading: l.AfterLogHeading}
 	}
 	r.utf16 = mem.Log != nil && mem.Log.UTF16()
+	if r.utf16 {
+		// Nothing was read to replay (the report says to re-save the
+		// log); the replay would refuse it (readWhole).
+		return r, nil
+	}
 	n, loopsFresh := freshLoops(context, r.Context)
 	if loopsFresh {
 		r.OpenLoops, r.LoopsFrom = n, parse.ContextFile

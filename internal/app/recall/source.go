@@ -37,6 +37,9 @@ func OpenEvents(root string) (*Source, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := mem.Unread(); err != nil {
+		return nil, err
+	}
 	s := &Source{mem: mem}
 	if mem.ArchivePath != "" {
 		s.files = append(s.files, newFile(mem.ArchivePath, mem.ArchiveBytes, parse.Archive()))

@@ -311,6 +311,25 @@ func CheckCount(n int) error {
 	return nil
 }
 
+// Unread returns an error when the log or the archive was saved as
+// UTF-16 (Windows "Unicode", PowerShell 5's Out-File): the parser read
+// nothing from it, and lint reports it (MS121). A command that answers
+// from the events or writes from them must refuse, as for an Incomplete
+// history, or it would show an empty history or write derived files
+// from none.
+func (m *Memory) Unread() error {
+	for _, f := range []struct {
+		name string
+		l    *parse.Log
+		src  []byte
+	}{{m.ArchivePath, m.Archive, m.ArchiveBytes}, {LogName, m.Log, m.LogBytes}} {
+		if (f.l != nil && f.l.UTF16()) || parse.HasUTF16BOM(f.src) {
+			return fmt.Errorf("%s is UTF-16, which memsys does not read: re-save it as UTF-8, then run this again", f.name)
+		}
+	}
+	return nil
+}
+
 // Incomplete returns an error when the parser had to stop before the end
 // of the log or the archive (a line over MaxLineLength), and nil
 // otherwise. Lint reports such a line as a finding (MS120); a command
