@@ -195,6 +195,9 @@ func baseRevisions(ctx context.Context, g *gitx.Git, o GitOptions) (*lint.Revisi
 	if o.Head != "" {
 		again += " --head " + words.ClipPath(o.Head)
 	}
+	if gitx.NullID(rev) {
+		return nil, fmt.Errorf("lint %s: %q is git's null commit ID, which names no commit (GitHub's github.event.before on the push that creates a branch): pass --base \"\" to lint without the append-only check (the action: base: \"\"), or name a commit such as origin/main", flag, rev)
+	}
 	base, err := resolve(g, flag, rev, again)
 	if err != nil {
 		return nil, err
