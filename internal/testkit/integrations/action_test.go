@@ -140,4 +140,30 @@ func TestActionScripts(t *testing.T) {
 	if code != 0 || strings.Contains(out, "MS301") {
 		t.Errorf("lint without base: exit %d\n%s", code, out)
 	}
+
+	// A merge queue (merge_group event), where a required check runs
+	// too, names its base in merge_group.base_sha: the fetch step
+	// fetches it (the runner evaluates its if and env, so they are read
+	// here) and lint compares with it.
+	src, err := os.ReadFile(filepath.Join(repoRoot(t), filepath.FromSlash(actionPath)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"      if: inputs.base == 'auto' && (github.event.pull_request.base.sha != '' || github.event.merge_group.base_sha != '')\n",
+		"        BASE_SHA: ${{ github.event.pull_request.base.sha || github.event.merge_group.base_sha }}\n",
+	} {
+		if !strings.Contains(string(src), want) {
+			t.Errorf("%s: the fetch step lacks %q", actionPath, strings.TrimSpace(want))
+		}
+	}
+	mq := filepath.Join(t.TempDir(), "merge_group.json")
+	if err := os.WriteFile(mq, []byte(`{"merge_group":{"base_sha":"`+base+`"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, code = up.runStep(t, clone, "memsys lint", "GITHUB_ACTIONS=true", "GITHUB_EVENT_NAME=merge_group", "GITHUB_EVENT_PATH="+mq,
+		"GITHUB_STEP_SUMMARY="+summary, "MEMSYS_BASE=auto", "MEMSYS_ARGS=")
+	if code != 1 || !strings.Contains(out, "title=MS301::evt-001 was changed") {
+		t.Errorf("lint --base auto on a merge_group event: exit %d\n%s", code, out)
+	}
 }
