@@ -68,6 +68,14 @@ func (g *GitHubPrinter) Print(w io.Writer, r *Result) error {
 	return nil
 }
 
+// WriteGitHubError writes msg as an ::error workflow command without a
+// file: the line a run that cannot start (exit 2) prints on stderr, shown
+// also among the pull request's checks rather than only in the log.
+func WriteGitHubError(w io.Writer, msg string) error {
+	_, err := io.WriteString(w, "::error title=memsys::"+escapeData(msg)+"\n")
+	return err
+}
+
 // escapeData escapes a workflow command's message as the runner
 // expects (actions/toolkit command.ts escapeData).
 func escapeData(s string) string { return dataEscaper.Replace(s) }

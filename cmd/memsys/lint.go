@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -45,11 +46,20 @@ func lintCommand() *cli.Command {
 	}
 }
 
-func runLint(ctx context.Context, cmd *cli.Command) error {
+func runLint(ctx context.Context, cmd *cli.Command) (err error) {
 	stdout := cmd.Root().Writer
 	format := cmd.String("format")
 	if !slices.Contains(lint.Formats, format) {
 		return usageErr("lint: unknown format %q: use %s", words.Clip(format), strings.Join(lint.Formats, ", "))
+	}
+	if format == "github" {
+		// The line on stderr is in the step's log only; as an
+		// annotation the pull request's checks show it too.
+		defer func() {
+			if _, ok := errors.AsType[cannotRun](err); ok {
+				lint.WriteGitHubError(stdout, "memsys: "+err.Error())
+			}
+		}()
 	}
 	if cmd.Bool("list-rules") {
 		return listRules(stdout, format)

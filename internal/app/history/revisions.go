@@ -195,6 +195,9 @@ func baseRevisions(ctx context.Context, g *gitx.Git, o GitOptions) (*lint.Revisi
 	if o.Head != "" {
 		again += " --head " + words.ClipPath(o.Head)
 	}
+	if gitx.NullID(rev) {
+		return nil, fmt.Errorf("lint %s: %q is git's null commit ID, which names no commit (GitHub's github.event.before on the push that creates a branch): pass --base \"\" to lint without the append-only check (the action: base: \"\"), or name a commit such as origin/main", flag, rev)
+	}
 	base, err := resolve(g, flag, rev, again)
 	if err != nil {
 		return nil, err
@@ -244,8 +247,10 @@ func resolve(g *gitx.Git, flag, rev, again string) (string, error) {
 }
 
 // autoBase finds the pull request's base commit in GitHub Actions: the
-// event payload's pull_request.base.sha, else origin/$GITHUB_BASE_REF.
-// Anything else is an error, never a silent pass.
+// event payload's pull_request.base.sha (or, in a merge queue, where a
+// required check runs too, merge_group.base_sha), else
+// origin/$GITHUB_BASE_REF. Anything else is an error, never a silent
+// pass; a push, which has no base, is named with its fix.
 func autoBase() (string, error) {
 	if path := os.Getenv("GITHUB_EVENT_PATH"); path != "" {
 		data, err := workspace.ReadOutside(path)
@@ -258,11 +263,17 @@ func autoBase() (string, error) {
 					SHA string `json:"sha"`
 				} `json:"base"`
 			} `json:"pull_request"`
+			MergeGroup struct {
+				BaseSHA string `json:"base_sha"`
+			} `json:"merge_group"`
 		}
 		if err := json.Unmarshal(data, &ev); err != nil {
 			return "", fmt.Errorf("lint --base auto: $GITHUB_EVENT_PATH %q is not JSON: %w", words.Clip(path), err)
 		}
 		if sha := ev.PullRequest.Base.SHA; sha != "" {
+			return sha, nil
+		}
+		if sha := ev.MergeGroup.BaseSHA; sha != "" {
 			return sha, nil
 		}
 	}
@@ -271,6 +282,9 @@ func autoBase() (string, error) {
 			return "", fmt.Errorf("lint --base auto: GITHUB_BASE_REF: %v", err)
 		}
 		return "origin/" + ref, nil
+	}
+	if name := os.Getenv("GITHUB_EVENT_NAME"); name == "push" || name == "schedule" || name == "workflow_dispatch" {
+		return "", fmt.Errorf("lint --base auto: a %s event has no pull request base: run the check on pull_request, or pass --base \"\" to lint without the append-only check (the action: base: \"\") or --base REV", name)
 	}
 	return "", errors.New("lint --base auto: no pull request base found (no pull_request.base.sha in $GITHUB_EVENT_PATH, GITHUB_BASE_REF unset): run it on a pull_request event or pass --base REV")
 }

@@ -94,6 +94,11 @@ func Lint(ctx context.Context, root string, o LintOptions) (*LintReport, error) 
 		return nil, err
 	}
 	defer closeGit()
+	if !o.Git.Staged && logAbsent(root) && !logAtBase(git, revs) {
+		if advice := memoryElsewhere(ctx, root, o.Git); advice != "" {
+			return nil, fmt.Errorf("lint: no %s in this folder; %s", workspace.LogName, advice)
+		}
+	}
 	files := memFiles{root: root}
 	if o.Git.Staged {
 		view, idx, err := stagedView(ctx, root, git, revs)
@@ -220,6 +225,44 @@ func runInMemory(ctx context.Context, root, command string) string {
 		list += ", …"
 	}
 	return "run memsys in a memory's folder (memsys -C DIR " + command + ", DIR one of " + list + "; pre-commit hooks: args: [-C, DIR], one hook entry per memory), or memsys init"
+}
+
+// logAtBase reports whether the base commit of lint --base has the log
+// at root: a change that deletes it is linted (its events deleted), not
+// sent to another folder.
+func logAtBase(git lint.Git, revs *lint.Revisions) bool {
+	if git == nil || revs == nil {
+		return false
+	}
+	_, ok, err := git.Blob(revs.Base, workspace.LogName)
+	return err == nil && ok
+}
+
+// memoryElsewhere is the advice for a lint run where there is no log
+// but git tracks memories in folders below root (the GitHub action's
+// default working-directory, the top of a monorepo): MS101's "run
+// memsys init" would start a second memory. It is "" when git tracks
+// none, and MS101 then says init.
+func memoryElsewhere(ctx context.Context, root string, o history.GitOptions) string {
+	dirs := memoryFolders(ctx, root)
+	command := "lint"
+	if o.Base != "" {
+		command += " --base " + words.ClipPath(o.Base)
+		if o.Head != "" {
+			command += " --head " + words.ClipPath(o.Head)
+		}
+	}
+	switch len(dirs) {
+	case 0:
+		return ""
+	case 1:
+		return "git tracks a memory in " + dirs[0] + ": run memsys there (memsys -C " + dirs[0] + " " + command + "; the GitHub action: working-directory: " + dirs[0] + "), or memsys init to start one here"
+	}
+	list := strings.Join(dirs[:min(len(dirs), 3)], ", ")
+	if len(dirs) > 3 {
+		list += ", …"
+	}
+	return "git tracks memories in " + list + ": run memsys in each (memsys -C DIR " + command + "; the GitHub action: working-directory: DIR, one step per memory), or memsys init to start one here"
 }
 
 // memoryFolders lists the folders below root where git tracks a

@@ -114,6 +114,13 @@ func CheckRev(rev string) error {
 	return nil
 }
 
+// NullID reports whether rev is git's null object ID (40 or 64 zeros),
+// which names no commit: GitHub hands it as github.event.before on the
+// push that creates a branch, and fetching it cannot help.
+func NullID(rev string) bool {
+	return (len(rev) == 40 || len(rev) == 64) && strings.Trim(rev, "0") == ""
+}
+
 // Git is a Repo backed by the git binary, run in Dir.
 type Git struct {
 	Dir string // any folder inside the work tree

@@ -275,3 +275,19 @@ func TestUnborn(t *testing.T) {
 		t.Errorf("unrelated histories: %v\nwant %s", err, want)
 	}
 }
+
+func TestNullID(t *testing.T) {
+	for rev, want := range map[string]bool{
+		strings.Repeat("0", 40):                    true,
+		strings.Repeat("0", 64):                    true,
+		strings.Repeat("0", 39):                    false,
+		strings.Repeat("0", 12):                    false,
+		"0000000000000000000000000000000000000001": false,
+		"main": false,
+		"":     false,
+	} {
+		if got := NullID(rev); got != want {
+			t.Errorf("NullID(%q) = %v, want %v", rev, got, want)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package integrations
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -139,5 +140,77 @@ func TestActionScripts(t *testing.T) {
 	out, code = lint("", "")
 	if code != 0 || strings.Contains(out, "MS301") {
 		t.Errorf("lint without base: exit %d\n%s", code, out)
+	}
+
+	// A merge queue (merge_group event), where a required check runs
+	// too, names its base in merge_group.base_sha: the fetch step
+	// fetches it (the runner evaluates its if and env, so they are read
+	// here) and lint compares with it.
+	src, err := os.ReadFile(filepath.Join(repoRoot(t), filepath.FromSlash(actionPath)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"      if: inputs.base == 'auto' && (github.event.pull_request.base.sha != '' || github.event.merge_group.base_sha != '')\n",
+		"        BASE_SHA: ${{ github.event.pull_request.base.sha || github.event.merge_group.base_sha }}\n",
+	} {
+		if !strings.Contains(string(src), want) {
+			t.Errorf("%s: the fetch step lacks %q", actionPath, strings.TrimSpace(want))
+		}
+	}
+	mq := filepath.Join(t.TempDir(), "merge_group.json")
+	if err := os.WriteFile(mq, []byte(`{"merge_group":{"base_sha":"`+base+`"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, code = up.runStep(t, clone, "memsys lint", "GITHUB_ACTIONS=true", "GITHUB_EVENT_NAME=merge_group", "GITHUB_EVENT_PATH="+mq,
+		"GITHUB_STEP_SUMMARY="+summary, "MEMSYS_BASE=auto", "MEMSYS_ARGS=")
+	if code != 1 || !strings.Contains(out, "title=MS301::evt-001 was changed") {
+		t.Errorf("lint --base auto on a merge_group event: exit %d\n%s", code, out)
+	}
+}
+
+// A memory in a subfolder, as a monorepo keeps it, checked by the
+// action on a pull request's merge commit (what actions/checkout checks
+// out by default) in a shallow clone. With the default working-directory
+// the step fails in one line naming the input to set, not MS101's "run
+// memsys init"; with working-directory set the edited event is
+// annotated at its repository-relative path and line.
+func TestActionSubfolder(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the action runs bash scripts; runners for it are Linux and macOS")
+	}
+	up := newMemoryRepo(t, "services/billing")
+	base := strings.TrimSpace(up.git("rev-parse", "HEAD"))
+	up.git("checkout", "-q", "-b", "pr")
+	up.write("services/billing/CHANGELOG.md", changelog(3, map[int]string{2: "rewritten"}))
+	up.regen("services/billing")
+	up.git("commit", "-q", "--no-verify", "-am", "evt-003, evt-002 rewritten")
+	// refs/pull/N/merge: the head merged into the base.
+	up.git("checkout", "-q", "-b", "pull-merge", base)
+	up.git("merge", "-q", "--no-ff", "--no-edit", "pr")
+	up.git("config", "uploadpack.allowReachableSHA1InWant", "true")
+	clone := filepath.Join(t.TempDir(), "clone")
+	up.git("clone", "-q", "--depth=1", "--branch=pull-merge", "file://"+filepath.ToSlash(up.dir), clone)
+
+	event := filepath.Join(t.TempDir(), "event.json")
+	if err := os.WriteFile(event, []byte(`{"pull_request":{"base":{"sha":"`+base+`","ref":"main"}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gh := []string{"GITHUB_ACTIONS=true", "GITHUB_EVENT_NAME=pull_request", "GITHUB_EVENT_PATH=" + event, "GITHUB_BASE_REF=main",
+		"GITHUB_STEP_SUMMARY=" + filepath.Join(t.TempDir(), "summary.md"), "GITHUB_WORKSPACE=" + clone,
+		"BASE_SHA=" + base, "MEMSYS_BASE=auto", "MEMSYS_ARGS="}
+	sub := filepath.Join(clone, "services", "billing")
+	if out, code := up.runStep(t, sub, "Fetch the pull request base commit", gh...); code != 0 {
+		t.Fatalf("fetch step in services/billing: exit %d\n%s", code, out)
+	}
+
+	out, code := up.runStep(t, clone, "memsys lint", gh...)
+	if code != 2 || strings.Contains(out, "MS101") || !regexp.MustCompile(`(?m)^::error title=memsys::memsys: lint: .*working-directory: services/billing\)`).MatchString(out) {
+		t.Errorf("lint at the top, memory in services/billing: exit %d, want 2 and an annotation naming working-directory\n%s", code, out)
+	}
+	out, code = up.runStep(t, sub, "memsys lint", gh...)
+	line := strings.Count(strings.Split(changelog(3, nil), "### evt-002")[0], "\n") + 1
+	if code != 1 || !strings.Contains(out, fmt.Sprintf("::error file=services/billing/CHANGELOG.md,line=%d,", line)) {
+		t.Errorf("lint with working-directory services/billing: exit %d, want 1 and MS301 at services/billing/CHANGELOG.md:%d\n%s", code, line, out)
 	}
 }
