@@ -183,19 +183,13 @@ func TestStdioNotUTF8(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := io.NopCloser(strings.NewReader(strings.Join([]string{
-		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
-		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+	out := serveLines(t, root,
 		"{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"memsys_append\",\"arguments\":{\"type\":\"fix\",\"scope\":\"s\",\"summary\":\"bad \xff x\"}}}",
 		"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"resources/read\",\"params\":{\"uri\":\"memsys://event/evt-0\xc0\xaf\"}}",
 		"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/x\",\"params\":{\"a\":\"\xfe\"}}",
 		`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"memsys_append","arguments":{"type":"fix","scope":"s","summary":"cut \ud83d"}}}`,
 		`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"memsys_status","arguments":{}}}`,
-	}, "\n") + "\n"))
-	var out bytes.Buffer
-	if err := Serve(context.Background(), Config{Root: root, Agent: "t", Now: func() string { return "2026-05-01 12:00" }}, Stdio(in, &out)); err != nil && !strings.Contains(err.Error(), "EOF") {
-		t.Fatalf("the session ended with %v; output:\n%s", err, out.String())
-	}
+	)
 	for _, want := range []string{
 		`{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"memsys: the message is not valid UTF-8 (byte 0xff at offset 132): send UTF-8 text (convert it from its encoding, e.g. Latin-1)"}],"isError":true}}`,
 		`{"jsonrpc":"2.0","id":3,"error":{"code":-32700,"message":"parse error: the message is not valid UTF-8 (byte 0xc0 at offset 87): send UTF-8 text (convert it from its encoding, e.g. Latin-1)"}}`,
@@ -229,17 +223,11 @@ func TestStdioTooDeep(t *testing.T) {
 	for range 600 {
 		deep = `{"key":"k","value":"v","children":[` + deep + `]}`
 	}
-	in := io.NopCloser(strings.NewReader(strings.Join([]string{
-		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
-		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
-		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"memsys_append","arguments":{"type":"fix","scope":"s","summary":"x","details":[` + deep + `]}}}`,
-		`{"jsonrpc":"2.0","id":3,"method":"ping","params":{"a":` + strings.Repeat("[", 1001) + strings.Repeat("]", 1001) + `}}`,
+	out := serveLines(t, root,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"memsys_append","arguments":{"type":"fix","scope":"s","summary":"x","details":[`+deep+`]}}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"ping","params":{"a":`+strings.Repeat("[", 1001)+strings.Repeat("]", 1001)+`}}`,
 		`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"memsys_status","arguments":{}}}`,
-	}, "\n") + "\n"))
-	var out bytes.Buffer
-	if err := Serve(context.Background(), Config{Root: root, Agent: "t", Now: func() string { return "2026-05-01 12:00" }}, Stdio(in, &out)); err != nil && !strings.Contains(err.Error(), "EOF") {
-		t.Fatalf("the session ended with %v; output:\n%s", err, out.String())
-	}
+	)
 	for _, want := range []string{
 		`{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"memsys: the message nests objects and lists more than 1000 levels deep: send flatter arguments (details nest a few levels)"}],"isError":true}}`,
 		`{"jsonrpc":"2.0","id":3,"error":{"code":-32600,"message":"invalid request: the message nests objects and lists more than 1000 levels deep`,
@@ -249,4 +237,20 @@ func TestStdioTooDeep(t *testing.T) {
 			t.Errorf("no %s in:\n%s", want, out.String())
 		}
 	}
+}
+
+// serveLines serves root on stdio for a session that initializes and
+// then sends lines, one message each, and returns what the server
+// wrote; it fails the test if the session ended early.
+func serveLines(t *testing.T, root string, lines ...string) *bytes.Buffer {
+	t.Helper()
+	in := io.NopCloser(strings.NewReader(strings.Join(append([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+	}, lines...), "\n") + "\n"))
+	var out bytes.Buffer
+	if err := Serve(context.Background(), Config{Root: root, Agent: "t", Now: func() string { return "2026-05-01 12:00" }}, Stdio(in, &out)); err != nil && !strings.Contains(err.Error(), "EOF") {
+		t.Fatalf("the session ended with %v; output:\n%s", err, out.String())
+	}
+	return &out
 }

@@ -220,11 +220,7 @@ func runInMemory(ctx context.Context, root, command string) string {
 	case 1:
 		return "run memsys in the memory's folder (memsys -C " + dirs[0] + " " + command + "; pre-commit hooks: args: [-C, " + dirs[0] + "]), or memsys init"
 	}
-	list := strings.Join(dirs[:min(len(dirs), 3)], ", ")
-	if len(dirs) > 3 {
-		list += ", …"
-	}
-	return "run memsys in a memory's folder (memsys -C DIR " + command + ", DIR one of " + list + "; pre-commit hooks: args: [-C, DIR], one hook entry per memory), or memsys init"
+	return "run memsys in a memory's folder (memsys -C DIR " + command + ", DIR one of " + folderList(dirs) + "; pre-commit hooks: args: [-C, DIR], one hook entry per memory), or memsys init"
 }
 
 // logAtBase reports whether the base commit of lint --base has the log
@@ -258,16 +254,23 @@ func memoryElsewhere(ctx context.Context, root string, o history.GitOptions) str
 	case 1:
 		return "git tracks a memory in " + dirs[0] + ": run memsys there (memsys -C " + dirs[0] + " " + command + "; the GitHub action: working-directory: " + dirs[0] + "), or memsys init to start one here"
 	}
+	return "git tracks memories in " + folderList(dirs) + ": run memsys in each (memsys -C DIR " + command + "; the GitHub action: working-directory: DIR, one step per memory), or memsys init to start one here"
+}
+
+// folderList names up to three of memoryFolders' folders for a
+// one-line message, "…" marking the rest.
+func folderList(dirs []string) string {
 	list := strings.Join(dirs[:min(len(dirs), 3)], ", ")
 	if len(dirs) > 3 {
 		list += ", …"
 	}
-	return "git tracks memories in " + list + ": run memsys in each (memsys -C DIR " + command + "; the GitHub action: working-directory: DIR, one step per memory), or memsys init to start one here"
+	return list
 }
 
 // memoryFolders lists the folders below root where git tracks a
-// CHANGELOG.md, relative to root, sorted. It runs only on the way to
-// runInMemory's error, so its git call costs no check that passes. A
+// CHANGELOG.md, relative to root, sorted. It runs only on the way to an
+// error (runInMemory, memoryElsewhere), so its git call costs no check
+// that passes. A
 // folder whose name the advice could not show as one shell word is
 // left out (the advice then says DIR).
 func memoryFolders(ctx context.Context, root string) []string {
