@@ -220,13 +220,70 @@ func (c *comparison) committed() {
 		}
 		h := c.he[i]
 		if h.Text != b.Text {
-			c.ds = append(c.ds, diag.Diagnostic{Rule: "MS301", Severity: diag.Error, Range: h.Range, Event: h.ID,
+			c.ds = append(c.ds, diag.Diagnostic{Rule: "MS301", Severity: diag.Error, Range: editedLines(h, b.Text), Event: h.ID,
 				Message: fmt.Sprintf("%s was changed after it was committed at %s: events are immutable; restore it and record the correction as a new event", h.ID, c.commit),
 				Detail:  udiff.Unified(b.ID+" at "+c.commit, h.ID+" now", []byte(b.Text), []byte(h.Text))})
 		}
 		c.kept = append(c.kept, keptEvent{k, i})
 		c.lastPos = max(c.lastPos, i)
 	}
+}
+
+// editedLines is the part of h's range that differs from was, its text
+// when committed: from the first line that differs to the last. A pull
+// request shows an annotation inline only on a line its diff holds, and
+// the whole event's range put MS301 on the event's last line, which an
+// edit higher up leaves outside the diff. A deletion is the line after
+// it (the event's last line when it removed the end). Where the event
+// mixes CRLF and LF endings, the file offsets of its lines cannot be
+// told from the normalised text, and the whole range is kept.
+func editedLines(h parse.Event, was string) diag.Range {
+	now := strings.SplitAfter(h.Text, "\n")
+	old := strings.SplitAfter(was, "\n")
+	if now[len(now)-1] == "" {
+		now = now[:len(now)-1]
+	}
+	if old[len(old)-1] == "" {
+		old = old[:len(old)-1]
+	}
+	first := 0
+	for first < len(now) && first < len(old) && now[first] == old[first] {
+		first++
+	}
+	same := 0
+	for same < len(now)-first && same < len(old)-first && now[len(now)-1-same] == old[len(old)-1-same] {
+		same++
+	}
+	last := max(len(now)-1-same, first)
+	first = min(first, len(now)-1)
+	last = min(last, len(now)-1)
+	r := h.Range
+	crs := r.EndOffset - r.Offset - len(h.Text)
+	perLine := 0
+	switch {
+	case first < 0:
+		return r
+	case crs == strings.Count(h.Text, "\n") && crs > 0:
+		perLine = 1 // every line ends in CRLF
+	case crs != 0:
+		return r
+	}
+	before := 0
+	for _, l := range now[:first] {
+		before += len(l)
+	}
+	span := 0
+	for _, l := range now[first : last+1] {
+		span += len(l)
+	}
+	r.Offset += before + first*perLine
+	r.Line, r.Col = h.Range.Line+first, 1
+	r.EndLine = h.Range.Line + last
+	if last < len(now)-1 { // else the event's own end, as parsed
+		r.EndOffset = r.Offset + span + (last-first+1)*perLine
+		r.EndCol = len(now[last]) // past the line's last byte, as an event's range ends
+	}
+	return r
 }
 
 // order reports the kept events that moved (MS303). The events that
@@ -375,7 +432,7 @@ func compareMerge(parent, merge side, commit string) diag.Diagnostics {
 		}
 		if i, ok := byNum[b.Num]; ok {
 			h := he[i]
-			ds = append(ds, diag.Diagnostic{Rule: "MS301", Severity: diag.Error, Range: h.Range, Event: h.ID,
+			ds = append(ds, diag.Diagnostic{Rule: "MS301", Severity: diag.Error, Range: editedLines(h, b.Text), Event: h.ID,
 				Message: fmt.Sprintf("%s as committed at %s is not in this merge, whose %s reads otherwise: keep every committed event's text, renumbering only new ones", b.ID, commit, h.ID),
 				Detail:  udiff.Unified(b.ID+" at "+commit, h.ID+" now", []byte(b.Text), []byte(h.Text))})
 			continue

@@ -33,7 +33,7 @@ func TestCompare(t *testing.T) {
 		{"appended", sideOf(head+ev(1, "one")+ev(2, "two")+ev(3, "three")+ev(4, "four"), ""), nil, ""},
 		{"crlf only", sideOf(strings.ReplaceAll(head+ev(1, "one")+ev(2, "two")+ev(3, "three"), "\n", "\r\n"), ""), nil, ""},
 		{"separator dropped", sideOf(head+strings.ReplaceAll(ev(1, "one")+ev(2, "two")+ev(3, "three"), "---\n\n", ""), ""), nil, ""},
-		{"edited", sideOf(head+ev(1, "one")+ev(2, "TWO")+ev(3, "three"), ""), []string{"MS301 12 evt-002"}, "-**Summary**: two"},
+		{"edited", sideOf(head+ev(1, "one")+ev(2, "TWO")+ev(3, "three"), ""), []string{"MS301 15 evt-002"}, "-**Summary**: two"},
 		{"deleted", sideOf(head+ev(1, "one")+ev(3, "three"), ""), []string{"MS302 12 evt-002"}, "-**Summary**: two"},
 		{"reordered", sideOf(head+ev(1, "one")+ev(3, "three")+ev(2, "two"), ""), []string{"MS303 19 evt-002"}, ""},
 		{"first moved to the end", sideOf(head+ev(2, "two")+ev(3, "three")+ev(1, "one"), ""), []string{"MS303 19 evt-001"}, ""},
@@ -43,7 +43,7 @@ func TestCompare(t *testing.T) {
 		{"moved to archive", sideOf(head+ev(3, "three")+ev(4, "four"),
 			"# Archive\n\n## Archive: evt-001 through evt-002 | Archived 2026-01-01\n\n"+ev(1, "one")+ev(2, "two")), nil, ""},
 		{"moved and edited", sideOf(head+ev(3, "three"),
-			"# Archive\n\n## Archive: evt-001 through evt-002 | Archived 2026-01-01\n\n"+ev(1, "one")+ev(2, "2")), []string{"MS301 12 evt-002"}, "+**Summary**: 2"},
+			"# Archive\n\n## Archive: evt-001 through evt-002 | Archived 2026-01-01\n\n"+ev(1, "one")+ev(2, "2")), []string{"MS301 15 evt-002"}, "+**Summary**: 2"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -80,7 +80,7 @@ func TestCompareDuplicateIDs(t *testing.T) {
 	}{
 		{"unchanged", base, nil},
 		{"appended", sideOf(head+ev(1, "one")+ev(2, "two")+ev(2, "second two")+ev(3, "three")+ev(4, "four"), ""), nil},
-		{"second copy edited", sideOf(head+ev(1, "one")+ev(2, "two")+ev(2, "2nd two")+ev(3, "three"), ""), []string{"MS301 19 evt-002"}},
+		{"second copy edited", sideOf(head+ev(1, "one")+ev(2, "two")+ev(2, "2nd two")+ev(3, "three"), ""), []string{"MS301 22 evt-002"}},
 		{"second copy deleted", sideOf(head+ev(1, "one")+ev(2, "two")+ev(3, "three"), ""), []string{"MS302 19 evt-002"}},
 		{"moved to archive", sideOf(head+ev(2, "second two")+ev(3, "three"),
 			"# Archive\n\n## Archive: evt-001 through evt-002 | Archived 2026-01-01\n\n"+ev(1, "one")+ev(2, "two")), nil},
@@ -197,4 +197,58 @@ func TestCompareCommitted(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestEditedLines checks that MS301 points at the lines an edit
+// changed, with offsets that select those lines in the file as written
+// (CRLF included), so a pull request shows the annotation on its diff.
+func TestEditedLines(t *testing.T) {
+	body := "### evt-002 | 2026-01-01 10:00 | a | create\n\n**Scope**: s\n**Summary**: two\n\n**Details**:\n- a\n- b\n"
+	cases := []struct {
+		name      string
+		was, now  string
+		crlf      bool
+		line, end int    // want, 1-based in the file (the event starts at line 5)
+		text      string // what [Offset, EndOffset) selects in the file
+	}{
+		{"one line", body, strings.Replace(body, "two", "TWO", 1), false, 8, 8, "**Summary**: TWO\n"},
+		{"two apart", body, strings.NewReplacer("two", "TWO", "- a", "- A").Replace(body), false, 8, 11, "**Summary**: TWO\n\n**Details**:\n- A\n"},
+		{"heading", body, strings.Replace(body, "10:00", "11:00", 1), false, 5, 5, "### evt-002 | 2026-01-01 11:00 | a | create\n"},
+		{"last line", body, strings.Replace(body, "- b", "- B", 1), false, 12, 12, "- B\n"},
+		{"line added at the end", body, body + "- c\n", false, 13, 13, "- c\n"},
+		{"line removed at the end", body, strings.TrimSuffix(body, "- b\n"), false, 11, 11, "- a\n"},
+		{"line removed inside", body, strings.Replace(body, "- a\n", "", 1), false, 11, 11, "- b\n"},
+		{"crlf", body, strings.Replace(body, "two", "TWO", 1), true, 8, 8, "**Summary**: TWO\r\n"},
+		{"crlf two apart", body, strings.NewReplacer("two", "TWO", "- a", "- A").Replace(body), true, 8, 11, "**Summary**: TWO\r\n\r\n**Details**:\r\n- A\r\n"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			src := head + c.now
+			if c.crlf {
+				src = strings.ReplaceAll(src, "\n", "\r\n")
+			}
+			log := parse.Parse("CHANGELOG.md", []byte(src))
+			if len(log.Events) != 1 {
+				t.Fatalf("parsed %d events", len(log.Events))
+			}
+			r := editedLines(log.Events[0], c.was)
+			if r.Line != c.line || r.EndLine != c.end {
+				t.Errorf("lines %d-%d, want %d-%d", r.Line, r.EndLine, c.line, c.end)
+			}
+			if got := src[r.Offset:r.EndOffset]; got != c.text {
+				t.Errorf("offsets select %q, want %q", got, c.text)
+			}
+			if r.Col != 1 {
+				t.Errorf("column %d, want 1", r.Col)
+			}
+		})
+	}
+	t.Run("mixed line endings keep the whole event", func(t *testing.T) {
+		now := strings.Replace(strings.Replace(body, "two", "TWO", 1), "- a\n", "- a\r\n", 1)
+		log := parse.Parse("CHANGELOG.md", []byte(head+now))
+		e := log.Events[0]
+		if r := editedLines(e, body); r != e.Range {
+			t.Errorf("got %+v, want the event's range %+v", r, e.Range)
+		}
+	})
 }

@@ -202,24 +202,15 @@ func (p *Pass) history() diag.Diagnostics {
 // earlier finding advised. Asked of git only for such findings, which
 // are rare; an error keeps the finding.
 func dropRestored(ds diag.Diagnostics, head side, base string, pt PastTexts) diag.Diagnostics {
-	// The event at the finding's place, not the first of its ID: a
-	// hand-kept log can hold an ID twice.
-	type at struct {
-		file string
-		line int
-	}
-	var texts map[at]string
+	var places parse.Places
 	out := ds[:0]
 	for _, d := range ds {
 		if d.Rule == "MS301" || d.Rule == "MS304" {
-			if texts == nil {
-				texts = map[at]string{}
-				for _, e := range head.events() {
-					texts[at{e.Range.File, e.Range.Line}] = e.Text
-				}
+			if places == nil {
+				places = parse.PlacesOf(head.events())
 			}
-			if t := texts[at{d.Range.File, d.Range.Line}]; t != "" {
-				if had, err := pt.HadText(base, t, append([]string{parse.LogFile}, parse.ArchiveFiles...)...); err == nil && had {
+			if e := places.At(d.Range.File, d.Range.Line); e != nil && e.Text != "" {
+				if had, err := pt.HadText(base, e.Text, append([]string{parse.LogFile}, parse.ArchiveFiles...)...); err == nil && had {
 					continue
 				}
 			}

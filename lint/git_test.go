@@ -48,9 +48,9 @@ func TestHistoryRulesThroughThePass(t *testing.T) {
 		want  string // "rule severity line" of each finding from MS3xx
 	}{
 		{"no revisions", nil, edited, nil, ""},
-		{"staged edit", &Revisions{Base: "c0ffee", Head: ":0", Label: "HEAD"}, base, nil, "MS301 error 12"},
+		{"staged edit", &Revisions{Base: "c0ffee", Head: ":0", Label: "HEAD"}, base, nil, "MS301 error 15"},
 		{"working tree edit, as a warning", &Revisions{Base: "c0ffee"}, edited,
-			[]config.RuleSetting{{Rule: "MS301", Severity: diag.Warning}}, "MS301 warning 12"},
+			[]config.RuleSetting{{Rule: "MS301", Severity: diag.Warning}}, "MS301 warning 15"},
 		{"deleted, switched off", &Revisions{Base: "c0ffee", Head: "beef"}, base,
 			[]config.RuleSetting{{Rule: "event-deleted", Severity: diag.Off}}, ""},
 		{"deleted", &Revisions{Base: "c0ffee", Head: "beef"}, base, nil, "MS302 error 12"},

@@ -728,13 +728,13 @@ func compareAll(b *lazyBatch, store *gitx.Objects, retry func(string) ([]byte, b
 			res.parses++
 		}
 		var before map[string]string
-		var after map[textAt]string
+		var after parse.Places
 		if len(ds) > 0 {
 			before, after = eventTexts(pr, data)
 		}
 		for _, d := range ds {
 			found[pr.c.id] = append(found[pr.c.id], Finding{Commit: pr.c.id, Parent: pr.parent, Author: pr.c.author, Date: pr.c.date, Diagnostic: d,
-				before: before[d.Event], after: after[textAt{d.Range.File, d.Range.Line}]})
+				before: before[d.Event], after: textOf(after.At(d.Range.File, d.Range.Line))})
 		}
 		for _, oid := range need {
 			if parsed {
@@ -752,8 +752,9 @@ func compareAll(b *lazyBatch, store *gitx.Objects, retry func(string) ([]byte, b
 // of pr, whose files are data (needed's order; nil where a file did not
 // change, which then holds no event a finding names). Only pairs with
 // findings are parsed again for it, and those are rare.
-func eventTexts(pr pair, data [4][]byte) (before map[string]string, after map[textAt]string) {
-	before, after = map[string]string{}, map[textAt]string{}
+func eventTexts(pr pair, data [4][]byte) (before map[string]string, after parse.Places) {
+	before = map[string]string{}
+	var head []parse.Event
 	names := [4]string{workspace.LogName, pr.bf.archiveName, workspace.LogName, pr.hf.archiveName}
 	for i, b := range data {
 		if b == nil {
@@ -770,18 +771,18 @@ func eventTexts(pr pair, data [4][]byte) (before map[string]string, after map[te
 				}
 				continue
 			}
-			after[textAt{e.Range.File, e.Range.Line}] = e.Text
+			head = append(head, e)
 		}
 	}
-	return before, after
+	return before, parse.PlacesOf(head)
 }
 
-// textAt is the place of a finding's event in the commit: the event at
-// it, not the first of its ID, since a hand-kept log can hold an ID
-// twice.
-type textAt struct {
-	file string
-	line int
+// textOf is e's text, "" for no event.
+func textOf(e *parse.Event) string {
+	if e == nil {
+		return ""
+	}
+	return e.Text
 }
 
 // maxBlob is the largest version of the log or the archive audit

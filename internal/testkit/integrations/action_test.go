@@ -209,7 +209,8 @@ func TestActionSubfolder(t *testing.T) {
 		t.Errorf("lint at the top, memory in services/billing: exit %d, want 2 and an annotation naming working-directory\n%s", code, out)
 	}
 	out, code = up.runStep(t, sub, "memsys lint", gh...)
-	line := strings.Count(strings.Split(changelog(3, nil), "### evt-002")[0], "\n") + 1
+	// The edited line (the summary), where the pull request's diff shows it.
+	line := strings.Count(strings.Split(changelog(3, nil), "**Summary**: event number 2")[0], "\n") + 1
 	if code != 1 || !strings.Contains(out, fmt.Sprintf("::error file=services/billing/CHANGELOG.md,line=%d,", line)) {
 		t.Errorf("lint with working-directory services/billing: exit %d, want 1 and MS301 at services/billing/CHANGELOG.md:%d\n%s", code, line, out)
 	}

@@ -409,7 +409,7 @@ func TestPreCommitAppendOnly(t *testing.T) {
 	r.git("add", "CHANGELOG.md")
 	expect(t, "staged edit", r.runHooks(hooks),
 		map[string]string{"memsys-append-only": "fail", "memsys-regen-check": "fail", "memsys-regen": "fail"},
-		map[string]string{"memsys-append-only": `(?m)^CHANGELOG\.md:20:1: error: evt-002 was changed after it was committed .*\[MS301\]$`})
+		map[string]string{"memsys-append-only": `(?m)^CHANGELOG\.md:23:1: error: evt-002 was changed after it was committed .*\[MS301\]$`})
 	r.git("reset", "-q")
 	r.git("checkout", "--", ".")
 
