@@ -185,7 +185,7 @@ func (p *Pass) history() diag.Diagnostics {
 		ds = compare(base, head, label)
 	}
 	if pt, ok := p.Git().(PastTexts); ok && !revs.Merge {
-		ds = dropRestored(ds, head, revs.Base, pt)
+		ds, sh.restored = dropRestored(ds, head, revs.Base, pt)
 	}
 	if revs.NoteBase {
 		for i := range ds {
@@ -200,24 +200,53 @@ func (p *Pass) history() diag.Diagnostics {
 // inserted (MS304) event gives when its text in head is one the log or
 // the archive held in base or before it: the event restored, as the
 // earlier finding advised. Asked of git only for such findings, which
-// are rare; an error keeps the finding.
-func dropRestored(ds diag.Diagnostics, head side, base string, pt PastTexts) diag.Diagnostics {
+// are rare; an error keeps the finding. It returns the rest, and the
+// headings of the restored events.
+func dropRestored(ds diag.Diagnostics, head side, base string, pt PastTexts) (diag.Diagnostics, map[place]bool) {
 	var places parse.Places
+	var restored map[place]bool
 	out := ds[:0]
 	for _, d := range ds {
 		if d.Rule == "MS301" || d.Rule == "MS304" {
 			if places == nil {
 				places = parse.PlacesOf(head.events())
 			}
-			if e := places.At(d.Range.File, d.Range.Line); e != nil && e.Text != "" {
-				if had, err := pt.HadText(base, e.Text, append([]string{parse.LogFile}, parse.ArchiveFiles...)...); err == nil && had {
-					continue
+			if e := places.At(d.Range.File, d.Range.Line); e != nil && e.Text != "" && hadText(pt, base, e) {
+				if restored == nil {
+					restored = map[place]bool{}
 				}
+				restored[placeOf(e)] = true
+				continue
 			}
 		}
 		out = append(out, d)
 	}
-	return out
+	return out, restored
+}
+
+// place is where an event's heading is.
+type place struct {
+	file string
+	line int
+}
+
+func placeOf(e *parse.Event) place { return place{e.Range.File, e.Range.Line} }
+
+// hadText reports whether the log or the archive held e's text in base
+// or before it. The pickaxe matches bytes, and e.Text has LF endings:
+// an event written with CRLF endings is looked for as written too, and
+// either form can be the one committed (with core.autocrlf the blobs
+// have LF while the checkout has CRLF).
+func hadText(pt PastTexts, base string, e *parse.Event) bool {
+	paths := append([]string{parse.LogFile}, parse.ArchiveFiles...)
+	if had, err := pt.HadText(base, e.Text, paths...); err == nil && had {
+		return true
+	}
+	if crs := e.Range.EndOffset - e.Range.Offset - len(e.Text); crs == 0 || crs != strings.Count(e.Text, "\n") {
+		return false // no CR, or mixed endings: no one form to look for
+	}
+	had, err := pt.HadText(base, strings.ReplaceAll(e.Text, "\n", "\r\n"), paths...)
+	return err == nil && had
 }
 
 // sides reads the base and head versions of the history once per
@@ -414,14 +443,24 @@ func lineCount(s string) int { return strings.Count(s, "\n") }
 
 // unchanged reports, for an event ID, whether the event is in the
 // history both sides share unchanged from the start: the same events,
-// byte for byte, in the same order. An event the change moved, edited
-// or renumbered, and every event after it, is the change's doing and is
-// judged in full.
-func unchanged(base, head side) func(string) bool {
+// byte for byte, in the same order, where an event restored to a text
+// it had when committed (restored, from dropRestored) counts as
+// unchanged, and a deleted event put back as one base had all along: a
+// restore is the fix the history rules ask for, and the events after
+// it are as committed. An event the change moved, edited or renumbered,
+// and every event after it, is the change's doing and is judged in
+// full.
+func unchanged(base, head side, restored map[place]bool) func(string) bool {
 	b, h := base.events(), head.events()
 	nums := map[int]bool{}
-	for i := 0; i < len(b) && i < len(h) && b[i].Text == h[i].Text; i++ {
-		nums[h[i].Num] = true
+	for i, j := 0, 0; i < len(b) && j < len(h); j++ {
+		r := restored[placeOf(&h[j])]
+		if b[i].Text == h[j].Text || r && b[i].Num == h[j].Num {
+			i++
+		} else if !r {
+			break
+		} // else put back where it was: base lacks it
+		nums[h[j].Num] = true
 	}
 	return func(id string) bool {
 		n, ok := parse.EventNum(id)

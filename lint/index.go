@@ -46,6 +46,7 @@ type shared struct {
 	historyDone     bool             // the history rules compared base and head
 	historyFindings diag.Diagnostics // what that comparison found
 	sidesRead       bool             // base and head were read (sides)
+	restored        map[place]bool   // events history() found restored (dropRestored)
 	base, head      side
 	sidesErr        error
 	err             error // the first Pass.Fail

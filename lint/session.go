@@ -207,7 +207,7 @@ func (s *Session) judgeHistory(mark bool) {
 	}
 	if mark && len(s.ds) > 0 && s.in.Revisions != nil && s.in.Git != nil && s.sh.err == nil {
 		if base, head, err := s.pass(registry["MS301"], diag.Error).sides(); err == nil {
-			MarkBaseline(s.ds, unchanged(base, head))
+			MarkBaseline(s.ds, unchanged(base, head, s.sh.restored))
 		}
 	}
 }
