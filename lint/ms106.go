@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/memsys/memsys/parse"
@@ -27,10 +28,21 @@ func init() {
 func visitScopeSummary(p *Pass) Visitor {
 	return Visitor{State: stateless, Event: func(e *parse.Event) {
 		if strings.TrimSpace(e.Scope) == "" {
-			p.Reportf(headerRange(e), e.ID, "%s has no **Scope**: add \"**Scope**: area affected\"", e.ID)
+			p.Reportf(headerRange(e), e.ID, "%s has no **Scope**: add \"**Scope**: area affected\"%s", e.ID, cutShort(e))
 		}
 		if strings.TrimSpace(e.Summary) == "" {
-			p.Reportf(headerRange(e), e.ID, "%s has no **Summary**: add \"**Summary**: one-line description\"", e.ID)
+			p.Reportf(headerRange(e), e.ID, "%s has no **Summary**: add \"**Summary**: one-line description\"%s", e.ID, cutShort(e))
 		}
 	}}
+}
+
+// cutShort says, for an event the file ends in mid-line (its text has
+// no final line feed), what such an end most likely is, in the words
+// append refuses it with: an append cut short by a crash or a power
+// loss. Without it the finding read as a field left out by hand.
+func cutShort(e *parse.Event) string {
+	if e.Text == "" || strings.HasSuffix(e.Text, "\n") {
+		return ""
+	}
+	return fmt.Sprintf(", or delete the event (line %d to the end of the file): the file ends mid-line in it, as an append cut short by a crash or power loss leaves it", e.Range.Line)
 }
