@@ -70,6 +70,13 @@ type StatusReport struct {
 	// nil if none. It does not change the exit status: lint warns of
 	// it, and regen, which the boot line runs on exit 1, cannot move it.
 	AfterLog *SectionAt `json:"section_after_log,omitempty"`
+	// CutShort is where the log's last event starts, "file:line", when
+	// the file ends mid-line inside it and it has no Scope or Summary:
+	// what an append cut short by a crash or power loss leaves (lint's
+	// MS106 says so too). append refuses to add after it (TornEnd), so
+	// status names it at boot, before an agent's first append fails. Like
+	// AfterLog it does not change the exit status: regen cannot mend it.
+	CutShort string `json:"cut_short,omitempty"`
 }
 
 // SectionAt is where a section heading is in a file.
@@ -270,6 +277,11 @@ func ReadStatus(root string) (*StatusReport, error) {
 	if err := mem.Incomplete(); err != nil {
 		return nil, err
 	}
+	cutShort := ""
+	if e := lastEvent; e != nil && e.InLog && e.Range.File == workspace.LogName && e.Text != "" &&
+		!strings.HasSuffix(e.Text, "\n") && (strings.TrimSpace(e.Scope) == "" || strings.TrimSpace(e.Summary) == "") {
+		cutShort = fmt.Sprintf("%s:%d", workspace.LogName, e.Range.Line)
+	}
 	// The tier lint and regen use: .memsys.json's, else the files'.
 	tier := TierOf(cfg, mem)
 	r := &StatusReport{Tier: string(tier), Log: FileCount{File: workspace.LogName, Events: inLog}}
@@ -298,6 +310,7 @@ func ReadStatus(root string) (*StatusReport, error) {
 	if l := mem.Log; l != nil && l.AfterLogLine > 0 {
 		r.AfterLog = &SectionAt{File: workspace.LogName, Line: l.AfterLogLine, Heading: l.AfterLogHeading}
 	}
+	r.CutShort = cutShort
 	r.utf16 = mem.Log != nil && mem.Log.UTF16()
 	if r.utf16 {
 		// Nothing was read to replay (the report says to re-save the
@@ -545,6 +558,11 @@ func (r *StatusReport) WriteText(w io.Writer, f front.Front) {
 	if a := r.AfterLog; a != nil {
 		// lint's MS138 in its words: append and adopt refuse to write.
 		fmt.Fprintf(w, "event log: %s:%d: section %q follows the Event Log, where appended events go: move it above \"## Event Log\"\n", a.File, a.Line, words.Clip(a.Heading))
+	}
+	if c := r.CutShort; c != "" {
+		// append's words (TornEnd): it refuses to add after this event.
+		line := c[strings.LastIndexByte(c, ':')+1:]
+		fmt.Fprintf(w, "event log: %s: the last event is cut short: the file ends mid-line in it, as an append interrupted by a crash or power loss leaves it, and append refuses to add after it: delete it (line %s to the end of the file) or complete it\n", c, line)
 	}
 	if r.LastEvent != nil {
 		// The summary is clipped already (ReadStatus).
