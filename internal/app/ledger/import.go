@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/memsys/memsys/internal/app/memory"
+	"github.com/memsys/memsys/internal/base/front"
 	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
@@ -239,7 +240,10 @@ func (p *planner) plan(in lineIn, e *parse.Event) (Line, error) {
 		return p.existing(k)
 	}
 	if err := memory.Normalize(&l.Draft, known); err != nil {
-		return Line{}, err
+		// In the words of a JSON object, as append --json words them:
+		// a ledger line has keys, not the flags the CLI's words name
+		// ("pass the "scope" key", not "pass --scope").
+		return Line{}, errors.New(front.Message(err, front.JSON))
 	}
 	p.newOf.set(l.OldID, l.NewID)
 	p.byNum[num] = [2]string{l.NewID, strings.ToLower(strings.TrimSpace(l.Draft.Type))}
