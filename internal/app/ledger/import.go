@@ -549,8 +549,6 @@ func planLine(in lineIn, newID, agent string, newOf oldIDs) (Line, error) {
 	if strings.TrimSpace(d.Agent) == "" {
 		d.Agent = agent
 	}
-	// Refs: related and supersedes, renamed to the new IDs; so is a
-	// Supersedes field.
 	// self says whether id names this very line, by its id as written
 	// or, an evt-NNN, by number: the line's event would refer to,
 	// correct or close itself, which lint faults (MS104, MS124, MS129)
@@ -580,10 +578,16 @@ func planLine(in lineIn, newID, agent string, newOf oldIDs) (Line, error) {
 		}
 		return out, nil
 	}
+	// Refs: related and supersedes, renamed to the new IDs. The
+	// **Supersedes** field: a Supersedes field (export's) and seed
+	// 000's "supersedes" alike, renamed, so replay leaves out what the
+	// line corrects, as the seed's Supersession Protocol says ("old
+	// event stays but stops being surfaced"); a detail, which it was
+	// before, is ignored by replay and warned of by lint (MS132).
 	if d.Refs, err = rename(append(related, supersedes)); err != nil {
 		return l, err
 	}
-	if d.Supersedes, err = rename(fieldSupersedes); err != nil {
+	if d.Supersedes, err = rename(append(fieldSupersedes, supersedes)); err != nil {
 		return l, err
 	}
 	// Details: the line's own, then what has no other place.
@@ -599,13 +603,6 @@ func planLine(in lineIn, newID, agent string, newOf oldIDs) (Line, error) {
 	}
 	if l.OldID != newID {
 		add = append(add, memory.DraftDetail{Key: materialize.LedgerIDKey, Value: l.OldID})
-	}
-	if supersedes != "" {
-		s := supersedes
-		if id, ok := newOf.get(s); ok {
-			s = id
-		}
-		add = append(add, memory.DraftDetail{Key: "supersedes", Value: s})
 	}
 	if !exact {
 		add = append(add, memory.DraftDetail{Key: materialize.LedgerTSKey, Value: ts})
