@@ -654,19 +654,23 @@ func minute(ts string) (string, bool, error) {
 	if ts == "" {
 		return "", false, fmt.Errorf("no \"ts\": give the time as ISO 8601, e.g. \"2026-01-28T14:03:11-05:00\"")
 	}
-	bad := fmt.Errorf("\"ts\" %q is not ISO 8601: write e.g. \"2026-01-28T14:03\" or \"2026-01-28T14:03:11-05:00\"", words.Clip(ts))
+	// Built only when needed: export checks every event's time here,
+	// and formatting it for each was a tenth of that check.
+	bad := func() error {
+		return fmt.Errorf("\"ts\" %q is not ISO 8601: write e.g. \"2026-01-28T14:03\" or \"2026-01-28T14:03:11-05:00\"", words.Clip(ts))
+	}
 	if len(ts) == 10 {
 		if t, msg := parse.ParseTime(ts); msg == "" && t.DateOnly {
 			return ts + " 00:00", false, nil
 		}
-		return "", false, bad
+		return "", false, bad()
 	}
 	if len(ts) < 16 || ts[10] != 'T' && ts[10] != ' ' {
-		return "", false, bad
+		return "", false, bad()
 	}
 	m := ts[:10] + " " + ts[11:16]
 	if t, msg := parse.ParseTime(m); msg != "" || t.DateOnly {
-		return "", false, bad
+		return "", false, bad()
 	}
 	return m, len(ts) == 16, nil
 }
