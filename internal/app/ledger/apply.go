@@ -49,7 +49,9 @@ func Import(root, file string, src []byte, agent string, dryRun bool) (*Result, 
 	if err != nil {
 		return nil, err
 	}
-	lines, err := Plan(file, src, first, memory.KnownIn(log, arch), ImportedIn(log, arch), agent)
+	edges := parse.ScanSupersedes(archName, archSrc)
+	edges = append(edges, parse.ScanSupersedes(parse.LogFile, logSrc)...)
+	lines, err := planEdges(file, src, first, memory.KnownIn(log, arch), ImportedIn(log, arch), agent, edges)
 	if err != nil {
 		return nil, err
 	}

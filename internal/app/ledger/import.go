@@ -46,6 +46,9 @@ type Line struct {
 	// Skipped is true when the memory already holds the event this
 	// line was imported as (NewID): it is not appended again.
 	Skipped bool
+	// seedSupersedes are the new IDs a seed 000 "supersedes" key
+	// names, before plan decides how to write them.
+	seedSupersedes []string
 }
 
 // Imported answers whether the memory already holds the event a ledger
@@ -142,8 +145,18 @@ type Existing = memory.Known
 // lines. The first bad line stops the plan with
 // "file:line: what is wrong: what to do".
 func Plan(file string, src []byte, first string, existing Existing, imported Imported, agent string) ([]Line, error) {
+	return planEdges(file, src, first, existing, imported, agent, nil)
+}
+
+// planEdges is Plan into a memory whose events carry the Supersedes
+// fields edges (archive first, then log: parse.ScanSupersedes).
+func planEdges(file string, src []byte, first string, existing Existing, imported Imported, agent string, edges []parse.Supersession) ([]Line, error) {
 	var out []Line
 	p := newPlanner(first, existing, imported, agent)
+	for _, e := range edges {
+		p.edges = append(p.edges, e)
+		p.hides[idNum(e.ID)] = p.hidden(e.Targets)
+	}
 	// A byte order mark, as Windows editors write one, is not part of
 	// the first object (RFC 8259 lets a parser ignore it; the log's
 	// parser does the same).
@@ -183,10 +196,17 @@ type planner struct {
 	agent       string
 	newOf       oldIDs            // old ID → new ID
 	byNum       map[int][2]string // new number → new ID and type
+	// edges are the Supersedes fields of the memory and of the lines
+	// planned so far, in order: which events a live event corrects.
+	edges []parse.Supersession
+	// hides maps an event's number to the events it hides as seed 000
+	// reads "supersedes": those it names and, transitively, those they
+	// hid.
+	hides map[int][]string
 }
 
 func newPlanner(first string, existing Existing, imported Imported, agent string) *planner {
-	return &planner{first: first, next: first, existing: existing, imported: imported, agent: agent, byNum: map[int][2]string{}}
+	return &planner{first: first, next: first, existing: existing, imported: imported, agent: agent, byNum: map[int][2]string{}, hides: map[int][]string{}}
 }
 
 // line plans one non-empty ledger line (raw, trimmed), or says what is
@@ -229,6 +249,7 @@ func (p *planner) plan(in lineIn, e *parse.Event) (Line, error) {
 			return l, nil
 		}
 	}
+	p.seedSupersedes(&l)
 	num := idNum(l.NewID)
 	// The line's own new ID is not known yet: a ref, Supersedes or
 	// closes naming it names the event itself, which append, where
@@ -247,6 +268,12 @@ func (p *planner) plan(in lineIn, e *parse.Event) (Line, error) {
 	}
 	p.newOf.set(l.OldID, l.NewID)
 	p.byNum[num] = [2]string{l.NewID, strings.ToLower(strings.TrimSpace(l.Draft.Type))}
+	if len(l.Draft.Supersedes) > 0 {
+		p.edges = append(p.edges, parse.Supersession{ID: l.NewID, Targets: l.Draft.Supersedes})
+	}
+	if h := p.hidden(append(slices.Clone(l.Draft.Supersedes), l.seedSupersedes...)); len(h) > 0 {
+		p.hides[num] = h
+	}
 	l.Text = memory.Render(l.NewID, l.Draft, "\n")
 	if e != nil && e.ID == l.NewID && sameText(l.Text, e.Text) {
 		err = memory.ReadsBackAs(l.NewID, l.Draft, e)
@@ -385,6 +412,52 @@ type lineIn struct {
 	related, fieldSupersedes []string
 	extra                    []memory.DraftDetail // details from other keys, in order
 	haveScope, haveDetails   bool
+}
+
+// seedSupersedes writes the events a seed 000 "supersedes" key names
+// into l's Supersedes field, so replay leaves them out, as the seed's
+// Supersession Protocol does. The seed hides every event any line
+// supersedes, where memsys's replay brings a corrected event back when
+// its correction is superseded in turn; so the line also supersedes
+// what the events it names hid (p.hides): correcting a correction
+// keeps the original hidden, as in the seed. A target that a live
+// event already supersedes, and that this line does not supersede as
+// well, is left out of the field: two live corrections of one event
+// are an error (lint MS126) on events no one may edit, and the target
+// is hidden already, as the seed has it. It stays a ref and a
+// "supersedes" detail, as import wrote every target before.
+func (p *planner) seedSupersedes(l *Line) {
+	targets := p.hidden(l.seedSupersedes)
+	in := func(ids []string, id string) bool {
+		return slices.ContainsFunc(ids, func(s string) bool { return idNum(s) == idNum(id) })
+	}
+	for _, id := range targets {
+		if in(l.Draft.Supersedes, id) || idNum(id) == idNum(l.NewID) {
+			continue
+		}
+		if by, ok := materialize.SupersededAt(p.edges, 0, id); ok && !in(targets, by) && !in(l.Draft.Supersedes, by) {
+			l.Draft.Details = append(l.Draft.Details, memory.DraftDetail{Key: "supersedes", Value: id})
+			continue
+		}
+		l.Draft.Supersedes = append(l.Draft.Supersedes, id)
+	}
+	l.seedSupersedes = targets
+}
+
+// hidden returns ids and, after each, the events it hid (p.hides),
+// each ID once.
+func (p *planner) hidden(ids []string) []string {
+	var out []string
+	seen := map[int]bool{}
+	for _, id := range ids {
+		for _, x := range append([]string{id}, p.hides[idNum(id)]...) {
+			if n := idNum(x); !seen[n] {
+				seen[n] = true
+				out = append(out, x)
+			}
+		}
+	}
+	return out
 }
 
 // sameText reports whether rendered, what Render writes for an event,
@@ -579,15 +652,19 @@ func planLine(in lineIn, newID, agent string, newOf oldIDs) (Line, error) {
 		return out, nil
 	}
 	// Refs: related and supersedes, renamed to the new IDs. The
-	// **Supersedes** field: a Supersedes field (export's) and seed
-	// 000's "supersedes" alike, renamed, so replay leaves out what the
-	// line corrects, as the seed's Supersession Protocol says ("old
-	// event stays but stops being surfaced"); a detail, which it was
-	// before, is ignored by replay and warned of by lint (MS132).
+	// **Supersedes** field: a Supersedes field (export's) as written,
+	// renamed; seed 000's "supersedes" too, decided once the line has
+	// its place (planner.seedSupersedes), so replay leaves out what
+	// the line corrects, as the seed's Supersession Protocol says ("old
+	// event stays but stops being surfaced"). It was a detail, which
+	// replay ignores and lint warns of (MS132).
 	if d.Refs, err = rename(append(related, supersedes)); err != nil {
 		return l, err
 	}
-	if d.Supersedes, err = rename(append(fieldSupersedes, supersedes)); err != nil {
+	if d.Supersedes, err = rename(fieldSupersedes); err != nil {
+		return l, err
+	}
+	if l.seedSupersedes, err = rename([]string{supersedes}); err != nil {
 		return l, err
 	}
 	// Details: the line's own, then what has no other place.
