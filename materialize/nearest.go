@@ -29,6 +29,18 @@ func UnknownEntity(g *Graph, name, at string) *UnknownEntityError {
 	return &UnknownEntityError{Name: name, At: at, Nearest: Nearest(g, name, 3)}
 }
 
+// CheckEntityName returns the error for a name that cannot name a node
+// because it is empty once canonical (Canon: "", blanks, "-" or "_"
+// alone), else nil. recall, snapshot and log --entity give it before
+// they read the graph: such a name is no misspelling, and Nearest would
+// suggest the first nodes of the graph, since every key contains "".
+func CheckEntityName(name string) error {
+	if Canon(name) == "" {
+		return fmt.Errorf("entity %q is empty: name a node of the graph", words.Clip(name))
+	}
+	return nil
+}
+
 func (e *UnknownEntityError) Error() string { return e.For(front.CLI) }
 
 // For is the message as front end f words it: what is wrong, the

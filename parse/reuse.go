@@ -101,7 +101,7 @@ func (p *state) makeDetails(n int) []Detail {
 	}
 	if p.reuse == nil && n > 0 && n <= chunkDetails {
 		if cap(p.detailChunk)-len(p.detailChunk) < n {
-			p.detailChunk = make([]Detail, 0, chunkDetails)
+			p.detailChunk = make([]Detail, 0, nextChunk(cap(p.detailChunk), n, chunkDetails))
 		}
 		return take(&p.detailChunk, n)
 	}
@@ -124,11 +124,20 @@ func (p *state) makeStrs(n int) []string {
 	}
 	if p.reuse == nil && n > 0 && n <= chunkStrs {
 		if cap(p.strChunk)-len(p.strChunk) < n {
-			p.strChunk = make([]string, 0, chunkStrs)
+			p.strChunk = make([]string, 0, nextChunk(cap(p.strChunk), n, chunkStrs))
 		}
 		return take(&p.strChunk, n)
 	}
 	return make([]string, 0, n)
+}
+
+// nextChunk is the room of the next chunk after one of room last, for
+// a slice of n, at most most: twice the last, from 16. A parse of one
+// event (append's and import's read-back of each event they write,
+// export's check of each event) then zeroes a few dozen elements, not
+// max: the full chunks were most of that parse's time.
+func nextChunk(last, n, most int) int {
+	return max(min(max(2*last, 16), most), n)
 }
 
 // chunkDetails and chunkStrs size the chunks that events keep for good

@@ -8,6 +8,7 @@ import (
 
 	"github.com/memsys/memsys/internal/app/memory"
 	"github.com/memsys/memsys/internal/base/words"
+	"github.com/memsys/memsys/materialize"
 )
 
 // logCommand lists events oldest first, one line each, archive
@@ -44,6 +45,14 @@ func runLog(ctx context.Context, cmd *cli.Command) error {
 	f := memory.LogFilter{Entity: cmd.String("entity"), Agent: cmd.String("agent"), Since: cmd.String("since"),
 		Until: cmd.String("until"), RefsTo: cmd.String("refs-to"), At: cmd.String("at"),
 		Open: cmd.Bool("open"), Superseded: cmd.Bool("superseded"), Limit: int(cmd.Int("limit"))}
+	if cmd.IsSet("entity") {
+		// An empty --entity (an unset variable in a script) is no
+		// filter to LogFilter: say so, as recall and snapshot do,
+		// rather than list every event.
+		if err := materialize.CheckEntityName(f.Entity); err != nil {
+			return cannotRun{err}
+		}
+	}
 	if cmd.IsSet("limit") && f.Limit < 1 {
 		return cannotRun{memory.ErrLimit("--limit", f.Limit, "every event")}
 	}

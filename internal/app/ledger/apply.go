@@ -1,8 +1,11 @@
 package ledger
 
 import (
+	"cmp"
+	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/memsys/memsys/internal/app/memory"
 	"github.com/memsys/memsys/internal/io/workspace"
@@ -46,7 +49,9 @@ func Import(root, file string, src []byte, agent string, dryRun bool) (*Result, 
 	if err != nil {
 		return nil, err
 	}
-	lines, err := Plan(file, src, first, memory.KnownIn(log, arch), ImportedIn(log, arch), agent)
+	edges := parse.ScanSupersedes(archName, archSrc)
+	edges = append(edges, parse.ScanSupersedes(parse.LogFile, logSrc)...)
+	lines, err := planEdges(file, src, first, memory.KnownIn(log, arch), ImportedIn(log, arch), agent, edges)
 	if err != nil {
 		return nil, err
 	}
@@ -84,15 +89,43 @@ func Import(root, file string, src []byte, agent string, dryRun bool) (*Result, 
 
 // ExportRoot writes the history of the memory at root to w as JSONL
 // (see Write): its events inside an Event Log section, the archive's
-// included. It writes nothing when the memory cannot be read whole.
-// The history streams through the parser (no event is kept, only its
-// line), and the lines go out at the end, once the whole memory was
-// read: the output is about the size of the log, where the parsed
-// events were four times it.
+// included. It writes nothing when the memory cannot be read whole, or
+// when import would refuse a line of it: what export writes, import
+// takes. The history streams through the parser (no event is kept,
+// only its line), and the lines go out at the end, once the whole
+// memory was read: the output is about the size of the log, where the
+// parsed events were four times it.
 func ExportRoot(root string, w io.Writer) error {
+	out, err := exportLines(root, true)
+	if errors.Is(err, errProblemInChecked) {
+		out, err = exportLines(root, false)
+	}
+	if err != nil {
+		return err
+	}
+	if _, err := w.Write(out); err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	return nil
+}
+
+// errProblemInChecked says that the parser found a problem inside an
+// event whose read-back exportLines took from the log (planner.plan):
+// the text alone would not read back cleanly, so the export is checked
+// again parsing every text, as import does.
+var errProblemInChecked = errors.New("a problem inside an event checked from the log")
+
+// exportLines is ExportRoot's lines, or the first event export refuses.
+// With fromLog, an event whose text is what import would write is
+// checked against the event as the log parsed it (planner.plan).
+func exportLines(root string, fromLog bool) ([]byte, error) {
 	var out []byte
-	var bad error // the first event holding a control character
+	var bad error // the first event holding a control character, or that import refuses
 	var took doneCount
+	// p imports what is written into an empty memory, as the round
+	// trip (export, import elsewhere) does.
+	p := newPlanner(parse.FormatID(1, 3), func(int) (string, string, bool) { return "", "", false }, nil, "agent")
+	checked := map[string][]span{} // by file: the events checked against the log's parse
 	mem, err := workspace.StreamWith(root, func(m *workspace.Memory) {
 		// A line is a little longer than its event's text: room for
 		// most histories in one allocation.
@@ -111,23 +144,65 @@ func ExportRoot(root string, w io.Writer) error {
 			return
 		}
 		out = appendRecord(out, e)
+		// Any other line import would refuse (an unknown type, a ref
+		// or Supersedes naming no earlier event, a closes naming no
+		// loop, a bad priority or time, an ID used twice: what lint
+		// reports as errors) is refused here too, by import's own
+		// planner run as an import into an empty memory, so the round
+		// trip export promises cannot fail half way.
+		var from *parse.Event
+		if fromLog {
+			from = e
+		}
+		l, err := p.plan(lineOf(e), from)
+		if err != nil {
+			bad = fmt.Errorf("%s:%d: memsys import would refuse %s: %v; correct the event in the log (memsys lint reports it), then export again", e.Range.File, e.Range.Line, e.ID, err)
+			return
+		}
+		if fromLog && l.NewID == e.ID && sameText(l.Text, e.Text) {
+			checked[e.Range.File] = append(checked[e.Range.File], span{e.Range.Line, e.Range.EndLine})
+		}
 	}, parse.Reuse(&took))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := mem.Incomplete(); err != nil {
-		return err
+		return nil, err
 	}
 	if err := mem.Unread(); err != nil {
-		return err
+		return nil, err
+	}
+	// Before bad: an event checked against the log's parse may be the
+	// first that import refuses.
+	if problemInside(checked, mem.Archive, mem.Log) {
+		return nil, errProblemInChecked
 	}
 	if bad != nil {
-		return bad
+		return nil, bad
 	}
-	if _, err := w.Write(out); err != nil {
-		return fmt.Errorf("export: %w", err)
+	return out, nil
+}
+
+// span is the lines of an event, first to last.
+type span struct{ first, last int }
+
+// problemInside reports whether a problem of logs (nil ones skipped)
+// falls on a line of one of the spans of its file in checked, which
+// are in file order.
+func problemInside(checked map[string][]span, logs ...*parse.Log) bool {
+	for _, l := range logs {
+		if l == nil {
+			continue
+		}
+		for _, pr := range l.Problems {
+			spans := checked[pr.Range.File]
+			i, _ := slices.BinarySearchFunc(spans, pr.Range.Line, func(s span, line int) int { return cmp.Compare(s.last, line) })
+			if i < len(spans) && spans[i].first <= pr.Range.Line {
+				return true
+			}
+		}
 	}
-	return nil
+	return false
 }
 
 // doneCount is a stream's consumer that is done with each event when

@@ -49,6 +49,71 @@ func ToRecord(e *parse.Event) Record {
 	return r
 }
 
+// lineOf is the line export writes for e as import reads it
+// (decodeLine of ToRecord's JSON), built from the event: export checks
+// every line it writes as import would plan it, and decoding the JSON
+// it just encoded was half that check's time. Strings are as the JSON
+// gives them back (asJSON); lists are copies, since a stream reuses
+// the event's memory. TestExportRootSame holds the two to the same
+// outcome on every fixture memory.
+func lineOf(e *parse.Event) lineIn {
+	in := lineIn{
+		oldID: asJSON(e.ID), typ: asJSON(e.Type), ts: asJSON(e.Time.ISO()),
+		draft: memory.Draft{Agent: asJSON(e.Agent), Scope: asJSON(e.Scope), Summary: asJSON(e.Summary),
+			Details: jsonDetails(e.Details), Tags: jsonStrings(e.Tags)},
+		related:   jsonStrings(e.Refs),
+		haveScope: true, haveDetails: true,
+	}
+	for _, f := range e.Fields {
+		if isCarried(f.Key) {
+			continue
+		}
+		k, v := asJSON(f.Key), asJSON(fieldValue(e, f))
+		if parse.SameKey(k, "supersedes") {
+			in.fieldSupersedes = append(in.fieldSupersedes, memory.SplitList([]string{v})...)
+			continue
+		}
+		in.extra = append(in.extra, memory.DraftDetail{Key: k, Value: v})
+	}
+	return in
+}
+
+// asJSON is s as a JSON string decodes back after appendString wrote
+// it: each byte of invalid UTF-8 becomes U+FFFD, as encoding/json
+// writes it; any other string comes back as it was.
+func asJSON(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		b.WriteRune(r) // utf8.RuneError for an invalid byte
+		i += n
+	}
+	return b.String()
+}
+
+func jsonStrings(xs []string) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = asJSON(x)
+	}
+	return out
+}
+
+func jsonDetails(ds []parse.Detail) memory.DraftDetails {
+	out := make(memory.DraftDetails, 0, len(ds))
+	for _, d := range ds {
+		dd := memory.DraftDetail{Key: asJSON(d.Key), Value: asJSON(d.Value)}
+		if len(d.Children) > 0 {
+			dd.Children = jsonDetails(d.Children)
+		}
+		out = append(out, dd)
+	}
+	return out
+}
+
 // fieldValue is the value export writes for the field f of e: as
 // written, but a Supersedes field written as a bullet list (read like
 // Refs, its line holds no value) gives the IDs the list names, so the

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memsys/memsys/internal/base/diag"
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/internal/testkit/fixtures"
 	"github.com/memsys/memsys/internal/testkit/loggen"
@@ -16,8 +17,11 @@ import (
 )
 
 // exportKept is ExportRoot as it was before it streamed: every event
-// loaded and kept, checked, then written. TestExportRootSame holds the
-// streamed one to it.
+// loaded and kept, checked, then written, the refusals of import
+// planned whole (Plan over the lines, as an import into an empty
+// memory). TestExportRootSame holds the streamed one to it: both
+// report the first event, in log order, that holds a control
+// character or that import would refuse.
 func exportKept(root string, w *bytes.Buffer) error {
 	mem, err := workspace.Load(root)
 	if err != nil {
@@ -26,16 +30,41 @@ func exportKept(root string, w *bytes.Buffer) error {
 	if err := mem.Incomplete(); err != nil {
 		return err
 	}
+	var inLog []*parse.Event
 	for i := range mem.Events {
-		e := &mem.Events[i]
-		if !e.InLog {
-			continue
-		}
-		if line, r, ok := lint.ControlAt(e); ok {
-			return fmt.Errorf("%s:%d: %s holds %s, then export again", e.Range.File, line, e.ID, lint.ControlMessage(r))
+		if mem.Events[i].InLog {
+			inLog = append(inLog, &mem.Events[i])
 		}
 	}
-	return writeIf(w, mem.Events, func(e *parse.Event) bool { return e.InLog })
+	var bad error
+	first := len(inLog)
+	for i, e := range inLog {
+		if line, r, ok := lint.ControlAt(e); ok {
+			bad, first = fmt.Errorf("%s:%d: %s holds %s, then export again", e.Range.File, line, e.ID, lint.ControlMessage(r)), i
+			break
+		}
+	}
+	var lines bytes.Buffer
+	if err := writeIf(&lines, mem.Events, func(e *parse.Event) bool { return e.InLog }); err != nil {
+		return err
+	}
+	none := func(int) (string, string, bool) { return "", "", false }
+	if _, err := Plan("l", lines.Bytes(), "evt-001", none, nil, "agent"); err != nil {
+		var n int
+		if _, serr := fmt.Sscanf(err.Error(), "l:%d:", &n); serr != nil {
+			return serr
+		}
+		if n-1 < first {
+			e := inLog[n-1]
+			why := strings.TrimPrefix(err.Error(), fmt.Sprintf("l:%d: ", n))
+			bad = fmt.Errorf("%s:%d: memsys import would refuse %s: %s; correct the event in the log (memsys lint reports it), then export again", e.Range.File, e.Range.Line, e.ID, why)
+		}
+	}
+	if bad != nil {
+		return bad
+	}
+	w.Write(lines.Bytes())
+	return nil
 }
 
 // TestExportRootSame checks that the streamed export writes the bytes,
@@ -58,7 +87,7 @@ func TestExportRootSame(t *testing.T) {
 	cut := bytes.Index(gen, []byte("\n### evt-151 "))
 	head := "# Changelog\n\n## Event Log\n\n"
 	event := func(n int, summary string) string {
-		return fmt.Sprintf("### evt-%03d | 2026-01-02 03:04 | a | note\n**Scope**: s\n**Summary**: %s\n\n", n, summary)
+		return fmt.Sprintf("### evt-%03d | 2026-01-02 03:04 | a | test\n**Scope**: s\n**Summary**: %s\n\n", n, summary)
 	}
 	long := strings.Repeat("x", parse.MaxLineLength+10)
 	ms = append(ms,
@@ -100,6 +129,15 @@ func TestExportRootSame(t *testing.T) {
 		}
 		if want.Len() > 0 {
 			nonEmpty++
+			// What export writes, import takes: into an empty memory,
+			// every line (docs/agents.md, "memsys export").
+			empty := t.TempDir()
+			if err := os.WriteFile(filepath.Join(empty, workspace.LogName), []byte("# Changelog\n\n## Event Log\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := Import(empty, "export.jsonl", got.Bytes(), "agent", false); err != nil {
+				t.Errorf("%s: export wrote a ledger import refuses: %v", m.name, err)
+			}
 		}
 	}
 	// The corpus must exercise both sides: a test that compared only
@@ -108,4 +146,28 @@ func TestExportRootSame(t *testing.T) {
 		t.Errorf("%d memories exported lines and %d failed, want at least 100 and 4", nonEmpty, failed)
 	}
 	t.Logf("%d memories: %d exported lines, %d failed alike", len(ms), nonEmpty, failed)
+}
+
+// TestProblemInside: export checks an event against the log's parse
+// only when no parse problem falls inside it; the guard must see a
+// problem on any line of a checked event, in its own file only.
+func TestProblemInside(t *testing.T) {
+	checked := map[string][]span{"CHANGELOG.md": {{5, 18}, {20, 31}}, "changelog-archive.md": {{3, 9}}}
+	at := func(file string, line int) *parse.Log {
+		return &parse.Log{Problems: []parse.Problem{{Range: diag.Range{File: file, Line: line}}}}
+	}
+	for _, tc := range []struct {
+		file string
+		line int
+		want bool
+	}{
+		{"CHANGELOG.md", 4, false}, {"CHANGELOG.md", 5, true}, {"CHANGELOG.md", 18, true},
+		{"CHANGELOG.md", 19, false}, {"CHANGELOG.md", 20, true}, {"CHANGELOG.md", 31, true},
+		{"CHANGELOG.md", 32, false}, {"changelog-archive.md", 9, true}, {"changelog-archive.md", 10, false},
+		{"other.md", 6, false},
+	} {
+		if got := problemInside(checked, nil, at(tc.file, tc.line)); got != tc.want {
+			t.Errorf("%s:%d: got %v, want %v", tc.file, tc.line, got, tc.want)
+		}
+	}
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/memsys/memsys/internal/app/memory"
+	"github.com/memsys/memsys/internal/base/front"
 	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
@@ -45,6 +46,9 @@ type Line struct {
 	// Skipped is true when the memory already holds the event this
 	// line was imported as (NewID): it is not appended again.
 	Skipped bool
+	// seedSupersedes are the new IDs a seed 000 "supersedes" key
+	// names, before plan decides how to write them.
+	seedSupersedes []string
 }
 
 // Imported answers whether the memory already holds the event a ledger
@@ -141,10 +145,18 @@ type Existing = memory.Known
 // lines. The first bad line stops the plan with
 // "file:line: what is wrong: what to do".
 func Plan(file string, src []byte, first string, existing Existing, imported Imported, agent string) ([]Line, error) {
+	return planEdges(file, src, first, existing, imported, agent, nil)
+}
+
+// planEdges is Plan into a memory whose events carry the Supersedes
+// fields edges (archive first, then log: parse.ScanSupersedes).
+func planEdges(file string, src []byte, first string, existing Existing, imported Imported, agent string, edges []parse.Supersession) ([]Line, error) {
 	var out []Line
-	newOf := oldIDs{}            // old ID → new ID
-	byNum := map[int][2]string{} // new number → new ID and type
-	next := first
+	p := newPlanner(first, existing, imported, agent)
+	for _, e := range edges {
+		p.edges = append(p.edges, e)
+		p.hides[idNum(e.ID)] = p.hidden(e.Targets)
+	}
 	// A byte order mark, as Windows editors write one, is not part of
 	// the first object (RFC 8259 lets a parser ignore it; the log's
 	// parser does the same).
@@ -158,53 +170,12 @@ func Plan(file string, src []byte, first string, existing Existing, imported Imp
 		if len(raw) == 0 {
 			continue
 		}
-		fail := func(format string, args ...any) error {
-			return fmt.Errorf("%s:%d: %s", file, n, fmt.Sprintf(format, args...))
-		}
-		fields, err := object(raw)
-		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-			err = errors.New("the line ends inside the object")
-		}
+		l, err := p.line(raw)
 		if err != nil {
-			return nil, fail("not a JSON object (%v): write one event object per line", err)
-		}
-		if _, ok := parse.EventNum(next); !ok {
-			return nil, fail("this line's event would be %s, past the largest event ID there can be (%s): import fewer lines", next, parse.FormatID(parse.MaxEventNum, 3))
-		}
-		l, err := planLine(fields, next, agent, newOf)
-		if err != nil {
-			return nil, fail("%v", err)
+			return nil, fmt.Errorf("%s:%d: %v", file, n, err)
 		}
 		l.Line = n
-		if _, dup := newOf.byText[l.OldID]; dup {
-			return nil, fail("id %q appears twice: give every line its own id", words.Clip(l.OldID))
-		}
-		if imported != nil {
-			if id, ok := imported(l.OldID, l.Draft.Time, strings.TrimSpace(l.Draft.Summary)); ok {
-				l.NewID, l.Skipped = id, true
-				newOf.set(l.OldID, id)
-				out = append(out, l)
-				continue
-			}
-		}
-		newOf.set(l.OldID, l.NewID)
-		num := idNum(l.NewID)
-		byNum[num] = [2]string{l.NewID, strings.ToLower(strings.TrimSpace(l.Draft.Type))}
-		known := func(k int) (string, string, bool) {
-			if e, ok := byNum[k]; ok {
-				return e[0], e[1], true
-			}
-			return existing(k)
-		}
-		if err := memory.Normalize(&l.Draft, known); err != nil {
-			return nil, fail("%v", err)
-		}
-		l.Text = memory.Render(l.NewID, l.Draft, "\n")
-		if err := memory.CheckRoundTrip(l.NewID, l.Draft, l.Text); err != nil {
-			return nil, fail("%v", err)
-		}
 		out = append(out, l)
-		next = parse.FormatID(num+1, len(first)-len("evt-"))
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%s:%d: %v: lines are limited to %d bytes", file, n+1, err, MaxLine)
@@ -212,6 +183,108 @@ func Plan(file string, src []byte, first string, existing Existing, imported Imp
 	// Refs name old IDs until every line is read: a ref must be to an
 	// earlier line or to an event already in the memory.
 	return out, nil
+}
+
+// planner plans a ledger's lines one at a time (Plan's loop), keeping
+// only what later lines need of earlier ones: their old and new IDs
+// and the new events' types. ExportRoot runs it over each line it
+// writes, so what export writes is exactly what import takes.
+type planner struct {
+	first, next string
+	existing    Existing
+	imported    Imported
+	agent       string
+	newOf       oldIDs            // old ID → new ID
+	byNum       map[int][2]string // new number → new ID and type
+	// edges are the Supersedes fields of the memory and of the lines
+	// planned so far, in order: which events a live event corrects.
+	edges []parse.Supersession
+	// hides maps an event's number to the events it hides as seed 000
+	// reads "supersedes": those it names and, transitively, those they
+	// hid.
+	hides map[int][]string
+}
+
+func newPlanner(first string, existing Existing, imported Imported, agent string) *planner {
+	return &planner{first: first, next: first, existing: existing, imported: imported, agent: agent, byNum: map[int][2]string{}, hides: map[int][]string{}}
+}
+
+// line plans one non-empty ledger line (raw, trimmed), or says what is
+// wrong with it and what to do, without the file and line number.
+func (p *planner) line(raw []byte) (Line, error) {
+	fields, err := object(raw)
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		err = errors.New("the line ends inside the object")
+	}
+	if err != nil {
+		return Line{}, fmt.Errorf("not a JSON object (%v): write one event object per line", err)
+	}
+	if _, ok := parse.EventNum(p.next); !ok {
+		return Line{}, fmt.Errorf("this line's event would be %s, past the largest event ID there can be (%s): import fewer lines", p.next, parse.FormatID(parse.MaxEventNum, 3))
+	}
+	in, err := decodeLine(fields)
+	if err != nil {
+		return Line{}, err
+	}
+	return p.plan(in, nil)
+}
+
+// plan plans one line read (line, or export's lineOf). e, when not
+// nil, is the event the line was exported from, parsed from the log:
+// when the event's text is what import would write, the text is known
+// to read back as e, and the read-back compares with e instead of
+// parsing the text again, which was a third of export's time.
+func (p *planner) plan(in lineIn, e *parse.Event) (Line, error) {
+	l, err := planLine(in, p.next, p.agent, p.newOf)
+	if err != nil {
+		return Line{}, err
+	}
+	if _, dup := p.newOf.byText[l.OldID]; dup {
+		return Line{}, fmt.Errorf("id %q appears twice: give every line its own id", words.Clip(l.OldID))
+	}
+	if p.imported != nil {
+		if id, ok := p.imported(l.OldID, l.Draft.Time, strings.TrimSpace(l.Draft.Summary)); ok {
+			l.NewID, l.Skipped = id, true
+			p.newOf.set(l.OldID, id)
+			return l, nil
+		}
+	}
+	p.seedSupersedes(&l)
+	num := idNum(l.NewID)
+	// The line's own new ID is not known yet: a ref, Supersedes or
+	// closes naming it names the event itself, which append, where
+	// the new ID is never in the log, refuses too.
+	known := func(k int) (string, string, bool) {
+		if e, ok := p.byNum[k]; ok {
+			return e[0], e[1], true
+		}
+		return p.existing(k)
+	}
+	if err := memory.Normalize(&l.Draft, known); err != nil {
+		// In the words of a JSON object, as append --json words them:
+		// a ledger line has keys, not the flags the CLI's words name
+		// ("pass the "scope" key", not "pass --scope").
+		return Line{}, errors.New(front.Message(err, front.JSON))
+	}
+	p.newOf.set(l.OldID, l.NewID)
+	p.byNum[num] = [2]string{l.NewID, strings.ToLower(strings.TrimSpace(l.Draft.Type))}
+	if len(l.Draft.Supersedes) > 0 {
+		p.edges = append(p.edges, parse.Supersession{ID: l.NewID, Targets: l.Draft.Supersedes})
+	}
+	if h := p.hidden(append(slices.Clone(l.Draft.Supersedes), l.seedSupersedes...)); len(h) > 0 {
+		p.hides[num] = h
+	}
+	l.Text = memory.Render(l.NewID, l.Draft, "\n")
+	if e != nil && e.ID == l.NewID && sameText(l.Text, e.Text) {
+		err = memory.ReadsBackAs(l.NewID, l.Draft, e)
+	} else {
+		err = memory.CheckRoundTrip(l.NewID, l.Draft, l.Text)
+	}
+	if err != nil {
+		return Line{}, err
+	}
+	p.next = parse.FormatID(num+1, len(p.first)-len("evt-"))
+	return l, nil
 }
 
 // field is one key of a line's object, in the order written.
@@ -329,16 +402,81 @@ func renameCloses(ds []memory.DraftDetail, newOf oldIDs) {
 	}
 }
 
-// planLine maps one object. newOf maps the old IDs of earlier lines.
-func planLine(fs []field, newID, agent string, newOf oldIDs) (Line, error) {
-	l := Line{NewID: newID}
-	d := &l.Draft
-	var (
-		typ, ts, entity, supersedes string
-		related, fieldSupersedes    []string
-		extra                       []memory.DraftDetail
-		haveScope, haveDetails      bool
-	)
+// lineIn is one ledger line as read, before it is planned: decodeLine
+// reads it from the line's JSON, lineOf from an event that export
+// writes as a line, without the JSON in between.
+type lineIn struct {
+	oldID, typ, ts, entity, supersedes string
+	// draft holds agent, scope, summary, details and tags as given.
+	draft                    memory.Draft
+	related, fieldSupersedes []string
+	extra                    []memory.DraftDetail // details from other keys, in order
+	haveScope, haveDetails   bool
+}
+
+// seedSupersedes writes the events a seed 000 "supersedes" key names
+// into l's Supersedes field, so replay leaves them out, as the seed's
+// Supersession Protocol does. The seed hides every event any line
+// supersedes, where memsys's replay brings a corrected event back when
+// its correction is superseded in turn; so the line also supersedes
+// what the events it names hid (p.hides): correcting a correction
+// keeps the original hidden, as in the seed. A target that a live
+// event already supersedes, and that this line does not supersede as
+// well, is left out of the field: two live corrections of one event
+// are an error (lint MS126) on events no one may edit, and the target
+// is hidden already, as the seed has it. It stays a ref and a
+// "supersedes" detail, as import wrote every target before.
+func (p *planner) seedSupersedes(l *Line) {
+	targets := p.hidden(l.seedSupersedes)
+	in := func(ids []string, id string) bool {
+		return slices.ContainsFunc(ids, func(s string) bool { return idNum(s) == idNum(id) })
+	}
+	for _, id := range targets {
+		if in(l.Draft.Supersedes, id) || idNum(id) == idNum(l.NewID) {
+			continue
+		}
+		if by, ok := materialize.SupersededAt(p.edges, 0, id); ok && !in(targets, by) && !in(l.Draft.Supersedes, by) {
+			l.Draft.Details = append(l.Draft.Details, memory.DraftDetail{Key: "supersedes", Value: id})
+			continue
+		}
+		l.Draft.Supersedes = append(l.Draft.Supersedes, id)
+	}
+	l.seedSupersedes = targets
+}
+
+// hidden returns ids and, after each, the events it hid (p.hides),
+// each ID once.
+func (p *planner) hidden(ids []string) []string {
+	var out []string
+	seen := map[int]bool{}
+	for _, id := range ids {
+		for _, x := range append([]string{id}, p.hides[idNum(id)]...) {
+			if n := idNum(x); !seen[n] {
+				seen[n] = true
+				out = append(out, x)
+			}
+		}
+	}
+	return out
+}
+
+// sameText reports whether rendered, what Render writes for an event,
+// is text, an event's Text (its source without the blank lines and
+// separator after it), which has no final line end when the file ends
+// without one.
+func sameText(rendered []byte, text string) bool {
+	if len(rendered) == len(text)+1 && rendered[len(text)] == '\n' {
+		rendered = rendered[:len(text)]
+	}
+	return string(rendered) == text
+}
+
+// decodeLine reads one object's keys.
+func decodeLine(fs []field) (lineIn, error) {
+	var in lineIn
+	d := &in.draft
+	typ, ts, entity, supersedes := &in.typ, &in.ts, &in.entity, &in.supersedes
+	related, fieldSupersedes, extra := &in.related, &in.fieldSupersedes, &in.extra
 	str := func(f field) (string, error) {
 		var s string
 		if err := json.Unmarshal(f.raw, &s); err != nil {
@@ -361,25 +499,25 @@ func planLine(fs []field, newID, agent string, newOf oldIDs) (Line, error) {
 		var err error
 		switch f.key {
 		case "id":
-			l.OldID, err = str(f)
+			in.oldID, err = str(f)
 		case "ts":
-			ts, err = str(f)
+			*ts, err = str(f)
 		case "type":
-			typ, err = str(f)
+			*typ, err = str(f)
 		case "agent":
 			d.Agent, err = str(f)
 		case "scope":
 			d.Scope, err = str(f)
-			haveScope = true
+			in.haveScope = true
 		case "content":
 			d.Summary, err = str(f)
 		case "details":
-			haveDetails = true
+			in.haveDetails = true
 			if err = json.Unmarshal(f.raw, &d.Details); err != nil {
 				err = fmt.Errorf("\"details\" must be a list of {\"key\", \"value\", \"children\"} objects")
 			}
 		case "related":
-			related, err = list(f)
+			*related, err = list(f)
 		case "tags":
 			// A string is a comma-separated list, as --tags takes it; in
 			// a list each item is one tag, and a comma in one is an error.
@@ -390,9 +528,9 @@ func planLine(fs []field, newID, agent string, newOf oldIDs) (Line, error) {
 				d.Tags, err = list(f)
 			}
 		case "supersedes":
-			supersedes, err = str(f)
+			*supersedes, err = str(f)
 		case "entity":
-			entity, err = str(f)
+			*entity, err = str(f)
 		case "fields":
 			var xs []Field
 			if err = json.Unmarshal(f.raw, &xs); err != nil {
@@ -403,10 +541,10 @@ func planLine(fs []field, newID, agent string, newOf oldIDs) (Line, error) {
 					// export's Supersedes field: memsys's correction,
 					// which must stay a field for replay to skip
 					// the events it names (a detail is ignored).
-					fieldSupersedes = append(fieldSupersedes, memory.SplitList([]string{x.Value})...)
+					*fieldSupersedes = append(*fieldSupersedes, memory.SplitList([]string{x.Value})...)
 					continue
 				}
-				extra = append(extra, memory.DraftDetail{Key: x.Key, Value: x.Value})
+				*extra = append(*extra, memory.DraftDetail{Key: x.Key, Value: x.Value})
 			}
 		default:
 			// priority, source, session, status and anything else: a
@@ -415,12 +553,22 @@ func planLine(fs []field, newID, agent string, newOf oldIDs) (Line, error) {
 			if err2 != nil {
 				v = string(f.raw) // numbers, booleans, lists: their JSON text
 			}
-			extra = append(extra, memory.DraftDetail{Key: f.key, Value: v})
+			*extra = append(*extra, memory.DraftDetail{Key: f.key, Value: v})
 		}
 		if err != nil {
-			return l, err
+			return in, err
 		}
 	}
+	return in, nil
+}
+
+// planLine maps one line read. newOf maps the old IDs of earlier lines.
+func planLine(in lineIn, newID, agent string, newOf oldIDs) (Line, error) {
+	l := Line{NewID: newID, OldID: in.oldID, Draft: in.draft}
+	d := &l.Draft
+	typ, ts, entity, supersedes := in.typ, in.ts, in.entity, in.supersedes
+	related, fieldSupersedes, extra := in.related, in.fieldSupersedes, in.extra
+	haveScope, haveDetails := in.haveScope, in.haveDetails
 	if l.OldID == "" {
 		return l, fmt.Errorf("no \"id\": every line needs one, so \"related\" and \"supersedes\" can name it")
 	}
@@ -474,13 +622,21 @@ func planLine(fs []field, newID, agent string, newOf oldIDs) (Line, error) {
 	if strings.TrimSpace(d.Agent) == "" {
 		d.Agent = agent
 	}
-	// Refs: related and supersedes, renamed to the new IDs; so is a
-	// Supersedes field.
+	// self says whether id names this very line, by its id as written
+	// or, an evt-NNN, by number: the line's event would refer to,
+	// correct or close itself, which lint faults (MS104, MS124, MS129)
+	// and append cannot write.
+	self := func(id string) bool {
+		return id == l.OldID || idNum(id) > 0 && idNum(id) == idNum(l.OldID)
+	}
 	rename := func(ids []string) ([]string, error) {
 		var out []string
 		for _, r := range ids {
 			if r = strings.TrimSpace(r); r == "" {
 				continue
+			}
+			if self(r) {
+				return nil, fmt.Errorf("\"related\" or \"supersedes\" names %q, this line's own id: an event cannot refer to or correct itself, so remove it", words.Clip(r))
 			}
 			id, ok := newOf.get(r)
 			if !ok {
@@ -495,10 +651,20 @@ func planLine(fs []field, newID, agent string, newOf oldIDs) (Line, error) {
 		}
 		return out, nil
 	}
+	// Refs: related and supersedes, renamed to the new IDs. The
+	// **Supersedes** field: a Supersedes field (export's) as written,
+	// renamed; seed 000's "supersedes" too, decided once the line has
+	// its place (planner.seedSupersedes), so replay leaves out what
+	// the line corrects, as the seed's Supersession Protocol says ("old
+	// event stays but stops being surfaced"). It was a detail, which
+	// replay ignores and lint warns of (MS132).
 	if d.Refs, err = rename(append(related, supersedes)); err != nil {
 		return l, err
 	}
 	if d.Supersedes, err = rename(fieldSupersedes); err != nil {
+		return l, err
+	}
+	if l.seedSupersedes, err = rename([]string{supersedes}); err != nil {
 		return l, err
 	}
 	// Details: the line's own, then what has no other place.
@@ -515,15 +681,17 @@ func planLine(fs []field, newID, agent string, newOf oldIDs) (Line, error) {
 	if l.OldID != newID {
 		add = append(add, memory.DraftDetail{Key: materialize.LedgerIDKey, Value: l.OldID})
 	}
-	if supersedes != "" {
-		s := supersedes
-		if id, ok := newOf.get(s); ok {
-			s = id
-		}
-		add = append(add, memory.DraftDetail{Key: "supersedes", Value: s})
-	}
 	if !exact {
 		add = append(add, memory.DraftDetail{Key: materialize.LedgerTSKey, Value: ts})
+	}
+	for _, c := range d.Details {
+		if parse.SameKey(c.Key, "closes") {
+			for _, id := range memory.SplitList([]string{c.Value}) {
+				if self(id) {
+					return l, fmt.Errorf("closes %q names this line's own id: a loop is closed by a later event, so name the loop's id", words.Clip(id))
+				}
+			}
+		}
 	}
 	renameCloses(d.Details, newOf)
 	d.Details = append(append(d.Details, add...), extra...)
@@ -563,19 +731,23 @@ func minute(ts string) (string, bool, error) {
 	if ts == "" {
 		return "", false, fmt.Errorf("no \"ts\": give the time as ISO 8601, e.g. \"2026-01-28T14:03:11-05:00\"")
 	}
-	bad := fmt.Errorf("\"ts\" %q is not ISO 8601: write e.g. \"2026-01-28T14:03\" or \"2026-01-28T14:03:11-05:00\"", words.Clip(ts))
+	// Built only when needed: export checks every event's time here,
+	// and formatting it for each was a tenth of that check.
+	bad := func() error {
+		return fmt.Errorf("\"ts\" %q is not ISO 8601: write e.g. \"2026-01-28T14:03\" or \"2026-01-28T14:03:11-05:00\"", words.Clip(ts))
+	}
 	if len(ts) == 10 {
 		if t, msg := parse.ParseTime(ts); msg == "" && t.DateOnly {
 			return ts + " 00:00", false, nil
 		}
-		return "", false, bad
+		return "", false, bad()
 	}
 	if len(ts) < 16 || ts[10] != 'T' && ts[10] != ' ' {
-		return "", false, bad
+		return "", false, bad()
 	}
 	m := ts[:10] + " " + ts[11:16]
 	if t, msg := parse.ParseTime(m); msg != "" || t.DateOnly {
-		return "", false, bad
+		return "", false, bad()
 	}
 	return m, len(ts) == 16, nil
 }

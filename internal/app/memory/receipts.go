@@ -87,6 +87,9 @@ func loopViews(g *materialize.Graph) []LoopView {
 // events is most of what the command costs (issue 15). Like
 // LoadHistory it refuses a history cut short by an over-long line.
 func Snapshot(root, entity, atID string) (*materialize.Snapshot, error) {
+	if err := materialize.CheckEntityName(entity); err != nil {
+		return nil, err
+	}
 	at, atOK := -1, true
 	if atID != "" {
 		at, atOK = parse.ArgNum(atID) // as regen, show, log and graph read --at

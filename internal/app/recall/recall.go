@@ -1,7 +1,6 @@
 package recall
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -126,8 +125,8 @@ func (q *Query) Check() error {
 		return front.Errorf("recall needs at least one entity, e.g. %s", front.Word{CLI: "memsys recall auth_module", MCP: `memsys_recall with "entities": ["auth_module"]`})
 	}
 	for _, e := range q.Entities {
-		if materialize.Canon(e) == "" {
-			return fmt.Errorf("entity %q is empty: name a node of the graph", words.Clip(e))
+		if err := materialize.CheckEntityName(e); err != nil {
+			return err
 		}
 	}
 	if q.Depth < 0 || q.Depth > MaxDepth {
