@@ -449,11 +449,15 @@ func lineCount(s string) int { return strings.Count(s, "\n") }
 // restore is the fix the history rules ask for, and the events after
 // it are as committed. An event the change moved, edited or renumbered,
 // and every event after it, is the change's doing and is judged in
-// full.
+// full. So is an ID a new event reuses (a rebase without the driver,
+// whose line merge appends the replayed evt-003 after HEAD's evt-003):
+// the finding on the new copy (MS107) names the shared ID, and marking
+// it would let the duplicate through lint --staged.
 func unchanged(base, head side, restored map[place]bool) func(string) bool {
 	b, h := base.events(), head.events()
 	nums := map[int]bool{}
-	for i, j := 0, 0; i < len(b) && j < len(h); j++ {
+	j := 0
+	for i := 0; i < len(b) && j < len(h); j++ {
 		r := restored[placeOf(&h[j])]
 		if b[i].Text == h[j].Text || r && b[i].Num == h[j].Num {
 			i++
@@ -461,6 +465,9 @@ func unchanged(base, head side, restored map[place]bool) func(string) bool {
 			break
 		} // else put back where it was: base lacks it
 		nums[h[j].Num] = true
+	}
+	for ; j < len(h); j++ {
+		delete(nums, h[j].Num)
 	}
 	return func(id string) bool {
 		n, ok := parse.EventNum(id)
