@@ -33,6 +33,10 @@ type RenumberResult struct {
 	// markers; the branch's version was read from the side of the
 	// merge, rebase or cherry-pick that is not onto.
 	Resolved []string
+	// LineMerged lists the resolved files that held no markers: git's
+	// line merge of a replayed commit (no driver) wrote them with an
+	// ID repeated, which renumber merged again from the commits.
+	LineMerged []string
 }
 
 // hasMarkers reports whether data holds a line that opens a git
@@ -108,6 +112,15 @@ func renumber(ctx context.Context, g Git, root, onto string, dryRun bool) (Renum
 			marked = name
 		}
 	}
+	if marked == "" && target == head {
+		if marked, err = lineMerged(ctx, g, root, head, names, curs); err != nil {
+			return res, err
+		}
+		if marked != "" {
+			stopped[slices.Index(names, marked)] = true
+			res.LineMerged = append(res.LineMerged, marked)
+		}
+	}
 	// mine is the commit whose version of a file with conflict markers
 	// is this branch's.
 	mine, parent := head, ""
@@ -119,14 +132,24 @@ func renumber(ctx context.Context, g Git, root, onto string, dryRun bool) (Renum
 	if res.Base, err = g.MergeBase(ctx, mine, target); err != nil {
 		return res, err
 	}
-	if parent != "" && parent != res.Base {
-		// The result would hold every event of the replayed commit's
-		// branch since the merge base, not only the commit's own.
+	// laterReplay is a replayed commit that is not the first after the
+	// merge base. Merged from the merge base, the result would hold
+	// every event of its branch since then, not only the commit's own;
+	// so, as the driver does, the stopped files are merged from the
+	// commit's parent, which is exact when HEAD holds the earlier
+	// commits' events (the second commit of a rebase) and conflicts
+	// when it does not (a later commit picked alone).
+	laterReplay := parent != "" && parent != res.Base
+	refuseLater := func() error {
 		// The driver stops here too (the ancestor holds the branch's
 		// earlier events, which ours never had), so "install the
 		// driver" is no advice; replaying from the first commit is.
-		return res, fmt.Errorf("%s has conflict markers from replaying %s, which is not the first commit after the merge base with %s: renumber would bring the commits before it too: abort, then replay the branch from its first new commit with the merge driver installed (git cherry-pick %s..%s), or resolve the markers by hand",
-			marked, short(mine), onto, short(res.Base), short(mine))
+		what, fix := "conflict markers", "resolve the markers by hand"
+		if len(res.LineMerged) > 0 {
+			what, fix = "an ID repeated by git's line merge", "give the repeated events the next free IDs by hand"
+		}
+		return fmt.Errorf("%s has %s from replaying %s, which is not the first commit after the merge base with %s: renumber would bring the commits before it too: abort, then replay the branch from its first new commit with the merge driver installed (git cherry-pick %s..%s), or %s",
+			marked, what, short(mine), onto, short(res.Base), short(mine), fix)
 	}
 	prefix, err := g.Prefix(ctx)
 	if err != nil {
@@ -169,13 +192,20 @@ func renumber(ctx context.Context, g Git, root, onto string, dryRun bool) (Renum
 		if !ok {
 			continue // onto has no such file: nothing to follow
 		}
-		anc, _, err := g.ReadFile(res.Base, prefix+name)
+		from := res.Base
+		if stopped[i] && laterReplay {
+			from = parent
+		}
+		anc, _, err := g.ReadFile(from, prefix+name)
 		if err != nil {
 			return res, err
 		}
-		r, err := Merge(Input{Path: name, Archive: name != parse.LogFile, Ancestor: anc, Ours: theirs, Theirs: cur, Text: text, OursLabel: onto, TheirsLabel: "this branch"})
+		r, err := Merge(Input{Path: name, Archive: name != parse.LogFile, Ancestor: anc, Ours: theirs, Theirs: cur, Text: text, OursLabel: onto, TheirsLabel: "this branch", AncestorOffOurs: from == parent})
 		if err != nil {
 			return res, err
+		}
+		if from == parent && from != res.Base && (len(r.Conflicts) > 0 || r.TextOnly) {
+			return res, refuseLater()
 		}
 		for _, c := range r.Conflicts {
 			res.Conflicts = append(res.Conflicts, c.String(name))
@@ -237,6 +267,51 @@ func allCRLF(b []byte) bool {
 // checkout is not left with LF events among CRLF ones.
 func toCRLF(b []byte) []byte {
 	return bytes.ReplaceAll(normalizeEOL(b), []byte("\n"), []byte("\r\n"))
+}
+
+// lineMerged returns the log file (or archive) that git's line merge
+// of a replayed commit wrote with an ID repeated, "" when none: a
+// rebase or cherry-pick without the driver whose commit appended
+// evt-003 after HEAD's own evt-003 merges cleanly as lines, leaves no
+// marker, and the duplicate's refs name HEAD's event. Only a file
+// that repeats an ID HEAD's version does not is taken, so a log
+// edited at a rebase's edit stop is left as it is.
+func lineMerged(ctx context.Context, g Git, root, head string, names []string, curs [][]byte) (string, error) {
+	if _, err := g.Resolve("MERGE_HEAD"); err == nil {
+		return "", nil
+	}
+	replaying := false
+	for _, ref := range []string{"REBASE_HEAD", "CHERRY_PICK_HEAD"} {
+		if _, err := g.Resolve(ref); err == nil {
+			replaying = true
+		}
+	}
+	if !replaying {
+		return "", nil
+	}
+	prefix, err := g.Prefix(ctx)
+	if err != nil {
+		return "", err
+	}
+	for i, name := range names {
+		if curs[i] == nil {
+			continue
+		}
+		ours, ok, err := g.ReadFile(head, prefix+name)
+		if err != nil {
+			return "", err
+		}
+		if !ok {
+			continue
+		}
+		archive := name != parse.LogFile
+		cur, _ := split(name, curs[i], archive)
+		was, _ := split(name, ours, archive)
+		if cur != nil && was != nil && cur.addedDuplicate(was) != "" {
+			return name, nil
+		}
+	}
+	return "", nil
 }
 
 // stoppedSide returns the commit that holds this branch's side of the
