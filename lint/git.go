@@ -187,6 +187,9 @@ func (p *Pass) history() diag.Diagnostics {
 	if pt, ok := p.Git().(PastTexts); ok && !revs.Merge {
 		ds, sh.restored = dropRestored(ds, head, revs.Base, pt)
 	}
+	if len(ds) > 0 && p.incomingFirst(head) {
+		ds = nil
+	}
 	if revs.NoteBase {
 		for i := range ds {
 			ds[i].Detail = "base commit " + revs.Base + "\n" + ds[i].Detail
@@ -194,6 +197,39 @@ func (p *Pass) history() diag.Diagnostics {
 	}
 	sh.historyFindings = ds
 	return ds
+}
+
+// incomingFirst reports whether the staged history is a merge in
+// progress laid out the other way round: the merged branch's events
+// with their IDs, then HEAD's events since the merge base, renumbered
+// after them, their text otherwise kept. The merge driver writes that
+// when the branch merged in is the trunk (git merge origin/main on a
+// feature branch), so the trunk's committed events keep their IDs; the
+// comparison with HEAD would take it for HEAD's events edited.
+func (p *Pass) incomingFirst(staged side) bool {
+	revs := p.Revisions()
+	m := revs.Merging
+	if m == nil || m.Op != OpMerge || len(m.Heads) != 1 || m.Heads[0].Base == "" {
+		return false
+	}
+	incoming, err := p.readSide(m.Heads[0].Commit)
+	if err != nil {
+		return false
+	}
+	if len(compare(incoming, staged, m.Op.Ref())) > 0 {
+		return false
+	}
+	mb, err := p.readSide(m.Heads[0].Base)
+	if err != nil {
+		return false
+	}
+	head, err := p.readSide(revs.Base) // HEAD, which lint --staged compares with
+	if err != nil {
+		return false
+	}
+	// HEAD's events that the merge base already had are the incoming
+	// side's too, which the comparison above kept as they were.
+	return len(Unmerged(mb.events(), head.events(), staged.events())) == 0
 }
 
 // dropRestored drops the findings of ds that an edited (MS301) or
