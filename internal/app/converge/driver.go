@@ -204,13 +204,17 @@ func runDriver(ctx context.Context, g Git, args DriverArgs) (DriverResult, error
 		if err != nil {
 			return res, err
 		}
+		// What the incoming side archived that HEAD still had, which
+		// the derived files' driver adds to HEAD's archive: HEAD's view,
+		// whichever way the log is laid out.
+		archived := r.Archived
 		if renumbers(r) && incomingIsTrunk(g, args.Incoming) {
 			// The trunk's events keep their IDs; HEAD's follow. Only a
 			// clean merge is turned round: conflict markers keep
 			// HEAD's side first, as git writes them.
 			in.Ours, in.Theirs = theirs, ours
 			in.AncestorOffOurs = false
-			if t, err := Merge(in); err == nil && len(t.Conflicts) == 0 && !t.TextOnly && len(t.Archived) == 0 && len(r.Archived) == 0 {
+			if t, err := Merge(in); err == nil && len(t.Conflicts) == 0 && !t.TextOnly {
 				r = t
 				res.Notes = append(res.Notes, args.Path+": merging the tip of "+trunkName(g, args.Incoming)+": its events keep their IDs and HEAD's new events follow them, renumbered")
 			}
@@ -226,7 +230,7 @@ func runDriver(ctx context.Context, g Git, args DriverArgs) (DriverResult, error
 			if res.Kind == Log {
 				// Always written, empty too, so one left by an earlier
 				// merge onto the same HEAD is never read for this one.
-				if err := stash(ctx, g, args.Path+archivedSuffix, ours, bytes.Join(r.Archived, nil)); err != nil {
+				if err := stash(ctx, g, args.Path+archivedSuffix, ours, bytes.Join(archived, nil)); err != nil {
 					return res, err
 				}
 			}
