@@ -199,8 +199,8 @@ func (p *Pass) history() diag.Diagnostics {
 	return ds
 }
 
-// incomingFirst reports whether the staged history is a merge in
-// progress laid out the other way round: the merged branch's events
+// incomingFirst reports whether the staged history is a merge (or
+// squash merge) of one branch in progress, laid out the other way round: the merged branch's events
 // with their IDs, then HEAD's events since the merge base, renumbered
 // after them, their text otherwise kept. The merge driver writes that
 // when the branch merged in is the trunk (git merge origin/main on a
@@ -209,7 +209,7 @@ func (p *Pass) history() diag.Diagnostics {
 func (p *Pass) incomingFirst(staged side) bool {
 	revs := p.Revisions()
 	m := revs.Merging
-	if m == nil || m.Op != OpMerge || len(m.Heads) != 1 || m.Heads[0].Base == "" {
+	if m == nil || (m.Op != OpMerge && m.Op != OpSquash) || len(m.Heads) != 1 || m.Heads[0].Base == "" {
 		return false
 	}
 	incoming, err := p.readSide(m.Heads[0].Commit)
