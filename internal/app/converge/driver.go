@@ -141,8 +141,9 @@ func RunDriver(ctx context.Context, args DriverArgs) (DriverResult, error) {
 
 // trunks are the revisions whose events a merge keeps numbered as
 // they are: the branch HEAD tracks, the remote's default branch, and
-// the usual local names of the default branch.
-var trunks = []string{"@{upstream}", "refs/remotes/origin/HEAD", "refs/heads/main", "refs/heads/master"}
+// the usual names of the default branch, remote (a clone made with git
+// remote add and git fetch has no origin/HEAD) and local.
+var trunks = []string{"@{upstream}", "refs/remotes/origin/HEAD", "refs/remotes/origin/main", "refs/remotes/origin/master", "refs/heads/main", "refs/heads/master"}
 
 // incomingIsTrunk reports whether a git merge brings in the tip of a
 // trunk (trunks) other than HEAD: git merge origin/main on a feature
