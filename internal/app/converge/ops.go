@@ -112,7 +112,7 @@ func renumber(ctx context.Context, g Git, root, onto string, dryRun bool) (Renum
 			marked = name
 		}
 	}
-	if marked == "" && target == head {
+	if marked == "" {
 		if marked, err = lineMerged(ctx, g, root, head, names, curs); err != nil {
 			return res, err
 		}
@@ -121,11 +121,16 @@ func renumber(ctx context.Context, g Git, root, onto string, dryRun bool) (Renum
 			res.LineMerged = append(res.LineMerged, marked)
 		}
 	}
+	// What the stopped file holds, and the way out by hand, in messages.
+	what, fix := "conflict markers", "resolve the markers by hand"
+	if len(res.LineMerged) > 0 {
+		what, fix = "an ID repeated by git's line merge", "give the repeated events the next free IDs by hand"
+	}
 	// mine is the commit whose version of a file with conflict markers
 	// is this branch's.
 	mine, parent := head, ""
 	if marked != "" {
-		if mine, parent, err = stoppedSide(ctx, g, marked, head, target, onto); err != nil {
+		if mine, parent, err = stoppedSide(ctx, g, marked, what, fix, head, target, onto); err != nil {
 			return res, err
 		}
 	}
@@ -144,10 +149,6 @@ func renumber(ctx context.Context, g Git, root, onto string, dryRun bool) (Renum
 		// The driver stops here too (the ancestor holds the branch's
 		// earlier events, which ours never had), so "install the
 		// driver" is no advice; replaying from the first commit is.
-		what, fix := "conflict markers", "resolve the markers by hand"
-		if len(res.LineMerged) > 0 {
-			what, fix = "an ID repeated by git's line merge", "give the repeated events the next free IDs by hand"
-		}
 		return fmt.Errorf("%s has %s from replaying %s, which is not the first commit after the merge base with %s: renumber would bring the commits before it too: abort, then replay the branch from its first new commit with the merge driver installed (git cherry-pick %s..%s), or %s",
 			marked, what, short(mine), onto, short(res.Base), short(mine), fix)
 	}
@@ -270,18 +271,16 @@ func toCRLF(b []byte) []byte {
 }
 
 // lineMerged returns the log file (or archive) that git's line merge
-// of a replayed commit wrote with an ID repeated, "" when none: a
-// rebase or cherry-pick without the driver whose commit appended
-// evt-003 after HEAD's own evt-003 merges cleanly as lines, leaves no
-// marker, and the duplicate's refs name HEAD's event. Only a file
-// that repeats an ID HEAD's version does not is taken, so a log
+// wrote with an ID repeated during a merge, rebase or cherry-pick, ""
+// when none: without the driver, a replayed commit that appended
+// evt-003 after HEAD's own evt-003 (or a merge whose sides changed the
+// log in places git's diff keeps apart) merges cleanly as lines,
+// leaves no marker, and the duplicate's refs name HEAD's event. Only a
+// file that repeats an ID HEAD's version does not is taken, so a log
 // edited at a rebase's edit stop is left as it is.
 func lineMerged(ctx context.Context, g Git, root, head string, names []string, curs [][]byte) (string, error) {
-	if _, err := g.Resolve("MERGE_HEAD"); err == nil {
-		return "", nil
-	}
 	replaying := false
-	for _, ref := range []string{"REBASE_HEAD", "CHERRY_PICK_HEAD"} {
+	for _, ref := range []string{"MERGE_HEAD", "REBASE_HEAD", "CHERRY_PICK_HEAD"} {
 		if _, err := g.Resolve(ref); err == nil {
 			replaying = true
 		}
@@ -321,7 +320,7 @@ func lineMerged(ctx context.Context, g Git, root, head string, names []string, c
 // events whenever HEAD was target (on main merging a branch, or any
 // rebase). A merge may name either side as target; a rebase or
 // cherry-pick replays one commit onto HEAD, so target must be HEAD.
-func stoppedSide(ctx context.Context, g Git, file, head, target, onto string) (mine, parent string, err error) {
+func stoppedSide(ctx context.Context, g Git, file, what, fix, head, target, onto string) (mine, parent string, err error) {
 	for _, op := range []struct{ ref, verb string }{
 		{"MERGE_HEAD", "merge"},
 		{"REBASE_HEAD", "rebase"},
@@ -338,8 +337,8 @@ func stoppedSide(ctx context.Context, g Git, file, head, target, onto string) (m
 			// a time, the driver merges each.
 			if dir, err := g.GitDir(ctx); err == nil {
 				if ids, err := gitx.Heads(dir, "MERGE_HEAD"); err == nil && len(ids) > 1 {
-					return "", "", fmt.Errorf("%s has conflict markers from an octopus merge of %d branches, and renumber resolves two sides: run git merge --abort, then merge the branches one at a time, which the merge driver merges",
-						file, len(ids))
+					return "", "", fmt.Errorf("%s has %s from an octopus merge of %d branches, and renumber resolves two sides: run git merge --abort, then merge the branches one at a time, which the merge driver merges",
+						file, what, len(ids))
 				}
 			}
 			switch target {
@@ -348,12 +347,12 @@ func stoppedSide(ctx context.Context, g Git, file, head, target, onto string) (m
 			case head:
 				return other, "", nil
 			}
-			return "", "", fmt.Errorf("%s has conflict markers from a merge of %s into %s, and --onto %s is neither: pass --onto one of the two sides, or resolve the markers by hand",
-				file, short(other), short(head), onto)
+			return "", "", fmt.Errorf("%s has %s from a merge of %s into %s, and --onto %s is neither: pass --onto one of the two sides, or %s",
+				file, what, short(other), short(head), onto, fix)
 		}
 		if target != head {
-			return "", "", fmt.Errorf("%s has conflict markers from a %s of %s onto %s, and --onto %s is not %s: pass --onto the revision HEAD is, or resolve the markers by hand",
-				file, op.verb, short(other), short(head), onto, short(head))
+			return "", "", fmt.Errorf("%s has %s from a %s of %s onto %s, and --onto %s is not %s: pass --onto the revision HEAD is, or %s",
+				file, what, op.verb, short(other), short(head), onto, short(head), fix)
 		}
 		if parent, err = g.Resolve(other + "^"); err != nil {
 			parent = other // a root commit: no merge base is its parent
