@@ -252,3 +252,20 @@ func TestEditedLines(t *testing.T) {
 		}
 	})
 }
+
+// TestUnchangedReusedID: the findings lint --base and --staged mark as
+// on events the base already has are keyed by ID, so a new event that
+// reuses a committed ID (git's line merge of a replayed commit) must
+// not be taken for the committed one: its MS107 would turn into a note
+// and the duplicate pass.
+func TestUnchangedReusedID(t *testing.T) {
+	base := sideOf(head+ev(1, "one")+ev(2, "two"), "")
+	has := unchanged(base, sideOf(head+ev(1, "one")+ev(2, "two")+ev(3, "three"), ""), nil)
+	if !has("evt-001") || !has("evt-002") || has("evt-003") {
+		t.Errorf("appended: evt-001 %v, evt-002 %v, evt-003 %v", has("evt-001"), has("evt-002"), has("evt-003"))
+	}
+	has = unchanged(base, sideOf(head+ev(1, "one")+ev(2, "two")+ev(2, "three"), ""), nil)
+	if !has("evt-001") || has("evt-002") {
+		t.Errorf("evt-002 reused by a new event: evt-001 %v, evt-002 %v; want true, false", has("evt-001"), has("evt-002"))
+	}
+}

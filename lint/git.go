@@ -187,6 +187,9 @@ func (p *Pass) history() diag.Diagnostics {
 	if pt, ok := p.Git().(PastTexts); ok && !revs.Merge {
 		ds, sh.restored = dropRestored(ds, head, revs.Base, pt)
 	}
+	if len(ds) > 0 && p.incomingFirst(head) {
+		ds = nil
+	}
 	if revs.NoteBase {
 		for i := range ds {
 			ds[i].Detail = "base commit " + revs.Base + "\n" + ds[i].Detail
@@ -194,6 +197,39 @@ func (p *Pass) history() diag.Diagnostics {
 	}
 	sh.historyFindings = ds
 	return ds
+}
+
+// incomingFirst reports whether the staged history is a merge (or
+// squash merge) of one branch in progress, laid out the other way round: the merged branch's events
+// with their IDs, then HEAD's events since the merge base, renumbered
+// after them, their text otherwise kept. The merge driver writes that
+// when the branch merged in is the trunk (git merge origin/main on a
+// feature branch), so the trunk's committed events keep their IDs; the
+// comparison with HEAD would take it for HEAD's events edited.
+func (p *Pass) incomingFirst(staged side) bool {
+	revs := p.Revisions()
+	m := revs.Merging
+	if m == nil || (m.Op != OpMerge && m.Op != OpSquash) || len(m.Heads) != 1 || m.Heads[0].Base == "" {
+		return false
+	}
+	incoming, err := p.readSide(m.Heads[0].Commit)
+	if err != nil {
+		return false
+	}
+	if len(compare(incoming, staged, m.Op.Ref())) > 0 {
+		return false
+	}
+	mb, err := p.readSide(m.Heads[0].Base)
+	if err != nil {
+		return false
+	}
+	head, err := p.readSide(revs.Base) // HEAD, which lint --staged compares with
+	if err != nil {
+		return false
+	}
+	// HEAD's events that the merge base already had are the incoming
+	// side's too, which the comparison above kept as they were.
+	return len(Unmerged(mb.events(), head.events(), staged.events())) == 0
 }
 
 // dropRestored drops the findings of ds that an edited (MS301) or
@@ -449,11 +485,15 @@ func lineCount(s string) int { return strings.Count(s, "\n") }
 // restore is the fix the history rules ask for, and the events after
 // it are as committed. An event the change moved, edited or renumbered,
 // and every event after it, is the change's doing and is judged in
-// full.
+// full. So is an ID a new event reuses (a rebase without the driver,
+// whose line merge appends the replayed evt-003 after HEAD's evt-003):
+// the finding on the new copy (MS107) names the shared ID, and marking
+// it would let the duplicate through lint --staged.
 func unchanged(base, head side, restored map[place]bool) func(string) bool {
 	b, h := base.events(), head.events()
 	nums := map[int]bool{}
-	for i, j := 0, 0; i < len(b) && j < len(h); j++ {
+	j := 0
+	for i := 0; i < len(b) && j < len(h); j++ {
 		r := restored[placeOf(&h[j])]
 		if b[i].Text == h[j].Text || r && b[i].Num == h[j].Num {
 			i++
@@ -461,6 +501,9 @@ func unchanged(base, head side, restored map[place]bool) func(string) bool {
 			break
 		} // else put back where it was: base lacks it
 		nums[h[j].Num] = true
+	}
+	for ; j < len(h); j++ {
+		delete(nums, h[j].Num)
 	}
 	return func(id string) bool {
 		n, ok := parse.EventNum(id)

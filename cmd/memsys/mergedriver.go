@@ -20,7 +20,9 @@ func mergeDriverCommand() *cli.Command {
 		Description: `git runs it as "memsys merge-driver %O %A %B %P %L" for the paths
 memsys merge-driver install marks in .gitattributes; the result is
 written over OURS. For CHANGELOG.md and the archive it merges events,
-not lines: theirs' new events follow ours', renumbered; in those events
+not lines: theirs' new events follow ours', renumbered (a git merge of a
+trunk's tip, such as origin/main, turns that round: the trunk's events
+keep their IDs and ours' follow); in those events
 every evt-NNN token (heading, **Refs**, details, any field) that names
 another of theirs' new events is rewritten to its new ID, and nothing
 else is; the same event on both sides is written once; an event of the

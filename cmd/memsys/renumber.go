@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v3"
@@ -78,6 +79,10 @@ func runRenumber(ctx context.Context, cmd *cli.Command) error {
 	}
 	if cmd.Bool("dry-run") {
 		for _, f := range res.Resolved {
+			if slices.Contains(res.LineMerged, f) {
+				fmt.Fprintf(w, "would write %s (merged again from the commits: git's line merge repeated an ID)\n", f)
+				continue
+			}
 			fmt.Fprintf(w, "would write %s (resolving its conflict markers)\n", f)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -72,6 +73,28 @@ type DriverArgs struct {
 	Ancestor, Ours, Theirs string // temporary files; the result goes to Ours
 	Path                   string // the file's path in the repository
 	MarkerSize             int
+	// Incoming is the commit a git merge brings in, from the
+	// GITHEAD_<commit> variable git merge sets for its drivers; ""
+	// in a rebase, cherry-pick, stash or am, which set none.
+	Incoming string
+}
+
+// incomingFromEnv returns the commit of the one GITHEAD_<commit>
+// variable in env, "" when there is none or several (an octopus runs
+// no driver, so several is no merge this driver knows).
+func incomingFromEnv(env []string) string {
+	found := ""
+	for _, kv := range env {
+		name, _, ok := strings.Cut(kv, "=")
+		if !ok || !strings.HasPrefix(name, "GITHEAD_") {
+			continue
+		}
+		if found != "" {
+			return ""
+		}
+		found = strings.TrimPrefix(name, "GITHEAD_")
+	}
+	return found
 }
 
 // DriverResult says what the driver did, for the command to print.
@@ -110,7 +133,41 @@ const archivedSuffix = "#archived"
 // git runs the driver at the top of the work tree, where RunDriver
 // opens the repository.
 func RunDriver(ctx context.Context, args DriverArgs) (DriverResult, error) {
+	if args.Incoming == "" {
+		args.Incoming = incomingFromEnv(os.Environ())
+	}
 	return runDriver(ctx, &gitx.Git{Dir: "."}, args)
+}
+
+// trunks are the revisions whose events a merge keeps numbered as
+// they are: the branch HEAD tracks, the remote's default branch, and
+// the usual names of the default branch, remote (a clone made with git
+// remote add and git fetch has no origin/HEAD) and local.
+var trunks = []string{"@{upstream}", "refs/remotes/origin/HEAD", "refs/remotes/origin/main", "refs/remotes/origin/master", "refs/heads/main", "refs/heads/master"}
+
+// incomingIsTrunk reports whether a git merge brings in the tip of a
+// trunk (trunks) other than HEAD: git merge origin/main on a feature
+// branch, or git pull onto unpushed commits. The trunk's
+// events are committed there under their IDs, so they keep them and
+// HEAD's new events follow, as on the trunk merging the branch: the
+// same log whichever way the two are merged, and lint --base
+// origin/main finds no committed event renumbered.
+func incomingIsTrunk(g Git, incoming string) bool {
+	if incoming == "" {
+		return false
+	}
+	head, err := g.Resolve("HEAD")
+	if err != nil {
+		return false
+	}
+	for _, t := range trunks {
+		// The trunk's tip, not any commit on it: a branch the trunk
+		// merged has its events there under the trunk's numbers.
+		if c, err := g.Resolve(t); err == nil && c == incoming && c != head {
+			return true
+		}
+	}
+	return false
 }
 
 func runDriver(ctx context.Context, g Git, args DriverArgs) (DriverResult, error) {
@@ -142,10 +199,26 @@ func runDriver(ctx context.Context, g Git, args DriverArgs) (DriverResult, error
 	var out []byte
 	switch res.Kind {
 	case Log, Archive:
-		r, err := Merge(Input{Path: args.Path, Archive: res.Kind == Archive, Ancestor: anc, Ours: ours, Theirs: theirs, Text: text, MarkerSize: args.MarkerSize,
-			OursLabel: oursLabel, TheirsLabel: theirsLabel, OursName: "HEAD", TheirsName: "the incoming commit", AncestorOffOurs: true})
+		in := Input{Path: args.Path, Archive: res.Kind == Archive, Ancestor: anc, Ours: ours, Theirs: theirs, Text: text, MarkerSize: args.MarkerSize,
+			OursLabel: oursLabel, TheirsLabel: theirsLabel, OursName: "HEAD", TheirsName: "the incoming commit", AncestorOffOurs: true}
+		r, err := Merge(in)
 		if err != nil {
 			return res, err
+		}
+		// What the incoming side archived that HEAD still had, which
+		// the derived files' driver adds to HEAD's archive: HEAD's view,
+		// whichever way the log is laid out.
+		archived := r.Archived
+		if renumbers(r) && incomingIsTrunk(g, args.Incoming) {
+			// The trunk's events keep their IDs; HEAD's follow. Only a
+			// clean merge is turned round: conflict markers keep
+			// HEAD's side first, as git writes them.
+			in.Ours, in.Theirs = theirs, ours
+			in.AncestorOffOurs = false
+			if t, err := Merge(in); err == nil && len(t.Conflicts) == 0 && !t.TextOnly {
+				r = t
+				res.Notes = append(res.Notes, args.Path+": merging the tip of "+trunkName(g, args.Incoming)+": its events keep their IDs and HEAD's new events follow them, renumbered")
+			}
 		}
 		res.Merge, out = r, r.Data
 		for _, c := range r.Conflicts {
@@ -158,7 +231,7 @@ func runDriver(ctx context.Context, g Git, args DriverArgs) (DriverResult, error
 			if res.Kind == Log {
 				// Always written, empty too, so one left by an earlier
 				// merge onto the same HEAD is never read for this one.
-				if err := stash(ctx, g, args.Path+archivedSuffix, ours, bytes.Join(r.Archived, nil)); err != nil {
+				if err := stash(ctx, g, args.Path+archivedSuffix, ours, bytes.Join(archived, nil)); err != nil {
 					return res, err
 				}
 			}
@@ -183,6 +256,33 @@ func runDriver(ctx context.Context, g Git, args DriverArgs) (DriverResult, error
 		return res, err
 	}
 	return res, workspace.WriteFile(filepath.Dir(abs), filepath.Base(abs), out)
+}
+
+// renumbers reports whether a clean merge gave an event of theirs
+// another ID.
+func renumbers(r Result) bool {
+	if len(r.Conflicts) > 0 || r.TextOnly {
+		return false
+	}
+	for _, m := range r.Renumbered {
+		if m.From != m.To {
+			return true
+		}
+	}
+	return false
+}
+
+// trunkName names the trunk whose tip incoming is, for the note.
+func trunkName(g Git, incoming string) string {
+	for _, t := range trunks {
+		if c, err := g.Resolve(t); err == nil && c == incoming {
+			if t == "@{upstream}" {
+				return "the branch's upstream"
+			}
+			return strings.TrimPrefix(strings.TrimPrefix(t, "refs/heads/"), "refs/remotes/")
+		}
+	}
+	return "the trunk"
 }
 
 func hash(b []byte) string {

@@ -86,3 +86,22 @@ func TestConflictWording(t *testing.T) {
 		t.Errorf("renumber\n got %q\nwant %q", got, want)
 	}
 }
+
+// TestIncomingFromEnv: git merge names the commit it merges in one
+// GITHEAD_<commit> variable; none (a rebase, a cherry-pick) or several
+// name no incoming trunk.
+func TestIncomingFromEnv(t *testing.T) {
+	for _, tc := range []struct {
+		env  []string
+		want string
+	}{
+		{[]string{"PATH=/bin", "GITHEAD_0123abcd=main", "GIT_REFLOG_ACTION=merge main"}, "0123abcd"},
+		{[]string{"PATH=/bin", "GIT_REFLOG_ACTION=rebase"}, ""},
+		{[]string{"GITHEAD_aa=a", "GITHEAD_bb=b"}, ""},
+		{[]string{"GITHEAD_cc"}, ""},
+	} {
+		if got := incomingFromEnv(tc.env); got != tc.want {
+			t.Errorf("incomingFromEnv(%q) = %q, want %q", tc.env, got, tc.want)
+		}
+	}
+}

@@ -33,6 +33,10 @@ type RenumberResult struct {
 	// markers; the branch's version was read from the side of the
 	// merge, rebase or cherry-pick that is not onto.
 	Resolved []string
+	// LineMerged lists the resolved files that held no markers: git's
+	// line merge of a replayed commit (no driver) wrote them with an
+	// ID repeated, which renumber merged again from the commits.
+	LineMerged []string
 }
 
 // hasMarkers reports whether data holds a line that opens a git
@@ -108,25 +112,45 @@ func renumber(ctx context.Context, g Git, root, onto string, dryRun bool) (Renum
 			marked = name
 		}
 	}
+	if marked == "" {
+		if marked, err = lineMerged(ctx, g, root, head, names, curs); err != nil {
+			return res, err
+		}
+		if marked != "" {
+			stopped[slices.Index(names, marked)] = true
+			res.LineMerged = append(res.LineMerged, marked)
+		}
+	}
+	// What the stopped file holds, and the way out by hand, in messages.
+	what, fix := "conflict markers", "resolve the markers by hand"
+	if len(res.LineMerged) > 0 {
+		what, fix = "an ID repeated by git's line merge", "give the repeated events the next free IDs by hand"
+	}
 	// mine is the commit whose version of a file with conflict markers
 	// is this branch's.
 	mine, parent := head, ""
 	if marked != "" {
-		if mine, parent, err = stoppedSide(ctx, g, marked, head, target, onto); err != nil {
+		if mine, parent, err = stoppedSide(ctx, g, marked, what, fix, head, target, onto); err != nil {
 			return res, err
 		}
 	}
 	if res.Base, err = g.MergeBase(ctx, mine, target); err != nil {
 		return res, err
 	}
-	if parent != "" && parent != res.Base {
-		// The result would hold every event of the replayed commit's
-		// branch since the merge base, not only the commit's own.
+	// laterReplay is a replayed commit that is not the first after the
+	// merge base. Merged from the merge base, the result would hold
+	// every event of its branch since then, not only the commit's own;
+	// so, as the driver does, the stopped files are merged from the
+	// commit's parent, which is exact when HEAD holds the earlier
+	// commits' events (the second commit of a rebase) and conflicts
+	// when it does not (a later commit picked alone).
+	laterReplay := parent != "" && parent != res.Base
+	refuseLater := func() error {
 		// The driver stops here too (the ancestor holds the branch's
 		// earlier events, which ours never had), so "install the
 		// driver" is no advice; replaying from the first commit is.
-		return res, fmt.Errorf("%s has conflict markers from replaying %s, which is not the first commit after the merge base with %s: renumber would bring the commits before it too: abort, then replay the branch from its first new commit with the merge driver installed (git cherry-pick %s..%s), or resolve the markers by hand",
-			marked, short(mine), onto, short(res.Base), short(mine))
+		return fmt.Errorf("%s has %s from replaying %s, which is not the first commit after the merge base with %s: renumber would bring the commits before it too: abort, then replay the branch from its first new commit with the merge driver installed (git cherry-pick %s..%s), or %s",
+			marked, what, short(mine), onto, short(res.Base), short(mine), fix)
 	}
 	prefix, err := g.Prefix(ctx)
 	if err != nil {
@@ -169,13 +193,20 @@ func renumber(ctx context.Context, g Git, root, onto string, dryRun bool) (Renum
 		if !ok {
 			continue // onto has no such file: nothing to follow
 		}
-		anc, _, err := g.ReadFile(res.Base, prefix+name)
+		from := res.Base
+		if stopped[i] && laterReplay {
+			from = parent
+		}
+		anc, _, err := g.ReadFile(from, prefix+name)
 		if err != nil {
 			return res, err
 		}
-		r, err := Merge(Input{Path: name, Archive: name != parse.LogFile, Ancestor: anc, Ours: theirs, Theirs: cur, Text: text, OursLabel: onto, TheirsLabel: "this branch"})
+		r, err := Merge(Input{Path: name, Archive: name != parse.LogFile, Ancestor: anc, Ours: theirs, Theirs: cur, Text: text, OursLabel: onto, TheirsLabel: "this branch", AncestorOffOurs: from == parent})
 		if err != nil {
 			return res, err
+		}
+		if from == parent && from != res.Base && (len(r.Conflicts) > 0 || r.TextOnly) {
+			return res, refuseLater()
 		}
 		for _, c := range r.Conflicts {
 			res.Conflicts = append(res.Conflicts, c.String(name))
@@ -239,6 +270,49 @@ func toCRLF(b []byte) []byte {
 	return bytes.ReplaceAll(normalizeEOL(b), []byte("\n"), []byte("\r\n"))
 }
 
+// lineMerged returns the log file (or archive) that git's line merge
+// wrote with an ID repeated during a merge, rebase or cherry-pick, ""
+// when none: without the driver, a replayed commit that appended
+// evt-003 after HEAD's own evt-003 (or a merge whose sides changed the
+// log in places git's diff keeps apart) merges cleanly as lines,
+// leaves no marker, and the duplicate's refs name HEAD's event. Only a
+// file that repeats an ID HEAD's version does not is taken, so a log
+// edited at a rebase's edit stop is left as it is.
+func lineMerged(ctx context.Context, g Git, root, head string, names []string, curs [][]byte) (string, error) {
+	replaying := false
+	for _, ref := range []string{"MERGE_HEAD", "REBASE_HEAD", "CHERRY_PICK_HEAD"} {
+		if _, err := g.Resolve(ref); err == nil {
+			replaying = true
+		}
+	}
+	if !replaying {
+		return "", nil
+	}
+	prefix, err := g.Prefix(ctx)
+	if err != nil {
+		return "", err
+	}
+	for i, name := range names {
+		if curs[i] == nil {
+			continue
+		}
+		ours, ok, err := g.ReadFile(head, prefix+name)
+		if err != nil {
+			return "", err
+		}
+		if !ok {
+			continue
+		}
+		archive := name != parse.LogFile
+		cur, _ := split(name, curs[i], archive)
+		was, _ := split(name, ours, archive)
+		if cur != nil && was != nil && cur.addedDuplicate(was) != "" {
+			return name, nil
+		}
+	}
+	return "", nil
+}
+
 // stoppedSide returns the commit that holds this branch's side of the
 // merge, rebase or cherry-pick that stopped on file and, for a rebase
 // or cherry-pick, the parent of the commit being replayed ("" for a
@@ -246,7 +320,7 @@ func toCRLF(b []byte) []byte {
 // events whenever HEAD was target (on main merging a branch, or any
 // rebase). A merge may name either side as target; a rebase or
 // cherry-pick replays one commit onto HEAD, so target must be HEAD.
-func stoppedSide(ctx context.Context, g Git, file, head, target, onto string) (mine, parent string, err error) {
+func stoppedSide(ctx context.Context, g Git, file, what, fix, head, target, onto string) (mine, parent string, err error) {
 	for _, op := range []struct{ ref, verb string }{
 		{"MERGE_HEAD", "merge"},
 		{"REBASE_HEAD", "rebase"},
@@ -263,8 +337,8 @@ func stoppedSide(ctx context.Context, g Git, file, head, target, onto string) (m
 			// a time, the driver merges each.
 			if dir, err := g.GitDir(ctx); err == nil {
 				if ids, err := gitx.Heads(dir, "MERGE_HEAD"); err == nil && len(ids) > 1 {
-					return "", "", fmt.Errorf("%s has conflict markers from an octopus merge of %d branches, and renumber resolves two sides: run git merge --abort, then merge the branches one at a time, which the merge driver merges",
-						file, len(ids))
+					return "", "", fmt.Errorf("%s has %s from an octopus merge of %d branches, and renumber resolves two sides: run git merge --abort, then merge the branches one at a time, which the merge driver merges",
+						file, what, len(ids))
 				}
 			}
 			switch target {
@@ -273,12 +347,12 @@ func stoppedSide(ctx context.Context, g Git, file, head, target, onto string) (m
 			case head:
 				return other, "", nil
 			}
-			return "", "", fmt.Errorf("%s has conflict markers from a merge of %s into %s, and --onto %s is neither: pass --onto one of the two sides, or resolve the markers by hand",
-				file, short(other), short(head), onto)
+			return "", "", fmt.Errorf("%s has %s from a merge of %s into %s, and --onto %s is neither: pass --onto one of the two sides, or %s",
+				file, what, short(other), short(head), onto, fix)
 		}
 		if target != head {
-			return "", "", fmt.Errorf("%s has conflict markers from a %s of %s onto %s, and --onto %s is not %s: pass --onto the revision HEAD is, or resolve the markers by hand",
-				file, op.verb, short(other), short(head), onto, short(head))
+			return "", "", fmt.Errorf("%s has %s from a %s of %s onto %s, and --onto %s is not %s: pass --onto the revision HEAD is, or %s",
+				file, what, op.verb, short(other), short(head), onto, short(head), fix)
 		}
 		if parent, err = g.Resolve(other + "^"); err != nil {
 			parent = other // a root commit: no merge base is its parent

@@ -68,10 +68,15 @@ func (g *Git) MergeBase(ctx context.Context, a, b string) (string, error) {
 
 // Refs lists the short names of the branches and remote-tracking
 // branches matching a glob ("origin/*", "feature/*"), sorted, without
-// symbolic refs such as origin/HEAD.
+// symbolic refs such as origin/HEAD. A glob written as a full ref name
+// ("refs/remotes/origin/*", as CI configurations often spell it) is
+// matched as it is, not under refs/heads/ and refs/remotes/.
 func (g *Git) Refs(ctx context.Context, pattern string) ([]string, error) {
-	out, err := g.Run(ctx, "for-each-ref", "--format=%(refname:short) %(symref)", "--sort=refname", "--",
-		"refs/heads/"+pattern, "refs/remotes/"+pattern)
+	patterns := []string{"refs/heads/" + pattern, "refs/remotes/" + pattern}
+	if strings.HasPrefix(pattern, "refs/") {
+		patterns = []string{pattern}
+	}
+	out, err := g.Run(ctx, append([]string{"for-each-ref", "--format=%(refname:short) %(symref)", "--sort=refname", "--"}, patterns...)...)
 	if err != nil {
 		return nil, err
 	}
