@@ -578,3 +578,19 @@ func TestUTF16(t *testing.T) {
 		t.Errorf("UTF16() = true for a file starting with 0xff alone")
 	}
 }
+
+func TestTrimSeparators(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"", ""},
+		{"\n---\n\n", ""},
+		{"\r\n---\r\n\r\n", ""},
+		{"\r---\r\r", ""},
+		{"\n### retro\n\ntext\n\n---\n\n", "\n### retro\n\ntext\n"},
+		{"\r\n### retro\r\n\r\ntext\r\n\r\n* * *\r\n", "\r\n### retro\r\n\r\ntext\r\n"},
+		{"\rtext\r\r", "\rtext\r"},
+	} {
+		if got := c.src[:TrimSeparators([]byte(c.src), 0, len(c.src))]; got != c.want {
+			t.Errorf("TrimSeparators(%q) keeps %q, want %q", c.src, got, c.want)
+		}
+	}
+}
