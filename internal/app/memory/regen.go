@@ -176,6 +176,10 @@ type RegenResult struct {
 	Accepted int
 	Output   []byte   // with Stdout: the rendered file
 	Diff     string   // with Check: a unified diff per out-of-date file
+	// Refused, with Check and a Diff, is why regen without --force
+	// would refuse to write (a file kept by hand: run memsys adopt),
+	// nil when it would write.
+	Refused error
 	Wrote    []string // without Stdout or Check: the files written
 }
 
@@ -231,7 +235,10 @@ func Regenerate(root string, o RegenOptions) (*RegenResult, error) {
 			r.Output = x.contextFile()
 		}
 	case o.Check:
-		r.Diff, err = diffDerived(root, x.derive(TierOf(cfg, mem)))
+		files := x.derive(TierOf(cfg, mem))
+		if r.Diff, err = diffDerived(root, files); err == nil && r.Diff != "" {
+			r.Refused = handKept(files, func(rel string) ([]byte, bool, error) { return readDerived(root, rel) }, sealedAt{root: root, opt: opt, digest: headDigest(c)})
+		}
 	default:
 		r.Wrote, err = writeDerived(root, x.derive(TierOf(cfg, mem)), o.Force, sealedAt{root: root, opt: opt, digest: headDigest(c)})
 	}
@@ -279,6 +286,24 @@ func refuseHandKept(f Derived, cur []byte, at sealedAt) error {
 	}
 	return front.Errorf("%s holds %s no replay of the log produces (%s) and %s: run %s to record them as events, or %s to drop them%w",
 		f.File, words.Plural(len(items), "item"), words.Clip(strings.Join(items, ", ")), how, front.Adopt.Word(), inRegenForce.Word(), quiet{ErrHandKept})
+}
+
+// handKept is why regen without --force would refuse to replace files
+// (refuseHandKept), each read through read: nil when it would write
+// them all. regen --check and the hook's regen --check --staged say so
+// rather than "run memsys regen", which would refuse, while lint and
+// status say "run memsys adopt" about the same file.
+func handKept(files []Derived, read func(rel string) ([]byte, bool, error), at sealedAt) error {
+	for _, f := range files {
+		cur, found, err := read(f.File)
+		if err != nil || !found || sameText(cur, f.Data) {
+			continue // a file regen would write (or one it cannot read, which the diff has reported)
+		}
+		if err := refuseHandKept(f, cur, at); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // sameText reports whether the derived file's bytes cur say what want
