@@ -176,11 +176,11 @@ type RegenResult struct {
 	Accepted int
 	Output   []byte   // with Stdout: the rendered file
 	Diff     string   // with Check: a unified diff per out-of-date file
+	Wrote    []string // without Stdout or Check: the files written
 	// Refused, with Check and a Diff, is why regen without --force
 	// would refuse to write (a file kept by hand: run memsys adopt),
 	// nil when it would write.
 	Refused error
-	Wrote    []string // without Stdout or Check: the files written
 }
 
 // Regenerate is memsys regen: it replays root's history and writes the
