@@ -94,7 +94,7 @@ func DeclaredTier(agents []byte) (Tier, bool) {
 // before memsys) gets it at its end, where append writes.
 func NoEventLogFix(hasEvents bool) string {
 	if hasEvents {
-		return `add the line "## Event Log" above the first event (memsys reads events only below it)`
+		return `add the line "## Event Log" above the first event (events are read only below it)`
 	}
-	return `add the line "## Event Log" at the end of the file (memsys reads events only below it)`
+	return `add the line "## Event Log" at the end of the file (events are read only below it)`
 }
