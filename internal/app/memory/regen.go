@@ -236,8 +236,11 @@ func Regenerate(root string, o RegenOptions) (*RegenResult, error) {
 		}
 	case o.Check:
 		files := x.derive(TierOf(cfg, mem))
-		if r.Diff, err = diffDerived(root, files); err == nil && r.Diff != "" {
-			r.Refused = handKept(files, func(rel string) ([]byte, bool, error) { return readDerived(root, rel) }, sealedAt{root: root, opt: opt, digest: headDigest(c)})
+		var cur map[string][]byte
+		if r.Diff, cur, err = diffDerived(root, files); err == nil && r.Diff != "" {
+			// The bytes the diff read: each file is read once.
+			read := func(rel string) ([]byte, bool, error) { b, ok := cur[rel]; return b, ok, nil }
+			r.Refused = handKept(files, read, sealedAt{root: root, opt: opt, digest: headDigest(c)})
 		}
 	default:
 		r.Wrote, err = writeDerived(root, x.derive(TierOf(cfg, mem)), o.Force, sealedAt{root: root, opt: opt, digest: headDigest(c)})
@@ -338,17 +341,21 @@ func readDerived(root, rel string) (cur []byte, found bool, err error) {
 }
 
 // diffDerived compares files with the disk: a unified diff for each that
-// differs (a missing file is empty).
-func diffDerived(root string, files []Derived) (string, error) {
+// differs (a missing file is empty), and the bytes of those found.
+func diffDerived(root string, files []Derived) (string, map[string][]byte, error) {
 	var b strings.Builder
+	read := map[string][]byte{}
 	for _, f := range files {
-		cur, _, err := readDerived(root, f.File)
+		cur, found, err := readDerived(root, f.File)
 		if err != nil {
-			return "", err
+			return "", nil, err
+		}
+		if found {
+			read[f.File] = cur
 		}
 		b.WriteString(udiff.Unified(f.File, f.File+" (regen)", cur, f.Data))
 	}
-	return b.String(), nil
+	return b.String(), read, nil
 }
 
 // Regen rewrites the derived files of root's tier from its events, as
