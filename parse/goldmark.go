@@ -52,6 +52,30 @@ func hasOpener(chunk []byte) bool {
 	return bytes.Contains(chunk, []byte("``")) || bytes.Contains(chunk, []byte("~~")) || bytes.IndexByte(chunk, '<') >= 0
 }
 
+// hasUnderline reports whether a line of chunk after its first could
+// underline the line above it into a setext heading ("Notes" over
+// "-----"): a run of '=' or '-' (isUnderline) right below a line that
+// is not blank. Such a heading inside an event ends it (KindCut), so a
+// headers-only parse must read the chunk's body, not its first line
+// alone: it read past the heading and gave the event another range and
+// text than a full parse, so status, which hashes them for the seal,
+// called files regen had just written stale. A thematic break after a
+// blank line (the "---" between events) is no underline.
+func hasUnderline(chunk []byte) bool {
+	prevBlank := true
+	for pos, first := 0, true; pos < len(chunk); first = false {
+		end, next := lineBounds(chunk, pos)
+		line := bytes.TrimRight(chunk[pos:end], "\r")
+		pos = next
+		t := bytes.TrimLeft(line, " ")
+		if !first && !prevBlank && len(line)-len(t) <= 3 && len(t) > 0 && (t[0] == '=' || t[0] == '-') && isUnderline(t) {
+			return true
+		}
+		prevBlank = len(bytes.TrimSpace(line)) == 0
+	}
+	return false
+}
+
 // endsOpen reports whether the last top-level block of a chunk is a
 // fenced code or HTML block still open at the chunk's end.
 func endsOpen(doc ast.Node, chunk []byte) bool {

@@ -469,16 +469,26 @@ func TestDeclaredTier(t *testing.T) {
 // TestHeadersOnlyText: a headers-only parse gives every event the same
 // Text as a full parse, so status can digest the history it does not
 // fully read exactly as regen does (materialize.SourceHasher).
+// A setext heading in an event's body ends the event where a full
+// parse ends it: the headers-only parse read only the chunk's first
+// line and ran on to the next event heading [archive-heading-in-event].
 func TestHeadersOnlyText(t *testing.T) {
-	for _, src := range [][]byte{[]byte(canonical), loggen.Generate(3*pipelineMin, 7), []byte(strings.ReplaceAll(canonical, "\n", "\r\n"))} {
+	i := strings.Index(canonical, "\n### evt-002")
+	setext := func(h string) string { return canonical[:i] + "\n" + h + "\n\nlooked fine\n" + canonical[i:] }
+	for _, src := range [][]byte{[]byte(canonical), loggen.Generate(3*pipelineMin, 7), []byte(strings.ReplaceAll(canonical, "\n", "\r\n")),
+		[]byte(setext("Notes from the review\n---------------------")), []byte(setext("Notes\n=====")), []byte(setext("Notes\n   -")),
+		[]byte(strings.ReplaceAll(setext("Notes\n-----"), "\n", "\r\n"))} {
 		full, heads := Parse("f", src), Parse("f", src, HeadersOnly())
 		if len(full.Events) != len(heads.Events) {
 			t.Fatalf("%d events, headers-only %d", len(full.Events), len(heads.Events))
 		}
 		for i := range full.Events {
-			if full.Events[i].Text != heads.Events[i].Text {
-				t.Fatalf("%s: text differs", full.Events[i].ID)
+			if full.Events[i].Text != heads.Events[i].Text || full.Events[i].Range != heads.Events[i].Range {
+				t.Fatalf("%q: %s: text or range differs:\n%q\nheaders-only:\n%q", src, full.Events[i].ID, full.Events[i].Text, heads.Events[i].Text)
 			}
+		}
+		if len(full.Problems) != len(heads.Problems) {
+			t.Errorf("%q: %d problems, headers-only %d", src, len(full.Problems), len(heads.Problems))
 		}
 	}
 }
