@@ -62,16 +62,24 @@ func hasOpener(chunk []byte) bool {
 // called files regen had just written stale. A thematic break after a
 // blank line (the "---" between events) is no underline.
 func hasUnderline(chunk []byte) bool {
-	prevBlank := true
-	for pos, first := 0, true; pos < len(chunk); first = false {
-		end, next := lineBounds(chunk, pos)
-		line := bytes.TrimRight(chunk[pos:end], "\r")
-		pos = next
-		t := bytes.TrimLeft(line, " ")
-		if !first && !prevBlank && len(line)-len(t) <= 3 && len(t) > 0 && (t[0] == '=' || t[0] == '-') && isUnderline(t) {
+	prev, pos := 0, 0 // the previous line's start, the line's
+	for pos < len(chunk) {
+		i := bytes.IndexByte(chunk[pos:], '\n')
+		if i < 0 {
+			i = len(chunk) - pos
+		}
+		line := chunk[pos : pos+i]
+		k := 0
+		for k < len(line) && k < 3 && line[k] == ' ' {
+			k++
+		}
+		// Only a line that starts with '=' or '-' is looked at again:
+		// most lines of a log are not, and status reads them all.
+		if pos > 0 && k < len(line) && (line[k] == '=' || line[k] == '-') && isUnderline(bytes.TrimRight(line[k:], "\r")) &&
+			len(bytes.TrimSpace(chunk[prev:pos])) > 0 {
 			return true
 		}
-		prevBlank = len(bytes.TrimSpace(line)) == 0
+		prev, pos = pos, pos+i+1
 	}
 	return false
 }
