@@ -52,16 +52,19 @@ func hasOpener(chunk []byte) bool {
 	return bytes.Contains(chunk, []byte("``")) || bytes.Contains(chunk, []byte("~~")) || bytes.IndexByte(chunk, '<') >= 0
 }
 
-// hasUnderline reports whether a line of chunk after its first could
-// underline the line above it into a setext heading ("Notes" over
-// "-----"): a run of '=' or '-' (isUnderline) right below a line that
-// is not blank. Such a heading inside an event ends it (KindCut), so a
-// headers-only parse must read the chunk's body, not its first line
-// alone: it read past the heading and gave the event another range and
-// text than a full parse, so status, which hashes them for the seal,
-// called files regen had just written stale. A thematic break after a
-// blank line (the "---" between events) is no underline.
-func hasUnderline(chunk []byte) bool {
+// hidesHeading reports whether a line of chunk after its first may be
+// a heading that reading the first line alone misses: chunks are cut
+// only before column-0 headings, so it is an ATX heading indented by
+// one to three spaces ("  ### evt-003 | ..."), or a setext underline,
+// a run of '=' or '-' (isUnderline) right below a line that is not
+// blank ("Notes" over "-----"). A headers-only parse must then read the
+// chunk's body: it ran the event before on past an indented event
+// heading, so append numbered that event's ID again and status counted
+// one event less, and past a setext heading inside an event (KindCut),
+// so status, which hashes the events for the seal, called the files
+// regen had just written stale. A thematic break after a blank line
+// (the "---" between events) is no underline.
+func hidesHeading(chunk []byte) bool {
 	prev, pos := 0, 0 // the previous line's start, the line's
 	for pos < len(chunk) {
 		i := bytes.IndexByte(chunk[pos:], '\n')
@@ -73,11 +76,15 @@ func hasUnderline(chunk []byte) bool {
 		for k < len(line) && k < 3 && line[k] == ' ' {
 			k++
 		}
-		// Only a line that starts with '=' or '-' is looked at again:
-		// most lines of a log are not, and status reads them all.
-		if pos > 0 && k < len(line) && (line[k] == '=' || line[k] == '-') && isUnderline(bytes.TrimRight(line[k:], "\r")) &&
-			len(bytes.TrimSpace(chunk[prev:pos])) > 0 {
-			return true
+		// Only a line that starts so is looked at again: most lines of
+		// a log do not, and status reads them all.
+		if pos > 0 && k < len(line) {
+			switch c := line[k]; {
+			case c == '#' && k > 0:
+				return true
+			case (c == '=' || c == '-') && isUnderline(bytes.TrimRight(line[k:], "\r")) && len(bytes.TrimSpace(chunk[prev:pos])) > 0:
+				return true
+			}
 		}
 		prev, pos = pos, pos+i+1
 	}

@@ -31,9 +31,10 @@ func Archive() Option { return func(c *config) { c.archive = true } }
 // Text, with no fields or details. It is what append uses to find the
 // next ID and check refs without paying for a full parse. Chunks that
 // contain no fence or HTML opener cannot hide a heading in code, and
-// without a setext underline (hasUnderline) hold no heading but their
-// first line, so only that line is read; any other chunk is parsed as
-// in a full parse, and every event ends where a full parse ends it.
+// with no indented ATX heading or setext underline (hidesHeading) hold
+// no heading but their first line, so only that line is read; any
+// other chunk is parsed as in a full parse, and every event ends where
+// a full parse ends it.
 func HeadersOnly() Option { return func(c *config) { c.headersOnly = true } }
 
 // MaxLineLength is the longest line Parse reads. Longer lines are

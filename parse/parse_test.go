@@ -470,14 +470,19 @@ func TestDeclaredTier(t *testing.T) {
 // Text as a full parse, so status can digest the history it does not
 // fully read exactly as regen does (materialize.SourceHasher).
 // A setext heading in an event's body ends the event where a full
-// parse ends it: the headers-only parse read only the chunk's first
-// line and ran on to the next event heading [archive-heading-in-event].
+// parse ends it, and an indented event heading is an event: the
+// headers-only parse read only the chunk's first line and ran on to the
+// next column-0 heading [archive-heading-in-event, append-indented-heading].
 func TestHeadersOnlyText(t *testing.T) {
 	i := strings.Index(canonical, "\n### evt-002")
 	setext := func(h string) string { return canonical[:i] + "\n" + h + "\n\nlooked fine\n" + canonical[i:] }
 	for _, src := range [][]byte{[]byte(canonical), loggen.Generate(3*pipelineMin, 7), []byte(strings.ReplaceAll(canonical, "\n", "\r\n")),
 		[]byte(setext("Notes from the review\n---------------------")), []byte(setext("Notes\n=====")), []byte(setext("Notes\n   -")),
-		[]byte(strings.ReplaceAll(setext("Notes\n-----"), "\n", "\r\n"))} {
+		[]byte(strings.ReplaceAll(setext("Notes\n-----"), "\n", "\r\n")),
+		// An indented event heading: the chunks are cut only before
+		// column-0 ones.
+		[]byte(strings.Replace(canonical, "### evt-002", "  ### evt-002", 1)),
+		[]byte(strings.Replace(canonical, "### evt-002", "   ### evt-002", 1) + "\n   ### evt-009 | 2026-03-01 10:00 | bob | fix\n")} {
 		full, heads := Parse("f", src), Parse("f", src, HeadersOnly())
 		if len(full.Events) != len(heads.Events) {
 			t.Fatalf("%d events, headers-only %d", len(full.Events), len(heads.Events))
