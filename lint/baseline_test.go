@@ -79,6 +79,39 @@ func TestFingerprintArchived(t *testing.T) {
 	}
 }
 
+// TestFingerprintQuotedPosition: a duplicate ID's finding quotes where
+// the other copy is, "line 61" in the same file and
+// "changelog-archive.md:63" once memsys archive moved that copy; the
+// baseline entry written before the move must still accept it, and an
+// entry written with the older fingerprint too.
+func TestFingerprintQuotedPosition(t *testing.T) {
+	d := func(msg string) diag.Diagnostic {
+		return diag.Diagnostic{Rule: "MS107", Severity: diag.Error, Range: diag.Range{File: "CHANGELOG.md", Line: 7}, Event: "evt-005", Message: msg}
+	}
+	inLog := d("evt-005 is already used at line 61: renumber this event to the next free ID")
+	for _, msg := range []string{
+		"evt-005 is already used at changelog-archive.md:63: renumber this event to the next free ID",
+		"evt-005 is already used at CHANGELOG-archive.md:63: renumber this event to the next free ID",
+		"evt-005 is already used at CHANGELOG.md:12: renumber this event to the next free ID",
+	} {
+		if Fingerprint(d(msg)) != Fingerprint(inLog) {
+			t.Errorf("%q: a new fingerprint once the other copy moved", msg)
+		}
+		if kept, n, stale := NewBaseline(diag.Diagnostics{inLog}).Apply(diag.Diagnostics{d(msg)}); len(kept) != 0 || n != 1 || len(stale) != 0 {
+			t.Errorf("%q: baseline of the finding before the move kept %d, accepted %d, stale %d", msg, len(kept), n, len(stale))
+		}
+		// A baseline written with the fingerprint before this change.
+		old := Baseline{Version: 1, Findings: []BaselineEntry{{Rule: "MS107", File: "CHANGELOG.md", Event: "evt-005", Message: msg, Fingerprint: fingerprint(d(msg), false)}}}
+		if kept, n, stale := old.Apply(diag.Diagnostics{d(msg)}); len(kept) != 0 || n != 1 || len(stale) != 0 {
+			t.Errorf("%q: older baseline entry kept %d, accepted %d, stale %d", msg, len(kept), n, len(stale))
+		}
+	}
+	other := d("evt-005 is already used at docs/notes.md:63: renumber this event to the next free ID")
+	if Fingerprint(other) == Fingerprint(inLog) {
+		t.Error("a position in a file that is no memory file counted as a line")
+	}
+}
+
 // TestBaselineFilter: Filter drops what Apply drops (one finding per
 // entry, never an append-only rule's) and judges no entry stale: the
 // caller (regen's warnings) holds only some of lint's findings.

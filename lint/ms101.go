@@ -3,6 +3,7 @@ package lint
 import (
 	"github.com/memsys/memsys/internal/base/diag"
 	"github.com/memsys/memsys/internal/base/front"
+	"github.com/memsys/memsys/parse"
 )
 
 func init() {
@@ -32,11 +33,9 @@ func runEventLogSection(p *Pass) {
 	case p.Log.UTF16():
 		// Saved as UTF-16, the section is there but unread: MS121 says
 		// to re-save the file; adding a heading would make it worse.
-	case !p.Log.HasEventLog && p.lastEvent() == "":
-		// Release notes kept before memsys (init keeps them): no event
-		// to put the heading above; append writes below it, at the end.
-		p.Reportf(lineRange(p.Log.File, 1), "", "%s has no \"## Event Log\" section: add the line \"## Event Log\" at the end of the file (events are read only below it)", p.Log.File)
 	case !p.Log.HasEventLog:
-		p.Reportf(lineRange(p.Log.File, 1), "", "%s has no \"## Event Log\" section: add the heading above the first event", p.Log.File)
+		// Release notes kept before memsys (init keeps them) have no
+		// event to put the heading above; append writes at the end.
+		p.Reportf(lineRange(p.Log.File, 1), "", "%s has no \"## Event Log\" section: %s", p.Log.File, parse.NoEventLogFix(p.lastEvent() != ""))
 	}
 }

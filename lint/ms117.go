@@ -38,7 +38,10 @@ func visitArchiveDue(p *Pass) Visitor {
 			order.Add(e)
 		}
 	}, End: func() {
-		if p.Log == nil {
+		if p.Log == nil || !p.Log.HasEventLog {
+			// Without the section (MS101) archive moves nothing and
+			// status counts no event in the log: "run memsys archive"
+			// would be advice archive answers with "nothing to archive".
 			return
 		}
 		n, limit := p.shared.logEvents, p.Config.ArchiveThreshold

@@ -84,7 +84,7 @@ type sarifResult struct {
 // Fingerprint. The "/v1" follows the SARIF convention of versioned
 // keys: a change to what Fingerprint hashes gets a new key, so code
 // scanning does not match old alerts against new values.
-const FingerprintKey = "memsysFindingHash/v2"
+const FingerprintKey = "memsysFindingHash/v3"
 
 type sarifLocation struct {
 	PhysicalLocation sarifPhysical `json:"physicalLocation"`

@@ -45,11 +45,12 @@ func ReadLoose(src []byte) (*Graph, []string) {
 		}
 		extra = nil
 	}
-	for i, line := range strings.Split(strings.ReplaceAll(string(src), "\r\n", "\n"), "\n") {
+	lines := strings.Split(strings.ReplaceAll(string(src), "\r\n", "\n"), "\n")
+	for i, line := range lines {
 		ln := i + 1
 		t := strings.TrimSpace(line)
-		if strings.HasPrefix(t, "#") {
-			h := strings.ToLower(strings.TrimLeft(t, "# "))
+		if h, ok := headingText(lines, i); ok {
+			h = strings.ToLower(h)
 			switch {
 			case strings.Contains(h, "node") || strings.Contains(h, "entit"):
 				section = "nodes"
@@ -119,6 +120,28 @@ func ReadLoose(src []byte) (*Graph, []string) {
 	}
 	flush()
 	return g, problems
+}
+
+// headingText returns the text of the heading lines[i] starts, if it
+// starts one: an ATX heading ("## Nodes"), or the text of a setext
+// heading, which the next line underlines with "=" or "-" ("Nodes" over
+// "-----"), as hand-kept files also write them. The setext form was read
+// as no heading: the table under it was skipped, so lint and status
+// counted its rows as nothing curated, and adopt wrote graph.md without
+// them. A table row, list item, quote or HTML line is no heading text.
+func headingText(lines []string, i int) (string, bool) {
+	t := strings.TrimSpace(lines[i])
+	if strings.HasPrefix(t, "#") {
+		return strings.TrimSpace(strings.Trim(strings.TrimLeft(t, "#"), " \t#")), true
+	}
+	if t == "" || i+1 >= len(lines) || strings.ContainsAny(t[:1], "|<>-*+=") {
+		return "", false
+	}
+	u := strings.TrimSpace(lines[i+1])
+	if u != "" && (strings.Trim(u, "=") == "" || strings.Trim(u, "-") == "") {
+		return t, true
+	}
+	return "", false
 }
 
 // extraColumn is a column of a hand-kept table that ReadLoose does not
@@ -426,10 +449,11 @@ func ReadConstraints(src []byte) []string {
 func readConstraintItems(src []byte) []string {
 	var out []string
 	in := false
-	for _, line := range strings.Split(strings.ReplaceAll(string(src), "\r\n", "\n"), "\n") {
+	lines := strings.Split(strings.ReplaceAll(string(src), "\r\n", "\n"), "\n")
+	for i, line := range lines {
 		t := strings.TrimSpace(line)
-		if strings.HasPrefix(t, "#") {
-			in = strings.EqualFold(strings.TrimSpace(strings.TrimLeft(t, "#")), "active constraints")
+		if h, ok := headingText(lines, i); ok {
+			in = strings.EqualFold(h, "active constraints")
 			continue
 		}
 		if !in || !(strings.HasPrefix(t, "- ") || strings.HasPrefix(t, "* ")) {

@@ -2,6 +2,7 @@ package materialize
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -195,5 +196,32 @@ func TestIsEdgeAttr(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("IsEdgeAttr over Missing = %v, want %v", got, want)
+	}
+}
+
+// TestReadLooseSetext checks that a setext heading opens a section as
+// the ATX heading does, and that what only looks like one does not: a
+// table row or list item over a dashed line, a dashed line after a
+// blank.
+func TestReadLooseSetext(t *testing.T) {
+	atx := "## Nodes\n\n| Node | Type | Status |\n|---|---|---|\n| a | component | active |\n\n## Edges\n\n| From | To | Relation |\n|---|---|---|\n| a | b | depends_on |\n"
+	setext := "Nodes\n-----\n\n| Node | Type | Status |\n|---|---|---|\n| a | component | active |\n\nEdges\n=====\n\n| From | To | Relation |\n|---|---|---|\n| a | b | depends_on |\n"
+	for _, src := range []string{atx, setext, strings.ReplaceAll(setext, "\n", "\r\n")} {
+		g, probs := ReadLoose([]byte(src))
+		if len(g.Nodes) != 1 || len(g.Edges) != 1 || len(probs) != 0 {
+			t.Errorf("%q: %d nodes, %d edges, problems %q; want 1, 1, none", src, len(g.Nodes), len(g.Edges), probs)
+		}
+	}
+	for _, src := range []string{
+		"Notes\n\n---\n\n| Node | Type | Status |\n|---|---|---|\n| a | component | active |\n",
+		"- Nodes\n---\n\n| Node | Type | Status |\n|---|---|---|\n| a | component | active |\n",
+	} {
+		if g, _ := ReadLoose([]byte(src)); len(g.Nodes) != 0 {
+			t.Errorf("%q: %d nodes under no heading, want 0", src, len(g.Nodes))
+		}
+	}
+	ctx := "Current Context\n===============\n\nActive Constraints\n------------------\n\n- Never store card numbers\n\nNotes\n-----\n\n- not a constraint\n"
+	if got := ReadConstraints([]byte(ctx)); len(got) != 1 || got[0] != "Never store card numbers" {
+		t.Errorf("setext Active Constraints: %q", got)
 	}
 }

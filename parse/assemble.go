@@ -265,6 +265,31 @@ func trimTail(src []byte, start, end int) int {
 	return end
 }
 
+// TrimSeparators returns end moved back over the blank lines and
+// thematic breaks ("---") that close src[start:end], to start when
+// there is nothing else: the separators that may follow an event. Any
+// line ending (LF, CRLF, a lone CR) ends a line.
+func TrimSeparators(src []byte, start, end int) int {
+	for end > start {
+		e := end
+		if src[e-1] == '\n' {
+			e--
+		}
+		if e > start && src[e-1] == '\r' {
+			e--
+		}
+		s := start
+		if i := bytes.LastIndexAny(src[start:e], "\r\n"); i >= 0 {
+			s = start + i + 1
+		}
+		if line := bytes.TrimSpace(src[s:e]); len(line) > 0 && !isBreak(line) {
+			break
+		}
+		end = s
+	}
+	return end
+}
+
 func isBreak(line []byte) bool {
 	if len(line) < 3 {
 		return false

@@ -52,6 +52,45 @@ func hasOpener(chunk []byte) bool {
 	return bytes.Contains(chunk, []byte("``")) || bytes.Contains(chunk, []byte("~~")) || bytes.IndexByte(chunk, '<') >= 0
 }
 
+// hidesHeading reports whether a line of chunk after its first may be
+// a heading that reading the first line alone misses: chunks are cut
+// only before column-0 headings, so it is an ATX heading indented by
+// one to three spaces ("  ### evt-003 | ..."), or a setext underline,
+// a run of '=' or '-' (isUnderline) right below a line that is not
+// blank ("Notes" over "-----"). A headers-only parse must then read the
+// chunk's body: it ran the event before on past an indented event
+// heading, so append numbered that event's ID again and status counted
+// one event less, and past a setext heading inside an event (KindCut),
+// so status, which hashes the events for the seal, called the files
+// regen had just written stale. A thematic break after a blank line
+// (the "---" between events) is no underline.
+func hidesHeading(chunk []byte) bool {
+	prev, pos := 0, 0 // the previous line's start, the line's
+	for pos < len(chunk) {
+		i := bytes.IndexByte(chunk[pos:], '\n')
+		if i < 0 {
+			i = len(chunk) - pos
+		}
+		line := chunk[pos : pos+i]
+		k := 0
+		for k < len(line) && k < 3 && line[k] == ' ' {
+			k++
+		}
+		// Only a line that starts so is looked at again: most lines of
+		// a log do not, and status reads them all.
+		if pos > 0 && k < len(line) {
+			switch c := line[k]; {
+			case c == '#' && k > 0:
+				return true
+			case (c == '=' || c == '-') && isUnderline(bytes.TrimRight(line[k:], "\r")) && len(bytes.TrimSpace(chunk[prev:pos])) > 0:
+				return true
+			}
+		}
+		prev, pos = pos, pos+i+1
+	}
+	return false
+}
+
 // endsOpen reports whether the last top-level block of a chunk is a
 // fenced code or HTML block still open at the chunk's end.
 func endsOpen(doc ast.Node, chunk []byte) bool {

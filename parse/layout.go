@@ -83,3 +83,18 @@ func DeclaredTier(agents []byte) (Tier, bool) {
 	}
 	return "", false
 }
+
+// NoEventLogFix says what to do about a log that has no Event Log
+// section: the one wording of lint's MS101, status, init and append, so
+// that they cannot disagree. hasEvents reports whether the file holds
+// event headings: then the section heading goes above the first of them.
+// Added at the end of such a file, as every command but lint used to
+// advise, it leaves each event outside the section (MS115) and append
+// numbers from evt-001 again. A file with no event (release notes kept
+// before memsys) gets it at its end, where append writes.
+func NoEventLogFix(hasEvents bool) string {
+	if hasEvents {
+		return `add the line "## Event Log" above the first event (events are read only below it)`
+	}
+	return `add the line "## Event Log" at the end of the file (events are read only below it)`
+}

@@ -30,9 +30,11 @@ func Archive() Option { return func(c *config) { c.archive = true } }
 // Events carry ID, Num, Time, Agent, Type, Level, InLog, Range and
 // Text, with no fields or details. It is what append uses to find the
 // next ID and check refs without paying for a full parse. Chunks that
-// contain no fence or HTML opener cannot hide a heading in code, so
-// only their first line is read; any other chunk goes to goldmark as
-// in a full parse.
+// contain no fence or HTML opener cannot hide a heading in code, and
+// with no indented ATX heading or setext underline (hidesHeading) hold
+// no heading but their first line, so only that line is read; any
+// other chunk is parsed as in a full parse, and every event ends where
+// a full parse ends it.
 func HeadersOnly() Option { return func(c *config) { c.headersOnly = true } }
 
 // MaxLineLength is the longest line Parse reads. Longer lines are

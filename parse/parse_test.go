@@ -469,16 +469,31 @@ func TestDeclaredTier(t *testing.T) {
 // TestHeadersOnlyText: a headers-only parse gives every event the same
 // Text as a full parse, so status can digest the history it does not
 // fully read exactly as regen does (materialize.SourceHasher).
+// A setext heading in an event's body ends the event where a full
+// parse ends it, and an indented event heading is an event: the
+// headers-only parse read only the chunk's first line and ran on to the
+// next column-0 heading [archive-heading-in-event, append-indented-heading].
 func TestHeadersOnlyText(t *testing.T) {
-	for _, src := range [][]byte{[]byte(canonical), loggen.Generate(3*pipelineMin, 7), []byte(strings.ReplaceAll(canonical, "\n", "\r\n"))} {
+	i := strings.Index(canonical, "\n### evt-002")
+	setext := func(h string) string { return canonical[:i] + "\n" + h + "\n\nlooked fine\n" + canonical[i:] }
+	for _, src := range [][]byte{[]byte(canonical), loggen.Generate(3*pipelineMin, 7), []byte(strings.ReplaceAll(canonical, "\n", "\r\n")),
+		[]byte(setext("Notes from the review\n---------------------")), []byte(setext("Notes\n=====")), []byte(setext("Notes\n   -")),
+		[]byte(strings.ReplaceAll(setext("Notes\n-----"), "\n", "\r\n")),
+		// An indented event heading: the chunks are cut only before
+		// column-0 ones.
+		[]byte(strings.Replace(canonical, "### evt-002", "  ### evt-002", 1)),
+		[]byte(strings.Replace(canonical, "### evt-002", "   ### evt-002", 1) + "\n   ### evt-009 | 2026-03-01 10:00 | bob | fix\n")} {
 		full, heads := Parse("f", src), Parse("f", src, HeadersOnly())
 		if len(full.Events) != len(heads.Events) {
 			t.Fatalf("%d events, headers-only %d", len(full.Events), len(heads.Events))
 		}
 		for i := range full.Events {
-			if full.Events[i].Text != heads.Events[i].Text {
-				t.Fatalf("%s: text differs", full.Events[i].ID)
+			if full.Events[i].Text != heads.Events[i].Text || full.Events[i].Range != heads.Events[i].Range {
+				t.Fatalf("%q: %s: text or range differs:\n%q\nheaders-only:\n%q", src, full.Events[i].ID, full.Events[i].Text, heads.Events[i].Text)
 			}
+		}
+		if len(full.Problems) != len(heads.Problems) {
+			t.Errorf("%q: %d problems, headers-only %d", src, len(full.Problems), len(heads.Problems))
 		}
 	}
 }
@@ -576,5 +591,21 @@ func TestUTF16(t *testing.T) {
 	// A UTF-8 file whose first byte is invalid is no UTF-16 file.
 	if l := Parse("f", append([]byte{0xff}, src...)); l.UTF16() {
 		t.Errorf("UTF16() = true for a file starting with 0xff alone")
+	}
+}
+
+func TestTrimSeparators(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"", ""},
+		{"\n---\n\n", ""},
+		{"\r\n---\r\n\r\n", ""},
+		{"\r---\r\r", ""},
+		{"\n### retro\n\ntext\n\n---\n\n", "\n### retro\n\ntext\n"},
+		{"\r\n### retro\r\n\r\ntext\r\n\r\n* * *\r\n", "\r\n### retro\r\n\r\ntext\r\n"},
+		{"\rtext\r\r", "\rtext\r"},
+	} {
+		if got := c.src[:TrimSeparators([]byte(c.src), 0, len(c.src))]; got != c.want {
+			t.Errorf("TrimSeparators(%q) keeps %q, want %q", c.src, got, c.want)
+		}
 	}
 }

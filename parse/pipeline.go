@@ -161,7 +161,7 @@ func (p *state) blocksAt(starts []int, i int, out []block, a *blockArena) ([]blo
 	if i+1 < len(starts) {
 		end = starts[i+1]
 	}
-	if i > 0 && p.headersOnly && !hasOpener(p.src[starts[i]:end]) {
+	if i > 0 && p.headersOnly && !hasOpener(p.src[starts[i]:end]) && !hidesHeading(p.src[starts[i]:end]) {
 		if blocks, ok := fastBlocks(out, a, p.src, starts[i], lineEnd(p.src, starts[i])); ok {
 			return blocks, i + 1
 		}

@@ -57,7 +57,13 @@ func runLint(ctx context.Context, cmd *cli.Command) (err error) {
 		// annotation the pull request's checks show it too.
 		defer func() {
 			if _, ok := errors.AsType[cannotRun](err); ok {
-				lint.WriteGitHubError(stdout, "memsys: "+err.Error())
+				// The file named as on stderr: relative to where memsys
+				// started, not the runner's absolute checkout path.
+				msg := err.Error()
+				if base, berr := lcStart(cmd); berr == nil {
+					msg = workspace.DisplayError(base, err)
+				}
+				lint.WriteGitHubError(stdout, "memsys: "+msg)
 			}
 		}()
 	}

@@ -59,7 +59,7 @@ func runRegen(ctx context.Context, cmd *cli.Command) error {
 		if !cmd.Bool("check") || which != "" || cmd.String("at") != "" {
 			return usageErr("regen --staged only checks: use it as regen --check --staged")
 		}
-		diff, sealOnly, problems, err := memory.CheckStaged(ctx, root)
+		diff, sealOnly, refused, problems, err := memory.CheckStaged(ctx, root)
 		warnProblems(cmd, root, problems)
 		if err != nil {
 			return cannotRun{err}
@@ -67,7 +67,9 @@ func runRegen(ctx context.Context, cmd *cli.Command) error {
 		if diff != "" {
 			fmt.Fprint(cmd.Root().Writer, diff)
 			msg := "the staged derived files are not what regen writes from the staged log: run memsys regen, then git add .memory"
-			if sealOnly {
+			if refused != nil {
+				msg = "the staged " + refused.Error()
+			} else if sealOnly {
 				msg = "only the seals of the staged derived files differ: the staged log's events changed where these files do not show it (a committed event edited? memsys lint --staged names it: restore it), or another version of memsys wrote them (run memsys regen, then git add .memory)"
 			}
 			fmt.Fprintln(cmd.Root().ErrWriter, "memsys: "+lint.Chdir(msg, lcDir(cmd)))
@@ -91,7 +93,11 @@ func runRegen(ctx context.Context, cmd *cli.Command) error {
 	}
 	if r.Diff != "" {
 		fmt.Fprint(cmd.Root().Writer, r.Diff)
-		fmt.Fprintln(cmd.Root().ErrWriter, "memsys: "+lint.Chdir("derived files are out of date: run memsys regen", lcDir(cmd)))
+		msg := "derived files are out of date: run memsys regen"
+		if r.Refused != nil {
+			msg = r.Refused.Error() // regen would refuse: lint's and status's advice
+		}
+		fmt.Fprintln(cmd.Root().ErrWriter, "memsys: "+lint.Chdir(msg, lcDir(cmd)))
 		return errFindings
 	}
 	return nil

@@ -59,7 +59,7 @@ func AppendLead(file string, src []byte, log *parse.Log) ([]byte, error) {
 	if !log.HasEventLog {
 		// init writes the section into a new log only; an existing
 		// CHANGELOG.md is the project's, so the user adds the line.
-		return nil, front.Errorf("%s: no \"## Event Log\" section: add the line \"## Event Log\" at the end of the file (events are read only below it), then run this again", file)
+		return nil, front.Errorf("%s: no \"## Event Log\" section: %s, then run this again", file, parse.NoEventLogFix(len(log.Events) > 0))
 	}
 	// A merge stopped on the log: the event would land inside the
 	// conflict, and git merge --abort would discard it with the markers.

@@ -312,10 +312,15 @@ func parseClean(logs ...*parse.Log) error {
 // names (its header's timestamp, agent or type, its heading's level, a
 // line of free text, a repeated field), never where an event starts or
 // ends: an event under a "####" heading is still one event, ending
-// where the next heading starts.
+// where the next heading starts. A level 1 or 2 heading written inside
+// an event (KindCut, MS133: "Notes" underlined with dashes, a pasted
+// "## Summary") ends it at a place the parser fixes, in the archive as
+// in the log, and the events after it stay in the log: the bytes move
+// as they are. Refusing it made archival wait for an edit of a
+// committed event, which lint --base reports (MS301).
 func withinEvent(p parse.Problem) bool {
 	switch p.Kind {
-	case parse.KindTimestamp, parse.KindDateOnly, parse.KindFreeText, parse.KindDuplicateKey, parse.KindLevel:
+	case parse.KindTimestamp, parse.KindDateOnly, parse.KindFreeText, parse.KindDuplicateKey, parse.KindLevel, parse.KindCut:
 		return true
 	case parse.KindHeader:
 		return p.Event != "" // "" is a heading that looks like an event but is none

@@ -117,7 +117,14 @@ func (p ArchivePlan) Comment(archiveName string) string {
 // AppendEvent, so it gets the same format and separator as any other.
 func BuildArchive(logSrc, archSrc []byte, archiveName, date string, p ArchivePlan) (newLog, newArch []byte) {
 	first, last := p.Moved[0], p.Moved[len(p.Moved)-1]
-	chunk := logSrc[first.Range.Offset:last.Range.EndOffset]
+	// Text after the last moved event, up to the boundary, is no event
+	// but hand-kept all the same (a "### Sprint 2 retro" section, the
+	// fields after a heading that cut the event, MS133): it moves with
+	// the events. The log kept only what follows the boundary, so such
+	// text was in neither file. Only the separators before the boundary
+	// are dropped, as they always were.
+	end := max(last.Range.EndOffset, parse.TrimSeparators(logSrc, last.Range.EndOffset, p.Boundary.Range.Offset))
+	chunk := logSrc[first.Range.Offset:end]
 	nl := Newline(logSrc)
 
 	newArch = append([]byte(nil), archSrc...)

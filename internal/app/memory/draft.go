@@ -597,13 +597,20 @@ func sameDetails(want []DraftDetail, got []parse.Detail) error {
 // log and the archive), zero-padded to three digits or to the widest
 // ID already in use, so a log numbered evt-0001 stays that way. It
 // fails, naming the event, when that number is parse.MaxEventNum: the
-// next ID would not be an event ID.
+// next ID would not be an event ID. An event heading above the Event
+// Log section (MS115) is no event to replay, but its ID is taken: a log
+// whose section heading was added below its events got evt-001 again.
 func NextID(logs ...*parse.Log) (string, error) {
 	maxNum, width := 0, 3
 	var last *parse.Event
 	for _, l := range logs {
 		if l == nil {
 			continue
+		}
+		for _, p := range l.Problems {
+			if n, ok := parse.EventNum(p.Event); ok && p.Kind == parse.KindOutside && n < parse.MaxEventNum {
+				maxNum, width = max(maxNum, n), max(width, len(p.Event)-4)
+			}
 		}
 		for i := range l.Events {
 			e := &l.Events[i]

@@ -78,7 +78,7 @@ func Init(root string, tier parse.Tier) (*InitResult, error) {
 	// stays as it was, since nothing was read to render.
 	if !mem.Log.HasEventLog {
 		// init never edits an existing log, so it can only say so.
-		r.Warning = parse.LogFile + " has no \"## Event Log\" section: add one at its end; memsys reads events only there"
+		r.Warning = parse.LogFile + " has no \"## Event Log\" section: " + parse.NoEventLogFix(x.Context().Horizon != "")
 	}
 	derived := Derive(x, tier)
 	if tier == parse.Full {

@@ -293,3 +293,35 @@ func TestVerifyMoveDetectsLoss(t *testing.T) {
 		t.Error("an edited event passed")
 	}
 }
+
+// TestArchiveKeepsTextBetween checks that BuildArchive loses no byte
+// but separators: text after the last moved event (a "### retro"
+// section, a comment) used to be
+// in neither file, in every line ending.
+func TestArchiveKeepsTextBetween(t *testing.T) {
+	gap := "### Sprint 1 retro\n\nWe learned that the cache must be warmed.\n\n<!-- sprint 2 starts here -->\n"
+	for _, nl := range []string{"\n", "\r\n", "\r"} {
+		lf := string(genLog(6, "\n---\n\n"))
+		b := PlanArchive(parse.Parse("CHANGELOG.md", []byte(lf)), nil, 2, 3).Boundary.ID
+		i := strings.Index(lf, "### "+b+" ")
+		lf = lf[:i] + gap + "\n---\n\n" + lf[i:]
+		src := []byte(strings.ReplaceAll(lf, "\n", nl))
+		log := parse.Parse("CHANGELOG.md", src)
+		p := PlanArchive(log, nil, 2, 3)
+		if p.Boundary.ID != b {
+			t.Fatalf("%q: boundary %s, want %s", nl, p.Boundary.ID, b)
+		}
+		newLog, newArch := BuildArchive(src, nil, DefaultArchiveName, "2026-01-02", p)
+		for _, line := range strings.Split(lf, "\n") {
+			if line == "" || line == "---" {
+				continue
+			}
+			if !bytes.Contains(newArch, []byte(line)) && !bytes.Contains(newLog, []byte(line)) {
+				t.Errorf("%q: line %q is in neither file", nl, line)
+			}
+		}
+		if want := strings.ReplaceAll("<!-- sprint 2 starts here -->\n\n---\n", "\n", nl); bytes.Contains(newArch, []byte(want)) {
+			t.Errorf("%q: the separator before the boundary moved too", nl)
+		}
+	}
+}

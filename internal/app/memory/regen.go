@@ -177,6 +177,10 @@ type RegenResult struct {
 	Output   []byte   // with Stdout: the rendered file
 	Diff     string   // with Check: a unified diff per out-of-date file
 	Wrote    []string // without Stdout or Check: the files written
+	// Refused, with Check and a Diff, is why regen without --force
+	// would refuse to write (a file kept by hand: run memsys adopt),
+	// nil when it would write.
+	Refused error
 }
 
 // Regenerate is memsys regen: it replays root's history and writes the
@@ -231,7 +235,13 @@ func Regenerate(root string, o RegenOptions) (*RegenResult, error) {
 			r.Output = x.contextFile()
 		}
 	case o.Check:
-		r.Diff, err = diffDerived(root, x.derive(TierOf(cfg, mem)))
+		files := x.derive(TierOf(cfg, mem))
+		var cur map[string][]byte
+		if r.Diff, cur, err = diffDerived(root, files); err == nil && r.Diff != "" {
+			// The bytes the diff read: each file is read once.
+			read := func(rel string) ([]byte, bool, error) { b, ok := cur[rel]; return b, ok, nil }
+			r.Refused = handKept(files, read, sealedAt{root: root, opt: opt, digest: headDigest(c)})
+		}
 	default:
 		r.Wrote, err = writeDerived(root, x.derive(TierOf(cfg, mem)), o.Force, sealedAt{root: root, opt: opt, digest: headDigest(c)})
 	}
@@ -281,6 +291,24 @@ func refuseHandKept(f Derived, cur []byte, at sealedAt) error {
 		f.File, words.Plural(len(items), "item"), words.Clip(strings.Join(items, ", ")), how, front.Adopt.Word(), inRegenForce.Word(), quiet{ErrHandKept})
 }
 
+// handKept is why regen without --force would refuse to replace files
+// (refuseHandKept), each read through read: nil when it would write
+// them all. regen --check and the hook's regen --check --staged say so
+// rather than "run memsys regen", which would refuse, while lint and
+// status say "run memsys adopt" about the same file.
+func handKept(files []Derived, read func(rel string) ([]byte, bool, error), at sealedAt) error {
+	for _, f := range files {
+		cur, found, err := read(f.File)
+		if err != nil || !found || sameText(cur, f.Data) {
+			continue // a file regen would write (or one it cannot read, which the diff has reported)
+		}
+		if err := refuseHandKept(f, cur, at); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // sameText reports whether the derived file's bytes cur say what want
 // (LF, as regen renders it) says, line endings aside: a CRLF checkout
 // (core.autocrlf on Windows) of a current file is current, as lint's
@@ -313,17 +341,21 @@ func readDerived(root, rel string) (cur []byte, found bool, err error) {
 }
 
 // diffDerived compares files with the disk: a unified diff for each that
-// differs (a missing file is empty).
-func diffDerived(root string, files []Derived) (string, error) {
+// differs (a missing file is empty), and the bytes of those found.
+func diffDerived(root string, files []Derived) (string, map[string][]byte, error) {
 	var b strings.Builder
+	read := map[string][]byte{}
 	for _, f := range files {
-		cur, _, err := readDerived(root, f.File)
+		cur, found, err := readDerived(root, f.File)
 		if err != nil {
-			return "", err
+			return "", nil, err
+		}
+		if found {
+			read[f.File] = cur
 		}
 		b.WriteString(udiff.Unified(f.File, f.File+" (regen)", cur, f.Data))
 	}
-	return b.String(), nil
+	return b.String(), read, nil
 }
 
 // Regen rewrites the derived files of root's tier from its events, as

@@ -30,18 +30,18 @@ import (
 // differs differs only in its seal (materialize.SealOnlyDiffers): the
 // text is what regen writes, so the staged events changed where the
 // files do not show it (an edited event), or another memsys wrote them.
-func CheckStaged(ctx context.Context, root string) (diff string, sealOnly bool, problems diag.Diagnostics, err error) {
+func CheckStaged(ctx context.Context, root string) (diff string, sealOnly bool, refused error, problems diag.Diagnostics, err error) {
 	g, err := gitx.Open(ctx, root)
 	if err != nil {
-		return "", false, nil, fmt.Errorf("regen --staged: %w", err)
+		return "", false, nil, nil, fmt.Errorf("regen --staged: %w", err)
 	}
 	prefix, err := g.Prefix(ctx)
 	if err != nil {
-		return "", false, nil, fmt.Errorf("regen --staged: %w", err)
+		return "", false, nil, nil, fmt.Errorf("regen --staged: %w", err)
 	}
 	blobs, err := g.NewBlobs(ctx, prefix)
 	if err != nil {
-		return "", false, nil, fmt.Errorf("regen --staged: %w", err)
+		return "", false, nil, nil, fmt.Errorf("regen --staged: %w", err)
 	}
 	defer blobs.Close()
 	blobs.Limit = workspace.MaxFileSize
@@ -54,17 +54,17 @@ func CheckStaged(ctx context.Context, root string) (diff string, sealOnly bool, 
 	}
 	cfg := config.Default()
 	if data, ok, err := staged(config.FileName); err != nil {
-		return "", false, nil, err
+		return "", false, nil, nil, err
 	} else if ok {
 		if cfg, err = config.Parse(config.FileName, data); err != nil {
-			return "", false, nil, err
+			return "", false, nil, nil, err
 		}
 	}
 	mem := &workspace.Memory{Root: root}
 	for _, name := range parse.ArchiveFiles {
 		data, ok, err := staged(name)
 		if err != nil {
-			return "", false, nil, err
+			return "", false, nil, nil, err
 		}
 		if ok {
 			mem.ArchivePath, mem.ArchiveBytes = name, data
@@ -73,15 +73,15 @@ func CheckStaged(ctx context.Context, root string) (diff string, sealOnly bool, 
 	}
 	data, ok, err := staged(parse.LogFile)
 	if err != nil {
-		return "", false, nil, err
+		return "", false, nil, nil, err
 	}
 	if !ok {
 		// No log in the folder either: most often a subfolder memory
 		// checked from the repository root (a pre-commit framework hook).
 		if logAbsent(root) {
-			return "", false, nil, fmt.Errorf("regen --staged: no %s in this folder or the index: %s", parse.LogFile, runInMemory(ctx, root, "regen --check --staged"))
+			return "", false, nil, nil, fmt.Errorf("regen --staged: no %s in this folder or the index: %s", parse.LogFile, runInMemory(ctx, root, "regen --check --staged"))
 		}
-		return "", false, nil, fmt.Errorf("regen --staged: %s is not in the index: git add it", parse.LogFile)
+		return "", false, nil, nil, fmt.Errorf("regen --staged: %s is not in the index: git add it", parse.LogFile)
 	}
 	mem.LogBytes = data
 	// Through the history cache: it checks the staged bytes against its
@@ -89,7 +89,7 @@ func CheckStaged(ctx context.Context, root string) (diff string, sealOnly bool, 
 	// usual one) resumes where the last regen or lint left off.
 	x, err := ReplayRead(root, lint.RenderOptions(cfg), mem)
 	if err != nil {
-		return "", false, nil, err
+		return "", false, nil, nil, err
 	}
 	problems, _ = lintedProblems(cfg, historyProblems(mem.Archive, mem.Log), func() ([]byte, error) {
 		data, _, err := staged(lint.BaselineFile)
@@ -97,14 +97,14 @@ func CheckStaged(ctx context.Context, root string) (diff string, sealOnly bool, 
 	}, supersededIn(func() (*workspace.Memory, error) { return mem, nil }))
 	tier, err := stagedTier(cfg, staged)
 	if err != nil {
-		return "", false, nil, err
+		return "", false, nil, nil, err
 	}
 	var b strings.Builder
 	sealOnly = true
 	for _, f := range Derive(x, tier) {
 		cur, _, err := staged(f.File)
 		if err != nil {
-			return "", false, nil, err
+			return "", false, nil, nil, err
 		}
 		d := udiff.Unified(f.File+" (staged)", f.File+" (regen of the staged log)", cur, f.Data)
 		if d != "" && !materialize.SealOnlyDiffers(bytes.ReplaceAll(cur, []byte("\r\n"), []byte("\n")), f.Data) {
@@ -112,7 +112,18 @@ func CheckStaged(ctx context.Context, root string) (diff string, sealOnly bool, 
 		}
 		b.WriteString(d)
 	}
-	return b.String(), sealOnly && b.Len() > 0, problems, nil
+	if b.Len() > 0 && !sealOnly {
+		// The staged history, for a sealed file's horizon replay.
+		stream := func(before func(*workspace.Memory), each func(*parse.Event), opts ...parse.Option) (*workspace.Memory, error) {
+			m := &workspace.Memory{Root: root, ArchivePath: mem.ArchivePath, ArchiveBytes: mem.ArchiveBytes, LogBytes: mem.LogBytes}
+			if before != nil {
+				before(m)
+			}
+			return m, m.Stream(each, opts...)
+		}
+		refused = handKept(Derive(x, tier), staged, sealedAt{root: root, opt: lint.RenderOptions(cfg), stream: stream})
+	}
+	return b.String(), sealOnly && b.Len() > 0, refused, problems, nil
 }
 
 // stagedTier is the tier as configured, else as the staged files show

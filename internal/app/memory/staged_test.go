@@ -176,7 +176,7 @@ func TestCheckStagedCachedEqualsCold(t *testing.T) {
 	check := func(cached bool) (string, diag.Diagnostics) {
 		t.Helper()
 		defer useCache(cached)()
-		diff, _, problems, err := CheckStaged(context.Background(), root)
+		diff, _, _, problems, err := CheckStaged(context.Background(), root)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -553,7 +553,7 @@ func (r *StatusReport) WriteText(w io.Writer, f front.Front) {
 		// only mix encodings.
 		fmt.Fprintf(w, "event log: %s is UTF-16, which memsys does not read: re-save it as UTF-8\n", r.Log.File)
 	} else if r.NoEventLog {
-		fmt.Fprintf(w, "event log: %s has no \"## Event Log\" section: add the line \"## Event Log\" at the end of the file (memsys reads events only below it)\n", r.Log.File)
+		fmt.Fprintf(w, "event log: %s has no \"## Event Log\" section: %s\n", r.Log.File, parse.NoEventLogFix(r.LastEvent != nil))
 	}
 	if a := r.AfterLog; a != nil {
 		// lint's MS138 in its words: append and adopt refuse to write.

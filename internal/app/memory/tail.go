@@ -81,12 +81,52 @@ func readTail(file string, f LogFile, enough func(*parse.Log) bool, opts ...pars
 				src = append(append(src, tailPrefix...), body...)
 				log := parse.Parse(file, src, opts...)
 				if enough(log) {
-					return &Tail{Src: src, Pre: len(tailPrefix), Base: off + int64(lb+cut), Log: log}, true, nil
+					base := off + int64(lb+cut)
+					if in, err := sectionAbove(file, f, base); err != nil || !in {
+						return nil, false, err // the whole read decides
+					}
+					return &Tail{Src: src, Pre: len(tailPrefix), Base: base, Log: log}, true, nil
 				}
 			}
 		}
 		if w >= tailMax {
 			return nil, false, nil
+		}
+	}
+}
+
+// sectionAbove reports whether the file's first n bytes, read as the
+// parser reads them, open the Event Log section with no event heading
+// above it: then every event after byte n is in the log (a section
+// heading below only cuts an event, MS133), as tailPrefix claims, and
+// none outside it can hold a higher ID. Without it, a log with no
+// section took an appended event once it was longer than the first
+// window while a shorter one was refused, and a log whose section
+// heading follows its events was numbered from the tail's; the caller
+// now reads the whole file, which answers both as append always did.
+// It reads the head of the file, growing as the tail does, and stops
+// at the section heading: 16 KB for a log that starts with it.
+func sectionAbove(file string, f LogFile, n int64) (bool, error) {
+	for w := tailFirst; ; w *= 4 {
+		end := min(w, n)
+		buf := make([]byte, end)
+		if _, err := f.ReadAt(buf, 0); err != nil && !errors.Is(err, io.EOF) {
+			return false, err
+		}
+		if end < n {
+			// Whole lines only: a heading cut short reads as another.
+			buf = buf[:bytes.LastIndexByte(buf, '\n')+1]
+		}
+		if l := parse.Parse(file, buf, parse.HeadersOnly()); l.HasEventLog {
+			for _, p := range l.Problems {
+				if p.Kind == parse.KindOutside {
+					return false, nil
+				}
+			}
+			return true, nil
+		}
+		if end == n {
+			return false, nil
 		}
 	}
 }

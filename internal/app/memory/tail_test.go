@@ -76,6 +76,13 @@ func TestPlanAppendTail(t *testing.T) {
 		{"last heading has 10 digits", string(genLog(12, "\n---\n\n")) + "\n---\n\n" + strings.Replace(event(13, "fix"), "evt-013", "evt-9999999999", 1), nil, draft()},
 		{"10 digits, then an event", string(genLog(12, "\n---\n\n")) + "\n---\n\n" + strings.Replace(event(13, "fix"), "evt-013", "evt-9999999999", 1) + "\n---\n\n" + event(14, "fix"), nil, draft()},
 		{"newest first", desc.String(), nil, draft()},
+		// No section: every event counts, and append refuses the log
+		// (it appended once the log outgrew the tail's first window).
+		{"no section, events", "# Changelog\n\n" + strings.TrimPrefix(string(genLog(30, "\n---\n\n")), head), nil, draft()},
+		// The section added below the events, or an event above it:
+		// their IDs are taken.
+		{"section below the events", "# Changelog\n\n" + strings.TrimPrefix(string(genLog(30, "\n---\n\n")), head) + "\n## Event Log\n", nil, draft()},
+		{"event above the section", "# Changelog\n\n" + event(40, "fix") + "\n" + strings.TrimPrefix(string(genLog(30, "\n---\n\n")), "# Changelog\n\n"), nil, draft()},
 		{"tail of bad headings only", string(genLog(12, "\n---\n\n")) + strings.Repeat("\n---\n\n"+strings.Replace(event(13, "fix"), "evt-013", "evt-01x", 1), 4), nil, draft()},
 	}
 	for _, c := range cases {
@@ -99,6 +106,20 @@ func TestPlanAppendTail(t *testing.T) {
 	tl, ok, err := ReadTail("CHANGELOG.md", bytes.NewReader(genLog(30, "\n---\n\n")))
 	if err != nil || !ok || tl.Whole() {
 		t.Fatalf("ReadTail on a plain log: ok=%v whole=%v err=%v", ok, tl != nil && tl.Whole(), err)
+	}
+	// The whole read answers the cases above as the tail must.
+	for name, want := range map[string]string{
+		"no section, events":       `error: CHANGELOG.md: no "## Event Log" section: add the line "## Event Log" above the first event`,
+		"section below the events": "evt-031 ",
+		"event above the section":  "evt-041 ",
+	} {
+		for _, c := range cases {
+			if c.name == name {
+				if tail, _ := planBoth(t, []byte(c.src), nil, draft(), false); !strings.HasPrefix(tail, want) {
+					t.Errorf("%s: append plans %q, want %q", name, tail[:min(len(tail), 120)], want)
+				}
+			}
+		}
 	}
 }
 
