@@ -32,7 +32,9 @@ func RootAdvice(ds diag.Diagnostics, dir string) {
 	}
 	arg := "memsys -C " + shellWord(dir) + " $1"
 	for i := range ds {
-		ds[i].Message = commandWord().ReplaceAllString(ds[i].Message, arg)
+		if strings.Contains(ds[i].Message, "memsys ") { // as in Chdir
+			ds[i].Message = commandWord().ReplaceAllString(ds[i].Message, arg)
+		}
 	}
 }
 
@@ -62,8 +64,17 @@ func Chdir(msg, dir string) string {
 		return msg
 	}
 	w := shellWord(dir)
-	msg = commandWord().ReplaceAllString(msg, "memsys -C "+w+" $1")
-	return gitWord().ReplaceAllString(msg, "git -C "+w+" $1")
+	// The regexps only where they can match: with no literal prefix
+	// they scan every byte, and over a long history's thousands of
+	// findings, most advising no command, they were half of a warm
+	// lint run with -C.
+	if strings.Contains(msg, "memsys ") {
+		msg = commandWord().ReplaceAllString(msg, "memsys -C "+w+" $1")
+	}
+	if strings.Contains(msg, "git ") {
+		msg = gitWord().ReplaceAllString(msg, "git -C "+w+" $1")
+	}
+	return msg
 }
 
 // shellWord is s as one shell word: as it is when it needs no quoting,
