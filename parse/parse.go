@@ -140,6 +140,25 @@ func (p *state) conflictMarkers() {
 	}
 }
 
+// ConflictLine returns the 1-based line of the first git conflict
+// marker ("<<<<<<<" opening a line) in src, 0 if none: a derived file
+// git could not merge (no merge driver) holds both sides' rows between
+// such markers, which are no hand-kept content.
+func ConflictLine(src []byte) int {
+	for off := 0; ; {
+		i := bytes.Index(src[off:], conflictMarker)
+		if i < 0 {
+			return 0
+		}
+		at := off + i
+		off = at + len(conflictMarker)
+		if at > 0 && src[at-1] != '\n' || off < len(src) && src[off] != ' ' && src[off] != '\n' && src[off] != '\r' {
+			continue
+		}
+		return bytes.Count(src[:at], []byte{'\n'}) + 1
+	}
+}
+
 // conflict is a conflict marker line found by conflictMarkers, with its
 // range computed then, while the line cursor is still at the start.
 type conflict struct {

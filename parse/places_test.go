@@ -37,3 +37,23 @@ func TestPlaces(t *testing.T) {
 		}
 	}
 }
+
+func TestConflictLine(t *testing.T) {
+	cases := []struct {
+		src  string
+		want int
+	}{
+		{"", 0},
+		{"| a | b |\n", 0},
+		{"<<<<<<< HEAD\n| a |\n=======\n| b |\n>>>>>>> feat\n", 1},
+		{"# Graph\n\n<<<<<<< HEAD\r\n| a |\r\n", 3},
+		{"# Graph\n<<<<<<<\n", 2},
+		{"# Graph\n<<<<<<<<< not git's\nx <<<<<<< HEAD\n", 0}, // not at a line's start, or longer
+		{"a\n<<<<<<< ours", 2},
+	}
+	for _, c := range cases {
+		if got := ConflictLine([]byte(c.src)); got != c.want {
+			t.Errorf("ConflictLine(%q) = %d, want %d", c.src, got, c.want)
+		}
+	}
+}

@@ -278,6 +278,9 @@ func refuseHandKept(f Derived, cur []byte, at sealedAt) error {
 		h, _ := materialize.FindHorizon(cur)
 		return front.Errorf("%s%w", logRewrittenAdvice(f.File, h), quiet{ErrHandKept})
 	}
+	if n := parse.ConflictLine(cur); n > 0 {
+		return front.Errorf("%s:%d: git's conflict markers: %s%w", f.File, n, derivedConflictAdvice, quiet{ErrHandKept})
+	}
 	how := "was not written by memsys"
 	if materialize.HasSeal(cur) {
 		how = "was changed since memsys wrote it (edited by hand, or the log rewritten)"

@@ -77,6 +77,11 @@ type StatusReport struct {
 	// status names it at boot, before an agent's first append fails. Like
 	// AfterLog it does not change the exit status: regen cannot mend it.
 	CutShort string `json:"cut_short,omitempty"`
+	// Conflict is where the first of git's conflict markers is in the
+	// log or the archive, "file:line" (lint's MS134): a merge git could
+	// not finish without memsys's driver, whose events the parse cannot
+	// be trusted to read. The command then exits 1.
+	Conflict string `json:"merge_conflict,omitempty"`
 }
 
 // SectionAt is where a section heading is in a file.
@@ -89,7 +94,9 @@ type SectionAt struct {
 // Fails reports whether memsys status exits 1: a derived file of the
 // tier is stale, missing or unreadable, event headings could not be read, or the
 // log has no Event Log section.
-func (r *StatusReport) Fails() bool { return r.Stale || r.Unread > 0 || r.NoEventLog }
+func (r *StatusReport) Fails() bool {
+	return r.Stale || r.Unread > 0 || r.NoEventLog || r.Conflict != ""
+}
 
 // ArchivePreview is what memsys archive would do now.
 type ArchivePreview struct {
@@ -128,6 +135,12 @@ type DerivedStatus struct {
 	// them, so the advice is memsys adopt, as lint's MS202/MS203 and
 	// init give.
 	Curated []string `json:"curated,omitempty"`
+	// ConflictLine is the line of the first of git's conflict markers
+	// in a file regen refuses to replace, 0 if none: a merge without
+	// memsys's driver left both sides' rows in it, which read as kept
+	// by hand, and adopt would record them as new events; regen --force
+	// rewrites it from the log once the log is merged.
+	ConflictLine int `json:"conflict_line,omitempty"`
 	// Reason says why an unreadable file could not be read, and what
 	// to do (the error regen would stop with, less the file's name).
 	Reason string `json:"reason,omitempty"`
@@ -306,6 +319,7 @@ func ReadStatus(root string) (*StatusReport, error) {
 	r.limit, r.keep, r.order = cfg.ArchiveThreshold, cfg.ArchiveKeep, order
 	r.Stale = r.Graph.Expected && r.Graph.State != "fresh" || r.Context.Expected && r.Context.State != "fresh"
 	r.countUnread(mem.Archive, mem.Log)
+	r.Conflict = firstConflict(mem.Archive, mem.Log)
 	r.NoEventLog = mem.Log != nil && !mem.Log.HasEventLog
 	if l := mem.Log; l != nil && l.AfterLogLine > 0 {
 		r.AfterLog = &SectionAt{File: workspace.LogName, Line: l.AfterLogLine, Heading: l.AfterLogHeading}
@@ -358,15 +372,44 @@ func ReadStatus(root string) (*StatusReport, error) {
 	}
 	// What regen refuses to drop may be no hand edit at all: the events
 	// before the file's horizon changed since HEAD (sealedAt.logRewritten).
+	// Nor is what a merge left between git's conflict markers.
 	for _, d := range []struct {
 		st  *DerivedStatus
 		cur []byte
 	}{{&r.Graph, graph}, {&r.Context, context}} {
-		if len(d.st.Curated) > 0 && sa.logRewritten(d.cur) {
+		if len(d.st.Curated) == 0 {
+			continue // regen replaces the file: its advice stands
+		}
+		if n := parse.ConflictLine(d.cur); n > 0 {
+			d.st.Curated, d.st.ConflictLine = nil, n
+			continue
+		}
+		if sa.logRewritten(d.cur) {
 			d.st.Curated, d.st.LogRewritten = nil, true
 		}
 	}
 	return r, nil
+}
+
+// derivedConflictAdvice is what to do about a derived file git left
+// conflict markers in (DerivedStatus.ConflictLine): regen and status
+// say it alike.
+var derivedConflictAdvice = front.Sprintf("a merge without memsys's driver left both sides' rows in it: finish merging the log, then run %s, which rewrites it from the log (the rows come back from both sides' events; %s would record them as new events)", inRegenForce.Word(), front.Adopt.Word())
+
+// firstConflict is where the first conflict marker (lint's MS134) of
+// logs is, "file:line", "" if none.
+func firstConflict(logs ...*parse.Log) string {
+	for _, l := range logs {
+		if l == nil {
+			continue
+		}
+		for _, p := range l.Problems {
+			if p.Kind == parse.KindConflict {
+				return p.Range.File + ":" + strconv.Itoa(p.Range.Line)
+			}
+		}
+	}
+	return ""
 }
 
 // countUnread counts the event headings of logs that the parser did not
@@ -559,6 +602,10 @@ func (r *StatusReport) WriteText(w io.Writer, f front.Front) {
 		// lint's MS138 in its words: append and adopt refuse to write.
 		fmt.Fprintf(w, "event log: %s:%d: section %q follows the Event Log, where appended events go: move it above \"## Event Log\"\n", a.File, a.Line, words.Clip(a.Heading))
 	}
+	if c := r.Conflict; c != "" {
+		// lint's MS134 in its words.
+		front.Fprintf(w, f, "event log: %s: unresolved merge conflict (git's \"<<<<<<<\" marker): finish the merge: %s resolves the log, or keep one side by hand and delete the markers\n", c, front.Renumber.With("--onto REV").Word())
+	}
 	if c := r.CutShort; c != "" {
 		// append's words (TornEnd): it refuses to add after this event.
 		line := c[strings.LastIndexByte(c, ':')+1:]
@@ -649,6 +696,9 @@ func (d DerivedStatus) text(last, tier string) front.Text {
 	}
 	if d.LogRewritten {
 		return front.Sprintf("stale (horizon %s, last event %s): %s", or(d.Horizon, "none"), or(last, "none"), logRewrittenAdvice("it", d.Horizon))
+	}
+	if d.ConflictLine > 0 && d.Expected {
+		return front.Sprintf("stale (git's conflict markers at line %d): %s", d.ConflictLine, derivedConflictAdvice)
 	}
 	if materialize.Ahead(d.Horizon, last) {
 		return front.Sprintf("stale (horizon %s, after the last event %s: %s): %s", d.Horizon, last, lint.AheadNote, fix)
