@@ -145,6 +145,10 @@ func checkStale(p *Pass, rel string, need bool) {
 		// A graph.md or context.md kept by hand has no horizon; regen
 		// refuses one with curated rows, so advise adopt, not regen.
 		if rows := curated(p, rel, src); need && len(rows) > 0 {
+			if n := parse.ConflictLine(src); n > 0 {
+				p.Reportf(lineRange(rel, n), "", "%s holds git's conflict markers: %s", rel, ConflictedAdvice)
+				return
+			}
 			p.Reportf(lineRange(rel, 1), "", "%s has no event horizon, the last event is %s, and it holds %s: %s", rel, last, rowsText(rows), keptAdvice(rows))
 			return
 		}
@@ -161,6 +165,10 @@ func checkStale(p *Pass, rel string, need bool) {
 			shown = "empty"
 		}
 		if rows := curated(p, rel, src); len(rows) > 0 {
+			if n := parse.ConflictLine(src); n > 0 {
+				p.Reportf(lineRange(rel, n), last, "%s holds git's conflict markers: %s", rel, ConflictedAdvice)
+				return
+			}
 			p.Reportf(lineRange(rel, line), last, "%s event horizon is %s but the last event is %s, and it holds %s: %s", rel, shown, last, rowsText(rows), keptAdvice(rows))
 			return
 		}
@@ -254,6 +262,14 @@ func StaleLogRewritten(ds diag.Diagnostics, file string, advice front.Text) {
 func NotInTier(tier string) front.Text {
 	return front.Sprintf("the %s tier does not use it, so %s does not write it: delete it, or declare a tier that has it", tier, front.Regen.Word())
 }
+
+// ConflictedAdvice is what to do about a derived file git left its
+// conflict markers in (parse.ConflictLine), which regen refuses to
+// replace because the other side's rows read as kept by hand: a merge
+// without memsys's driver, whose log needs merging first. lint, status
+// and regen say it alike, where they advised adopt, which would record
+// the other branch's rows as new events.
+var ConflictedAdvice = front.Sprintf("a merge without memsys's driver left both sides' rows in it: finish merging the log, then run %s, which rewrites it from the log (the rows come back from both sides' events; %s would record them as new events)", regenForce.Word(), front.Adopt.Word())
 
 // adoptAdvice ends the message of a derived file that holds rows no
 // replay draws: regen and lint --fix keep such a file (memory's
@@ -427,6 +443,10 @@ func checkDrift(p *Pass, rel string) {
 		msg, mcp = spellings("%s was sealed for other events (an event edited in place?) or by another version of memsys (its text is what regen writes): %s", []any{rel, regenAdvice})
 	} else if rows := curated(p, rel, got); len(rows) > 0 {
 		msg, mcp = spellings("%s differs from what regen writes and holds %s: %s", []any{rel, rowsText(rows), keptAdvice(rows)})
+		if n := parse.ConflictLine(got); n > 0 {
+			line = n
+			msg, mcp = spellings("%s holds git's conflict markers: %s", []any{rel, ConflictedAdvice})
+		}
 	}
 	p.Report(diag.Diagnostic{
 		Range:   lineRange(rel, line),

@@ -279,7 +279,7 @@ func refuseHandKept(f Derived, cur []byte, at sealedAt) error {
 		return front.Errorf("%s%w", logRewrittenAdvice(f.File, h), quiet{ErrHandKept})
 	}
 	if n := parse.ConflictLine(cur); n > 0 {
-		return front.Errorf("%s:%d: git's conflict markers: %s%w", f.File, n, derivedConflictAdvice, quiet{ErrHandKept})
+		return front.Errorf("%s:%d: git's conflict markers: %s%w", f.File, n, lint.ConflictedAdvice, quiet{ErrHandKept})
 	}
 	how := "was not written by memsys"
 	if materialize.HasSeal(cur) {

@@ -391,11 +391,6 @@ func ReadStatus(root string) (*StatusReport, error) {
 	return r, nil
 }
 
-// derivedConflictAdvice is what to do about a derived file git left
-// conflict markers in (DerivedStatus.ConflictLine): regen and status
-// say it alike.
-var derivedConflictAdvice = front.Sprintf("a merge without memsys's driver left both sides' rows in it: finish merging the log, then run %s, which rewrites it from the log (the rows come back from both sides' events; %s would record them as new events)", inRegenForce.Word(), front.Adopt.Word())
-
 // firstConflict is where the first conflict marker (lint's MS134) of
 // logs is, "file:line", "" if none.
 func firstConflict(logs ...*parse.Log) string {
@@ -698,7 +693,7 @@ func (d DerivedStatus) text(last, tier string) front.Text {
 		return front.Sprintf("stale (horizon %s, last event %s): %s", or(d.Horizon, "none"), or(last, "none"), logRewrittenAdvice("it", d.Horizon))
 	}
 	if d.ConflictLine > 0 && d.Expected {
-		return front.Sprintf("stale (git's conflict markers at line %d): %s", d.ConflictLine, derivedConflictAdvice)
+		return front.Sprintf("stale (git's conflict markers at line %d): %s", d.ConflictLine, lint.ConflictedAdvice)
 	}
 	if materialize.Ahead(d.Horizon, last) {
 		return front.Sprintf("stale (horizon %s, after the last event %s: %s): %s", d.Horizon, last, lint.AheadNote, fix)
