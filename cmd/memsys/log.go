@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/urfave/cli/v3"
@@ -51,6 +52,14 @@ func runLog(ctx context.Context, cmd *cli.Command) error {
 		// rather than list every event.
 		if err := materialize.CheckEntityName(f.Entity); err != nil {
 			return cannotRun{err}
+		}
+	}
+	// The same for the other filters: an empty value is no filter to
+	// LogFilter, and a script whose variable is unset listed the whole
+	// history as if it had matched.
+	for _, name := range []string{"type", "agent", "since", "until", "refs-to", "at"} {
+		if cmd.IsSet(name) && strings.TrimSpace(cmd.String(name)) == "" {
+			return cannotRun{fmt.Errorf("--%s is empty (an unset variable?): give it a value, or leave the flag out", name)}
 		}
 	}
 	if cmd.IsSet("limit") && f.Limit < 1 {
