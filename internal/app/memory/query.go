@@ -99,6 +99,14 @@ type ShowResult struct {
 	Text         string      `json:"text"`
 	Changes      ChangeJSON  `json:"changes"`
 	ReferencedBy []EventLine `json:"referenced_by"`
+	// Loop is "open" or "closed" for a blocker, escalation or
+	// commitment that no later event supersedes, "" for any other
+	// event; ClosedBy is the first later event that closed it (a
+	// closes detail naming it, or a fix or milestone whose Refs do), as
+	// replay closes loops. memsys loops lists the open ones; show said
+	// nothing of either.
+	Loop     string     `json:"loop,omitempty"`
+	ClosedBy *EventLine `json:"closed_by,omitempty"`
 }
 
 // DetailJSON is one detail bullet with its nested bullets.
@@ -172,7 +180,34 @@ func Show(root, at, id string) (*ShowResult, error) {
 			r.Duplicates = append(r.Duplicates, x.line)
 		}
 	}
+	if materialize.IsLoop(strings.ToLower(r.Type)) && r.SupersededBy == "" {
+		r.Loop = "open"
+		for _, x := range s.closers {
+			if x.pos <= c.pos || x.pos > s.cut {
+				continue
+			}
+			if _, skipped := materialize.SupersededAt(s.seen[:s.cutEdges], x.before, x.line.ID); !skipped {
+				r.Loop, r.ClosedBy = "closed", &x.line // replay skips a superseded closer
+				break
+			}
+		}
+	}
 	return r, nil
+}
+
+// closes reports whether e closes the loop of event number num, as
+// replay closes loops: a closes detail naming it, or a fix or
+// milestone whose Refs name it.
+func closes(e *parse.Event, num int) bool {
+	if (e.Type == "fix" || e.Type == "milestone") && refersTo(*e, num) {
+		return true
+	}
+	for _, id := range materialize.Closes(e) {
+		if n, ok := parse.EventNum(id); ok && n == num {
+			return true
+		}
+	}
+	return false
 }
 
 // showStream is what Show keeps of the history as it streams by.
@@ -195,6 +230,14 @@ type showStream struct {
 	cut, cutEdges int
 	cutID         string
 	dups, refs    []placedLine // events numbered as id; later events referring to it
+	closers       []closer     // later events that close it (closes)
+}
+
+// closer is an event that closes the loop Show's id opened, and the
+// number of Supersedes fields before it (SupersededAt's before).
+type closer struct {
+	placedLine
+	before int
 }
 
 // showCandidate is an event numbered as Show's id: its answer, but for
@@ -291,6 +334,9 @@ func (s *showStream) add(e *parse.Event) {
 	if s.last != nil && refersTo(*e, s.idNum) {
 		s.refs = append(s.refs, placedLine{pos, LineOf(*e)})
 	}
+	if s.last != nil && closes(e, s.idNum) {
+		s.closers = append(s.closers, closer{placedLine{pos, LineOf(*e)}, before})
+	}
 	if e.Num == s.atNum {
 		s.cut, s.cutID, s.cutEdges, s.chosen = pos, e.ID, len(s.seen), s.last
 	}
@@ -327,6 +373,12 @@ func (r *ShowResult) WriteText(w io.Writer) {
 	}
 	if r.SupersededBy != "" {
 		fmt.Fprintf(w, "superseded by %s: left out of graph.md and context.md\n", r.SupersededBy)
+	}
+	switch {
+	case r.ClosedBy != nil:
+		fmt.Fprintf(w, "loop closed by %s\n", r.ClosedBy)
+	case r.Loop == "open":
+		fmt.Fprintf(w, "loop open: no later event closes it (an event with the detail \"closes: %s\" does)\n", r.ID)
 	}
 	fmt.Fprintln(w)
 	fmt.Fprint(w, strings.TrimRight(r.Text, "\n")+"\n")

@@ -55,6 +55,18 @@ func keptShow(root, at, id string) (*ShowResult, error) {
 			r.Duplicates = append(r.Duplicates, LineOf(evs[j]))
 		}
 	}
+	// The loop's state as the replay records it: the first later event
+	// whose change notes that it closed this loop.
+	if materialize.IsLoop(strings.ToLower(e.Type)) && r.SupersededBy == "" {
+		r.Loop = "open"
+		_, changes := materialize.Replay(evs)
+		for k := i + 1; k < len(evs) && r.ClosedBy == nil; k++ {
+			if slices.Contains(changes[k].Notes, "closes loop "+e.ID) {
+				l := LineOf(evs[k])
+				r.Loop, r.ClosedBy = "closed", &l
+			}
+		}
+	}
 	return r, nil
 }
 
@@ -131,11 +143,17 @@ func checkShowSame(t *testing.T, name, root string, atStep, idStep int, extra ..
 			if !reflect.DeepEqual(r, kr) {
 				t.Fatalf("%s: show %q --at %q: same bytes, different results:\ngot  %#v\nwant %#v", name, id, at, r, kr)
 			}
+			if r != nil {
+				loopStates[r.Loop]++
+			}
 			n++
 		}
 	}
 	return n
 }
+
+// loopStates counts the Loop of the answers checkShowSame compared.
+var loopStates = map[string]int{}
 
 // TestShowSame is the differential test of memsys show's streaming
 // path: on the memory of every testscript and lint rule fixture, and on
@@ -151,7 +169,10 @@ func TestShowSame(t *testing.T) {
 		answers += checkShowSame(t, c.name, memoryOf(t, c.log, c.arch), 29, 11, c.extra...)
 	}
 	answers += checkShowSame(t, "missing log", t.TempDir(), 1, 1, "evt-001")
-	t.Logf("%d fixture logs, %d answers", fixtures, answers)
+	t.Logf("%d fixture logs, %d answers, loops: %v", fixtures, answers, loopStates)
+	if loopStates["open"] == 0 || loopStates["closed"] == 0 {
+		t.Errorf("loop states shown: %v: the corpus must show open and closed loops", loopStates)
+	}
 	if fixtures < 200 || answers < 10000 {
 		t.Errorf("%d fixture logs, %d answers: too few to test the streaming path", fixtures, answers)
 	}
