@@ -52,7 +52,17 @@ func runCollisions(ctx context.Context, cmd *cli.Command) error {
 		fmt.Fprintf(w, "%s: %s (%s) and %s (%s)\n", c.ID, c.A, c.SummaryA, c.B, c.SummaryB)
 	}
 	if len(cs) > 0 {
-		fmt.Fprintf(cmd.Root().ErrWriter, "memsys: %s among %s: the branch merged second runs memsys renumber --onto the first\n", words.Plural(len(cs), "colliding ID"), words.Plural(len(names), "revision"))
+		// One line per pair of revisions, counted by ID: three branches
+		// that each added evt-004 are three lines, one colliding ID.
+		ids := map[string]bool{}
+		for _, c := range cs {
+			ids[c.ID] = true
+		}
+		what := words.Plural(len(ids), "colliding ID")
+		if len(cs) != len(ids) {
+			what += " (" + words.Plural(len(cs), "pair") + ")"
+		}
+		fmt.Fprintf(cmd.Root().ErrWriter, "memsys: %s among %s: the branch merged second runs memsys renumber --onto the first\n", what, words.Plural(len(names), "revision"))
 		return errFindings
 	}
 	fmt.Fprintf(w, "no collisions among %s\n", words.Plural(len(names), "revision"))
