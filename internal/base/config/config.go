@@ -12,6 +12,7 @@ import (
 
 	"github.com/memsys/memsys/internal/base/diag"
 	"github.com/memsys/memsys/internal/base/front"
+	"github.com/memsys/memsys/internal/base/words"
 )
 
 // FileName is the configuration file memsys reads at a memory root.
@@ -291,7 +292,10 @@ func (p *parser) top(v *value, c *Config) {
 		case "archive":
 			p.counts(m.val, "archive", []countKey{{"threshold", &c.ArchiveThreshold, 1}, {"keep", &c.ArchiveKeep, 1}})
 		case "context":
-			p.counts(m.val, "context", []countKey{{"windowHours", &c.WindowHours, 0}, {"windowEvents", &c.WindowEvents, 0}, {"words", &c.ContextWords, 1},
+			// The window's least is 1, not 0: the renderer reads a zero
+			// option as its default (48 hours, 20 events), so a 0 here
+			// silently meant the default window.
+			p.counts(m.val, "context", []countKey{{"windowHours", &c.WindowHours, 1}, {"windowEvents", &c.WindowEvents, 1}, {"words", &c.ContextWords, 1},
 				{"decayP2Days", &c.DecayP2Days, 1}, {"decayP3Days", &c.DecayP3Days, 1}})
 		case "loops":
 			p.counts(m.val, "loops", []countKey{{"maxAgeDays", &c.LoopsMaxDays, 1}})
@@ -306,6 +310,10 @@ func (p *parser) top(v *value, c *Config) {
 	}
 }
 
+// maxCount is the largest count a key takes: far above any sensible
+// setting, and small enough that no arithmetic on it overflows.
+const maxCount = 1 << 30
+
 // countKey is one whole-number key of an object such as "archive": its
 // name, where its value goes, and its least value.
 type countKey struct {
@@ -316,7 +324,14 @@ type countKey struct {
 
 // counts reads the object v, named section, whose keys are all counts.
 func (p *parser) counts(v *value, section string, keys []countKey) {
+	seen := map[string]bool{}
 	for _, a := range p.object(v, strconv.Quote(section)) {
+		// As at the top level: with two, encoding/json keeps the last,
+		// and which one the user meant is a guess.
+		if seen[a.key] {
+			p.fail(a.off, "key %q appears twice in %q: keep one", a.key, section)
+		}
+		seen[a.key] = true
 		i := slices.IndexFunc(keys, func(k countKey) bool { return k.key == a.key })
 		if i < 0 {
 			names := make([]string, len(keys))
@@ -358,8 +373,13 @@ func (p *parser) count(m member, name string, min int64) int {
 		return 0
 	}
 	i, err := n.Int64()
-	if err != nil || i < min || i > 1<<30 {
-		p.fail(m.val.off, "%s must be a whole number of at least %d, not %s", name, min, n)
+	switch {
+	case err == nil && i > maxCount, err != nil && !strings.ContainsAny(string(n), ".eE-"):
+		// Saying "at least" of a number far above it names no fix.
+		p.fail(m.val.off, "%s must be a whole number of at most %d, not %s", name, maxCount, words.Clip(string(n)))
+		return 0
+	case err != nil || i < min:
+		p.fail(m.val.off, "%s must be a whole number of at least %d, not %s", name, min, words.Clip(string(n)))
 		return 0
 	}
 	return int(i)

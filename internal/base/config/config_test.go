@@ -9,7 +9,18 @@ func TestParseErrors(t *testing.T) {
 		{"{\n  \"rulez\": {}\n}", `c.json:2: unknown key "rulez" in the configuration: use one of "tier", "rules", "archive", "context", "loops" (see docs/lint.md)`},
 		{"{\"archive\": {\n\"threshold\": 50,\n  \"kept\": 3}}", `c.json:3: unknown key "kept" in "archive": use one of "threshold", "keep" (see docs/lint.md)`},
 		{"{\"context\": {\"words\": \"many\"}}", `c.json:1: context.words must be a whole number`},
-		{"{\"context\": {\"windowHours\": -1}}", `c.json:1: context.windowHours must be a whole number of at least 0, not -1`},
+		{"{\"context\": {\"windowHours\": -1}}", `c.json:1: context.windowHours must be a whole number of at least 1, not -1`},
+		// 0 read as the renderer's default window (48 hours, 20 events).
+		{"{\"context\": {\"windowHours\": 0}}", `c.json:1: context.windowHours must be a whole number of at least 1, not 0`},
+		{"{\"context\": {\"windowEvents\": 0}}", `c.json:1: context.windowEvents must be a whole number of at least 1, not 0`},
+		{"{\"archive\": {\"threshold\": 1073741825}}", `c.json:1: archive.threshold must be a whole number of at most 1073741824, not 1073741825`},
+		{"{\"archive\": {\"threshold\": 99999999999999999999999}}", `c.json:1: archive.threshold must be a whole number of at most 1073741824, not 99999999999999999999999`},
+		{"{\"archive\": {\"threshold\": -99999999999999999999999}}", `c.json:1: archive.threshold must be a whole number of at least 1, not -99999999999999999999999`},
+		{"{\"archive\": {\"threshold\": 1e3}}", `c.json:1: archive.threshold must be a whole number of at least 1, not 1e3`},
+		// Duplicate keys in a section, as at the top level: encoding/json
+		// kept the last silently.
+		{"{\"archive\": {\"threshold\": 5,\n \"threshold\": 60}}", `c.json:2: key "threshold" appears twice in "archive": keep one`},
+		{"{\"context\": {\"words\": 5, \"words\": 60}}", `c.json:1: key "words" appears twice in "context": keep one`},
 		{"{\"context\": {\"words\": 1.5}}", `c.json:1: context.words must be a whole number of at least 1, not 1.5`},
 		{"{\"context\": {\"decayP3Days\": 0}}", `c.json:1: context.decayP3Days must be a whole number of at least 1, not 0`},
 		{"{\"loops\": {\"maxAge\": 3}}", `c.json:1: unknown key "maxAge" in "loops": use one of "maxAgeDays" (see docs/lint.md)`},
