@@ -87,6 +87,12 @@ func Parse(file string, src []byte) (Config, error) {
 	if len(src) >= 3 && src[0] == 0xef && src[1] == 0xbb && src[2] == 0xbf {
 		src = src[3:]
 	}
+	if len(src) >= 2 && (src[0] == 0xff && src[1] == 0xfe || src[0] == 0xfe && src[1] == 0xff) {
+		// Windows PowerShell 5's "echo '{...}' > .memsys.json" writes
+		// UTF-16 with its mark; JSON's "invalid character 'ÿ'" names no
+		// fix. The words are the log's (parse's UTF-16 problem).
+		return Config{}, &Error{File: file, Line: 1, Msg: fmt.Sprintf("the file is UTF-16 (byte-order mark 0x%02x 0x%02x), which memsys does not read: re-save it as UTF-8", src[0], src[1])}
+	}
 	root, err := decode(src)
 	if err != nil {
 		return Config{}, &Error{File: file, Line: lineAt(src, err.off), Msg: err.msg + `: write valid JSON such as {"rules": {"MS117": "off"}}`}

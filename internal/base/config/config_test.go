@@ -35,6 +35,8 @@ func TestParseErrors(t *testing.T) {
 		{"{\"tier\": \"mvp\"", `c.json:1: unexpected end of file: write valid JSON such as {"rules": {"MS117": "off"}}`},
 		{"{} {}", `c.json:1: unexpected data after the top-level object: write valid JSON such as {"rules": {"MS117": "off"}}`},
 		{"", `c.json:1: unexpected end of file: write valid JSON such as {"rules": {"MS117": "off"}}`},
+		{"\xff\xfe{\x00}\x00", `c.json:1: the file is UTF-16 (byte-order mark 0xff 0xfe), which memsys does not read: re-save it as UTF-8`},
+		{"\xfe\xff\x00{\x00}", `c.json:1: the file is UTF-16 (byte-order mark 0xfe 0xff), which memsys does not read: re-save it as UTF-8`},
 	}
 	for _, tc := range cases {
 		_, err := Parse("c.json", []byte(tc.src))
