@@ -289,7 +289,13 @@ func (p *parser) top(v *value, c *Config) {
 		case "tier":
 			s, ok := m.val.v.(string)
 			if !ok || !slices.Contains(Tiers, s) {
-				p.fail(m.val.off, "\"tier\" must be one of \"mvp\", \"core\" or \"full\"")
+				// Name what was written: "FULL" or "Core" look right
+				// at a glance, and tiers are lower case.
+				got := "not a string"
+				if ok {
+					got = "not " + strconv.Quote(words.Clip(s))
+				}
+				p.fail(m.val.off, "\"tier\" must be one of \"mvp\", \"core\" or \"full\" (lower case), %s", got)
 				continue
 			}
 			c.Tier = s

@@ -28,7 +28,9 @@ func TestParseErrors(t *testing.T) {
 		{"{\"rules\": {\"MS101\": 1}}", `c.json:1: rule "MS101" must be set to "error", "warning" or "off"`},
 		{"{\"rules\": []}", `c.json:1: "rules" must be an object: write {...}`},
 		{"[]", `c.json:1: the configuration must be an object: write {...}`},
-		{"{\"tier\": \"huge\"}", `c.json:1: "tier" must be one of "mvp", "core" or "full"`},
+		{"{\"tier\": \"huge\"}", `c.json:1: "tier" must be one of "mvp", "core" or "full" (lower case), not "huge"`},
+		{"{\"tier\": \"FULL\"}", `c.json:1: "tier" must be one of "mvp", "core" or "full" (lower case), not "FULL"`},
+		{"{\"tier\": 3}", `c.json:1: "tier" must be one of "mvp", "core" or "full" (lower case), not a string`},
 		{"{\"archive\": {\"threshold\": 10, \"keep\": 10}}", `c.json:1: archive.keep (10) must be less than archive.threshold (10): lower keep or raise threshold`},
 		{"{\"tier\": \"mvp\", \"tier\": \"core\"}", `c.json:1: key "tier" appears twice: keep one`},
 		{"{\n\n\"tier\": \"mvp\",,}", `c.json:3: invalid character ',' looking for beginning of object key string: write valid JSON such as {"rules": {"MS117": "off"}}`},
@@ -60,7 +62,7 @@ func TestParseBOM(t *testing.T) {
 		t.Fatalf("got %+v, %v; want tier core, no error", c, err)
 	}
 	_, err = Parse("c.json", []byte("\ufeff{\n\"tier\": \"huge\"}"))
-	if want := `c.json:2: "tier" must be one of "mvp", "core" or "full"`; err == nil || err.Error() != want {
+	if want := `c.json:2: "tier" must be one of "mvp", "core" or "full" (lower case), not "huge"`; err == nil || err.Error() != want {
 		t.Fatalf("got %v, want %s", err, want)
 	}
 }
