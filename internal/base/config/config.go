@@ -153,7 +153,7 @@ type syntaxErr struct {
 func decode(src []byte) (*value, *syntaxErr) {
 	dec := json.NewDecoder(bytes.NewReader(src))
 	dec.UseNumber()
-	v, err := decodeValue(dec, src)
+	v, err := decodeValue(dec, src, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -163,8 +163,17 @@ func decode(src []byte) (*value, *syntaxErr) {
 	return v, nil
 }
 
-func decodeValue(dec *json.Decoder, src []byte) (*value, *syntaxErr) {
+// maxDepth bounds how deep decodeValue nests. No key takes more than
+// two levels; without a bound, a 1 MiB file of "[[[[..." cost a
+// command some 430 MB (a frame and a value per bracket) before the
+// error.
+const maxDepth = 32
+
+func decodeValue(dec *json.Decoder, src []byte, depth int) (*value, *syntaxErr) {
 	off := skipSpace(src, dec.InputOffset())
+	if depth > maxDepth {
+		return nil, &syntaxErr{off, fmt.Sprintf("objects or arrays nested over %d deep, deeper than any key takes", maxDepth)}
+	}
 	tok, err := dec.Token()
 	if err != nil {
 		return nil, jsonErr(dec, err)
@@ -185,7 +194,7 @@ func decodeValue(dec *json.Decoder, src []byte) (*value, *syntaxErr) {
 					return nil, jsonErr(dec, err)
 				}
 				key, _ := kt.(string)
-				mv, serr := decodeValue(dec, src)
+				mv, serr := decodeValue(dec, src, depth+1)
 				if serr != nil {
 					return nil, serr
 				}
@@ -194,7 +203,7 @@ func decodeValue(dec *json.Decoder, src []byte) (*value, *syntaxErr) {
 		case '[':
 			var items []*value
 			for dec.More() {
-				iv, serr := decodeValue(dec, src)
+				iv, serr := decodeValue(dec, src, depth+1)
 				if serr != nil {
 					return nil, serr
 				}

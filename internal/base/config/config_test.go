@@ -1,6 +1,7 @@
 package config
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -40,6 +41,10 @@ func TestParseErrors(t *testing.T) {
 		{"\xff\xfe{\x00}\x00", `c.json:1: the file is UTF-16 (byte-order mark 0xff 0xfe), which memsys does not read: re-save it as UTF-8`},
 		{"\xfe\xff\x00{\x00}", `c.json:1: the file is UTF-16 (byte-order mark 0xfe 0xff), which memsys does not read: re-save it as UTF-8`},
 	}
+	cases = append(cases, struct{ src, want string }{
+		`{"rules":` + strings.Repeat("[", 100000) + strings.Repeat("]", 100000) + "}",
+		`c.json:1: objects or arrays nested over 32 deep, deeper than any key takes: write valid JSON such as {"rules": {"MS117": "off"}}`,
+	})
 	for _, tc := range cases {
 		_, err := Parse("c.json", []byte(tc.src))
 		if err == nil {
