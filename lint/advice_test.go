@@ -57,7 +57,7 @@ func TestChdirAdvice(t *testing.T) {
 // findings, a seal-only drift says to restore the event; other drift,
 // and seal-only drift without MS301, keep their advice.
 func TestEditedAdvice(t *testing.T) {
-	sealed := ".memory/graph.md was sealed for other events (an event edited in place?) or by another version of memsys (its text is what regen writes): run memsys regen or memsys lint --fix"
+	sealed := ".memory/graph.md was sealed for other events (an event edited in place?), other context options in .memsys.json, or by another version of memsys (its text is what regen writes): run memsys regen or memsys lint --fix"
 	edited := ".memory/graph.md differs from what regen writes (edited by hand?): run memsys regen or memsys lint --fix"
 	mk := func(withMS301 bool) diag.Diagnostics {
 		ds := diag.Diagnostics{

@@ -438,9 +438,11 @@ func checkDrift(p *Pass, rel string) {
 	if materialize.SealOnlyDiffers(got, want) {
 		// Only the seal differs: a memsys with another renderer
 		// (materialize.RenderVersion) wrote the same text, or an event
-		// was edited where the file does not show it (its tags); the
-		// seal cannot tell which, so name both.
-		msg, mcp = spellings("%s was sealed for other events (an event edited in place?) or by another version of memsys (its text is what regen writes): %s", []any{rel, regenAdvice})
+		// was edited where the file does not show it (its tags), or the
+		// context options of .memsys.json changed (the seal hashes them,
+		// graph.md's too) without changing the text; the seal cannot
+		// tell which, so name all three, as status does.
+		msg, mcp = spellings("%s was sealed for other events (an event edited in place?), other context options in .memsys.json, or by another version of memsys (its text is what regen writes): %s", []any{rel, regenAdvice})
 	} else if rows := curated(p, rel, got); len(rows) > 0 {
 		msg, mcp = spellings("%s differs from what regen writes and holds %s: %s", []any{rel, rowsText(rows), keptAdvice(rows)})
 		if n := parse.ConflictLine(got); n > 0 {

@@ -61,6 +61,10 @@ func New(cfg config.Config, overrides ...config.RuleSetting) (*Linter, error) {
 	for _, r := range registry {
 		l.sev[r.ID] = r.DefaultLevel()
 	}
+	// setIn is where the file set each rule: config checks a key
+	// written twice, but not one rule written as its ID and its name
+	// (or in two cases), where the later silently won.
+	setIn := map[string]config.RuleSetting{}
 	for i, s := range append(append([]config.RuleSetting(nil), cfg.Rules...), overrides...) {
 		r := Lookup(s.Rule)
 		if r == nil {
@@ -71,6 +75,12 @@ func New(cfg config.Config, overrides ...config.RuleSetting) (*Linter, error) {
 				return nil, &config.Error{File: cfg.File, Line: s.Line, Msg: msg}
 			}
 			return nil, errors.New("--rule: " + msg)
+		}
+		if i < len(cfg.Rules) {
+			if first, ok := setIn[r.ID]; ok {
+				return nil, &config.Error{File: cfg.File, Line: s.Line, Msg: fmt.Sprintf("rule %q is %s, which line %d sets already as %q: keep one", s.Rule, r.ID, first.Line, first.Rule)}
+			}
+			setIn[r.ID] = s
 		}
 		l.sev[r.ID] = s.Severity
 	}

@@ -1,6 +1,11 @@
 package lint
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/memsys/memsys/internal/base/config"
+	"github.com/memsys/memsys/internal/base/diag"
+)
 
 func TestRuleIDAndNameChecks(t *testing.T) {
 	ids := []struct {
@@ -27,5 +32,39 @@ func TestRuleIDAndNameChecks(t *testing.T) {
 		if got := isKebab(c.name); got != c.ok {
 			t.Errorf("isKebab(%q) = %v, want %v", c.name, got, c.ok)
 		}
+	}
+}
+
+// TestNewRuleSetTwice: one rule set twice in .memsys.json, as its ID and
+// its name or in two cases, is refused at the second line (the later
+// used to win silently, whichever the team meant); --rule still
+// overrides the file.
+func TestNewRuleSetTwice(t *testing.T) {
+	cases := []struct {
+		src  string
+		want string
+	}{
+		{"{\"rules\": {\n\"MS112\": \"off\",\n\"detail-keys\": \"error\"}}", `c.json:3: rule "detail-keys" is MS112, which line 2 sets already as "MS112": keep one`},
+		{"{\"rules\": {\"MS112\": \"off\", \"ms112\": \"off\"}}", `c.json:1: rule "ms112" is MS112, which line 1 sets already as "MS112": keep one`},
+		{"{\"rules\": {\"MS112\": \"off\", \"MS113\": \"error\"}}", ""},
+	}
+	for _, tc := range cases {
+		cfg, err := config.Parse("c.json", []byte(tc.src))
+		if err != nil {
+			t.Fatalf("%q: %v", tc.src, err)
+		}
+		_, err = New(cfg)
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != tc.want {
+			t.Errorf("%q:\ngot  %s\nwant %s", tc.src, got, tc.want)
+		}
+	}
+	cfg, _ := config.Parse("c.json", []byte(`{"rules": {"MS112": "off"}}`))
+	l, err := New(cfg, config.RuleSetting{Rule: "detail-keys", Severity: diag.Error})
+	if err != nil || l.Severity("MS112") != diag.Error {
+		t.Fatalf("--rule over the file: %v, severity %v; want error", err, l.Severity("MS112"))
 	}
 }

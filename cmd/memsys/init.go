@@ -30,7 +30,7 @@ truncated; running init again changes nothing. graph.md and context.md are
 rendered from the log, so they are current even when CHANGELOG.md already
 had events.`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "tier", Value: "full", Usage: "the seed's tier to deploy: `mvp|core|full`"},
+			&cli.StringFlag{Name: "tier", Usage: "the seed's tier to deploy: `mvp|core|full` (default: the tier .memsys.json or AGENTS.md declares, else full)"},
 		},
 		OnUsageError: usageOneLine,
 		Action:       runInit,
@@ -50,9 +50,14 @@ func runInit(ctx context.Context, cmd *cli.Command) error {
 	if cmd.Args().Len() > 0 {
 		return usageErr("init takes no arguments, got %q", words.Clip(cmd.Args().First()))
 	}
-	tier := parse.Tier(cmd.String("tier"))
-	if tier != parse.MVP && tier != parse.Core && tier != parse.Full {
-		return usageErr("unknown --tier %q: use mvp, core or full", words.Clip(string(tier)))
+	// Unset, init deploys the tier the memory declares (.memsys.json,
+	// AGENTS.md), else full: memory.Init.
+	var tier parse.Tier
+	if cmd.IsSet("tier") {
+		tier = parse.Tier(cmd.String("tier"))
+		if tier != parse.MVP && tier != parse.Core && tier != parse.Full {
+			return usageErr("unknown --tier %q: use mvp, core or full", words.Clip(string(tier)))
+		}
 	}
 	root := cmd.String("C")
 	if root == "" {
@@ -74,7 +79,7 @@ func runInit(ctx context.Context, cmd *cli.Command) error {
 			fmt.Fprintln(cmd.Root().Writer, l)
 		}
 		if err == nil && len(r.Done) == 0 {
-			fmt.Fprintf(cmd.Root().Writer, "nothing to do: the %s tier's files are all there\n", tier)
+			fmt.Fprintf(cmd.Root().Writer, "nothing to do: the %s tier's files are all there\n", r.Tier)
 		}
 	}
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"strings"
 
+	"github.com/memsys/memsys/internal/base/config"
 	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/internal/io/gitx"
 	"github.com/memsys/memsys/internal/io/workspace"
@@ -19,6 +20,9 @@ import (
 // InitResult is what memsys init did: one line per file created or
 // updated ("created CHANGELOG.md"), and a warning for the log.
 type InitResult struct {
+	// Tier is the tier init deployed: the one asked for, else the one
+	// the memory declares, else full.
+	Tier    parse.Tier
 	Done    []string
 	Warning string // "" or a sentence about the existing log
 	// Kept has a sentence for each existing derived file init left
@@ -33,6 +37,13 @@ type InitResult struct {
 // it again changes nothing. graph.md and context.md are rendered from
 // the log, so they are current even when CHANGELOG.md already had
 // events. On an error, Done still lists what was written before it.
+//
+// An empty tier means the tier the memory declares (.memsys.json's
+// "tier", else AGENTS.md's "**Tier**:" line), else full. A tier that
+// disagrees with the declared one is refused before anything is
+// written: status, lint and regen read the declared tier, so the files
+// only the other tier has would never be regenerated, and lint would
+// fail on them (MS202) from the first append.
 func Init(root string, tier parse.Tier) (*InitResult, error) {
 	// A bare repository (or a .git folder) has no working tree: files
 	// written there are never committed, and they clutter git's own
@@ -45,7 +56,17 @@ func Init(root string, tier parse.Tier) (*InitResult, error) {
 		return nil, err
 	}
 	defer unlock()
-	r := &InitResult{}
+	// Read the configuration before creating anything, so a broken one
+	// or a tier conflict leaves the folder as it was.
+	cfg, err := workspace.LoadConfig(root)
+	if err != nil {
+		return nil, err
+	}
+	tier, err = initTier(root, cfg, tier)
+	if err != nil {
+		return nil, err
+	}
+	r := &InitResult{Tier: tier}
 	create := func(rel string, data []byte) error {
 		if workspace.Lstat(root, rel) == nil {
 			if p, err := workspace.Resolve(root, rel); err == nil && workspace.IsDirNoFollow(p) {
@@ -66,10 +87,6 @@ func Init(root string, tier parse.Tier) (*InitResult, error) {
 	}
 	// Read and render before creating anything else, so a log memsys
 	// cannot read leaves the folder as it was (but for a new log).
-	cfg, err := workspace.LoadConfig(root)
-	if err != nil {
-		return r, err
-	}
 	mem, x, err := Replay(root, lint.RenderOptions(cfg), "")
 	if err != nil {
 		return r, err
@@ -110,6 +127,29 @@ func Init(root string, tier parse.Tier) (*InitResult, error) {
 		r.Done = append(r.Done, added)
 	}
 	return r, err
+}
+
+// initTier is the tier Init deploys when asked for tier ("" when not
+// asked): see Init.
+func initTier(root string, cfg config.Config, tier parse.Tier) (parse.Tier, error) {
+	declared, where, fix := parse.Tier(cfg.Tier), config.FileName, "set \"tier\" in "+config.FileName+" to \""+string(tier)+"\""
+	if declared == "" {
+		// As parse.DetectTier reads it; a file that cannot be read is
+		// addProtocol's to report.
+		agents, _ := workspace.ReadFile(root, parse.AgentsFile)
+		if t, ok := parse.DeclaredTier(agents); ok {
+			declared, where, fix = t, parse.AgentsFile, "change its Tier line to "+string(tier)
+		}
+	}
+	switch {
+	case tier == "" && declared == "":
+		return parse.Full, nil
+	case tier == "":
+		return declared, nil
+	case declared != "" && tier != declared:
+		return "", fmt.Errorf("init --tier %s: %s declares the %s tier, which memsys reads: run memsys init --tier %s, or %s first", tier, where, declared, declared, fix)
+	}
+	return tier, nil
 }
 
 // keptDerived is what init says of the existing derived file rel (cur)

@@ -694,9 +694,20 @@ func fixDerived(root string, l *lint.Linter, s *lint.Session, ds diag.Diagnostic
 	// hold what no replay produces, so lint --fix stops as regen does
 	// (readDerived), with nothing written.
 	var write []Derived
+	// A file the tier does not use is one regen never writes (MS202
+	// says to delete it or declare a tier that has it): rewriting it
+	// quieted lint until the next append, unlike regen.
+	tier := parse.Tier(l.Config().Tier)
+	if tier == "" {
+		tier = workspace.DetectTier(root)
+	}
 	for _, f := range files {
 		data, ok := content[f]
 		if !ok {
+			continue
+		}
+		if f == parse.GraphFile && !tier.HasGraph() || f == parse.ContextFile && !tier.HasContext() {
+			note(fmt.Sprintf("lint --fix: kept %s: %s", show(f), lint.NotInTier(string(tier)).String()))
 			continue
 		}
 		cur, found, err := readDerived(root, f)

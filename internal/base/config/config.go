@@ -12,6 +12,7 @@ import (
 
 	"github.com/memsys/memsys/internal/base/diag"
 	"github.com/memsys/memsys/internal/base/front"
+	"github.com/memsys/memsys/internal/base/words"
 )
 
 // FileName is the configuration file memsys reads at a memory root.
@@ -86,6 +87,12 @@ func Parse(file string, src []byte) (Config, error) {
 	if len(src) >= 3 && src[0] == 0xef && src[1] == 0xbb && src[2] == 0xbf {
 		src = src[3:]
 	}
+	if len(src) >= 2 && (src[0] == 0xff && src[1] == 0xfe || src[0] == 0xfe && src[1] == 0xff) {
+		// Windows PowerShell 5's "echo '{...}' > .memsys.json" writes
+		// UTF-16 with its mark; JSON's "invalid character 'ÿ'" names no
+		// fix. The words are the log's (parse's UTF-16 problem).
+		return Config{}, &Error{File: file, Line: 1, Msg: fmt.Sprintf("the file is UTF-16 (byte-order mark 0x%02x 0x%02x), which memsys does not read: re-save it as UTF-8", src[0], src[1])}
+	}
 	root, err := decode(src)
 	if err != nil {
 		return Config{}, &Error{File: file, Line: lineAt(src, err.off), Msg: err.msg + `: write valid JSON such as {"rules": {"MS117": "off"}}`}
@@ -146,7 +153,7 @@ type syntaxErr struct {
 func decode(src []byte) (*value, *syntaxErr) {
 	dec := json.NewDecoder(bytes.NewReader(src))
 	dec.UseNumber()
-	v, err := decodeValue(dec, src)
+	v, err := decodeValue(dec, src, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -156,8 +163,17 @@ func decode(src []byte) (*value, *syntaxErr) {
 	return v, nil
 }
 
-func decodeValue(dec *json.Decoder, src []byte) (*value, *syntaxErr) {
+// maxDepth bounds how deep decodeValue nests. No key takes more than
+// two levels; without a bound, a 1 MiB file of "[[[[..." cost a
+// command some 430 MB (a frame and a value per bracket) before the
+// error.
+const maxDepth = 32
+
+func decodeValue(dec *json.Decoder, src []byte, depth int) (*value, *syntaxErr) {
 	off := skipSpace(src, dec.InputOffset())
+	if depth > maxDepth {
+		return nil, &syntaxErr{off, fmt.Sprintf("objects or arrays nested over %d deep, deeper than any key takes", maxDepth)}
+	}
 	tok, err := dec.Token()
 	if err != nil {
 		return nil, jsonErr(dec, err)
@@ -178,7 +194,7 @@ func decodeValue(dec *json.Decoder, src []byte) (*value, *syntaxErr) {
 					return nil, jsonErr(dec, err)
 				}
 				key, _ := kt.(string)
-				mv, serr := decodeValue(dec, src)
+				mv, serr := decodeValue(dec, src, depth+1)
 				if serr != nil {
 					return nil, serr
 				}
@@ -187,7 +203,7 @@ func decodeValue(dec *json.Decoder, src []byte) (*value, *syntaxErr) {
 		case '[':
 			var items []*value
 			for dec.More() {
-				iv, serr := decodeValue(dec, src)
+				iv, serr := decodeValue(dec, src, depth+1)
 				if serr != nil {
 					return nil, serr
 				}
@@ -282,7 +298,13 @@ func (p *parser) top(v *value, c *Config) {
 		case "tier":
 			s, ok := m.val.v.(string)
 			if !ok || !slices.Contains(Tiers, s) {
-				p.fail(m.val.off, "\"tier\" must be one of \"mvp\", \"core\" or \"full\"")
+				// Name what was written: "FULL" or "Core" look right
+				// at a glance, and tiers are lower case.
+				got := "not a string"
+				if ok {
+					got = "not " + strconv.Quote(words.Clip(s))
+				}
+				p.fail(m.val.off, "\"tier\" must be one of \"mvp\", \"core\" or \"full\" (lower case), %s", got)
 				continue
 			}
 			c.Tier = s
@@ -291,7 +313,10 @@ func (p *parser) top(v *value, c *Config) {
 		case "archive":
 			p.counts(m.val, "archive", []countKey{{"threshold", &c.ArchiveThreshold, 1}, {"keep", &c.ArchiveKeep, 1}})
 		case "context":
-			p.counts(m.val, "context", []countKey{{"windowHours", &c.WindowHours, 0}, {"windowEvents", &c.WindowEvents, 0}, {"words", &c.ContextWords, 1},
+			// The window's least is 1, not 0: the renderer reads a zero
+			// option as its default (48 hours, 20 events), so a 0 here
+			// silently meant the default window.
+			p.counts(m.val, "context", []countKey{{"windowHours", &c.WindowHours, 1}, {"windowEvents", &c.WindowEvents, 1}, {"words", &c.ContextWords, 1},
 				{"decayP2Days", &c.DecayP2Days, 1}, {"decayP3Days", &c.DecayP3Days, 1}})
 		case "loops":
 			p.counts(m.val, "loops", []countKey{{"maxAgeDays", &c.LoopsMaxDays, 1}})
@@ -306,6 +331,10 @@ func (p *parser) top(v *value, c *Config) {
 	}
 }
 
+// maxCount is the largest count a key takes: far above any sensible
+// setting, and small enough that no arithmetic on it overflows.
+const maxCount = 1 << 30
+
 // countKey is one whole-number key of an object such as "archive": its
 // name, where its value goes, and its least value.
 type countKey struct {
@@ -316,7 +345,14 @@ type countKey struct {
 
 // counts reads the object v, named section, whose keys are all counts.
 func (p *parser) counts(v *value, section string, keys []countKey) {
+	seen := map[string]bool{}
 	for _, a := range p.object(v, strconv.Quote(section)) {
+		// As at the top level: with two, encoding/json keeps the last,
+		// and which one the user meant is a guess.
+		if seen[a.key] {
+			p.fail(a.off, "key %q appears twice in %q: keep one", a.key, section)
+		}
+		seen[a.key] = true
 		i := slices.IndexFunc(keys, func(k countKey) bool { return k.key == a.key })
 		if i < 0 {
 			names := make([]string, len(keys))
@@ -358,8 +394,13 @@ func (p *parser) count(m member, name string, min int64) int {
 		return 0
 	}
 	i, err := n.Int64()
-	if err != nil || i < min || i > 1<<30 {
-		p.fail(m.val.off, "%s must be a whole number of at least %d, not %s", name, min, n)
+	switch {
+	case err == nil && i > maxCount, err != nil && !strings.ContainsAny(string(n), ".eE-"):
+		// Saying "at least" of a number far above it names no fix.
+		p.fail(m.val.off, "%s must be a whole number of at most %d, not %s", name, maxCount, words.Clip(string(n)))
+		return 0
+	case err != nil || i < min:
+		p.fail(m.val.off, "%s must be a whole number of at least %d, not %s", name, min, words.Clip(string(n)))
 		return 0
 	}
 	return int(i)

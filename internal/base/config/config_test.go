@@ -1,6 +1,7 @@
 package config
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -9,7 +10,18 @@ func TestParseErrors(t *testing.T) {
 		{"{\n  \"rulez\": {}\n}", `c.json:2: unknown key "rulez" in the configuration: use one of "tier", "rules", "archive", "context", "loops" (see docs/lint.md)`},
 		{"{\"archive\": {\n\"threshold\": 50,\n  \"kept\": 3}}", `c.json:3: unknown key "kept" in "archive": use one of "threshold", "keep" (see docs/lint.md)`},
 		{"{\"context\": {\"words\": \"many\"}}", `c.json:1: context.words must be a whole number`},
-		{"{\"context\": {\"windowHours\": -1}}", `c.json:1: context.windowHours must be a whole number of at least 0, not -1`},
+		{"{\"context\": {\"windowHours\": -1}}", `c.json:1: context.windowHours must be a whole number of at least 1, not -1`},
+		// 0 read as the renderer's default window (48 hours, 20 events).
+		{"{\"context\": {\"windowHours\": 0}}", `c.json:1: context.windowHours must be a whole number of at least 1, not 0`},
+		{"{\"context\": {\"windowEvents\": 0}}", `c.json:1: context.windowEvents must be a whole number of at least 1, not 0`},
+		{"{\"archive\": {\"threshold\": 1073741825}}", `c.json:1: archive.threshold must be a whole number of at most 1073741824, not 1073741825`},
+		{"{\"archive\": {\"threshold\": 99999999999999999999999}}", `c.json:1: archive.threshold must be a whole number of at most 1073741824, not 99999999999999999999999`},
+		{"{\"archive\": {\"threshold\": -99999999999999999999999}}", `c.json:1: archive.threshold must be a whole number of at least 1, not -99999999999999999999999`},
+		{"{\"archive\": {\"threshold\": 1e3}}", `c.json:1: archive.threshold must be a whole number of at least 1, not 1e3`},
+		// Duplicate keys in a section, as at the top level: encoding/json
+		// kept the last silently.
+		{"{\"archive\": {\"threshold\": 5,\n \"threshold\": 60}}", `c.json:2: key "threshold" appears twice in "archive": keep one`},
+		{"{\"context\": {\"words\": 5, \"words\": 60}}", `c.json:1: key "words" appears twice in "context": keep one`},
 		{"{\"context\": {\"words\": 1.5}}", `c.json:1: context.words must be a whole number of at least 1, not 1.5`},
 		{"{\"context\": {\"decayP3Days\": 0}}", `c.json:1: context.decayP3Days must be a whole number of at least 1, not 0`},
 		{"{\"loops\": {\"maxAge\": 3}}", `c.json:1: unknown key "maxAge" in "loops": use one of "maxAgeDays" (see docs/lint.md)`},
@@ -17,14 +29,22 @@ func TestParseErrors(t *testing.T) {
 		{"{\"rules\": {\"MS101\": 1}}", `c.json:1: rule "MS101" must be set to "error", "warning" or "off"`},
 		{"{\"rules\": []}", `c.json:1: "rules" must be an object: write {...}`},
 		{"[]", `c.json:1: the configuration must be an object: write {...}`},
-		{"{\"tier\": \"huge\"}", `c.json:1: "tier" must be one of "mvp", "core" or "full"`},
+		{"{\"tier\": \"huge\"}", `c.json:1: "tier" must be one of "mvp", "core" or "full" (lower case), not "huge"`},
+		{"{\"tier\": \"FULL\"}", `c.json:1: "tier" must be one of "mvp", "core" or "full" (lower case), not "FULL"`},
+		{"{\"tier\": 3}", `c.json:1: "tier" must be one of "mvp", "core" or "full" (lower case), not a string`},
 		{"{\"archive\": {\"threshold\": 10, \"keep\": 10}}", `c.json:1: archive.keep (10) must be less than archive.threshold (10): lower keep or raise threshold`},
 		{"{\"tier\": \"mvp\", \"tier\": \"core\"}", `c.json:1: key "tier" appears twice: keep one`},
 		{"{\n\n\"tier\": \"mvp\",,}", `c.json:3: invalid character ',' looking for beginning of object key string: write valid JSON such as {"rules": {"MS117": "off"}}`},
 		{"{\"tier\": \"mvp\"", `c.json:1: unexpected end of file: write valid JSON such as {"rules": {"MS117": "off"}}`},
 		{"{} {}", `c.json:1: unexpected data after the top-level object: write valid JSON such as {"rules": {"MS117": "off"}}`},
 		{"", `c.json:1: unexpected end of file: write valid JSON such as {"rules": {"MS117": "off"}}`},
+		{"\xff\xfe{\x00}\x00", `c.json:1: the file is UTF-16 (byte-order mark 0xff 0xfe), which memsys does not read: re-save it as UTF-8`},
+		{"\xfe\xff\x00{\x00}", `c.json:1: the file is UTF-16 (byte-order mark 0xfe 0xff), which memsys does not read: re-save it as UTF-8`},
 	}
+	cases = append(cases, struct{ src, want string }{
+		`{"rules":` + strings.Repeat("[", 100000) + strings.Repeat("]", 100000) + "}",
+		`c.json:1: objects or arrays nested over 32 deep, deeper than any key takes: write valid JSON such as {"rules": {"MS117": "off"}}`,
+	})
 	for _, tc := range cases {
 		_, err := Parse("c.json", []byte(tc.src))
 		if err == nil {
@@ -47,7 +67,7 @@ func TestParseBOM(t *testing.T) {
 		t.Fatalf("got %+v, %v; want tier core, no error", c, err)
 	}
 	_, err = Parse("c.json", []byte("\ufeff{\n\"tier\": \"huge\"}"))
-	if want := `c.json:2: "tier" must be one of "mvp", "core" or "full"`; err == nil || err.Error() != want {
+	if want := `c.json:2: "tier" must be one of "mvp", "core" or "full" (lower case), not "huge"`; err == nil || err.Error() != want {
 		t.Fatalf("got %v, want %s", err, want)
 	}
 }
