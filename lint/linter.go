@@ -77,8 +77,10 @@ func New(cfg config.Config, overrides ...config.RuleSetting) (*Linter, error) {
 			return nil, errors.New("--rule: " + msg)
 		}
 		if i < len(cfg.Rules) {
-			if first, ok := setIn[r.ID]; ok {
-				return nil, &config.Error{File: cfg.File, Line: s.Line, Msg: fmt.Sprintf("rule %q is %s, which line %d sets already as %q: keep one", s.Rule, r.ID, first.Line, first.Rule)}
+			// Two lines that agree read as the team meant: a config that
+			// loaded before stays loading. Two that disagree are refused.
+			if first, ok := setIn[r.ID]; ok && first.Severity != s.Severity {
+				return nil, &config.Error{File: cfg.File, Line: s.Line, Msg: fmt.Sprintf("rule %q is %s, which line %d sets already as %q, to %s: keep one", s.Rule, r.ID, first.Line, first.Rule, first.Severity)}
 			}
 			setIn[r.ID] = s
 		}

@@ -44,8 +44,10 @@ func TestNewRuleSetTwice(t *testing.T) {
 		src  string
 		want string
 	}{
-		{"{\"rules\": {\n\"MS112\": \"off\",\n\"detail-keys\": \"error\"}}", `c.json:3: rule "detail-keys" is MS112, which line 2 sets already as "MS112": keep one`},
-		{"{\"rules\": {\"MS112\": \"off\", \"ms112\": \"off\"}}", `c.json:1: rule "ms112" is MS112, which line 1 sets already as "MS112": keep one`},
+		{"{\"rules\": {\n\"MS112\": \"off\",\n\"detail-keys\": \"error\"}}", `c.json:3: rule "detail-keys" is MS112, which line 2 sets already as "MS112", to off: keep one`},
+		{"{\"rules\": {\"MS112\": \"off\", \"ms112\": \"warning\"}}", `c.json:1: rule "ms112" is MS112, which line 1 sets already as "MS112", to off: keep one`},
+		// Two settings that agree are what the team meant either way.
+		{"{\"rules\": {\"MS112\": \"off\", \"ms112\": \"off\", \"detail-keys\": \"none\"}}", ""},
 		{"{\"rules\": {\"MS112\": \"off\", \"MS113\": \"error\"}}", ""},
 	}
 	for _, tc := range cases {
