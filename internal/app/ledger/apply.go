@@ -150,16 +150,12 @@ func exportLines(root string, fromLog bool) ([]byte, error) {
 		// reports as errors) is refused here too, by import's own
 		// planner run as an import into an empty memory, so the round
 		// trip export promises cannot fail half way.
-		var from *parse.Event
-		if fromLog {
-			from = e
-		}
-		l, err := p.plan(lineOf(e), from)
+		ok, err := p.check(e, fromLog)
 		if err != nil {
 			bad = fmt.Errorf("%s:%d: memsys import would refuse %s: %v; correct the event in the log (memsys lint reports it), then export again", e.Range.File, e.Range.Line, e.ID, err)
 			return
 		}
-		if fromLog && l.NewID == e.ID && sameText(l.Text, e.Text) {
+		if ok {
 			checked[e.Range.File] = append(checked[e.Range.File], span{e.Range.Line, e.Range.EndLine})
 		}
 	}, parse.Reuse(&took))
