@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"bytes"
 	"cmp"
 	"errors"
 	"fmt"
@@ -130,6 +131,9 @@ func exportLines(root string, fromLog bool) ([]byte, error) {
 		// A line is a little longer than its event's text: room for
 		// most histories in one allocation.
 		out = make([]byte, 0, (len(m.LogBytes)+len(m.ArchiveBytes))*5/4)
+		// The planner's maps at the size they end at (about one event
+		// a heading): their growth was a tenth of the check at 1k.
+		p.presize(bytes.Count(m.LogBytes, []byte("\n### ")) + bytes.Count(m.ArchiveBytes, []byte("\n### ")) + 1)
 	}, func(e *parse.Event) {
 		took.n++
 		if !e.InLog || bad != nil {

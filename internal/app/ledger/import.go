@@ -213,6 +213,12 @@ func newPlanner(first string, existing Existing, imported Imported, agent string
 	return &planner{first: first, next: first, existing: existing, imported: imported, agent: agent, byNum: map[int][2]string{}, hides: map[int][]string{}}
 }
 
+// presize makes the planner's maps, still empty, ready for n lines.
+func (p *planner) presize(n int) {
+	p.byNum = make(map[int][2]string, n)
+	p.newOf.byText, p.newOf.byNum = make(map[string]string, n), make(map[int]string, n)
+}
+
 // line plans one non-empty ledger line (raw, trimmed), or says what is
 // wrong with it and what to do, without the file and line number.
 func (p *planner) line(raw []byte) (Line, error) {

@@ -257,7 +257,9 @@ func checkKey(k string) string {
 func SplitList(vals []string) []string {
 	var out []string
 	for _, v := range vals {
-		for _, p := range strings.Split(v, ",") {
+		// SplitSeq, not Split: export checks every event's refs here,
+		// and the slice Split built for each was most of the cost.
+		for p := range strings.SplitSeq(v, ",") {
 			if p = strings.TrimSpace(p); p != "" && !strings.EqualFold(p, "none") {
 				out = append(out, p)
 			}
@@ -341,6 +343,9 @@ func Normalize(d *Draft, known Known) error {
 // gets here (SplitList).
 func cleanTags(tags []string) ([]string, error) {
 	var out []string
+	if len(tags) > 0 {
+		out = make([]string, 0, len(tags)) // one allocation, not append's doublings
+	}
 	for _, tag := range tags {
 		tag = strings.TrimSpace(tag)
 		switch {
