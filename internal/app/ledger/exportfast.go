@@ -55,8 +55,10 @@ func (p *planner) planFast(e *parse.Event) bool {
 	if e.Type != strings.ToLower(strings.TrimSpace(e.Type)) || mapType(e.Type, nil) != e.Type {
 		return false
 	}
-	if !utf8.ValidString(e.Agent) || !utf8.ValidString(e.Scope) || !utf8.ValidString(e.Summary) ||
-		strings.TrimSpace(e.Agent) == "" || strings.TrimSpace(e.Summary) == "" || strings.ContainsAny(e.Summary, "\r\n") {
+	// planLine's refusals of a blank summary or one of several lines,
+	// and its replacing of a blank agent, are left to Normalize, which
+	// refuses all three.
+	if !utf8.ValidString(e.Agent) || !utf8.ValidString(e.Scope) || !utf8.ValidString(e.Summary) {
 		return false
 	}
 	t, exact, err := minute(e.Time.ISO())

@@ -121,8 +121,7 @@ func TestExportFastSame(t *testing.T) {
 // edges planFast must leave to plan (a renamed ref, a closes of itself,
 // a seed type, a blank agent, a time without minutes).
 func FuzzExportFast(f *testing.F) {
-	f.Add(loggen.Generate(20, 1))
-	f.Add(loggen.GenerateSemantic(40, 2))
+	f.Add(loggen.GenerateSemantic(8, 2))
 	head := "# Changelog\n\n## Event Log\n\n"
 	for _, body := range []string{
 		"### evt-001 | 2026-01-02 03:04 | a | commitment\n\n**Scope**: s\n**Summary**: open\n\n**Refs**: none\n**Tags**: none\n\n### evt-002 | 2026-01-02 03:05 | a | milestone\n\n**Scope**: s\n**Summary**: done\n\n**Details**:\n- closes: evt-001\n\n**Refs**: evt-001\n**Tags**: a, b\n",

@@ -304,7 +304,7 @@ func Normalize(d *Draft, known Known) error {
 		return err
 	}
 	for _, f := range [][2]string{{"scope", d.Scope}, {"summary", d.Summary}} {
-		if strings.ContainsAny(f[1], "\n\r") {
+		if hasBreak(f[1]) {
 			return front.Errorf("%s %q spans several lines: keep it on one line and put the rest in %s", f[0], words.Clip(f[1]), inDetail.Ref())
 		}
 	}
@@ -351,7 +351,7 @@ func cleanTags(tags []string) ([]string, error) {
 		switch {
 		case tag == "" || strings.EqualFold(tag, "none"):
 			continue
-		case strings.ContainsAny(tag, "\n\r"):
+		case hasBreak(tag):
 			return nil, fmt.Errorf("tag %q spans several lines: use one word", words.Clip(tag))
 		case strings.Contains(tag, ","):
 			return nil, fmt.Errorf("tag %q contains a comma, which the Tags line reads as two tags: give each tag as its own list item", words.Clip(tag))
@@ -409,6 +409,14 @@ func checkUTF8(d *Draft) error {
 		return nil
 	}
 	return walk(d.Details)
+}
+
+// hasBreak reports whether s holds a line break, '\n' or '\r':
+// strings.ContainsAny(s, "\n\r"), as two vectorised byte searches where
+// IndexAny reads byte by byte. Export runs Normalize on every event, and
+// these scans were a tenth of it.
+func hasBreak(s string) bool {
+	return strings.IndexByte(s, '\n') >= 0 || strings.IndexByte(s, '\r') >= 0
 }
 
 // cleanText reports whether v is UTF-8 without control characters.
@@ -473,7 +481,7 @@ func checkDetails(ds []DraftDetail) error {
 		if msg := checkKey(ds[i].Key); msg != "" {
 			return fmt.Errorf("detail %q: %s", words.Clip(ds[i].Key), msg)
 		}
-		if strings.ContainsAny(ds[i].Value, "\n\r") {
+		if hasBreak(ds[i].Value) {
 			return fmt.Errorf("detail %q spans several lines: use nested details for more lines", words.Clip(ds[i].Key))
 		}
 		if err := checkDetails(ds[i].Children); err != nil {
