@@ -2,7 +2,6 @@ package ledger
 
 import (
 	"strings"
-	"unicode/utf8"
 
 	"github.com/memsys/memsys/internal/app/memory"
 	"github.com/memsys/memsys/parse"
@@ -33,11 +32,11 @@ func (p *planner) check(e *parse.Event, fromLog bool) (checked bool, err error) 
 // whose line planLine takes as it is (its ID is the next one, so no
 // ledger_id detail; its type is memsys's own; its time a minute; no
 // field but the five a Record carries; no ID renamed; no reference to
-// itself), whose draft Normalize accepts and leaves as it is, and whose
-// text is what Render writes for it. For such an event plan's draft is
-// the one planFast builds, Normalize and ReadsBackAs run on it exactly
-// as in plan, and plan's outcome is acceptance with the bookkeeping
-// done here. planFast reports false, having changed nothing, for any
+// itself), whose draft Normalize accepts and leaves as it is
+// (memory.Settled), and whose text is what Render writes for it. For
+// such an event plan's draft, before and after Normalize, is the one
+// planFast builds, ReadsBackAs runs on it as in plan, and plan's
+// outcome is acceptance with the bookkeeping done here. planFast reports false, having changed nothing, for any
 // other event: plan then decides, and words every refusal.
 // TestExportFastSame and FuzzExportFast hold the two to the same
 // verdict and the same planner state after every event.
@@ -55,12 +54,11 @@ func (p *planner) planFast(e *parse.Event) bool {
 	if e.Type != strings.ToLower(strings.TrimSpace(e.Type)) || mapType(e.Type, nil) != e.Type {
 		return false
 	}
-	// planLine's refusals of a blank summary or one of several lines,
-	// and its replacing of a blank agent, are left to Normalize, which
-	// refuses all three.
-	if !utf8.ValidString(e.Agent) || !utf8.ValidString(e.Scope) || !utf8.ValidString(e.Summary) {
-		return false
-	}
+	// asJSON's rewriting of invalid UTF-8, planLine's refusals of a
+	// blank summary or one of several lines, and its replacing of a
+	// blank agent are left to Normalize (Settled below), which refuses
+	// all of them in the agent, scope, summary, tags and details; a ref
+	// must be a known ID.
 	t, exact, err := minute(e.Time.ISO())
 	if err != nil || !exact {
 		return false
@@ -78,7 +76,7 @@ func (p *planner) planFast(e *parse.Event) bool {
 	self := func(id string) bool { return id == e.ID || idNum(id) > 0 && idNum(id) == idNum(e.ID) }
 	// planLine's rename: refs kept as written, each once.
 	for i, r := range e.Refs {
-		if !utf8.ValidString(r) || r != strings.TrimSpace(r) || r == "" || self(r) {
+		if r != strings.TrimSpace(r) || r == "" || self(r) {
 			return false
 		}
 		if id, ok := p.newOf.get(r); ok && id != r || !ok && idNum(r) == 0 {
@@ -88,11 +86,6 @@ func (p *planner) planFast(e *parse.Event) bool {
 			if q == r {
 				return false
 			}
-		}
-	}
-	for _, tag := range e.Tags {
-		if !utf8.ValidString(tag) {
-			return false
 		}
 	}
 	// planLine's closes: none names the line itself, none is renamed.
@@ -110,15 +103,11 @@ func (p *planner) planFast(e *parse.Event) bool {
 		}
 	}
 	p.details = p.details[:0]
-	details, ok := p.copyDetails(e.Details)
-	if !ok {
-		return false
-	}
 	d := memory.Draft{Type: e.Type, Time: t, Agent: e.Agent, Scope: e.Scope, Summary: e.Summary,
-		Details: details, Refs: e.Refs, Tags: e.Tags}
-	// Normalize replaces Refs and Tags with slices of its own and trims
-	// the details in place: only the copies are touched, never e.
-	if memory.Normalize(&d, p.known) != nil {
+		Details: p.copyDetails(e.Details), Refs: e.Refs, Tags: e.Tags}
+	// A settled draft is one Normalize accepts and leaves as it is:
+	// plan's draft after Normalize is d.
+	if !memory.Settled(&d, p.known) {
 		return false
 	}
 	p.text = memory.AppendRender(p.text[:0], e.ID, d, "\n")
@@ -134,24 +123,17 @@ func (p *planner) planFast(e *parse.Event) bool {
 }
 
 // copyDetails is jsonDetails(ds) for details that are valid UTF-8
-// (false otherwise), the top level in the planner's reused slice.
-func (p *planner) copyDetails(ds []parse.Detail) (memory.DraftDetails, bool) {
+// (asJSON changes nothing), the top level in the planner's reused slice.
+func (p *planner) copyDetails(ds []parse.Detail) memory.DraftDetails {
 	start := len(p.details)
 	for _, d := range ds {
-		if !utf8.ValidString(d.Key) || !utf8.ValidString(d.Value) {
-			return nil, false
-		}
 		p.details = append(p.details, memory.DraftDetail{Key: d.Key, Value: d.Value})
 	}
 	out := p.details[start:len(p.details):len(p.details)]
 	for i := range ds {
 		if len(ds[i].Children) > 0 {
-			kids, ok := p.copyDetails(ds[i].Children)
-			if !ok {
-				return nil, false
-			}
-			out[i].Children = kids
+			out[i].Children = p.copyDetails(ds[i].Children)
 		}
 	}
-	return out, true
+	return out
 }

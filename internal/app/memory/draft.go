@@ -336,6 +336,63 @@ func Normalize(d *Draft, known Known) error {
 	return checkSemantics(d.Details, known)
 }
 
+// Settled reports whether Normalize would accept d and leave it as it
+// is, without the slices Normalize builds for refs and tags: export
+// checks every event of a history whose drafts are mostly settled
+// (planner.planFast in internal/app/ledger), and those copies were a
+// third of Normalize there. It runs Normalize's own checks where they
+// change nothing (checkUTF8, checkDetails, checkSemantics) and answers
+// false, leaving Normalize to decide and word the refusal, for anything
+// Normalize would rewrite: untrimmed text, a type not lower-cased, a
+// time not as the log writes it, a ref not as known names it or named
+// twice, a tag Normalize drops or refuses, a Supersedes list.
+// TestSettled holds it to Normalize.
+func Settled(d *Draft, known Known) bool {
+	if !slices.Contains(parse.EventTypes, d.Type) || d.Scope == "" || d.Summary == "" || d.Agent == "" ||
+		!trimmed(d.Scope) || !trimmed(d.Summary) || !trimmed(d.Agent) || !trimmed(d.Time) ||
+		BadAgent(d.Agent) || hasBreak(d.Scope) || hasBreak(d.Summary) || len(d.Supersedes) > 0 {
+		return false
+	}
+	if checkUTF8(d) != nil || argTime(d.Time) != d.Time {
+		return false
+	}
+	if t, msg := parse.ParseTime(d.Time); msg != "" || t.DateOnly || t.String() != d.Time {
+		return false
+	}
+	for i, r := range d.Refs {
+		// knownIDs: one ID (no comma, not "none", trimmed), known by
+		// this very spelling, not named before.
+		if r == "" || !trimmed(r) || strings.IndexByte(r, ',') >= 0 || strings.EqualFold(r, "none") || slices.Contains(d.Refs[:i], r) {
+			return false
+		}
+		num, ok := parse.EventNum(r)
+		if !ok {
+			return false
+		}
+		if id, _, ok := known(num); !ok || id != r {
+			return false
+		}
+	}
+	for _, tag := range d.Tags {
+		if tag == "" || !trimmed(tag) || strings.EqualFold(tag, "none") || hasBreak(tag) || strings.IndexByte(tag, ',') >= 0 {
+			return false
+		}
+	}
+	// checkDetails trims in place: on trimmed details it changes nothing.
+	return trimmedDetails(d.Details) && checkDetails(d.Details) == nil && checkSemantics(d.Details, known) == nil
+}
+
+func trimmed(s string) bool { return s == strings.TrimSpace(s) }
+
+func trimmedDetails(ds []DraftDetail) bool {
+	for _, d := range ds {
+		if !trimmed(d.Key) || !trimmed(d.Value) || !trimmedDetails(d.Children) {
+			return false
+		}
+	}
+	return true
+}
+
 // cleanTags trims each tag and drops empty ones and "none" (what the
 // Tags line writes for no tags). A tag is one entry: a comma in it
 // would read back from the **Tags** line as two tags, so it is refused
