@@ -59,8 +59,15 @@ func (p *planner) planFast(e *parse.Event) bool {
 	// blank agent are left to Normalize (Settled below), which refuses
 	// all of them in the agent, scope, summary, tags and details; a ref
 	// must be a known ID.
-	t, exact, err := minute(e.Time.ISO())
-	if err != nil || !exact {
+	// minute(e.Time.ISO()), the line's exact minute, is e.Time.String()
+	// when that is "YYYY-MM-DD HH:MM" (ISO writes it with a 'T'); that
+	// it is a valid time is left to Settled, which parses it as
+	// Normalize does.
+	if e.Time.IsZero() || e.Time.DateOnly {
+		return false
+	}
+	t := e.Time.String()
+	if len(t) != len("2006-01-02 15:04") || t[10] != ' ' {
 		return false
 	}
 	// Any field but the carried five is a detail or a Supersedes field
