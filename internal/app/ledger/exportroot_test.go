@@ -67,21 +67,23 @@ func exportKept(root string, w *bytes.Buffer) error {
 	return nil
 }
 
-// TestExportRootSame checks that the streamed export writes the bytes,
-// or fails with the error, of the export that kept every event, on the
-// memory of every testscript and lint rule fixture holding a log (its
-// archive beside it) and on generated ones: a long history, with an
-// archive, CRLF, events outside the Event Log section, a control
-// character (alone, and with an over-long line after it), an over-long
-// line.
-func TestExportRootSame(t *testing.T) {
-	type memory struct {
-		name  string
-		files map[string][]byte
-	}
-	var ms []memory
+// exportMemory is a memory's files by name.
+type exportMemory struct {
+	name  string
+	files map[string][]byte
+}
+
+// exportMemories are the memories the export tests run on: every
+// testscript and lint rule fixture holding a log (its archive beside
+// it), and generated ones: a long history (plain and with issue 12's
+// priorities, commitments, closes and Supersedes), with an archive,
+// CRLF, events outside the Event Log section, a control character
+// (alone, and with an over-long line after it), an over-long line, no
+// log at all.
+func exportMemories(t *testing.T) []exportMemory {
+	var ms []exportMemory
 	for _, m := range fixtures.Memories(t, "../../..") {
-		ms = append(ms, memory{m.Name, m.Files})
+		ms = append(ms, exportMemory{m.Name, m.Files})
 	}
 	gen := loggen.Generate(300, 2)
 	cut := bytes.Index(gen, []byte("\n### evt-151 "))
@@ -91,18 +93,44 @@ func TestExportRootSame(t *testing.T) {
 	}
 	long := strings.Repeat("x", parse.MaxLineLength+10)
 	ms = append(ms,
-		memory{"generated", map[string][]byte{workspace.LogName: gen}},
-		memory{"generated with an archive", map[string][]byte{
+		exportMemory{"generated", map[string][]byte{workspace.LogName: gen}},
+		exportMemory{"generated with semantics", map[string][]byte{workspace.LogName: loggen.GenerateSemantic(600, 3)}},
+		exportMemory{"generated with an archive", map[string][]byte{
 			workspace.LogName:         append([]byte(head), gen[cut+1:]...),
 			workspace.ArchiveNames[0]: gen[:cut+1],
 		}},
-		memory{"CRLF", map[string][]byte{workspace.LogName: bytes.ReplaceAll(gen[:cut+1], []byte("\n"), []byte("\r\n"))}},
-		memory{"before the Event Log", map[string][]byte{workspace.LogName: []byte("# Changelog\n\n" + event(1, "outside") + "## Event Log\n\n" + event(2, "inside"))}},
-		memory{"control", map[string][]byte{workspace.LogName: []byte(head + event(1, "fine") + event(2, "bell \a here") + event(3, "tab \x01"))}},
-		memory{"control, then an over-long line", map[string][]byte{workspace.LogName: []byte(head + event(1, "bell \a") + event(2, long))}},
-		memory{"over-long line", map[string][]byte{workspace.LogName: []byte(head + event(1, long) + event(2, "after"))}},
-		memory{"no log", map[string][]byte{}},
+		exportMemory{"CRLF", map[string][]byte{workspace.LogName: bytes.ReplaceAll(gen[:cut+1], []byte("\n"), []byte("\r\n"))}},
+		exportMemory{"before the Event Log", map[string][]byte{workspace.LogName: []byte("# Changelog\n\n" + event(1, "outside") + "## Event Log\n\n" + event(2, "inside"))}},
+		exportMemory{"control", map[string][]byte{workspace.LogName: []byte(head + event(1, "fine") + event(2, "bell \a here") + event(3, "tab \x01"))}},
+		exportMemory{"control, then an over-long line", map[string][]byte{workspace.LogName: []byte(head + event(1, "bell \a") + event(2, long))}},
+		exportMemory{"over-long line", map[string][]byte{workspace.LogName: []byte(head + event(1, long) + event(2, "after"))}},
+		exportMemory{"no log", map[string][]byte{}},
+		// IDs out of order: evt-002 and evt-001 import as evt-001 and
+		// evt-002, so the ref and the closes after them, on events whose
+		// IDs are the next ones, name renamed lines.
+		exportMemory{"renamed", map[string][]byte{workspace.LogName: []byte(head +
+			canonical("evt-002", "commitment", "open A", "", "none") +
+			canonical("evt-001", "commitment", "open B", "", "none") +
+			canonical("evt-003", "test", "refers", "", "evt-002") +
+			canonical("evt-004", "milestone", "closes", "- closes: evt-001\n", "none"))}},
 	)
+	return ms
+}
+
+// canonical is an event as memsys renders it (memory.Render), with
+// details (bullet lines) and refs, and the blank line after it.
+func canonical(id, typ, summary, details, refs string) string {
+	if details != "" {
+		details = "**Details**:\n" + details + "\n"
+	}
+	return fmt.Sprintf("### %s | 2026-01-02 03:04 | a | %s\n\n**Scope**: s\n**Summary**: %s\n\n%s**Refs**: %s\n**Tags**: none\n\n", id, typ, summary, details, refs)
+}
+
+// TestExportRootSame checks that the streamed export writes the bytes,
+// or fails with the error, of the export that kept every event, on
+// every memory of exportMemories.
+func TestExportRootSame(t *testing.T) {
+	ms := exportMemories(t)
 	nonEmpty, failed := 0, 0
 	for _, m := range ms {
 		root := t.TempDir()

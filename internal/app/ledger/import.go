@@ -203,10 +203,20 @@ type planner struct {
 	// reads "supersedes": those it names and, transitively, those they
 	// hid.
 	hides map[int][]string
+	// details and text are planFast's buffers, reused event after
+	// event: the draft's details and the rendered text.
+	details []memory.DraftDetail
+	text    []byte
 }
 
 func newPlanner(first string, existing Existing, imported Imported, agent string) *planner {
 	return &planner{first: first, next: first, existing: existing, imported: imported, agent: agent, byNum: map[int][2]string{}, hides: map[int][]string{}}
+}
+
+// presize makes the planner's maps, still empty, ready for n lines.
+func (p *planner) presize(n int) {
+	p.byNum = make(map[int][2]string, n)
+	p.newOf.byText, p.newOf.byNum = make(map[string]string, n), make(map[int]string, n)
 }
 
 // line plans one non-empty ledger line (raw, trimmed), or says what is
@@ -251,16 +261,7 @@ func (p *planner) plan(in lineIn, e *parse.Event) (Line, error) {
 	}
 	p.seedSupersedes(&l)
 	num := idNum(l.NewID)
-	// The line's own new ID is not known yet: a ref, Supersedes or
-	// closes naming it names the event itself, which append, where
-	// the new ID is never in the log, refuses too.
-	known := func(k int) (string, string, bool) {
-		if e, ok := p.byNum[k]; ok {
-			return e[0], e[1], true
-		}
-		return p.existing(k)
-	}
-	if err := memory.Normalize(&l.Draft, known); err != nil {
+	if err := memory.Normalize(&l.Draft, p.known); err != nil {
 		// In the words of a JSON object, as append --json words them:
 		// a ledger line has keys, not the flags the CLI's words name
 		// ("pass the "scope" key", not "pass --scope").
@@ -285,6 +286,17 @@ func (p *planner) plan(in lineIn, e *parse.Event) (Line, error) {
 	}
 	p.next = parse.FormatID(num+1, len(p.first)-len("evt-"))
 	return l, nil
+}
+
+// known is the memory.Known of the lines planned so far, then of the
+// memory (existing). The line's own new ID is not known yet: a ref,
+// Supersedes or closes naming it names the event itself, which append,
+// where the new ID is never in the log, refuses too.
+func (p *planner) known(k int) (string, string, bool) {
+	if e, ok := p.byNum[k]; ok {
+		return e[0], e[1], true
+	}
+	return p.existing(k)
 }
 
 // field is one key of a line's object, in the order written.
@@ -580,29 +592,12 @@ func planLine(in lineIn, newID, agent string, newOf oldIDs) (Line, error) {
 	}
 	// Type.
 	typ = strings.ToLower(strings.TrimSpace(typ))
-	mapped := ""
-	if slices.Contains(parse.EventTypes, typ) {
-		mapped = typ
-	}
-	for _, m := range TypeMap {
-		if m.Ledger == typ {
-			mapped = m.Memsys
-		}
-	}
+	mapped := mapType(typ, extra)
 	if typ == "" {
 		return l, fmt.Errorf("no \"type\": use one of %s", strings.Join(allTypes(), ", "))
 	}
 	if mapped == "" {
 		return l, fmt.Errorf("unknown type %q: use one of %s", words.Clip(typ), strings.Join(allTypes(), ", "))
-	}
-	switch {
-	case typ == "commitment" && !hasStatus(extra):
-		// memsys's own commitment, as export writes it (seed 000's
-		// always says "status"): an open loop, closed by a later
-		// event, so it must stay a commitment for its closes to.
-		mapped = typ
-	case typ == "commitment" && closed(extra):
-		mapped = "modify"
 	}
 	d.Type = mapped
 	// Time: the wall-clock minute as written; anything finer or a zone
@@ -696,6 +691,31 @@ func planLine(in lineIn, newID, agent string, newOf oldIDs) (Line, error) {
 	renameCloses(d.Details, newOf)
 	d.Details = append(append(d.Details, add...), extra...)
 	return l, nil
+}
+
+// mapType is the memsys type of a line of type typ (lower-cased,
+// trimmed) whose other keys gave the details extra, or "" when typ is
+// no type memsys or seed 000 knows.
+func mapType(typ string, extra []memory.DraftDetail) string {
+	mapped := ""
+	if slices.Contains(parse.EventTypes, typ) {
+		mapped = typ
+	}
+	for _, m := range TypeMap {
+		if m.Ledger == typ {
+			mapped = m.Memsys
+		}
+	}
+	switch {
+	case typ == "commitment" && !hasStatus(extra):
+		// memsys's own commitment, as export writes it (seed 000's
+		// always says "status"): an open loop, closed by a later
+		// event, so it must stay a commitment for its closes to.
+		mapped = typ
+	case typ == "commitment" && closed(extra):
+		mapped = "modify"
+	}
+	return mapped
 }
 
 // hasStatus reports whether the line had a top-level "status" key.

@@ -25,7 +25,7 @@ func DefaultAgent(flag string) string {
 // BadAgent reports whether name cannot be an event's agent: the
 // heading "### evt-NNN | time | agent | type" splits on '|', and a line
 // break would end the heading.
-func BadAgent(name string) bool { return strings.ContainsAny(name, "|\n\r") }
+func BadAgent(name string) bool { return strings.IndexByte(name, '|') >= 0 || hasBreak(name) }
 
 // CheckDefaultAgent checks the agent DefaultAgent(flag) picks, naming
 // where it came from (--agent, $MEMSYS_AGENT or $USER): memsys mcp and
