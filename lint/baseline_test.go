@@ -157,3 +157,24 @@ func TestFingerprintCounts(t *testing.T) {
 		t.Error("MS104: a rule that counts nothing lost its numbers")
 	}
 }
+
+// TestFingerprintLegacyWording: MS132's corrected article keeps the
+// fingerprint a baseline written with "a escalation" holds, and only
+// that wording maps: another key still fingerprints apart.
+func TestFingerprintLegacyWording(t *testing.T) {
+	d := func(msg string) diag.Diagnostic {
+		return diag.Diagnostic{Rule: "MS132", Range: diag.Range{File: "CHANGELOG.md", Line: 27}, Event: "evt-002", Message: msg}
+	}
+	const tail = ` event uses, so replay ignores it: use one of reason, requested_action, or "- note: ..."`
+	old, now := d(`detail "urgency" is not a key a escalation`+tail), d(`detail "urgency" is not a key an escalation`+tail)
+	if Fingerprint(old) != Fingerprint(now) {
+		t.Error("MS132: the corrected article gave the finding a new fingerprint")
+	}
+	if Fingerprint(now) == Fingerprint(d(`detail "priority" is not a key an escalation`+tail)) {
+		t.Error("MS132: two keys share a fingerprint")
+	}
+	b := NewBaseline(diag.Diagnostics{old})
+	if kept, suppressed, _ := b.Apply(diag.Diagnostics{now}); len(kept) != 0 || suppressed != 1 {
+		t.Errorf("a baseline of the old wording kept %d findings, suppressed %d; want 0, 1", len(kept), suppressed)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/memsys/memsys/internal/base/diag"
+	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
 )
@@ -48,8 +49,8 @@ func visitDetailNames(p *Pass) Visitor {
 				(e.Type == "create" || e.Type == "modify" || e.Type == "handoff") && slices.Contains(rel, k) {
 				continue
 			}
-			p.Reportf(r, e.ID, "detail %q is not a key a %s event uses, so replay ignores it: use one of %s, or \"- note: ...\"",
-				d.Key, e.Type, keyList(known))
+			p.Reportf(r, e.ID, "detail %q is not a key %s %s event uses, so replay ignores it: use one of %s, or \"- note: ...\"",
+				d.Key, words.Article(e.Type), e.Type, keyList(known))
 		}
 	}}
 }
