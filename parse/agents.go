@@ -21,6 +21,10 @@ type AgentsProtocol struct {
 	// read through the block structure: the seed shows the section in a
 	// fence, and a copy of that documentation is not the section.
 	Heading bool
+	// NamesMemsys is true when the section under that heading (to the
+	// next heading of its level or above) mentions memsys: a protocol a
+	// team wrote before memsys has agents keep the log by hand.
+	NamesMemsys bool
 	// Marker is true when the begin marker is there.
 	Marker bool
 	// Begin and End delimit the text between the markers: Begin is the
@@ -33,9 +37,18 @@ type AgentsProtocol struct {
 // FindAgentsProtocol reads src, an AGENTS.md.
 func FindAgentsProtocol(src []byte) AgentsProtocol {
 	p := AgentsProtocol{Begin: -1, End: -1}
-	for _, h := range Headings(src) {
+	hs := Headings(src)
+	for i, h := range hs {
 		if strings.EqualFold(strings.TrimSpace(h.Text), ProtocolHeading) {
 			p.Heading = true
+			last := -1 // the section's last line: to the end of the file
+			for _, next := range hs[i+1:] {
+				if next.Level <= h.Level {
+					last = next.Line - 1
+					break
+				}
+			}
+			p.NamesMemsys = mentionsMemsys(src, h.Line, last)
 			break
 		}
 	}
@@ -60,4 +73,21 @@ func FindAgentsProtocol(src []byte) AgentsProtocol {
 	}
 	p.Begin, p.End = begin, end
 	return p
+}
+
+// mentionsMemsys reports whether lines first through last (1-based, last
+// -1 for the end) of src name memsys, in any case.
+func mentionsMemsys(src []byte, first, last int) bool {
+	for n, line := range bytes.SplitAfter(src, []byte("\n")) {
+		if n+1 < first {
+			continue
+		}
+		if last >= 0 && n+1 > last {
+			break
+		}
+		if bytes.Contains(bytes.ToLower(line), []byte("memsys")) {
+			return true
+		}
+	}
+	return false
 }

@@ -39,6 +39,29 @@ func TestFindAgentsProtocol(t *testing.T) {
 	}
 }
 
+// TestProtocolNamesMemsys: the section runs from its heading to the
+// next heading of its level or above, subsections included.
+func TestProtocolNamesMemsys(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		want bool
+	}{
+		{"## Memory System Protocol\nBoot: `memsys status`.\n", true},
+		{"## Memory System Protocol\r\nRun MemSys lint.\r\n", true},
+		{"## Memory System Protocol\nAppend by hand.\n\n## Tools\nmemsys lints the log.\n", false},
+		{"## Memory System Protocol\nAppend by hand.\n### Checks\nmemsys lint\n## Tools\n", true},
+		{"# The memsys project\n\n## Memory System Protocol\nAppend by hand.\n", false},
+		{"Memory System Protocol\n======\nby hand\n\nTools\n-----\nmemsys\n", true},
+		{"Memory System Protocol\n----\nby hand\n\nTools\n-----\nmemsys\n", false},
+		{"## Memory System Protocol\n```\n## not a heading\n```\nmemsys\n", true},
+		{"No section, but memsys.\n", false},
+	} {
+		if got := FindAgentsProtocol([]byte(tc.src)).NamesMemsys; got != tc.want {
+			t.Errorf("FindAgentsProtocol(%q).NamesMemsys = %v, want %v", tc.src, got, tc.want)
+		}
+	}
+}
+
 func FuzzFindAgentsProtocol(f *testing.F) {
 	for _, tc := range agentsCases {
 		f.Add(tc.src)
@@ -47,6 +70,9 @@ func FuzzFindAgentsProtocol(f *testing.F) {
 		p := FindAgentsProtocol([]byte(src))
 		if (p.Begin < 0) != (p.End < 0) || p.Begin > p.End || p.End > len(src) {
 			t.Fatalf("%q: %+v", src, p)
+		}
+		if p.NamesMemsys && (!p.Heading || !strings.Contains(strings.ToLower(src), "memsys")) {
+			t.Fatalf("%q: %+v: names memsys without a section that does", src, p)
 		}
 		if p.Begin >= 0 && (!p.Marker || !strings.Contains(src[p.End:], ProtocolEnd)) {
 			t.Fatalf("%q: %+v: no end marker after End", src, p)

@@ -75,6 +75,9 @@ func runInit(ctx context.Context, cmd *cli.Command) error {
 		for _, k := range r.Kept {
 			fmt.Fprintln(cmd.Root().ErrWriter, "memsys: warning: "+k)
 		}
+		if r.Agents != "" {
+			fmt.Fprintln(cmd.Root().ErrWriter, "memsys: warning: "+r.Agents)
+		}
 		for _, l := range r.Done {
 			fmt.Fprintln(cmd.Root().Writer, l)
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/memsys/memsys/internal/base/config"
+	"github.com/memsys/memsys/internal/base/front"
 	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/internal/io/gitx"
 	"github.com/memsys/memsys/internal/io/workspace"
@@ -29,6 +30,10 @@ type InitResult struct {
 	// alone although it is not what regen writes (kept by hand before
 	// memsys): lint would fail on it, so init says what to run.
 	Kept []string
+	// Agents is "" or a sentence about an AGENTS.md protocol section
+	// init kept although it never mentions memsys: agents that follow
+	// it go on keeping the memory by hand.
+	Agents string
 }
 
 // Init deploys the files of tier at root, as the seed's Tiers table
@@ -122,9 +127,13 @@ func Init(root string, tier parse.Tier) (*InitResult, error) {
 		}
 		r.Done = append(r.Done, "updated .gitignore (ignores "+workspace.LockName+")")
 	}
-	added, err := addProtocol(root)
+	added, byHand, err := addProtocol(root)
 	if added != "" {
 		r.Done = append(r.Done, added)
+	}
+	if byHand {
+		r.Agents = fmt.Sprintf("kept the %q section of %s, which never mentions memsys, so agents that follow it keep computing event IDs and editing .memory/ by hand: to use memsys, rename or delete that section and run %s again, which adds memsys's block, then move the rules you keep into it",
+			"## "+parse.ProtocolHeading, parse.AgentsFile, front.Init.Word())
 	}
 	return r, err
 }
@@ -181,31 +190,35 @@ func keptDerived(rel string, cur, want []byte) []string {
 // section between the markers when they are there without the heading
 // (restoreProtocol). The rest of the file is kept byte for byte. A begin
 // marker without an end marker is left alone: where the section ends is
-// unknown (MS207 says what to do).
-func addProtocol(root string) (string, error) {
+// unknown (MS207 says what to do). byHand is true when the file keeps a
+// protocol section of its own, outside memsys's markers, that never
+// mentions memsys.
+func addProtocol(root string) (done string, byHand bool, err error) {
 	rel := parse.AgentsFile
 	cur, err := workspace.ReadFile(root, rel)
 	if err != nil && errors.Is(workspace.Lstat(root, rel), fs.ErrNotExist) {
 		data := append([]byte("# AGENTS.md\n\n"), templates.AgentsProtocol...)
 		if err := workspace.WriteFile(root, rel, data); err != nil {
-			return "", err
+			return "", false, err
 		}
-		return "created " + rel, nil
+		return "created " + rel, false, nil
 	}
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	// The block takes the file's line ending, so a CRLF file stays CRLF.
 	nl := Newline(cur)
 	switch pr := parse.FindAgentsProtocol(cur); {
+	case pr.Heading && !pr.Marker:
+		return "", !pr.NamesMemsys, nil
 	case pr.Heading, pr.Marker && pr.Begin < 0:
-		return "", nil
+		return "", false, nil
 	case pr.Begin >= 0:
 		data := restoreProtocol(cur, pr, nl)
 		if err := workspace.WriteFile(root, rel, data); err != nil {
-			return "", err
+			return "", false, err
 		}
-		return "updated " + rel + " (restored the Memory System Protocol section between the memsys markers)", nil
+		return "updated " + rel + " (restored the Memory System Protocol section between the memsys markers)", false, nil
 	}
 	data := append([]byte{}, cur...)
 	if len(data) > 0 && data[len(data)-1] != '\n' {
@@ -213,9 +226,9 @@ func addProtocol(root string) (string, error) {
 	}
 	data = append(append(data, nl...), withNewline(templates.AgentsProtocol, nl)...)
 	if err := workspace.WriteFile(root, rel, data); err != nil {
-		return "", err
+		return "", false, err
 	}
-	return "updated " + rel + " (added the Memory System Protocol block)", nil
+	return "updated " + rel + " (added the Memory System Protocol block)", false, nil
 }
 
 // restoreProtocol puts the template's section back between the markers
