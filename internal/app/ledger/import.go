@@ -267,14 +267,6 @@ func (p *planner) plan(in lineIn, e *parse.Event) (Line, error) {
 		// ("pass the "scope" key", not "pass --scope").
 		return Line{}, errors.New(front.Message(err, front.JSON))
 	}
-	p.newOf.set(l.OldID, l.NewID)
-	p.byNum[num] = [2]string{l.NewID, strings.ToLower(strings.TrimSpace(l.Draft.Type))}
-	if len(l.Draft.Supersedes) > 0 {
-		p.edges = append(p.edges, parse.Supersession{ID: l.NewID, Targets: l.Draft.Supersedes})
-	}
-	if h := p.hidden(append(slices.Clone(l.Draft.Supersedes), l.seedSupersedes...)); len(h) > 0 {
-		p.hides[num] = h
-	}
 	l.Text = memory.Render(l.NewID, l.Draft, "\n")
 	if e != nil && e.ID == l.NewID && sameText(l.Text, e.Text) {
 		err = memory.ReadsBackAs(l.NewID, l.Draft, e)
@@ -283,6 +275,17 @@ func (p *planner) plan(in lineIn, e *parse.Event) (Line, error) {
 	}
 	if err != nil {
 		return Line{}, err
+	}
+	// Accepted: only now does the line change the planner, so a refused
+	// line leaves it as it was and export --skip-invalid can plan the
+	// next line as if the refused one were not in the ledger.
+	p.newOf.set(l.OldID, l.NewID)
+	p.byNum[num] = [2]string{l.NewID, strings.ToLower(strings.TrimSpace(l.Draft.Type))}
+	if len(l.Draft.Supersedes) > 0 {
+		p.edges = append(p.edges, parse.Supersession{ID: l.NewID, Targets: l.Draft.Supersedes})
+	}
+	if h := p.hidden(append(slices.Clone(l.Draft.Supersedes), l.seedSupersedes...)); len(h) > 0 {
+		p.hides[num] = h
 	}
 	p.next = parse.FormatID(num+1, len(p.first)-len("evt-"))
 	return l, nil

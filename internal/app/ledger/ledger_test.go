@@ -264,9 +264,9 @@ func TestExportRefusesControl(t *testing.T) {
 		name, archive, log, want string
 	}{
 		{"log", "", "# Changelog\n\n## Event Log\n\n" + ev(1, "ok") + "\n" + ev(2, "bad\x07bell"),
-			"CHANGELOG.md:17: evt-002 holds the control character U+0007, which memsys import refuses: delete it from the log (lint: MS136), then export again"},
+			"CHANGELOG.md:17: evt-002 holds the control character U+0007, which memsys import refuses: delete it from the log (lint: MS136), then export again, or leave out what import refuses with memsys export --skip-invalid"},
 		{"archive", "# Changelog Archive\n\n" + ev(1, "nul\x00"), "# Changelog\n\n## Event Log\n\n" + ev(2, "ok"),
-			"changelog-archive.md:6: evt-001 holds the control character U+0000, which memsys import refuses: delete it from the log (lint: MS121), then export again"},
+			"changelog-archive.md:6: evt-001 holds the control character U+0000, which memsys import refuses: delete it from the log (lint: MS121), then export again, or leave out what import refuses with memsys export --skip-invalid"},
 		{"outside the log", "", "# Changelog\n\nrelease \x1b notes\n\n## Event Log\n\n" + ev(1, "ok"), ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
