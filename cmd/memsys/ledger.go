@@ -84,9 +84,10 @@ func exportCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "export",
 		Usage:     "print every event (archive and log) as JSONL, one object per line",
-		UsageText: "memsys export [--format jsonl]",
+		UsageText: "memsys export [--format jsonl] [--skip-invalid]",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "jsonl", Usage: "output `FORMAT`: jsonl"},
+			&cli.BoolFlag{Name: "skip-invalid", Usage: "leave out the events memsys import would refuse (each named on stderr; exit 1) instead of refusing the export"},
 		},
 		Action: runExport,
 	}
@@ -103,8 +104,24 @@ func runExport(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	if err := ledger.ExportRoot(root, cmd.Root().Writer); err != nil {
+	if !cmd.Bool("skip-invalid") {
+		if err := ledger.ExportRoot(root, cmd.Root().Writer); err != nil {
+			return cannotRun{err}
+		}
+		return nil
+	}
+	skips, err := ledger.ExportRootSkipping(root, cmd.Root().Writer)
+	if err != nil {
 		return cannotRun{err}
 	}
-	return nil
+	if len(skips) == 0 {
+		return nil
+	}
+	// Findings: the ledger is written, but not every event is in it
+	// as the log has it, which a script (CI) must notice.
+	ew := cmd.Root().ErrWriter
+	for _, s := range skips {
+		fmt.Fprintln(ew, s)
+	}
+	return errFindings
 }

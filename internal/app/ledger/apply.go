@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 
 	"github.com/memsys/memsys/internal/app/memory"
 	"github.com/memsys/memsys/internal/io/workspace"
@@ -96,17 +97,49 @@ func Import(root, file string, src []byte, agent string, dryRun bool) (*Result, 
 // memory was read: the output is about the size of the log, where the
 // parsed events were four times it.
 func ExportRoot(root string, w io.Writer) error {
-	out, err := exportLines(root, true)
+	_, err := exportRoot(root, w, false)
+	return err
+}
+
+// Skip is an event ExportRootSkipping did not write as the log has it:
+// left out, since import would refuse it, or written without the IDs
+// it names of events left out.
+type Skip struct {
+	File string
+	Line int // the event's heading line
+	ID   string
+	Why  string
+}
+
+// String is the one line a Skip prints as: "file:line: evt-ID: why".
+func (s Skip) String() string { return fmt.Sprintf("%s:%d: %s: %s", s.File, s.Line, s.ID, s.Why) }
+
+// ExportRootSkipping is ExportRoot for a history with events import
+// would refuse that no one may correct (the log is append-only, so a
+// committed event of the wrong shape stays): it writes every other
+// event and returns one Skip for each event it left out or changed, in
+// log order. An event that refers to, supersedes or closes one left
+// out is written without that ID: the ID would name no line of the
+// ledger, or by number another event once import renumbers, and a
+// correction that supersedes the bad event is what the user wants to
+// keep. What it writes, import takes (export's check runs on each line
+// as written).
+func ExportRootSkipping(root string, w io.Writer) ([]Skip, error) {
+	return exportRoot(root, w, true)
+}
+
+func exportRoot(root string, w io.Writer, skipInvalid bool) ([]Skip, error) {
+	out, skips, err := exportLines(root, true, skipInvalid)
 	if errors.Is(err, errProblemInChecked) {
-		out, err = exportLines(root, false)
+		out, skips, err = exportLines(root, false, skipInvalid)
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if _, err := w.Write(out); err != nil {
-		return fmt.Errorf("export: %w", err)
+		return nil, fmt.Errorf("export: %w", err)
 	}
-	return nil
+	return skips, nil
 }
 
 // errProblemInChecked says that the parser found a problem inside an
@@ -115,17 +148,31 @@ func ExportRoot(root string, w io.Writer) error {
 // again parsing every text, as import does.
 var errProblemInChecked = errors.New("a problem inside an event checked from the log")
 
+// skipAdvice ends a refusal: the log is append-only, so a committed
+// event cannot be corrected, and export --skip-invalid is the way out.
+const skipAdvice = "or leave out what import refuses with memsys export --skip-invalid"
+
 // exportLines is ExportRoot's lines, or the first event export refuses.
 // With fromLog, an event whose text is what import would write is
-// checked against the event as the log parsed it (planner.plan).
-func exportLines(root string, fromLog bool) ([]byte, error) {
+// checked against the event as the log parsed it (planner.plan). With
+// skipInvalid, an event export would refuse is left out instead (a
+// Skip), and the IDs later events name of it are dropped (dropSkipped).
+func exportLines(root string, fromLog, skipInvalid bool) ([]byte, []Skip, error) {
 	var out []byte
 	var bad error // the first event holding a control character, or that import refuses
+	var skips []Skip
+	left := map[int]bool{} // the numbers of the events left out
 	var took doneCount
 	// p imports what is written into an empty memory, as the round
 	// trip (export, import elsewhere) does.
 	p := newPlanner(parse.FormatID(1, 3), func(int) (string, string, bool) { return "", "", false }, nil, "agent")
 	checked := map[string][]span{} // by file: the events checked against the log's parse
+	leaveOut := func(e *parse.Event, why string) {
+		if e.Num > 0 {
+			left[e.Num] = true
+		}
+		skips = append(skips, Skip{e.Range.File, e.Range.Line, e.ID, "left out: " + why})
+	}
 	mem, err := workspace.StreamWith(root, func(m *workspace.Memory) {
 		// A line is a little longer than its event's text: room for
 		// most histories in one allocation.
@@ -144,43 +191,133 @@ func exportLines(root string, fromLog bool) ([]byte, error) {
 		// append does: refuse it here, before a line is written, where
 		// the log names it (lint.ControlAt: what MS136 reports).
 		if line, r, ok := lint.ControlAt(e); ok {
-			bad = fmt.Errorf("%s:%d: %s holds %s, then export again", e.Range.File, line, e.ID, lint.ControlMessage(r))
+			if skipInvalid {
+				leaveOut(e, fmt.Sprintf("it holds %s", lint.ControlMessage(r)))
+				return
+			}
+			bad = fmt.Errorf("%s:%d: %s holds %s, then export again, %s", e.Range.File, line, e.ID, lint.ControlMessage(r), skipAdvice)
 			return
 		}
-		out = appendRecord(out, e)
+		// An event naming one left out is written without that name.
+		var dropped []string
+		w, fromThisLog := e, fromLog
+		if len(left) > 0 {
+			if d, ids := dropSkipped(e, func(id string) bool {
+				_, ok := p.newOf.get(id)
+				return !ok && idNum(id) > 0 && left[idNum(id)]
+			}); len(ids) > 0 {
+				w, dropped, fromThisLog = d, ids, false
+			}
+		}
+		start := len(out)
+		out = appendRecord(out, w)
 		// Any other line import would refuse (an unknown type, a ref
 		// or Supersedes naming no earlier event, a closes naming no
 		// loop, a bad priority or time, an ID used twice: what lint
 		// reports as errors) is refused here too, by import's own
 		// planner run as an import into an empty memory, so the round
 		// trip export promises cannot fail half way.
-		ok, err := p.check(e, fromLog)
+		ok, err := p.check(w, fromThisLog)
 		if err != nil {
-			bad = fmt.Errorf("%s:%d: memsys import would refuse %s: %v; correct the event in the log (memsys lint reports it), then export again", e.Range.File, e.Range.Line, e.ID, err)
+			if skipInvalid {
+				out = out[:start]
+				leaveOut(e, "memsys import would refuse it: "+err.Error())
+				return
+			}
+			bad = fmt.Errorf("%s:%d: memsys import would refuse %s: %v; correct the event if it is not committed yet (memsys lint reports it) and export again, %s", e.Range.File, e.Range.Line, e.ID, err, skipAdvice)
 			return
+		}
+		if len(dropped) > 0 {
+			skips = append(skips, Skip{e.Range.File, e.Range.Line, e.ID, droppedWhy(dropped)})
 		}
 		if ok {
 			checked[e.Range.File] = append(checked[e.Range.File], span{e.Range.Line, e.Range.EndLine})
 		}
 	}, parse.Reuse(&took))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := mem.Incomplete(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := mem.Unread(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// Before bad: an event checked against the log's parse may be the
 	// first that import refuses.
 	if problemInside(checked, mem.Archive, mem.Log) {
-		return nil, errProblemInChecked
+		return nil, nil, errProblemInChecked
 	}
 	if bad != nil {
-		return nil, bad
+		return nil, nil, bad
 	}
-	return out, nil
+	return out, skips, nil
+}
+
+// droppedWhy says which IDs of events left out an event is written
+// without.
+func droppedWhy(ids []string) string {
+	if len(ids) == 1 {
+		return "written without its reference to " + ids[0] + ", which is left out"
+	}
+	return "written without its references to " + strings.Join(ids[:len(ids)-1], ", ") + " and " + ids[len(ids)-1] + ", which are left out"
+}
+
+// dropSkipped returns a copy of e without the IDs gone says are left
+// out of the export, in its Refs, its Supersedes fields and its closes
+// details (a field or detail naming nothing else is dropped whole), and
+// those IDs as written, each once; e itself, and no IDs, when it names
+// none. e is not changed: a stream reuses its memory.
+func dropSkipped(e *parse.Event, gone func(id string) bool) (*parse.Event, []string) {
+	var dropped []string
+	keep := func(ids []string) ([]string, bool) {
+		var out []string
+		changed := false
+		for _, id := range ids {
+			if gone(strings.TrimSpace(id)) {
+				if !slices.Contains(dropped, strings.TrimSpace(id)) {
+					dropped = append(dropped, strings.TrimSpace(id))
+				}
+				changed = true
+				continue
+			}
+			out = append(out, id)
+		}
+		return out, changed
+	}
+	d := *e
+	d.Refs, _ = keep(e.Refs)
+	d.Supersedes, _ = keep(e.Supersedes)
+	d.Fields = nil
+	for _, f := range e.Fields {
+		if parse.SameKey(f.Key, "supersedes") {
+			ids, changed := keep(memory.SplitList([]string{fieldValue(e, f)}))
+			if changed && len(ids) == 0 {
+				continue
+			}
+			if changed {
+				f.Value = strings.Join(ids, ", ")
+			}
+		}
+		d.Fields = append(d.Fields, f)
+	}
+	d.Details = nil
+	for _, x := range e.Details {
+		if parse.SameKey(x.Key, "closes") {
+			ids, changed := keep(memory.SplitList([]string{x.Value}))
+			if changed && len(ids) == 0 {
+				continue
+			}
+			if changed {
+				x.Value = strings.Join(ids, ", ")
+			}
+		}
+		d.Details = append(d.Details, x)
+	}
+	if len(dropped) == 0 {
+		return e, nil
+	}
+	return &d, dropped
 }
 
 // span is the lines of an event, first to last.

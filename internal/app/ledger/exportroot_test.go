@@ -40,7 +40,7 @@ func exportKept(root string, w *bytes.Buffer) error {
 	first := len(inLog)
 	for i, e := range inLog {
 		if line, r, ok := lint.ControlAt(e); ok {
-			bad, first = fmt.Errorf("%s:%d: %s holds %s, then export again", e.Range.File, line, e.ID, lint.ControlMessage(r)), i
+			bad, first = fmt.Errorf("%s:%d: %s holds %s, then export again, %s", e.Range.File, line, e.ID, lint.ControlMessage(r), skipAdvice), i
 			break
 		}
 	}
@@ -57,7 +57,7 @@ func exportKept(root string, w *bytes.Buffer) error {
 		if n-1 < first {
 			e := inLog[n-1]
 			why := strings.TrimPrefix(err.Error(), fmt.Sprintf("l:%d: ", n))
-			bad = fmt.Errorf("%s:%d: memsys import would refuse %s: %s; correct the event in the log (memsys lint reports it), then export again", e.Range.File, e.Range.Line, e.ID, why)
+			bad = fmt.Errorf("%s:%d: memsys import would refuse %s: %s; correct the event if it is not committed yet (memsys lint reports it) and export again, %s", e.Range.File, e.Range.Line, e.ID, why, skipAdvice)
 		}
 	}
 	if bad != nil {

@@ -19,15 +19,22 @@ import (
 
 // TypeMap maps seed 000's seven event types to memsys's. memsys's own
 // types map to themselves. A mapped line keeps its original type in a
-// "ledger_type" detail. Commitments are tasks: an open one creates its
-// node, a closed one ("status": "closed") modifies it, and the status
-// detail moves the node to completed. A commitment line without a
-// "status" is memsys's own (export writes none) and stays a commitment.
+// "ledger_type" detail. A commitment is memsys's commitment, an open
+// loop, as the seed's Open Loops say ("Commitment events should include
+// "status": "open". When fulfilled, append a closing event with
+// "status": "closed""; the pack lists every open one, not superseded).
+// The closing line ("status": "closed") is a milestone: the seed counts
+// a commitment open while it has "no corresponding milestone", and a
+// milestone closes the loops its Refs name (its "related" and
+// "supersedes"), so it opens no loop of its own. Before, an open
+// commitment created a task node named after its entity (the client,
+// not the promise), which no loop listed, and the closing line marked
+// that entity completed.
 var TypeMap = []struct{ Ledger, Memsys, Why string }{
 	{"fact", "modify", "a fact updates what is known about its entity"},
 	{"decision", "decision", "the same concept"},
 	{"preference", "decision", "a standing choice, superseded like a decision"},
-	{"commitment", "create", "an open loop is a task node; with status closed: modify"},
+	{"commitment", "commitment", "an open loop (the seed's Open Loops); with status closed: milestone, which closes the commitments its related and supersedes name"},
 	{"constraint", "decision", "a rule the agent must follow, shown under Active Constraints"},
 	{"procedure", "decision", "how something is done: a standing decision"},
 	{"relationship", "modify", "a connection recorded on its entity"},
@@ -267,14 +274,6 @@ func (p *planner) plan(in lineIn, e *parse.Event) (Line, error) {
 		// ("pass the "scope" key", not "pass --scope").
 		return Line{}, errors.New(front.Message(err, front.JSON))
 	}
-	p.newOf.set(l.OldID, l.NewID)
-	p.byNum[num] = [2]string{l.NewID, strings.ToLower(strings.TrimSpace(l.Draft.Type))}
-	if len(l.Draft.Supersedes) > 0 {
-		p.edges = append(p.edges, parse.Supersession{ID: l.NewID, Targets: l.Draft.Supersedes})
-	}
-	if h := p.hidden(append(slices.Clone(l.Draft.Supersedes), l.seedSupersedes...)); len(h) > 0 {
-		p.hides[num] = h
-	}
 	l.Text = memory.Render(l.NewID, l.Draft, "\n")
 	if e != nil && e.ID == l.NewID && sameText(l.Text, e.Text) {
 		err = memory.ReadsBackAs(l.NewID, l.Draft, e)
@@ -283,6 +282,17 @@ func (p *planner) plan(in lineIn, e *parse.Event) (Line, error) {
 	}
 	if err != nil {
 		return Line{}, err
+	}
+	// Accepted: only now does the line change the planner, so a refused
+	// line leaves it as it was and export --skip-invalid can plan the
+	// next line as if the refused one were not in the ledger.
+	p.newOf.set(l.OldID, l.NewID)
+	p.byNum[num] = [2]string{l.NewID, strings.ToLower(strings.TrimSpace(l.Draft.Type))}
+	if len(l.Draft.Supersedes) > 0 {
+		p.edges = append(p.edges, parse.Supersession{ID: l.NewID, Targets: l.Draft.Supersedes})
+	}
+	if h := p.hidden(append(slices.Clone(l.Draft.Supersedes), l.seedSupersedes...)); len(h) > 0 {
+		p.hides[num] = h
 	}
 	p.next = parse.FormatID(num+1, len(p.first)-len("evt-"))
 	return l, nil
@@ -706,21 +716,12 @@ func mapType(typ string, extra []memory.DraftDetail) string {
 			mapped = m.Memsys
 		}
 	}
-	switch {
-	case typ == "commitment" && !hasStatus(extra):
-		// memsys's own commitment, as export writes it (seed 000's
-		// always says "status"): an open loop, closed by a later
-		// event, so it must stay a commitment for its closes to.
-		mapped = typ
-	case typ == "commitment" && closed(extra):
-		mapped = "modify"
+	if typ == "commitment" && closed(extra) {
+		// seed 000's closing event: it closes the loops it names
+		// (TypeMap), and must not open one as a commitment would.
+		mapped = "milestone"
 	}
 	return mapped
-}
-
-// hasStatus reports whether the line had a top-level "status" key.
-func hasStatus(ds []memory.DraftDetail) bool {
-	return slices.ContainsFunc(ds, func(d memory.DraftDetail) bool { return d.Key == "status" })
 }
 
 func closed(ds []memory.DraftDetail) bool {

@@ -126,8 +126,12 @@ func TestPlanTable(t *testing.T) {
 			"decision", "2026-01-28 14:03", "ledger_id=E1;ts=2026-01-28T14:03:11-05:00", ""},
 		{"date only", `{"id":"E1","ts":"2026-01-28","type":"preference","content":"x"}`,
 			"decision", "2026-01-28 00:00", "ledger_type=preference;ledger_id=E1;ts=2026-01-28", ""},
-		{"closed commitment", `{"id":"E1","ts":"2026-01-28T10:00","type":"commitment","content":"x","status":"closed"}`,
-			"modify", "2026-01-28 10:00", "ledger_type=commitment;ledger_id=E1;status=closed", ""},
+		{"open commitment is a commitment", `{"id":"E1","ts":"2026-01-28T10:00","type":"commitment","content":"x","entity":"client_x","status":"open"}`,
+			"commitment", "2026-01-28 10:00", "entity=client_x;ledger_id=E1;status=open", ""},
+		{"closed commitment is a milestone", `{"id":"E1","ts":"2026-01-28T10:00","type":"commitment","content":"x","status":" Closed "}`,
+			"milestone", "2026-01-28 10:00", "ledger_type=commitment;ledger_id=E1;status=Closed", ""},
+		{"commitment without status", `{"id":"E1","ts":"2026-01-28T10:00","type":"commitment","content":"x"}`,
+			"commitment", "2026-01-28 10:00", "ledger_id=E1", ""},
 		{"other fields in order", `{"id":"evt-001","ts":"2026-01-28T10:00","type":"fix","content":"x","priority":"P1","confidence":0.9,"flags":["a"]}`,
 			"fix", "2026-01-28 10:00", "priority=P1;confidence=0.9;flags=[\"a\"]", ""},
 	} {
@@ -264,9 +268,9 @@ func TestExportRefusesControl(t *testing.T) {
 		name, archive, log, want string
 	}{
 		{"log", "", "# Changelog\n\n## Event Log\n\n" + ev(1, "ok") + "\n" + ev(2, "bad\x07bell"),
-			"CHANGELOG.md:17: evt-002 holds the control character U+0007, which memsys import refuses: delete it from the log (lint: MS136), then export again"},
+			"CHANGELOG.md:17: evt-002 holds the control character U+0007, which memsys import refuses: delete it from the log (lint: MS136), then export again, or leave out what import refuses with memsys export --skip-invalid"},
 		{"archive", "# Changelog Archive\n\n" + ev(1, "nul\x00"), "# Changelog\n\n## Event Log\n\n" + ev(2, "ok"),
-			"changelog-archive.md:6: evt-001 holds the control character U+0000, which memsys import refuses: delete it from the log (lint: MS121), then export again"},
+			"changelog-archive.md:6: evt-001 holds the control character U+0000, which memsys import refuses: delete it from the log (lint: MS121), then export again, or leave out what import refuses with memsys export --skip-invalid"},
 		{"outside the log", "", "# Changelog\n\nrelease \x1b notes\n\n## Event Log\n\n" + ev(1, "ok"), ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -375,5 +379,57 @@ func TestExportSupersedesList(t *testing.T) {
 	}
 	if got := strings.Join(parse.Parse(parse.LogFile, imported).Events[2].Supersedes, ","); got != "evt-001,evt-002" {
 		t.Fatalf("the imported event supersedes %q, want evt-001,evt-002", got)
+	}
+}
+
+// TestImportSeedCommitmentLoops: seed 000's commitments are its Open
+// Loops ("status": "open"; "When fulfilled, append a closing event
+// with "status": "closed""), so an open one imports as a commitment
+// that memsys loops lists, and the closing line, a milestone, closes
+// the commitments its "related" or "supersedes" name and opens none.
+// A commitment no closing line names stays open. They imported as a
+// create of the entity's node (no loop at all) and a modify that
+// marked the entity (the client) completed.
+func TestImportSeedCommitmentLoops(t *testing.T) {
+	ledger := `{"ts":"2026-01-28T14:03:11-05:00","id":"EVT-1","type":"commitment","priority":"P0","content":"Follow up Client X by Feb 1","entity":"client_x","status":"open"}
+{"ts":"2026-01-28T15:00","id":"EVT-2","type":"commitment","content":"Send Client Y the quote","entity":"client_y","status":"open"}
+{"ts":"2026-01-29T09:00","id":"EVT-3","type":"commitment","content":"Send Client Z the invoice","entity":"client_z","status":"open"}
+{"ts":"2026-01-31T10:00","id":"EVT-4","type":"commitment","content":"Followed up Client X","entity":"client_x","status":"closed","related":["EVT-1"]}
+{"ts":"2026-02-01T10:00","id":"EVT-5","type":"commitment","content":"Invoice sent","entity":"client_z","status":"closed","supersedes":"EVT-3"}
+`
+	none := func(int) (string, string, bool) { return "", "", false }
+	ls, err := Plan("ledger.jsonl", []byte(ledger), "evt-001", none, nil, "agent")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var src bytes.Buffer
+	src.WriteString("# Changelog\n\n## Event Log\n\n")
+	for _, l := range ls {
+		src.Write(l.Text)
+		src.WriteString("\n")
+	}
+	log := parse.Parse(parse.LogFile, src.Bytes())
+	if len(log.Problems) > 0 {
+		t.Fatalf("imported log: %v", log.Problems)
+	}
+	x := materialize.NewReplayer(materialize.Options{})
+	x.Expect(materialize.Supersessions(log.Events))
+	for i := range log.Events {
+		x.Apply(&log.Events[i])
+	}
+	g := x.Graph()
+	var open []string
+	for _, l := range g.OpenLoops() {
+		open = append(open, l.ID+" "+l.Type+" "+l.Summary)
+	}
+	if got, want := strings.Join(open, "\n"), "evt-002 commitment Send Client Y the quote"; got != want {
+		t.Errorf("open loops:\n%s\nwant:\n%s", got, want)
+	}
+	// The clients are entities the commitments are about, not tasks
+	// the closing lines complete.
+	for _, n := range g.Nodes {
+		if strings.HasPrefix(n.Name, "client_") && n.Status == "completed" {
+			t.Errorf("node %s is %s: a closing line marked the entity", n.Name, n.Status)
+		}
 	}
 }
