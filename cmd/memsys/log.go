@@ -2,14 +2,13 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/urfave/cli/v3"
 
 	"github.com/memsys/memsys/internal/app/memory"
+	"github.com/memsys/memsys/internal/base/front"
 	"github.com/memsys/memsys/internal/base/words"
-	"github.com/memsys/memsys/materialize"
 )
 
 // logCommand lists events oldest first, one line each, archive
@@ -46,29 +45,16 @@ func runLog(ctx context.Context, cmd *cli.Command) error {
 	f := memory.LogFilter{Entity: cmd.String("entity"), Agent: cmd.String("agent"), Since: cmd.String("since"),
 		Until: cmd.String("until"), RefsTo: cmd.String("refs-to"), At: cmd.String("at"),
 		Open: cmd.Bool("open"), Superseded: cmd.Bool("superseded"), Limit: int(cmd.Int("limit"))}
-	if cmd.IsSet("entity") {
-		// An empty --entity (an unset variable in a script) is no
-		// filter to LogFilter: say so, as recall and snapshot do,
-		// rather than list every event.
-		if err := materialize.CheckEntityName(f.Entity); err != nil {
-			return cannotRun{err}
-		}
-	}
-	// The same for the other filters: an empty value is no filter to
-	// LogFilter, and a script whose variable is unset listed the whole
-	// history as if it had matched.
-	for _, name := range []string{"type", "agent", "since", "until", "refs-to", "at"} {
-		if cmd.IsSet(name) && strings.TrimSpace(cmd.String(name)) == "" {
-			return cannotRun{fmt.Errorf("--%s is empty (an unset variable?): give it a value, or leave the flag out", name)}
-		}
-	}
 	if cmd.IsSet("limit") && f.Limit < 1 {
 		return cannotRun{memory.ErrLimit("--limit", f.Limit, "every event")}
 	}
 	if v := cmd.String("type"); v != "" {
 		f.Types = strings.Split(v, ",")
 	}
-	if err := f.Check(); err != nil {
+	// An empty filter (an unset variable in a script) is refused, as
+	// memsys_log refuses one (memory.LogFilter.Blank), rather than read
+	// as no filter.
+	if err := f.Check(func(in front.Input) bool { return cmd.IsSet(strings.TrimPrefix(in.Flag, "--")) }); err != nil {
 		return cannotRun{err}
 	}
 	root, err := lcRoot(cmd)

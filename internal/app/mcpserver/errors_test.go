@@ -135,6 +135,8 @@ func TestErrorsNameParameters(t *testing.T) {
 		{root, "memsys_log", map[string]any{"refs_to": "x"}, "refs_to", `refs_to "x" is not an event ID`},
 		{root, "memsys_log", map[string]any{"refs_to": "evt-9", "at": "evt-5"}, "refs_to", `refs_to "evt-9" comes after at evt-005: name an event up to evt-005, or drop the "at" parameter`},
 		{root, "memsys_log", map[string]any{"limit": 0}, "limit", `limit 0: must be at least 1`},
+		{root, "memsys_log", map[string]any{"agent": ""}, "agent", `agent is empty: give it a value, or leave the parameter out`},
+		{root, "memsys_log", map[string]any{"type": []string{" "}}, "type", `type is empty: give it a value, or leave the parameter out`},
 
 		{root, "memsys_graph", map[string]any{"status": []string{"done"}}, "status", `status "done": unknown status`},
 		{root, "memsys_graph", map[string]any{"at": "x"}, "at", `at "x" is not an event ID`},

@@ -76,3 +76,45 @@ func logCall(t *testing.T, cs *mcp.ClientSession, args map[string]any) string {
 	}
 	return fmt.Sprintf("error %v\n%s\n%s", res.IsError, text(res), b)
 }
+
+// TestLogEmptyFilters: a filter sent with no value ("agent": "", a type
+// list of blanks) is refused in the words memsys log uses for an empty
+// flag (memory.LogFilter.Blank), the tool's parameter named where the
+// CLI names the flag, as a tool error. memsys_log read "" as no filter
+// and listed the whole history as if it had matched, " " as an agent
+// that matched nothing, and an entity " " as a misspelling, suggesting
+// the first nodes of the graph. The CLI's side is the testscript
+// entity-empty-name.
+func TestLogEmptyFilters(t *testing.T) {
+	cs := connect(t, copyExample(t))
+	for _, c := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"entity": ""}, `memsys: entity "" is empty: name a node of the graph`},
+		{map[string]any{"entity": " - "}, `memsys: entity " - " is empty: name a node of the graph`},
+		{map[string]any{"agent": ""}, `memsys: agent is empty: give it a value, or leave the parameter out`},
+		{map[string]any{"agent": " "}, `memsys: agent is empty: give it a value, or leave the parameter out`},
+		{map[string]any{"since": ""}, `memsys: since is empty: give it a value, or leave the parameter out`},
+		{map[string]any{"since": "\t"}, `memsys: since is empty: give it a value, or leave the parameter out`},
+		{map[string]any{"until": ""}, `memsys: until is empty: give it a value, or leave the parameter out`},
+		{map[string]any{"refs_to": ""}, `memsys: refs_to is empty: give it a value, or leave the parameter out`},
+		{map[string]any{"at": ""}, `memsys: at is empty: give it a value, or leave the parameter out`},
+		{map[string]any{"type": []string{}}, `memsys: type is empty: give it a value, or leave the parameter out`},
+		{map[string]any{"type": []string{"", " "}}, `memsys: type is empty: give it a value, or leave the parameter out`},
+		// The first empty filter is named, in the CLI's order.
+		{map[string]any{"at": "", "agent": "", "limit": 5}, `memsys: agent is empty: give it a value, or leave the parameter out`},
+	} {
+		res := call(t, cs, "memsys_log", c.args)
+		if got := text(res); !res.IsError || got != c.want {
+			t.Errorf("%v: error %v %q, want the error %q", c.args, res.IsError, got, c.want)
+		}
+	}
+	// A real filter beside an empty name in the list is still the
+	// filter, as memsys log --type decision, reads it.
+	var lg LogOut
+	structured(t, call(t, cs, "memsys_log", map[string]any{"type": []string{"decision", ""}}), &lg)
+	if lg.Matched != 2 || lg.Events[0].ID != "evt-001" {
+		t.Errorf(`type ["decision", ""]: %+v, want the 2 decisions`, lg)
+	}
+}

@@ -298,15 +298,24 @@ func (h *handlers) show(ctx context.Context, _ *mcp.CallToolRequest, in ShowIn) 
 // compare the result with the whole path's.
 var logEvents = memory.LogCounted
 
-func (h *handlers) log(ctx context.Context, _ *mcp.CallToolRequest, in LogIn) (*mcp.CallToolResult, LogOut, error) {
+func (h *handlers) log(ctx context.Context, req *mcp.CallToolRequest, in LogIn) (*mcp.CallToolResult, LogOut, error) {
 	limit := DefaultLogLimit
 	if in.Limit != nil {
 		if limit = *in.Limit; limit < 1 {
 			return nil, LogOut{}, h.toolErr(memory.ErrLimit("limit", limit, fmt.Sprintf("the last %d, or set a larger limit for more", DefaultLogLimit)))
 		}
 	}
-	evs, matched, err := logEvents(h.cfg.Root, memory.LogFilter{Entity: in.Entity, Types: in.Type, Agent: in.Agent,
-		Since: in.Since, Until: in.Until, RefsTo: in.RefsTo, At: in.At, Open: in.Open, Superseded: in.Superseded, Limit: limit})
+	f := memory.LogFilter{Entity: in.Entity, Types: in.Type, Agent: in.Agent,
+		Since: in.Since, Until: in.Until, RefsTo: in.RefsTo, At: in.At, Open: in.Open, Superseded: in.Superseded, Limit: limit}
+	// A filter sent empty ("agent": "") is refused as memsys log refuses
+	// --agent '': the decoded LogIn cannot tell it from one left out, so
+	// the keys are read from the arguments as sent.
+	var sent map[string]json.RawMessage
+	json.Unmarshal(req.Params.Arguments, &sent)
+	if err := f.Check(func(in front.Input) bool { _, ok := sent[in.Param]; return ok }); err != nil {
+		return nil, LogOut{}, h.toolErr(err)
+	}
+	evs, matched, err := logEvents(h.cfg.Root, f)
 	if err != nil {
 		return nil, LogOut{}, h.toolErr(err)
 	}

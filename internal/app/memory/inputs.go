@@ -19,6 +19,7 @@ var (
 	inStatus  = front.Input{Flag: "--status", Param: "status"}
 	inSince   = front.Input{Flag: "--since", Param: "since"}
 	inUntil   = front.Input{Flag: "--until", Param: "until"}
+	inAgent   = front.Input{Flag: "--agent", Param: "agent"}
 	inLintFix = front.LintFix.Short()
 	// inRegenForce is memsys regen --force, memsys_regen with "force".
 	inRegenForce = front.Regen.Flag(front.Input{Flag: "--force", Param: "force"})

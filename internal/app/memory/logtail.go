@@ -79,8 +79,8 @@ func tailFilter(f LogFilter) (headerFilter, bool) {
 		return headerFilter{}, false
 	}
 	since, until, err := f.bounds()
-	if err != nil {
-		return headerFilter{}, false
+	if err != nil || f.Blank(nil) != nil {
+		return headerFilter{}, false // Log words it
 	}
 	types := typeNames(f.Types)
 	for _, t := range types {

@@ -475,14 +475,56 @@ func ErrLimit(what string, n int, omitted string) error {
 	return fmt.Errorf("%s %d: must be at least 1 (leave it out for %s)", what, n, omitted)
 }
 
-// Check reports a --since or --until that is not a date, or a limit
-// below one, before any file is read.
-func (f LogFilter) Check() error {
+// Check reports, before any file is read, a filter given with no value
+// (see Blank), a --since or --until that is not a date, or a limit
+// below one. given is as for Blank.
+func (f LogFilter) Check(given func(front.Input) bool) error {
 	if f.Limit < 0 {
 		return ErrLimit(inLimit.Flag, f.Limit, "every event")
 	}
+	if err := f.Blank(given); err != nil {
+		return err
+	}
 	_, _, err := f.bounds()
 	return err
+}
+
+// Blank refuses a filter that was given but holds nothing but blanks:
+// to LogFilter an empty value is no filter, so memsys log --agent ""
+// (an unset variable in a script) and memsys_log with "agent": "" listed
+// the whole history as if every event had matched, and a blank agent
+// matched none. An entity gets recall's sentence
+// (materialize.CheckEntityName), a type list the same refusal when no
+// name in it is more than blanks. given reports whether the caller gave
+// an input at all, a flag set or a key sent, even empty; with nil only
+// the non-empty values count as given (what Log can tell from f alone).
+// The command line and memsys_log both call it, so they refuse alike.
+func (f LogFilter) Blank(given func(front.Input) bool) error {
+	was := func(in front.Input, v string) bool { return v != "" || given != nil && given(in) }
+	if was(inEntity, f.Entity) {
+		if err := materialize.CheckEntityName(f.Entity); err != nil {
+			return err
+		}
+	}
+	if (len(f.Types) > 0 || given != nil && given(inType)) && len(typeNames(f.Types)) == 0 {
+		return errEmpty(inType)
+	}
+	for _, in := range []struct {
+		in front.Input
+		v  string
+	}{{inAgent, f.Agent}, {inSince, f.Since}, {inUntil, f.Until}, {inRefsTo, f.RefsTo}, {inAt, f.At}} {
+		if was(in.in, in.v) && strings.TrimSpace(in.v) == "" {
+			return errEmpty(in.in)
+		}
+	}
+	return nil
+}
+
+// errEmpty is Blank's error for in: "--agent is empty (an unset
+// variable?)" on the command line, "agent is empty" over MCP.
+func errEmpty(in front.Input) error {
+	return front.Errorf("%s is empty%s: give it a value, or leave the %s out", in.Name(),
+		front.Word{CLI: " (an unset variable?)"}, front.Word{CLI: "flag", MCP: "parameter", JSON: "key"})
 }
 
 // bounds returns the time keys of Since and Until (inclusive).
@@ -507,6 +549,9 @@ func (f LogFilter) bounds() (since, until int64, err error) {
 func Log(root string, f LogFilter) ([]EventLine, int, error) {
 	if f.Limit < 0 {
 		return nil, 0, ErrLimit(inLimit.Flag, f.Limit, "every event")
+	}
+	if err := f.Blank(nil); err != nil {
+		return nil, 0, err
 	}
 	since, until, err := f.bounds()
 	if err != nil {
