@@ -18,6 +18,7 @@ import (
 
 	"github.com/memsys/memsys/internal/base/config"
 	"github.com/memsys/memsys/internal/base/diag"
+	"github.com/memsys/memsys/internal/base/front"
 	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
 )
@@ -265,6 +266,14 @@ func TestConfigSeverities(t *testing.T) {
 	cfg.Rules = append(cfg.Rules, config.RuleSetting{Rule: "MS999", Severity: diag.Off, Line: 7})
 	if _, err := New(cfg); err == nil || err.Error() != `.memsys.json:7: unknown rule "MS999": use an ID or name that memsys lint --list-rules prints` {
 		t.Errorf("unknown rule: %v", err)
+	} else if got, want := front.Message(err, front.MCP), `.memsys.json:7: unknown rule "MS999": use an ID or name that the CLI command "memsys lint --list-rules" prints`; got != want {
+		// memsys_lint refuses the file too, and no tool lists rules.
+		t.Errorf("unknown rule over MCP: %s, want %s", got, want)
+	}
+	// A rule key of a megabyte is quoted as an excerpt (words.Clip).
+	cfg.Rules[len(cfg.Rules)-1].Rule = strings.Repeat("x", 1<<20)
+	if _, err := New(cfg); err == nil || len(err.Error()) > 200 {
+		t.Errorf("unknown rule of 1 MB: %d bytes of error, want one short line", len(fmt.Sprint(err)))
 	}
 }
 

@@ -8,6 +8,8 @@ import (
 
 	"github.com/memsys/memsys/internal/base/config"
 	"github.com/memsys/memsys/internal/base/diag"
+	"github.com/memsys/memsys/internal/base/front"
+	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
 )
@@ -68,11 +70,15 @@ func New(cfg config.Config, overrides ...config.RuleSetting) (*Linter, error) {
 	for i, s := range append(append([]config.RuleSetting(nil), cfg.Rules...), overrides...) {
 		r := Lookup(s.Rule)
 		if r == nil {
-			msg := fmt.Sprintf("unknown rule %q: use an ID or name that memsys lint --list-rules prints", s.Rule)
+			// The advice names the command that lists the rules as
+			// each front end names it: memsys_lint refuses a
+			// .memsys.json with such a rule too, and no tool lists them.
+			advice := front.Sprintf("unknown rule %q: use an ID or name that %s prints", words.Clip(s.Rule), front.ListRules.Word())
+			msg := advice.String()
 			if i < len(cfg.Rules) {
 				// A config.Error, so the file is shown as every
 				// configuration error's is (workspace.DisplayError).
-				return nil, &config.Error{File: cfg.File, Line: s.Line, Msg: msg}
+				return nil, &config.Error{File: cfg.File, Line: s.Line, Msg: msg, MCP: advice.For(front.MCP)}
 			}
 			return nil, errors.New("--rule: " + msg)
 		}

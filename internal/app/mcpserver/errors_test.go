@@ -64,6 +64,12 @@ func TestErrorsNameParameters(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(badBaseline, ".memsys-baseline.json"), []byte("{\n  \"version\": 1,\n  \"findings\": [\n    {\"rule\": 7}\n  ]\n}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// One whose .memsys.json sets a rule memsys does not have: lint
+	// refuses it, advising the CLI command that lists the rules.
+	badRule := copyExample(t)
+	if err := os.WriteFile(filepath.Join(badRule, ".memsys.json"), []byte(`{"rules": {"MS999": "off"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	noAgent := copyExample(t)
 	archiveDue := []byte(`{"archive": {"threshold": 10, "keep": 5}}`)
 	if err := os.WriteFile(filepath.Join(noAgent, ".memsys.json"), archiveDue, 0o644); err != nil {
@@ -72,6 +78,7 @@ func TestErrorsNameParameters(t *testing.T) {
 	sessions := map[string]*mcp.ClientSession{
 		root: connect(t, root), conflict: connect(t, conflict), noLog: connect(t, noLog), badID: connect(t, badID), badOrder: connect(t, badOrder),
 		gone: connect(t, gone), noRegen: connect(t, noRegen), noAgent: connectAs(t, noAgent, ""), badBaseline: connect(t, badBaseline),
+		badRule: connect(t, badRule),
 	}
 	if err := os.Remove(filepath.Join(gone, "CHANGELOG.md")); err != nil {
 		t.Fatal(err)
@@ -92,6 +99,7 @@ func TestErrorsNameParameters(t *testing.T) {
 	}{
 		{badBaseline, "memsys_lint", nil, "", `.memsys-baseline.json:4: `},
 		{badBaseline, "memsys_lint", nil, "", `: rewrite it with the CLI command "memsys lint --write-baseline"`},
+		{badRule, "memsys_lint", nil, "", `memsys: .memsys.json:1: unknown rule "MS999": use an ID or name that the CLI command "memsys lint --list-rules" prints`},
 		{root, "memsys_append", fix(map[string]any{"type": ""}), "type", `missing event type: pass the "type" parameter, one of decision,`},
 		{root, "memsys_append", fix(map[string]any{"type": "bogus"}), "type", `unknown event type "bogus"`},
 		{root, "memsys_append", fix(map[string]any{"scope": " "}), "scope", `missing scope: pass the "scope" parameter with the area`},

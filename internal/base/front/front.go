@@ -128,11 +128,15 @@ var (
 	// WriteBaseline is memsys lint --write-baseline, which no tool does:
 	// the baseline is committed, a decision for the team, not an agent.
 	WriteBaseline = Command{CLI: "memsys lint --write-baseline"}
+	// ListRules is memsys lint --list-rules, which no tool does: the
+	// advice for an unknown rule in .memsys.json, which memsys_lint
+	// refuses as lint does.
+	ListRules = Command{CLI: "memsys lint --list-rules"}
 )
 
 // Commands are the commands above, for the tests that check that each
 // tool they name is one the server offers.
-var Commands = []Command{Archive, Graph, Lint, Log, Recall, Regen, Init, Renumber, Adopt, Loops, LintFix, WriteBaseline}
+var Commands = []Command{Archive, Graph, Lint, Log, Recall, Regen, Init, Renumber, Adopt, Loops, LintFix, WriteBaseline, ListRules}
 
 // Speller is an error that can word itself for a front end.
 type Speller interface {
