@@ -286,3 +286,29 @@ func TestSchemaErrorNamesNull(t *testing.T) {
 		}
 	}
 }
+
+// TestSchemaErrorsClipped: an argument the SDK's validation refuses is
+// quoted back as an excerpt (words.ClipFields, as the CLI clips its
+// flag parser's messages): a 1 MB string where a number, a list or
+// nothing belongs came back whole in the error, a megabyte into the
+// agent's context.
+func TestSchemaErrorsClipped(t *testing.T) {
+	cs := connect(t, copyExample(t))
+	big := strings.Repeat("x", 1<<20)
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"memsys_log", map[string]any{"limit": big}, `has type "string", want one of "null, integer"`},
+		{"memsys_recall", map[string]any{"entities": []string{"stripe"}, "depth": big}, `has type "string", want one of "null, integer"`},
+		{"memsys_append", map[string]any{"type": "fix", "scope": "x", "summary": "y", "tags": big}, `has type "string", want one of "null, array"`},
+		{"memsys_append", map[string]any{"type": "fix", "scope": "x", "summary": "y", big: 1}, `unexpected additional properties`},
+	} {
+		res := call(t, cs, c.tool, c.args)
+		msg := text(res)
+		if !res.IsError || len(msg) > 400 || !strings.Contains(msg, c.want) || !strings.Contains(msg, "xxx…") {
+			t.Errorf("%s: error %v, %d bytes: %.200q, want a short line with %q and the value clipped", c.tool, res.IsError, len(msg), msg, c.want)
+		}
+	}
+}

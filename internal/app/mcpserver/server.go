@@ -71,7 +71,10 @@ func guard(next mcp.MethodHandler) mcp.MethodHandler {
 // tidySchemaErrors rewrites what the SDK's argument validation says of
 // a null where the schema wants another type: the jsonschema package
 // prints the null as "<invalid reflect.Value>", a Go internal, not the
-// value the agent sent.
+// value the agent sent. It also quotes the value sent whole (a 1 MB
+// string where a number belongs came back as a 1 MB error): each long
+// run of it is clipped as the CLI clips its flag parser's messages
+// (words.ClipFields), so the error stays one short line.
 func tidySchemaErrors(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		res, err := next(ctx, method, req)
@@ -80,7 +83,7 @@ func tidySchemaErrors(next mcp.MethodHandler) mcp.MethodHandler {
 		if r, ok := res.(*mcp.CallToolResult); ok && r != nil && r.IsError {
 			for _, c := range r.Content {
 				if tc, ok := c.(*mcp.TextContent); ok && strings.HasPrefix(tc.Text, "validating ") {
-					tc.Text = strings.ReplaceAll(tc.Text, "<invalid reflect.Value>", "null")
+					tc.Text = words.ClipFields(strings.ReplaceAll(tc.Text, "<invalid reflect.Value>", "null"))
 				}
 			}
 		}
