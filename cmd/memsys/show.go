@@ -6,6 +6,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/memsys/memsys/internal/app/memory"
+	"github.com/memsys/memsys/internal/base/front"
 )
 
 // showCommand prints one event, what it did to the graph, and the
@@ -47,6 +48,6 @@ func runShow(ctx context.Context, cmd *cli.Command) error {
 	if format == "json" {
 		return lcJSON(cmd.Root().Writer, r)
 	}
-	r.WriteText(cmd.Root().Writer)
+	r.WriteText(cmd.Root().Writer, front.CLI)
 	return nil
 }

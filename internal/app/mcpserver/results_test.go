@@ -111,6 +111,12 @@ func TestResultsNameTools(t *testing.T) {
 			[]step{{tool: "memsys_status", want: []string{
 				"but archive cannot run: CHANGELOG.md:43: evt-002 comes after evt-003 (line 26), and archive takes the events at the top of the log as the oldest: move evt-002 back to its place in ascending ID order (lint: MS109), then run memsys_archive again\n",
 				`"error":"CHANGELOG.md:43: evt-002 comes after evt-003 (line 26), `}}}},
+		{"an ID used twice",
+			func(t *testing.T, root string) {
+				appendFile(t, root, "CHANGELOG.md", "\n---\n\n### evt-019 | 2026-05-01 12:00 | a | fix\n\n**Scope**: x\n**Summary**: y\n\n**Refs**: none\n**Tags**: none\n")
+			},
+			// memsys_show's text is memsys show's, with its note.
+			[]step{{tool: "memsys_show", args: map[string]any{"id": "evt-19"}, want: []string{"(an ID used twice: memsys_lint reports it)\n"}}}},
 		{"due, nothing can move",
 			func(t *testing.T, root string) { withConfig(t, root, `{"archive": {"threshold": 15, "keep": 12}}`) },
 			[]step{

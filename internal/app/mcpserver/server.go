@@ -292,7 +292,11 @@ func (h *handlers) show(ctx context.Context, _ *mcp.CallToolRequest, in ShowIn) 
 	if err != nil {
 		return nil, nil, h.toolErr(err)
 	}
-	return textResult(r.Text), r, nil
+	// memsys show's text, not the event's alone: it says whether the
+	// event is superseded and its loop open or closed.
+	var b strings.Builder
+	r.WriteText(&b, front.MCP)
+	return textResult(b.String()), r, nil
 }
 
 // logEvents answers memsys_log: from the end of the log, with the count

@@ -365,11 +365,15 @@ func (s *showStream) answer() (*showCandidate, error) {
 	return s.chosen, nil
 }
 
-// WriteText prints the result as memsys show does without --format.
-func (r *ShowResult) WriteText(w io.Writer) {
+// WriteText prints the result as memsys show does without --format,
+// and as memsys_show's text content, worded for front f: an agent that
+// reads only the text learns, as the command line's reader does, that
+// the event is superseded or whether its loop is open, which the event's
+// text alone (what memsys_show gave) never says.
+func (r *ShowResult) WriteText(w io.Writer, f front.Front) {
 	fmt.Fprintf(w, "%s:%d\n", r.File, r.Line)
 	for _, d := range r.Duplicates {
-		fmt.Fprintf(w, "note: %s is also the ID of the event at %s:%d (an ID used twice: memsys lint reports it)\n", r.ID, d.File, d.Line)
+		front.Fprintf(w, f, "note: %s is also the ID of the event at %s:%d (an ID used twice: %s reports it)\n", r.ID, d.File, d.Line, front.Lint.Word())
 	}
 	if r.SupersededBy != "" {
 		fmt.Fprintf(w, "superseded by %s: left out of graph.md and context.md\n", r.SupersededBy)

@@ -90,7 +90,7 @@ func showAnswer(r *ShowResult, err error) string {
 		return "error: " + err.Error() + "\nmcp: " + front.Message(err, front.MCP)
 	}
 	var b bytes.Buffer
-	r.WriteText(&b)
+	r.WriteText(&b, front.CLI)
 	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
