@@ -846,3 +846,25 @@ func TestUnknownToolIsProtocolError(t *testing.T) {
 		t.Fatalf("unknown tool: error %q, want one naming the tool, not an internal error", msg)
 	}
 }
+
+// TestStatusClipsLongHeading: a section after the Event Log whose
+// heading is a megabyte long is quoted as memsys status's text line
+// quotes it (words.Clip), in memsys_status's structured result as in
+// its text; the structured result carried the heading whole.
+func TestStatusClipsLongHeading(t *testing.T) {
+	root := copyExample(t)
+	long := "## Appendix " + strings.Repeat("y", 1<<19)
+	appendFile(t, root, "CHANGELOG.md", "\n"+long+"\n")
+	res := call(t, connect(t, root), "memsys_status", map[string]any{})
+	if res.IsError {
+		t.Fatal(text(res))
+	}
+	var st memory.StatusReport
+	structured(t, res, &st)
+	if st.AfterLog == nil || st.AfterLog.Heading != words.Clip(long) || !strings.Contains(text(res), fmt.Sprintf("section %q follows", words.Clip(long))) {
+		t.Errorf("section after the log: %.200v, want the heading clipped as the text quotes it", st.AfterLog)
+	}
+	if b, err := json.Marshal(res.StructuredContent); err != nil || len(b) > 4096 {
+		t.Errorf("structured result: %d bytes (%v)", len(b), err)
+	}
+}

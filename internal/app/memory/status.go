@@ -322,7 +322,10 @@ func ReadStatus(root string) (*StatusReport, error) {
 	r.Conflict = firstConflict(mem.Archive, mem.Log)
 	r.NoEventLog = mem.Log != nil && !mem.Log.HasEventLog
 	if l := mem.Log; l != nil && l.AfterLogLine > 0 {
-		r.AfterLog = &SectionAt{File: workspace.LogName, Line: l.AfterLogLine, Heading: l.AfterLogHeading}
+		// Clipped in the report, as the last event's summary is, so
+		// memsys_status's structured result and status --format json
+		// quote the heading as the text line does, not a megabyte of it.
+		r.AfterLog = &SectionAt{File: workspace.LogName, Line: l.AfterLogLine, Heading: words.Clip(l.AfterLogHeading)}
 	}
 	r.CutShort = cutShort
 	r.utf16 = mem.Log != nil && mem.Log.UTF16()
@@ -595,7 +598,7 @@ func (r *StatusReport) WriteText(w io.Writer, f front.Front) {
 	}
 	if a := r.AfterLog; a != nil {
 		// lint's MS138 in its words: append and adopt refuse to write.
-		fmt.Fprintf(w, "event log: %s:%d: section %q follows the Event Log, where appended events go: move it above \"## Event Log\"\n", a.File, a.Line, words.Clip(a.Heading))
+		fmt.Fprintf(w, "event log: %s:%d: section %q follows the Event Log, where appended events go: move it above \"## Event Log\"\n", a.File, a.Line, a.Heading)
 	}
 	if c := r.Conflict; c != "" {
 		// lint's MS134 in its words.
