@@ -118,7 +118,7 @@ func (l *Linter) ParseFindings(problems []parse.Problem) diag.Diagnostics {
 			sev = l.sev[id]
 		}
 		if sev != diag.Off {
-			ds = append(ds, diag.Diagnostic{Rule: id, Severity: sev, Range: p.Range, Event: p.Event, Message: p.Message})
+			ds = append(ds, diag.Diagnostic{Rule: id, Severity: sev, Range: p.Range, Event: p.Event, Message: p.Message, MCP: problemMCP(p)})
 		}
 	}
 	return ds

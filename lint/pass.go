@@ -130,10 +130,19 @@ func problemRule(kinds ...parse.Kind) func(*Pass) {
 	return func(p *Pass) {
 		for _, k := range kinds {
 			for _, pr := range p.Problems(k) {
-				p.Report(diag.Diagnostic{Range: pr.Range, Event: pr.Event, Message: pr.Message})
+				p.Report(diag.Diagnostic{Range: pr.Range, Event: pr.Event, Message: pr.Message, MCP: problemMCP(pr)})
 			}
 		}
 	}
+}
+
+// problemMCP is pr's message as the MCP server words it, "" when that
+// is Message (diag.Diagnostic.MCP).
+func problemMCP(pr parse.Problem) string {
+	if m := pr.MessageFor(front.MCP); m != pr.Message {
+		return m
+	}
+	return ""
 }
 
 // where names r for a message about a finding in file: "line 12" in the

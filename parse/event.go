@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/memsys/memsys/internal/base/diag"
+	"github.com/memsys/memsys/internal/base/front"
 )
 
 // Log is one parsed file.
@@ -353,6 +354,22 @@ type Problem struct {
 
 // String formats the problem as "file:line:col: message".
 func (p Problem) String() string { return p.Range.String() + ": " + p.Message }
+
+// conflictMessage is a conflict marker's problem (KindConflict). Its
+// advice names a command only the command line has, which memsys_lint's
+// finding and memsys_regen's warning mark as the CLI's (MessageFor).
+var conflictMessage = front.Sprintf("unresolved merge conflict (git's \"<<<<<<<\" marker): finish the merge: %s resolves the log, or keep one side by hand and delete the markers", front.Renumber.With("--onto REV").Word())
+
+// MessageFor is p's message as front f words it: Message, but for a
+// problem whose advice names a command, which the MCP server spells as
+// a tool or marks as the CLI's (a Problem carries one wording, the
+// command line's, so the cached parse state is the same for both).
+func (p Problem) MessageFor(f front.Front) string {
+	if p.Kind == KindConflict && p.Message == conflictMessage.String() {
+		return conflictMessage.For(f)
+	}
+	return p.Message
+}
 
 // Unread reports whether p is an event heading the parser did not take
 // as an event: an ID it cannot read (KindID: "### evt-001: Title"), a

@@ -170,8 +170,7 @@ type conflict struct {
 // comment quoted.
 func (p *state) reportConflicts() {
 	for _, c := range p.conflicts {
-		p.log.Problems = append(p.log.Problems, Problem{Kind: KindConflict, Range: c.r,
-			Message: "unresolved merge conflict (git's \"<<<<<<<\" marker): finish the merge: memsys renumber --onto REV resolves the log, or keep one side by hand and delete the markers"})
+		p.log.Problems = append(p.log.Problems, Problem{Kind: KindConflict, Range: c.r, Message: conflictMessage.String()})
 	}
 }
 

@@ -15,8 +15,9 @@ import (
 )
 
 // cliOnly matches a command the message marks as the command line's
-// (front.CLICommand): its flags are the shell's, not a tool's.
-var cliOnly = regexp.MustCompile(`the CLI command "[^"]*"`)
+// (front.CLICommand): its flags are the shell's, not a tool's. In a
+// structured result encoded as JSON its quotes are escaped.
+var cliOnly = regexp.MustCompile(`the CLI command \\?"[^"\\]*\\?"`)
 
 // cliWords are what an MCP error must not say outside such a mark: a
 // flag (--at) or a command spelled for the shell (memsys log) where a

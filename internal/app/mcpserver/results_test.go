@@ -111,6 +111,24 @@ func TestResultsNameTools(t *testing.T) {
 			[]step{{tool: "memsys_status", want: []string{
 				"but archive cannot run: CHANGELOG.md:43: evt-002 comes after evt-003 (line 26), and archive takes the events at the top of the log as the oldest: move evt-002 back to its place in ascending ID order (lint: MS109), then run memsys_archive again\n",
 				`"error":"CHANGELOG.md:43: evt-002 comes after evt-003 (line 26), `}}}},
+		{"a merge conflict in the log",
+			func(t *testing.T, root string) { appendFile(t, root, "CHANGELOG.md", "\n<<<<<<< HEAD\n") },
+			// status's merge_conflict, and the conflict's advice marked as
+			// the CLI's in status, lint's finding and regen's warning
+			// alike (lint and regen said "memsys renumber --onto REV").
+			[]step{
+				{tool: "memsys_status", want: []string{`"merge_conflict":"CHANGELOG.md:297"`,
+					`event log: CHANGELOG.md:297: unresolved merge conflict (git's "<<<<<<<" marker): finish the merge: the CLI command "memsys renumber --onto REV" resolves the log`}},
+				{tool: "memsys_lint", want: []string{`finish the merge: the CLI command "memsys renumber --onto REV" resolves the log, or keep one side by hand and delete the markers [MS134]`}},
+				{tool: "memsys_regen", want: []string{`finish the merge: the CLI command \"memsys renumber --onto REV\" resolves the log, or keep one side by hand and delete the markers [MS134]`}},
+			}},
+		{"an append cut short",
+			func(t *testing.T, root string) {
+				appendFile(t, root, "CHANGELOG.md", "\n---\n\n### evt-020 | 2026-04-08 09:00 | a | fix\n\n**Scope**: co")
+			},
+			// status's cut_short, in append's words, before an append fails.
+			[]step{{tool: "memsys_status", want: []string{`"cut_short":"CHANGELOG.md:299"`,
+				"event log: CHANGELOG.md:299: the last event is cut short: the file ends mid-line in it"}}}},
 		{"an ID used twice",
 			func(t *testing.T, root string) {
 				appendFile(t, root, "CHANGELOG.md", "\n---\n\n### evt-019 | 2026-05-01 12:00 | a | fix\n\n**Scope**: x\n**Summary**: y\n\n**Refs**: none\n**Tags**: none\n")

@@ -452,7 +452,12 @@ func (h *handlers) regen(ctx context.Context, _ *mcp.CallToolRequest, in RegenIn
 	}
 	out := RegenOut{Written: r.Wrote, Problems: len(r.Problems), Accepted: r.Accepted}
 	for _, p := range r.Problems[:min(len(r.Problems), maxRegenWarnings)] {
-		w := p.Range.String() + ": " + p.Message
+		// In the agent's words, as memsys_lint gives the same finding.
+		msg := p.Message
+		if p.MCP != "" {
+			msg = p.MCP
+		}
+		w := p.Range.String() + ": " + msg
 		if p.Rule != "" {
 			w += " [" + p.Rule + "]"
 		}
