@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -311,5 +312,63 @@ func TestSchemaErrorsClipped(t *testing.T) {
 		if !res.IsError || len(msg) > 400 || !strings.Contains(msg, c.want) || !strings.Contains(msg, "xxx…") {
 			t.Errorf("%s: error %v, %d bytes: %.200q, want a short line with %q and the value clipped", c.tool, res.IsError, len(msg), msg, c.want)
 		}
+	}
+}
+
+// TestAppendRefusalsWriteNothing: each log memsys append refuses to add
+// to (a torn last event, no "## Event Log" section, a section after the
+// last event, a conflict marker), and a draft it refuses (an unknown
+// type), memsys_append refuses with append's advice, as a tool error,
+// and leaves every file as it was, the derived files included when the
+// call asks for regen.
+func TestAppendRefusalsWriteNothing(t *testing.T) {
+	for _, c := range []struct {
+		name, tail string // what the log ends in
+		replace    bool   // the log is tail alone
+		args       map[string]any
+		want       string
+	}{
+		{"torn", "\n---\n\n### evt-020 | 2026-04-08 09:00 | a | fix\n\n**Scope**: co", false, nil,
+			`memsys: CHANGELOG.md:299: the last event is cut short: the file ends mid-line ("**Scope**: co") and it has no **Summary**, as an append interrupted by a crash or power loss leaves it: delete it (line 299 to the end of the file) or complete it, then append again`},
+		{"no Event Log", "# Changelog\n\nrelease notes\n", true, nil,
+			`memsys: CHANGELOG.md: no "## Event Log" section: add the line "## Event Log" at the end of the file (events are read only below it), then run this again`},
+		{"appendix", "\n## Appendix\n\nnotes\n", false, nil,
+			`memsys: CHANGELOG.md:297: section "## Appendix" follows the Event Log: move it above "## Event Log" so events can be appended at the end`},
+		{"conflict", "\n<<<<<<< HEAD\n", false, nil,
+			`memsys: CHANGELOG.md:297: unresolved merge conflict marker: an event appended now would land inside the conflict: finish the merge first (the CLI command "memsys renumber --onto REV" resolves the log), then append`},
+		{"bad type", "", false, map[string]any{"type": "deploy"}, `memsys: unknown event type "deploy": use one of decision, create,`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			root := copyExample(t)
+			if c.replace {
+				if err := os.WriteFile(filepath.Join(root, "CHANGELOG.md"), []byte(c.tail), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			} else if c.tail != "" {
+				appendFile(t, root, "CHANGELOG.md", c.tail)
+			}
+			before := os.DirFS(root)
+			want := map[string][]byte{}
+			for _, f := range []string{"CHANGELOG.md", ".memory/graph.md", ".memory/context.md"} {
+				b, err := fs.ReadFile(before, f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want[f] = b
+			}
+			args := map[string]any{"type": "fix", "scope": "x", "summary": "y", "regen": true}
+			for k, v := range c.args {
+				args[k] = v
+			}
+			res := call(t, connect(t, root), "memsys_append", args)
+			if msg := text(res); !res.IsError || !strings.HasPrefix(msg, c.want) {
+				t.Errorf("error %v %q, want the error %q", res.IsError, msg, c.want)
+			}
+			for f, b := range want {
+				if got, err := os.ReadFile(filepath.Join(root, f)); err != nil || string(got) != string(b) {
+					t.Errorf("%s changed (%v)", f, err)
+				}
+			}
+		})
 	}
 }
