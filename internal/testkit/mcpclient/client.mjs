@@ -122,6 +122,11 @@ check(!ap.isError && ap.structuredContent.id === "evt-020" && ap.structuredConte
 {
   const sh = await client.callTool({ name: "memsys_show", arguments: { id: "evt-020" } });
   check(!sh.isError && sh.structuredContent.summary === "Refunds reuse the charge idempotency cache", "memsys_show reads the new event back");
+  // The text is memsys show's (where the event is, what it changed,
+  // who refers to it; a superseded event or a loop says so), not the
+  // event's text alone.
+  check(text(sh).startsWith("CHANGELOG.md:") && text(sh).includes("\nGraph changes:\n") && text(sh).includes("### evt-020 |"),
+    "memsys_show's text is memsys show's");
 }
 {
   const lg = await client.callTool({ name: "memsys_log", arguments: { type: ["modify"], agent: "ts-agent" } });
@@ -190,6 +195,17 @@ await expectError(client, "memsys_append", { type: "fix", scope: "x", summary: "
 // A number JSON holds and an int does not: memsys words, not Go types.
 await expectError(client, "memsys_log", { limit: 1e20 }, "memsys: limit 100000000000000000000 is out of range");
 await expectError(client, "memsys_log", { limit: 0 }, "memsys: limit 0: must be at least 1 (leave it out for the last 100, or set a larger limit for more)");
+// An empty filter, as a host that fills every parameter sends it: refused
+// as memsys log refuses --agent '', not read as no filter (which listed
+// the whole history as if it matched).
+await expectError(client, "memsys_log", { agent: "" }, "memsys: agent is empty: give it a value, or leave the parameter out");
+await expectError(client, "memsys_log", { type: [] }, "memsys: type is empty: give it a value, or leave the parameter out");
+await expectError(client, "memsys_log", { entity: " " }, 'memsys: entity " " is empty: name a node of the graph');
+// A megabyte where a number belongs is quoted back as an excerpt.
+{
+  const res = await client.callTool({ name: "memsys_log", arguments: { limit: "x".repeat(1 << 20) } });
+  check(res.isError && text(res).length < 400 && text(res).includes("xxx…"), `memsys_log with a 1 MB limit: a short error (${text(res).length} characters)`);
+}
 
 // SHUTDOWN: a handoff, then regen. Its details are the object shape
 // append --json takes (the first append sent the list), keys not in
