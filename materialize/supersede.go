@@ -176,6 +176,23 @@ func SupersededAt(edges []parse.Supersession, before int, id string) (by string,
 	return newSupersession(edges).by(keyOf(id), before)
 }
 
+// SkippedAt returns the Change replay records for the event id, given
+// the Supersedes fields of the history (edges, in order) of which
+// before belong to events before it, when replay skips the event (ok
+// false when it applies it): no graph change, and the note naming the
+// live event replay skipped it for. memsys show reports it for a
+// superseded event rather than what the event did before it was
+// superseded, which no derived file holds any more.
+func SkippedAt(edges []parse.Supersession, before int, id string) (ch Change, ok bool) {
+	s := newSupersession(edges)
+	j, ok := s.last[keyOf(id)]
+	if !ok || j < before {
+		return Change{}, false
+	}
+	skipChange(&ch, id, s.edges[j].ID)
+	return ch, true
+}
+
 // by returns the ID of the first live edge from index from on that
 // names an event with key k, when the last live edge naming it (the
 // one replay skips the event for) is from on; ok false otherwise.

@@ -170,6 +170,11 @@ func Show(root, at, id string) (*ShowResult, error) {
 		}
 	}
 	r.SupersededBy, _ = materialize.SupersededAt(s.seen[:s.cutEdges], c.before, r.ID)
+	if ch, skipped := materialize.SkippedAt(s.seen[:s.cutEdges], c.before, r.ID); skipped {
+		// What the replay of the history applied: the changes the
+		// event made before its correction are in no derived file.
+		r.Changes = changeJSON(ch)
+	}
 	for _, x := range s.refs {
 		if x.pos > c.pos && x.pos <= s.cut {
 			r.ReferencedBy = append(r.ReferencedBy, x.line)
