@@ -461,7 +461,7 @@ type LogFilter struct {
 	Agent  string
 	Since  string // YYYY-MM-DD or "YYYY-MM-DD HH:MM", inclusive
 	Until  string // the same; a date includes the whole day
-	RefsTo string // an event ID the refs must name
+	RefsTo string // an event ID the Refs, Supersedes or a closes detail must name (materialize.Names)
 	At     string // read the history as of this event
 	// Open keeps only the loops still open (blockers, escalations,
 	// commitments no later event closed); Superseded only the events a
@@ -522,13 +522,13 @@ func Log(root string, f LogFilter) ([]EventLine, int, error) {
 		return nil, 0, err
 	}
 	evs := all[:n]
-	refsTo := 0
+	refsTo := ""
 	if f.RefsTo != "" {
 		i, err := findUpTo(all, n, f.RefsTo, inRefsTo.Name())
 		if err != nil {
 			return nil, 0, err
 		}
-		refsTo = evs[i].Num
+		refsTo = evs[i].ID
 	}
 	types := typeNames(f.Types)
 	for _, t := range types {
@@ -559,7 +559,7 @@ func Log(root string, f LogFilter) ([]EventLine, int, error) {
 		switch {
 		case touched != nil && !touched[i],
 			!head.match(&e),
-			refsTo != 0 && !refersTo(e, refsTo),
+			refsTo != "" && !materialize.Names(&e, refsTo),
 			open != nil && !open[i],
 			superseded != nil && superseded[i] == "":
 			continue
