@@ -332,12 +332,18 @@ func (c *conflicts) decision(r *replayer, key, name, value, from string) {
 // or a closes detail (loops), matched by number when both are event
 // IDs ("evt-7" and "evt-007"), as replay matches them. memsys log
 // --refs-to lists the events it holds for.
+// It matches with keyOf, as supersession and loops do, which builds
+// no string for an ID: show and log call it on every event.
 func Names(ev *parse.Event, id string) bool {
-	if refersTo(ev, id) {
-		return true
+	k := keyOf(id)
+	for _, ids := range [2][]string{ev.Refs, ev.Supersedes} {
+		for _, r := range ids {
+			if keyOf(r) == k {
+				return true
+			}
+		}
 	}
 	if hasCloses(ev) {
-		k := keyOf(id)
 		for _, c := range Closes(ev) {
 			if keyOf(c) == k {
 				return true

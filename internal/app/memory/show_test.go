@@ -52,7 +52,7 @@ func keptShow(root, at, id string) (*ShowResult, error) {
 		r.Changes = changeJSON(changes[i])
 	}
 	for _, x := range evs[i+1:] {
-		if refersTo(x, e.Num) {
+		if materialize.Names(&x, e.ID) {
 			r.ReferencedBy = append(r.ReferencedBy, LineOf(x))
 		}
 	}
