@@ -89,6 +89,17 @@ func New(cfg config.Config, overrides ...config.RuleSetting) (*Linter, error) {
 	return l, nil
 }
 
+// CheckConfig reports the first rule setting of cfg that New refuses
+// (an unknown rule, one rule set twice to different severities), in
+// New's words, as a *config.Error naming the file and line. config
+// parses the file without the registry, so this is the check every
+// command runs after loading it: a configuration lint refuses is one
+// no command reads in silence with the defaults instead.
+func CheckConfig(cfg config.Config) error {
+	_, err := New(cfg)
+	return err
+}
+
 // Config returns the configuration the linter was built with.
 func (l *Linter) Config() config.Config { return l.cfg }
 

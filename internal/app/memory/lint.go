@@ -391,9 +391,9 @@ type memFiles struct {
 
 func (f memFiles) config() (config.Config, error) {
 	if f.view != nil {
-		return f.view.Config()
+		return checkedConfig(f.view.Config())
 	}
-	return workspace.LoadConfig(f.root)
+	return LoadConfig(f.root)
 }
 
 func (f memFiles) input() lint.Input {

@@ -195,7 +195,7 @@ func Regenerate(root string, o RegenOptions) (*RegenResult, error) {
 		}
 		defer unlock()
 	}
-	cfg, err := workspace.LoadConfig(root)
+	cfg, err := LoadConfig(root)
 	if err != nil {
 		return nil, err
 	}
@@ -369,7 +369,7 @@ func diffDerived(root string, files []Derived) (string, map[string][]byte, error
 // the log already, force it. The
 // caller holds the lock.
 func Regen(root string, force bool) ([]string, error) {
-	cfg, err := workspace.LoadConfig(root)
+	cfg, err := LoadConfig(root)
 	if err != nil {
 		return nil, err
 	}

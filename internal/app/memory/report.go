@@ -110,7 +110,7 @@ func BuildReport(root string) (*Report, error) {
 // reportCold builds the report from a full parse and one lint Session
 // that also replays the history (lint.Linter.CheckReplay).
 func reportCold(root string) (*Report, error) {
-	cfg, err := workspace.LoadConfig(root)
+	cfg, err := LoadConfig(root)
 	if err != nil {
 		return nil, err
 	}
@@ -162,7 +162,7 @@ func reportCold(root string) (*Report, error) {
 // archive are read once (memFiles.held) for the lint, the replay and
 // the counts.
 func reportCached(root string) (*Report, bool) {
-	cfg, err := workspace.LoadConfig(root)
+	cfg, err := LoadConfig(root)
 	if err != nil {
 		return nil, false
 	}

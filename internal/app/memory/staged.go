@@ -56,7 +56,7 @@ func CheckStaged(ctx context.Context, root string) (diff string, sealOnly bool, 
 	if data, ok, err := staged(config.FileName); err != nil {
 		return "", false, nil, nil, err
 	} else if ok {
-		if cfg, err = config.Parse(config.FileName, data); err != nil {
+		if cfg, err = checkedConfig(config.Parse(config.FileName, data)); err != nil {
 			return "", false, nil, nil, err
 		}
 	}

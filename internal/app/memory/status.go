@@ -245,7 +245,7 @@ func ReadStatus(root string) (*StatusReport, error) {
 	// The configuration sets the tier and the archive threshold status
 	// reports: a file memsys cannot read is the same one-line error,
 	// exit 2, as lint and regen give, never the defaults in silence.
-	cfg, err := workspace.LoadConfig(root)
+	cfg, err := LoadConfig(root)
 	if err != nil {
 		return nil, err
 	}

@@ -209,3 +209,32 @@ func TestMemsysDoesNotLinkMCP(t *testing.T) {
 		}
 	}
 }
+
+// TestOneConfigLoader: commands read .memsys.json through
+// memory.LoadConfig, which checks the rule settings lint checks, so a
+// file one command refuses no other reads as the defaults. Only that
+// loader calls workspace.LoadConfig or config.Parse; audit's
+// history.Audit, below memory, builds its lint.Linter from what it
+// loads, which checks the same (lint.CheckConfig is lint.New's check).
+func TestOneConfigLoader(t *testing.T) {
+	allowed := map[string]bool{
+		"internal/app/memory/config.go":   true,
+		"internal/app/history/report.go":  true,
+		"internal/io/workspace/config.go": true, // LoadConfig itself
+		"internal/io/workspace/view.go":   true, // the index's file, checked by memory
+		"internal/app/memory/staged.go":   true, // the index's file, checked by memory
+	}
+	for _, s := range sources(t) {
+		if s.test() || allowed[s.path] || strings.HasPrefix(s.path, "bench/") || strings.HasPrefix(s.path, "internal/testkit/") {
+			continue
+		}
+		ast.Inspect(s.file, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok {
+				if name := selector(call); name == "workspace.LoadConfig" || name == "config.Parse" {
+					t.Errorf("%s:%d: %s: read the configuration with memory.LoadConfig, which checks its rules as lint does", s.path, s.line(call.Pos()), name)
+				}
+			}
+			return true
+		})
+	}
+}

@@ -1,0 +1,50 @@
+package memory
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestLoadConfig: the configuration every command reads is refused when
+// lint would refuse it, in lint's words, and read as written otherwise.
+func TestLoadConfig(t *testing.T) {
+	for _, tc := range []struct {
+		name, file string // file "" writes none
+		want       string // the error, with the root as <root>
+	}{
+		{"none", "", ""},
+		{"known rule by ID and name", `{"rules": {"MS104": "off", "event-type": "warning"}}`, ""},
+		{"unknown rule", `{"rules": {"MS999": "off"}}`,
+			`<root>/.memsys.json:1: unknown rule "MS999": use an ID or name that memsys lint --list-rules prints`},
+		{"unknown rule name", "{\n\"rules\": {\n\"MS104\": \"off\",\n\"no-such\": \"off\"}}",
+			`<root>/.memsys.json:4: unknown rule "no-such": use an ID or name that memsys lint --list-rules prints`},
+		{"one rule twice, disagreeing", "{\"rules\": {\n\"MS104\": \"off\",\n\"ref-target\": \"error\"}}",
+			`<root>/.memsys.json:3: rule "ref-target" is MS104, which line 2 sets already as "MS104", to off: keep one`},
+		{"not JSON", "{bad", `<root>/.memsys.json:1: invalid character 'b': write valid JSON such as {"rules": {"MS117": "off"}}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			if tc.file != "" {
+				if err := os.WriteFile(filepath.Join(root, ".memsys.json"), []byte(tc.file), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			cfg, err := LoadConfig(root)
+			got := ""
+			if err != nil {
+				got = filepath.ToSlash(err.Error())
+			}
+			want := tc.want
+			if want != "" {
+				want = filepath.ToSlash(root) + want[len("<root>"):]
+			}
+			if got != want {
+				t.Fatalf("error %q, want %q", got, want)
+			}
+			if err == nil && cfg.ArchiveThreshold == 0 {
+				t.Errorf("config %+v: not the defaults' thresholds", cfg)
+			}
+		})
+	}
+}
