@@ -1,9 +1,16 @@
 package memory
 
 import (
+	"context"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/memsys/memsys/internal/base/config"
+	"github.com/memsys/memsys/internal/base/diag"
+	"github.com/memsys/memsys/internal/io/workspace"
 )
 
 // TestLoadConfig: the configuration every command reads is refused when
@@ -44,6 +51,35 @@ func TestLoadConfig(t *testing.T) {
 			}
 			if err == nil && cfg.ArchiveThreshold == 0 {
 				t.Errorf("config %+v: not the defaults' thresholds", cfg)
+			}
+		})
+	}
+}
+
+// TestLintNoLog: where there is no CHANGELOG.md lint cannot run, with
+// the error every command gives there, whatever MS101's severity in the
+// file or from --rule: turned off, a missing log used to pass.
+func TestLintNoLog(t *testing.T) {
+	for _, tc := range []struct {
+		name, file string
+		rule       []config.RuleSetting
+	}{
+		{"default", "", nil},
+		{"off in the file", `{"rules": {"MS101": "off"}}`, nil},
+		{"warning in the file", `{"rules": {"event-log-section": "warning"}}`, nil},
+		{"off by --rule", "", []config.RuleSetting{{Rule: "MS101", Severity: diag.Off}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			if tc.file != "" {
+				if err := os.WriteFile(filepath.Join(root, ".memsys.json"), []byte(tc.file), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			r, err := Lint(context.Background(), root, LintOptions{Overrides: tc.rule})
+			want := workspace.MissingLog(root).Error()
+			if err == nil || err.Error() != want || !errors.Is(err, fs.ErrNotExist) {
+				t.Fatalf("Lint: report %+v, error %v; want %q", r, err, want)
 			}
 		})
 	}

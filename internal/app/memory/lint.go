@@ -98,6 +98,12 @@ func Lint(ctx context.Context, root string, o LintOptions) (*LintReport, error) 
 		if advice := memoryElsewhere(ctx, root, o.Git); advice != "" {
 			return nil, fmt.Errorf("lint: no %s in this folder; %s", workspace.LogName, advice)
 		}
+		// No log here or at the base: there is no memory to lint, as
+		// there is none for status or regen, whatever MS101's severity
+		// (MS101 judges the log's section; "off" let lint pass here).
+		// A log the change deletes is linted (MS302), MS101 reporting
+		// it missing.
+		return nil, workspace.MissingLog(root)
 	}
 	files := memFiles{root: root}
 	if o.Git.Staged {
