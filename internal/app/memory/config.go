@@ -28,3 +28,26 @@ func checkedConfig(cfg config.Config, err error) (config.Config, error) {
 	}
 	return cfg, nil
 }
+
+// RuleStates is lint --list-rules of the memory at root: every rule
+// at the severity lint runs it at there, after root's .memsys.json and
+// then overrides (--rule), each marked with what set it. A
+// configuration that cannot be read or that names an unknown rule
+// gives the rules at their defaults and the error: the error's advice
+// is to look a rule up in this list, so the list must still print.
+func RuleStates(root string, overrides []config.RuleSetting) ([]lint.RuleState, error) {
+	cfg, err := LoadConfig(root)
+	if err != nil {
+		return defaultStates(), err
+	}
+	l, err := lint.New(cfg, overrides...)
+	if err != nil {
+		return defaultStates(), err
+	}
+	return l.States(), nil
+}
+
+func defaultStates() []lint.RuleState {
+	l, _ := lint.New(config.Default())
+	return l.States()
+}

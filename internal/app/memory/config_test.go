@@ -11,6 +11,7 @@ import (
 	"github.com/memsys/memsys/internal/base/config"
 	"github.com/memsys/memsys/internal/base/diag"
 	"github.com/memsys/memsys/internal/io/workspace"
+	"github.com/memsys/memsys/lint"
 )
 
 // TestLoadConfig: the configuration every command reads is refused when
@@ -82,5 +83,39 @@ func TestLintNoLog(t *testing.T) {
 				t.Fatalf("Lint: report %+v, error %v; want %q", r, err, want)
 			}
 		})
+	}
+}
+
+// TestRuleStates: the list is root's configuration after --rule; a file
+// that cannot be read gives the defaults and the error, so the list the
+// error points at still prints.
+func TestRuleStates(t *testing.T) {
+	root := t.TempDir()
+	write := func(s string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(root, ".memsys.json"), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sev := func(states []lint.RuleState, id string) string {
+		for _, s := range states {
+			if s.ID == id {
+				return s.Effective + " " + s.SetBy
+			}
+		}
+		return "missing"
+	}
+	write(`{"rules": {"MS104": "off", "MS110": "error"}}`)
+	states, err := RuleStates(root, []config.RuleSetting{{Rule: "MS110", Severity: diag.Off}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := sev(states, "MS104") + "|" + sev(states, "MS110") + "|" + sev(states, "MS101"); got != "off .memsys.json|off --rule|error " {
+		t.Errorf("got %q", got)
+	}
+	write(`{"rules": {"MS104": "off", "MS999": "off"}}`)
+	states, err = RuleStates(root, nil)
+	if err == nil || len(states) != len(lint.Rules()) || sev(states, "MS104") != "error " {
+		t.Errorf("unknown rule: %d states, MS104 %q, error %v; want the defaults and the error", len(states), sev(states, "MS104"), err)
 	}
 }
