@@ -154,10 +154,8 @@ func Archive(root string, opt ArchiveOptions) (*ArchiveResult, error) {
 	// The archive event is the log's new last event: a tier with derived
 	// files has them stale until regen. A config memsys cannot read was
 	// refused by ArchiveLimits already; here it only costs the advice.
-	tier := workspace.DetectTier(root)
-	if cfg, err := LoadConfig(root); err == nil && cfg.Tier != "" {
-		tier = parse.Tier(cfg.Tier)
-	}
+	cfg, _ := LoadConfig(root)
+	tier := workspace.TierAt(root, cfg.Tier)
 	res.stale = tier.HasGraph() || tier.HasContext()
 	return res, nil
 }

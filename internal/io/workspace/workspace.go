@@ -52,14 +52,22 @@ const (
 	Full = parse.Full
 )
 
-// DetectTier reads root's tier: declared in AGENTS.md, else from which
-// files exist (parse.DetectTier).
-func DetectTier(root string) Tier {
-	agents, _ := ReadFile(root, parse.AgentsFile)
-	return parse.DetectTier(func(rel string) bool {
+// DetectTier reads root's tier from its files alone: declared in
+// AGENTS.md, else from which files exist (parse.DetectTier). A command
+// wants TierAt, which puts .memsys.json's tier first.
+func DetectTier(root string) Tier { return TierAt(root, "") }
+
+// TierAt is root's tier as every command reads it (parse.TierOf over
+// the working tree): configured (.memsys.json's "tier", "" for none),
+// else declared in AGENTS.md, else from which files exist.
+func TierAt(root, configured string) Tier {
+	return parse.TierOf(configured, func(rel string) bool {
 		_, err := os.Lstat(filepath.Join(root, filepath.FromSlash(rel)))
 		return err == nil
-	}, agents)
+	}, func() []byte {
+		agents, _ := ReadFile(root, parse.AgentsFile)
+		return agents
+	})
 }
 
 // Memory is everything read from one memory root.

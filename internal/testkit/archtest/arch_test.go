@@ -238,3 +238,31 @@ func TestOneConfigLoader(t *testing.T) {
 		})
 	}
 }
+
+// TestOneTierRule: the memory's tier (.memsys.json's, else AGENTS.md's,
+// else the files') is worked out by parse.TierOf alone; status, regen,
+// archive, lint and its --staged and --fix each wrote the precedence
+// out themselves. Outside parse no code calls parse.DetectTier or
+// tests a Tier field against "".
+func TestOneTierRule(t *testing.T) {
+	for _, s := range sources(t) {
+		if s.test() || strings.HasPrefix(s.path, "parse/") {
+			continue
+		}
+		ast.Inspect(s.file, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.CallExpr:
+				if selector(n) == "parse.DetectTier" {
+					t.Errorf("%s:%d: parse.DetectTier: use parse.TierOf (workspace.TierAt, View.TierOf), which puts .memsys.json's tier first", s.path, s.line(n.Pos()))
+				}
+			case *ast.BinaryExpr:
+				sel, ok := n.X.(*ast.SelectorExpr)
+				lit, isLit := n.Y.(*ast.BasicLit)
+				if ok && sel.Sel.Name == "Tier" && isLit && lit.Value == `""` && (n.Op == token.EQL || n.Op == token.NEQ) {
+					t.Errorf("%s:%d: a Tier tested against \"\": the configured-or-detected tier is parse.TierOf's", s.path, s.line(n.Pos()))
+				}
+			}
+			return true
+		})
+	}
+}
