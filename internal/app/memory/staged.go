@@ -56,7 +56,9 @@ func CheckStaged(ctx context.Context, root string) (diff string, sealOnly bool, 
 	if data, ok, err := staged(config.FileName); err != nil {
 		return "", false, nil, nil, err
 	} else if ok {
-		if cfg, err = checkedConfig(config.Parse(config.FileName, data)); err != nil {
+		// Named as lint --staged names it (workspace.View.Config): the
+		// hook runs both, and one broken staged file read two ways.
+		if cfg, err = checkedConfig(config.Parse(config.FileName+" (staged)", data)); err != nil {
 			return "", false, nil, nil, err
 		}
 	}
