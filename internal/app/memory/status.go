@@ -245,7 +245,7 @@ func ReadStatus(root string) (*StatusReport, error) {
 	// The configuration sets the tier and the archive threshold status
 	// reports: a file memsys cannot read is the same one-line error,
 	// exit 2, as lint and regen give, never the defaults in silence.
-	cfg, err := workspace.LoadConfig(root)
+	cfg, err := LoadConfig(root)
 	if err != nil {
 		return nil, err
 	}
@@ -296,7 +296,7 @@ func ReadStatus(root string) (*StatusReport, error) {
 		cutShort = fmt.Sprintf("%s:%d", workspace.LogName, e.Range.Line)
 	}
 	// The tier lint and regen use: .memsys.json's, else the files'.
-	tier := TierOf(cfg, mem)
+	tier := workspace.TierAt(root, cfg.Tier)
 	r := &StatusReport{Tier: string(tier), Log: FileCount{File: workspace.LogName, Events: inLog}}
 	if mem.Archive != nil {
 		r.Archive = &FileCount{File: mem.ArchivePath, Events: inArchive}
