@@ -582,6 +582,11 @@ func (r *StatusReport) WriteText(w io.Writer, f front.Front) {
 	if r.Archive != nil {
 		fmt.Fprintf(w, ", %d in %s", r.Archive.Events, r.Archive.File)
 	}
+	if r.NoEventLog && r.LastEvent != nil && r.LastEvent.File == r.Log.File {
+		// The last event line below names one: the count is of events
+		// in the section, and there is none.
+		fmt.Fprint(w, " (its events are outside an \"## Event Log\" section)")
+	}
 	fmt.Fprintln(w)
 	if r.Unread > 0 {
 		front.Fprintf(w, f, "unread headings: %d (the first at %s): %s says why\n", r.Unread, r.FirstUnread, front.Lint.Word())
