@@ -3,6 +3,8 @@ package lint
 import (
 	"fmt"
 	"strings"
+
+	"github.com/memsys/memsys/internal/base/diag"
 )
 
 // RulesMarkdown documents every registered rule: a table of ID, name,
@@ -59,6 +61,55 @@ type RuleHelp struct {
 	Doc      string `json:"doc"`
 	Bad      string `json:"bad,omitempty"`
 	Good     string `json:"good,omitempty"`
+}
+
+// SetByFlag is RuleState.SetBy for a severity lint's --rule set.
+const SetByFlag = "--rule"
+
+// RuleState is a rule as a Linter runs it, as lint --list-rules prints
+// it: its help (whose Severity and Enabled are the rule's defaults,
+// as --explain prints them), the severity it runs at here, and what
+// set that severity. The list used to show the defaults only, so a
+// rule .memsys.json turned off was listed as an error.
+type RuleState struct {
+	RuleHelp
+	// Effective is "error", "warning" or "off": the rule's severity
+	// after .memsys.json and --rule.
+	Effective string `json:"effective"`
+	// SetBy is config.FileName or SetByFlag when one of them set the
+	// rule (even to its default), "" when it runs at its default.
+	SetBy string `json:"set_by,omitempty"`
+}
+
+// States returns every registered rule, sorted by ID (Rules), as l
+// runs it.
+func (l *Linter) States() []RuleState {
+	rules := Rules()
+	out := make([]RuleState, 0, len(rules))
+	for _, r := range rules {
+		out = append(out, RuleState{RuleHelp: Help(r, false), Effective: l.sev[r.ID].String(), SetBy: l.by[r.ID]})
+	}
+	return out
+}
+
+// SeverityText is the SEVERITY column of lint --list-rules: the
+// default as before for a rule nothing set ("warning (off)" for one off
+// by default); else the effective severity and what set it, with the
+// default when it differs ("off (.memsys.json; default error)").
+func (s RuleState) SeverityText() string {
+	def := s.Severity
+	if !s.Enabled {
+		def = diag.Off.String()
+	}
+	switch {
+	case s.SetBy == "" && !s.Enabled:
+		return s.Severity + " (off)"
+	case s.SetBy == "":
+		return s.Severity
+	case s.Effective == def:
+		return s.Effective + " (" + s.SetBy + ")"
+	}
+	return s.Effective + " (" + s.SetBy + "; default " + def + ")"
 }
 
 // Help is r's documentation as JSON carries it, with the Bad and Good

@@ -53,13 +53,16 @@ type Input struct {
 type Linter struct {
 	cfg config.Config
 	sev map[string]diag.Severity
+	// by is what set each rule's severity that is not its default:
+	// config.FileName or "--rule" (RuleState.SetBy).
+	by map[string]string
 }
 
 // New resolves the rule settings of cfg, then overrides (typically from
 // the command line, which wins over the file). An unknown rule is an
 // error naming where it was written.
 func New(cfg config.Config, overrides ...config.RuleSetting) (*Linter, error) {
-	l := &Linter{cfg: cfg, sev: map[string]diag.Severity{}}
+	l := &Linter{cfg: cfg, sev: map[string]diag.Severity{}, by: map[string]string{}}
 	for _, r := range registry {
 		l.sev[r.ID] = r.DefaultLevel()
 	}
@@ -89,10 +92,24 @@ func New(cfg config.Config, overrides ...config.RuleSetting) (*Linter, error) {
 				return nil, &config.Error{File: cfg.File, Line: s.Line, Msg: fmt.Sprintf("rule %q is %s, which line %d sets already as %q, to %s: keep one", s.Rule, r.ID, first.Line, first.Rule, first.Severity)}
 			}
 			setIn[r.ID] = s
+			l.by[r.ID] = config.FileName
+		} else {
+			l.by[r.ID] = SetByFlag
 		}
 		l.sev[r.ID] = s.Severity
 	}
 	return l, nil
+}
+
+// CheckConfig reports the first rule setting of cfg that New refuses
+// (an unknown rule, one rule set twice to different severities), in
+// New's words, as a *config.Error naming the file and line. config
+// parses the file without the registry, so this is the check every
+// command runs after loading it: a configuration lint refuses is one
+// no command reads in silence with the defaults instead.
+func CheckConfig(cfg config.Config) error {
+	_, err := New(cfg)
+	return err
 }
 
 // Config returns the configuration the linter was built with.

@@ -14,8 +14,11 @@ func init() {
 		Doc: "The seed's first checklist item: CHANGELOG.md at the memory root with a " +
 			"`## Event Log` section that holds the events (`## Events` is accepted). " +
 			"Without the section, other changelog headings can be mistaken for events. " +
-			"Run `memsys init` to create the file, or add the heading above the first event " +
-			"(at the end of the file when it holds none, e.g. release notes kept before memsys).",
+			"Add the heading above the first event " +
+			"(at the end of the file when it holds none, e.g. release notes kept before memsys). " +
+			"Where there is no CHANGELOG.md at all lint cannot run (exit 2, as status and regen), " +
+			"whatever this rule's severity: turning it off silences the section, never a missing memory. " +
+			"A log that a change deletes (`--base`, `--staged`) is linted, and this rule reports it missing.",
 		Bad:      "# Changelog\n\n### evt-001 | 2025-01-01 10:00 | agent | create",
 		Good:     "# Changelog\n\n## Event Log\n\n### evt-001 | 2025-01-01 10:00 | agent | create",
 		Severity: diag.Error,

@@ -2,6 +2,8 @@ package lint
 
 import (
 	"github.com/memsys/memsys/internal/base/diag"
+	"github.com/memsys/memsys/materialize"
+	"github.com/memsys/memsys/parse"
 )
 
 func init() {
@@ -22,25 +24,18 @@ func init() {
 	})
 }
 
+// runSupersededTwice reports materialize.SupersededTwice, the one
+// definition of a second live correction, which append also refuses.
 func runSupersededTwice(p *Pass) {
-	live := liveEdges(p.shared)
-	first := map[int]supEdge{} // superseded event number → its first live superseder
-	for i, e := range p.shared.sups {
-		if !live[i] {
-			continue
-		}
-		for _, t := range e.sp.Targets {
-			n := evtNum(t)
-			if n == 0 || n == evtNum(e.sp.ID) {
-				continue
-			}
-			if f, ok := first[n]; ok && f.sp.ID != e.sp.ID {
-				p.Report(diag.Diagnostic{Range: e.at, Event: e.sp.ID,
-					Message: e.sp.ID + " supersedes " + t + ", which " + f.sp.ID + " (" + where(f.at, e.at.File) + ") already supersedes: add " + f.sp.ID + " to " + e.sp.ID + "'s Supersedes, or supersede only " + f.sp.ID,
-					Related: []diag.Range{f.at}})
-				continue
-			}
-			first[n] = e
-		}
+	sups := p.shared.sups
+	edges := make([]parse.Supersession, len(sups))
+	for i, e := range sups {
+		edges[i] = e.sp
+	}
+	for _, tw := range materialize.SupersededTwice(edges) {
+		e, f, t := sups[tw.Edge], sups[tw.First], tw.Target
+		p.Report(diag.Diagnostic{Range: e.at, Event: e.sp.ID,
+			Message: e.sp.ID + " supersedes " + t + ", which " + f.sp.ID + " (" + where(f.at, e.at.File) + ") already supersedes: add " + f.sp.ID + " to " + e.sp.ID + "'s Supersedes, or supersede only " + f.sp.ID,
+			Related: []diag.Range{f.at}})
 	}
 }

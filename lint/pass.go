@@ -90,11 +90,10 @@ func (p *Pass) Problems(kind parse.Kind) []parse.Problem {
 // names it, else AGENTS.md declares it, else it is read from the files
 // present (parse.DetectTier).
 func (p *Pass) Tier() string {
-	if p.Config.Tier != "" {
-		return p.Config.Tier
-	}
-	agents, _ := p.ReadFile(parse.AgentsFile)
-	return string(parse.DetectTier(p.Exists, agents))
+	return string(parse.TierOf(p.Config.Tier, p.Exists, func() []byte {
+		agents, _ := p.ReadFile(parse.AgentsFile)
+		return agents
+	}))
 }
 
 // headerRange is the heading line of e.

@@ -144,15 +144,6 @@ func closesAt(e *parse.Event) diag.Range { return detailRange(e, "closes") }
 // list joins IDs for a message.
 func list(ids []string) string { return strings.Join(ids, " → ") }
 
-// liveEdges is materialize.Live over the Supersedes fields seen.
-func liveEdges(sh *shared) []bool {
-	edges := make([]parse.Supersession, len(sh.sups))
-	for i, e := range sh.sups {
-		edges[i] = e.sp
-	}
-	return materialize.Live(edges)
-}
-
 // quoteValue quotes a decision's value for a message; "(none)" when
 // empty.
 func quoteValue(v string) string {

@@ -235,11 +235,18 @@ func (r *replayer) apply(ev *parse.Event, ch *Change) {
 // skip passes over an event that a later one supersedes: it changes
 // nothing but the horizon, which is where the history stands.
 func (r *replayer) skip(ev *parse.Event, ch *Change, by string) {
-	ch.Event = ev.ID
-	ch.Notes = append(ch.Notes, "superseded by "+cleanName(by)+": skipped")
+	skipChange(ch, ev.ID, by)
 	r.id = cleanName(ev.ID)
 	r.g.Horizon = r.id
 	r.last, r.any = ev.Time, true
+}
+
+// skipChange records in ch what replay did with the event id, which
+// the live event by supersedes: nothing but a note (SkippedAt builds
+// the same Change for memsys show).
+func skipChange(ch *Change, id, by string) {
+	ch.Event = id
+	ch.Notes = append(ch.Notes, "superseded by "+cleanName(by)+": skipped")
 }
 
 // graph returns the graph with its Updated stamp, which is the

@@ -327,6 +327,34 @@ func (c *conflicts) decision(r *replayer, key, name, value, from string) {
 	c.heads[key] = append(kept, h)
 }
 
+// Names reports whether ev names the event id in any field replay
+// reads as naming an event: its Refs, its Supersedes (supersession)
+// or a closes detail (loops), matched by number when both are event
+// IDs ("evt-7" and "evt-007"), as replay matches them. memsys log
+// --refs-to lists the events it holds for.
+// It matches with keyOf, as supersession and loops do, which builds
+// no string for an ID: show and log call it on every event.
+func Names(ev *parse.Event, id string) bool {
+	k := keyOf(id)
+	for _, ids := range [2][]string{ev.Refs, ev.Supersedes} {
+		for _, r := range ids {
+			if keyOf(r) == k {
+				return true
+			}
+		}
+	}
+	if hasCloses(ev) {
+		for _, c := range Closes(ev) {
+			if keyOf(c) == k {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// refersTo reports whether ev's Refs or Supersedes name id: a decision
+// that does replaces the one named knowingly (no conflict).
 func refersTo(ev *parse.Event, id string) bool {
 	k := parse.EventKey(id)
 	for _, ref := range ev.Refs {

@@ -195,3 +195,27 @@ func TestTypeNoun(t *testing.T) {
 		t.Errorf("LoopTypesText() = %q, want %q", got, want)
 	}
 }
+
+// TestNames: every field replay reads as naming an event counts, by
+// number, and text that only looks like one does not.
+func TestNames(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		ev   parse.Event
+		id   string
+		want bool
+	}{
+		{"refs", parse.Event{Refs: []string{"evt-002", "evt-007"}}, "evt-007", true},
+		{"refs, short", parse.Event{Refs: []string{"evt-7"}}, "evt-007", true},
+		{"supersedes", parse.Event{Supersedes: []string{"EVT-007"}}, "evt-7", true},
+		{"closes", parse.Event{Details: []parse.Detail{{Key: "closes", Value: "evt-002, evt-7"}}}, "evt-007", true},
+		{"closes, key spelt otherwise", parse.Event{Details: []parse.Detail{{Key: "Closes", Value: "`evt-007`"}}}, "evt-007", true},
+		{"another event", parse.Event{Refs: []string{"evt-070"}, Supersedes: []string{"evt-0071"}, Details: []parse.Detail{{Key: "closes", Value: "evt-17"}}}, "evt-007", false},
+		{"another detail", parse.Event{Details: []parse.Detail{{Key: "entity", Value: "evt-007"}}}, "evt-007", false},
+		{"nothing", parse.Event{}, "evt-007", false},
+	} {
+		if got := Names(&c.ev, c.id); got != c.want {
+			t.Errorf("%s: Names(%q) = %v, want %v", c.name, c.id, got, c.want)
+		}
+	}
+}

@@ -176,6 +176,23 @@ func SupersededAt(edges []parse.Supersession, before int, id string) (by string,
 	return newSupersession(edges).by(keyOf(id), before)
 }
 
+// SkippedAt returns the Change replay records for the event id, given
+// the Supersedes fields of the history (edges, in order) of which
+// before belong to events before it, when replay skips the event (ok
+// false when it applies it): no graph change, and the note naming the
+// live event replay skipped it for. memsys show reports it for a
+// superseded event rather than what the event did before it was
+// superseded, which no derived file holds any more.
+func SkippedAt(edges []parse.Supersession, before int, id string) (ch Change, ok bool) {
+	s := newSupersession(edges)
+	j, ok := s.last[keyOf(id)]
+	if !ok || j < before {
+		return Change{}, false
+	}
+	skipChange(&ch, id, s.edges[j].ID)
+	return ch, true
+}
+
 // by returns the ID of the first live edge from index from on that
 // names an event with key k, when the last live edge naming it (the
 // one replay skips the event for) is from on; ok false otherwise.
@@ -200,3 +217,43 @@ func (s *supersession) by(k evKey, from int) (string, bool) {
 // Exact reports whether the events given carried exactly the edges the
 // tracker was made with: only then are its answers SupersededBy's.
 func (t *SupersedeTracker) Exact() bool { return t.s.done() }
+
+// A Twice is an event superseded by two live events, neither
+// superseding the other: two versions of the truth (lint MS126). Edge
+// and First index the edges given to SupersededTwice.
+type Twice struct {
+	Edge   int    // the later live edge
+	Target string // the event both name, as Edge's field writes it
+	First  int    // the first live edge that names it
+}
+
+// SupersededTwice returns, in history order, each live edge's target
+// that an earlier live edge of another event already names: what lint
+// reports as MS126 and what append refuses to write, so the two cannot
+// disagree. Targets are matched by event number ("evt-7" and "evt-007"
+// alike); a target that is no event ID, or the event itself, has no
+// effect and is not counted. A correction that a later live event
+// supersedes is not live (Live) and does not count.
+func SupersededTwice(edges []parse.Supersession) []Twice {
+	live := Live(edges)
+	var out []Twice
+	first := map[int]int{} // superseded event number → its first live superseder
+	for i, e := range edges {
+		if !live[i] {
+			continue
+		}
+		self, _ := parse.EventNum(strings.TrimSpace(e.ID))
+		for _, t := range e.Targets {
+			n, ok := parse.EventNum(strings.TrimSpace(t))
+			if !ok || n == self {
+				continue
+			}
+			if f, ok := first[n]; ok && edges[f].ID != e.ID {
+				out = append(out, Twice{Edge: i, Target: t, First: f})
+				continue
+			}
+			first[n] = i
+		}
+	}
+	return out
+}

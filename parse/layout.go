@@ -34,6 +34,20 @@ const (
 	Full Tier = "full" // + TODO.md and .memory/graph.md
 )
 
+// TierOf is the memory's tier, worked out one way for every command
+// and rule: the tier the configuration names (configured, .memsys.json's
+// "tier"; "" when it names none) wins; else DetectTier's: the one
+// AGENTS.md declares, else the one the files present show. exists and
+// agents (AGENTS.md's bytes, nil when there is none) are called only
+// when nothing is configured, so a configured tier costs no read. Each
+// command used to write the precedence out itself.
+func TierOf(configured string, exists func(rel string) bool, agents func() []byte) Tier {
+	if configured != "" {
+		return Tier(configured)
+	}
+	return DetectTier(exists, agents())
+}
+
 // DetectTier reads the tier: the one AGENTS.md declares (agents, nil
 // when there is none; see DeclaredTier) wins; else it follows from
 // which files exist (exists takes a path relative to the memory root):

@@ -6,6 +6,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/memsys/memsys/internal/app/memory"
+	"github.com/memsys/memsys/internal/base/config"
 	"github.com/memsys/memsys/internal/base/front"
 	"github.com/memsys/memsys/internal/base/words"
 )
@@ -38,12 +39,15 @@ func lcThresholds(cmd *cli.Command, threshold, keep int) (int, int, error) {
 	if cmd.IsSet("keep") {
 		keep = int(cmd.Int("keep"))
 	}
-	// Each message names the flag that was given: status has no --keep.
-	if threshold < 0 {
-		return 0, 0, usageErr("--threshold %d: must not be negative", threshold)
+	// The flags stand for archive.threshold and archive.keep, so the
+	// file's bounds and words judge them (a --threshold 0 the file
+	// refuses was taken here). Each message names the flag that was
+	// given: status has no --keep; what came from the file is checked.
+	if err := config.CheckCount("--threshold", int64(threshold), config.MinArchiveThreshold); err != nil {
+		return 0, 0, usageErr("%v", err)
 	}
-	if keep < 1 {
-		return 0, 0, usageErr("--keep %d: must be at least 1: the log keeps the last N events", keep)
+	if err := config.CheckCount("--keep", int64(keep), config.MinArchiveKeep); err != nil {
+		return 0, 0, usageErr("%v", err)
 	}
 	return threshold, keep, nil
 }

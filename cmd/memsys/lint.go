@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -68,7 +67,7 @@ func runLint(ctx context.Context, cmd *cli.Command) (err error) {
 		}()
 	}
 	if cmd.Bool("list-rules") {
-		return listRules(stdout, format)
+		return listRules(cmd, format)
 	}
 	if id := cmd.String("explain"); id != "" {
 		r := lint.Lookup(id)
@@ -204,27 +203,46 @@ func ruleFlags(vals []string) ([]config.RuleSetting, error) {
 	return out, nil
 }
 
-func listRules(w io.Writer, format string) error {
-	rules := lint.Rules()
+// listRules prints the rules as lint runs them at the memory root
+// (-C, else the one around the current folder): the severities after
+// its .memsys.json and --rule, marked with what set them. Where the
+// configuration cannot be read the defaults are printed, then the
+// error (exit 2): its advice is to look the rule up in this list.
+func listRules(cmd *cli.Command, format string) error {
+	w := cmd.Root().Writer
 	if format != "text" && format != "json" {
 		// github and sarif carry findings, not a rule list.
 		return usageErr("lint --list-rules prints text or json, not %q: see memsys lint --help", words.Clip(format))
 	}
+	if cmd.Args().Len() > 0 {
+		// One list per configuration: a pattern's roots may each have one.
+		return usageErr("lint --list-rules takes no PATTERN, got %q: run it in the memory's folder (memsys -C DIR lint --list-rules)", words.Clip(cmd.Args().First()))
+	}
+	overrides, err := ruleFlags(cmd.StringSlice("rule"))
+	if err != nil {
+		return err
+	}
+	base, err := lcStart(cmd)
+	if err != nil {
+		return err
+	}
+	root, err := workspace.FindRoot(base, cmd.IsSet("C"))
+	if err != nil {
+		return cannotRun{err}
+	}
+	states, cfgErr := memory.RuleStates(root, overrides)
 	if format == "json" {
-		out := make([]lint.RuleHelp, 0, len(rules))
-		for _, r := range rules {
-			out = append(out, lint.Help(r, false))
+		err = lcJSON(w, states)
+	} else {
+		tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
+		fmt.Fprintln(tw, "ID\tNAME\tSEVERITY\tTITLE")
+		for _, s := range states {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", s.ID, s.Name, s.SeverityText(), s.Title)
 		}
-		return lcJSON(w, out)
+		err = tw.Flush()
 	}
-	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tNAME\tSEVERITY\tTITLE")
-	for _, r := range rules {
-		sev := r.Severity.String()
-		if r.DefaultOff {
-			sev += " (off)"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.ID, r.Name, sev, r.Title)
+	if cfgErr != nil {
+		return cannotRun{cfgErr}
 	}
-	return tw.Flush()
+	return err
 }

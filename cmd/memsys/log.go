@@ -23,7 +23,7 @@ func logCommand() *cli.Command {
 			&cli.StringFlag{Name: "agent", Usage: "only events by `AGENT`"},
 			&cli.StringFlag{Name: "since", Usage: "only events at or after `DATE` (YYYY-MM-DD or \"YYYY-MM-DD HH:MM\")"},
 			&cli.StringFlag{Name: "until", Usage: "only events at or before `DATE` (a date includes the whole day)"},
-			&cli.StringFlag{Name: "refs-to", Usage: "only events whose Refs name `evt-NNN`"},
+			&cli.StringFlag{Name: "refs-to", Usage: "only events whose Refs, Supersedes or a closes detail name `evt-NNN`"},
 			&cli.BoolFlag{Name: "open", Usage: "only open loops: blockers, escalations and commitments no later event closed"},
 			&cli.BoolFlag{Name: "superseded", Usage: "only events that a later event supersedes"},
 			&cli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "only the last `N` events that pass the filters (still oldest first)", HideDefault: true},

@@ -30,7 +30,7 @@ func Run(root string, dry bool, agent, time string) (Outcome, error) {
 		}
 		defer unlock()
 	}
-	cfg, err := workspace.LoadConfig(root)
+	cfg, err := memory.LoadConfig(root)
 	if err != nil {
 		return o, err
 	}

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/memsys/memsys/internal/app/memory"
 	"github.com/memsys/memsys/internal/io/gitx"
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/lint"
@@ -391,7 +392,7 @@ func regenDerived(ctx context.Context, g Git, repoPath string) ([]byte, []string
 	if err != nil {
 		return nil, nil, err
 	}
-	cfg, err := workspace.LoadConfig(filepath.Join(top, filepath.FromSlash(strings.TrimSuffix(root, "/"))))
+	cfg, err := memory.LoadConfig(filepath.Join(top, filepath.FromSlash(strings.TrimSuffix(root, "/"))))
 	if err != nil {
 		return nil, nil, err
 	}

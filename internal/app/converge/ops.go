@@ -239,7 +239,7 @@ func renumber(ctx context.Context, g Git, root, onto string, dryRun bool) (Renum
 	}
 	// The regen after the writes reads the configuration: refuse one it
 	// cannot read before the log is rewritten, not after.
-	if _, err := workspace.LoadConfig(root); err != nil {
+	if _, err := memory.LoadConfig(root); err != nil {
 		return res, err
 	}
 	for _, w := range writes {

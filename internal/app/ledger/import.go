@@ -161,7 +161,7 @@ func planEdges(file string, src []byte, first string, existing Existing, importe
 	var out []Line
 	p := newPlanner(first, existing, imported, agent)
 	for _, e := range edges {
-		p.edges = append(p.edges, e)
+		p.addEdge(e)
 		p.hides[idNum(e.ID)] = p.hidden(e.Targets)
 	}
 	// A byte order mark, as Windows editors write one, is not part of
@@ -206,6 +206,10 @@ type planner struct {
 	// edges are the Supersedes fields of the memory and of the lines
 	// planned so far, in order: which events a live event corrects.
 	edges []parse.Supersession
+	// touched holds the numbers of the events edges belong to or name:
+	// a new Supersedes that names none of them cannot make a second
+	// live correction, and export plans every event.
+	touched map[int]bool
 	// hides maps an event's number to the events it hides as seed 000
 	// reads "supersedes": those it names and, transitively, those they
 	// hid.
@@ -218,6 +222,31 @@ type planner struct {
 
 func newPlanner(first string, existing Existing, imported Imported, agent string) *planner {
 	return &planner{first: first, next: first, existing: existing, imported: imported, agent: agent, byNum: map[int][2]string{}, hides: map[int][]string{}}
+}
+
+// addEdge adds a Supersedes field to p.edges.
+func (p *planner) addEdge(e parse.Supersession) {
+	if p.touched == nil {
+		p.touched = map[int]bool{}
+	}
+	p.edges = append(p.edges, e)
+	p.touched[idNum(e.ID)] = true
+	for _, t := range e.Targets {
+		p.touched[idNum(t)] = true
+	}
+}
+
+// touches reports whether one of ids names an event that an edge
+// belongs to or names: only then can superseding ids leave an event
+// with two live corrections (memory.CheckSupersedes), by naming it
+// again or by making a correction it superseded live again.
+func (p *planner) touches(ids []string) bool {
+	for _, id := range ids {
+		if p.touched[idNum(id)] {
+			return true
+		}
+	}
+	return false
 }
 
 // presize makes the planner's maps, still empty, ready for n lines.
@@ -274,6 +303,14 @@ func (p *planner) plan(in lineIn, e *parse.Event) (Line, error) {
 		// ("pass the "scope" key", not "pass --scope").
 		return Line{}, errors.New(front.Message(err, front.JSON))
 	}
+	if len(l.Draft.Supersedes) > 0 && p.touches(l.Draft.Supersedes) {
+		// A second live correction of one event is lint's MS126 error:
+		// refused as append refuses it (export then refuses the event,
+		// which import would).
+		if err := memory.CheckSupersedes(p.edges, l.NewID, l.Draft.Supersedes); err != nil {
+			return Line{}, errors.New(front.Message(err, front.JSON))
+		}
+	}
 	l.Text = memory.Render(l.NewID, l.Draft, "\n")
 	if e != nil && e.ID == l.NewID && sameText(l.Text, e.Text) {
 		err = memory.ReadsBackAs(l.NewID, l.Draft, e)
@@ -289,7 +326,7 @@ func (p *planner) plan(in lineIn, e *parse.Event) (Line, error) {
 	p.newOf.set(l.OldID, l.NewID)
 	p.byNum[num] = [2]string{l.NewID, strings.ToLower(strings.TrimSpace(l.Draft.Type))}
 	if len(l.Draft.Supersedes) > 0 {
-		p.edges = append(p.edges, parse.Supersession{ID: l.NewID, Targets: l.Draft.Supersedes})
+		p.addEdge(parse.Supersession{ID: l.NewID, Targets: l.Draft.Supersedes})
 	}
 	if h := p.hidden(append(slices.Clone(l.Draft.Supersedes), l.seedSupersedes...)); len(h) > 0 {
 		p.hides[num] = h

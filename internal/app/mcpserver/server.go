@@ -194,7 +194,7 @@ type LogIn struct {
 	Agent  string   `json:"agent,omitempty" jsonschema:"only events by this agent"`
 	Since  string   `json:"since,omitempty" jsonschema:"only events at or after YYYY-MM-DD or YYYY-MM-DD HH:MM"`
 	Until  string   `json:"until,omitempty" jsonschema:"only events at or before this date (a date includes the whole day)"`
-	RefsTo string   `json:"refs_to,omitempty" jsonschema:"only events whose Refs name this event ID"`
+	RefsTo string   `json:"refs_to,omitempty" jsonschema:"only events whose Refs, Supersedes or a closes detail name this event ID"`
 	At     string   `json:"at,omitempty" jsonschema:"read the memory as of this event ID"`
 	Open   bool     `json:"open,omitempty" jsonschema:"only open loops: blockers, escalations and commitments no later event closed"`
 	// Superseded lists the events a later event supersedes.

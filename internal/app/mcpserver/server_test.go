@@ -533,6 +533,19 @@ func TestBrokenConfig(t *testing.T) {
 	if res := call(t, cs, "memsys_log", map[string]any{}); res.IsError {
 		t.Errorf("memsys_log: %s", text(res))
 	}
+	// An unknown rule is refused by every tool that reads the
+	// configuration, as memsys lint refuses it, not read as the defaults.
+	if err := os.WriteFile(filepath.Join(root, ".memsys.json"), []byte(`{"rules": {"MS999": "off"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The advice marks the command as the CLI's: no tool lists the rules.
+	want = `memsys: .memsys.json:1: unknown rule "MS999": use an ID or name that the CLI command "memsys lint --list-rules" prints`
+	for _, tool := range []string{"memsys_status", "memsys_regen", "memsys_context", "memsys_lint", "memsys_archive"} {
+		res := call(t, cs, tool, map[string]any{})
+		if !res.IsError || text(res) != want {
+			t.Errorf("unknown rule: %s: error %v, text %q, want %q", tool, res.IsError, text(res), want)
+		}
+	}
 }
 
 // TestOpenLoopsAgree: on the bundled examples, memsys_status's open

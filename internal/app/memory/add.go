@@ -47,7 +47,7 @@ func Append(root string, d Draft, regen, countLine bool) (AppendResult, error) {
 	if regen {
 		// A configuration regen cannot read would fail it after the
 		// event is in the log: refuse first, with nothing written.
-		if _, err := workspace.LoadConfig(root); err != nil {
+		if _, err := LoadConfig(root); err != nil {
 			return AppendResult{}, err
 		}
 	}

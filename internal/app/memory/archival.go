@@ -24,7 +24,7 @@ const (
 // Archival Protocol's defaults. lint's MS117 reads the same file, so
 // lint, status and archive agree on when archival is due.
 func ArchiveLimits(root string) (threshold, keep int, err error) {
-	cfg, err := workspace.LoadConfig(root)
+	cfg, err := LoadConfig(root)
 	if err != nil {
 		return DefaultThreshold, DefaultKeep, err
 	}
@@ -154,10 +154,8 @@ func Archive(root string, opt ArchiveOptions) (*ArchiveResult, error) {
 	// The archive event is the log's new last event: a tier with derived
 	// files has them stale until regen. A config memsys cannot read was
 	// refused by ArchiveLimits already; here it only costs the advice.
-	tier := workspace.DetectTier(root)
-	if cfg, err := workspace.LoadConfig(root); err == nil && cfg.Tier != "" {
-		tier = parse.Tier(cfg.Tier)
-	}
+	cfg, _ := LoadConfig(root)
+	tier := workspace.TierAt(root, cfg.Tier)
 	res.stale = tier.HasGraph() || tier.HasContext()
 	return res, nil
 }

@@ -703,7 +703,7 @@ func regenerateCurrent(root string, cfg config.Config, c *checkpointed) (*RegenR
 	}
 	cp := c.head
 	want := map[string][32]byte{}
-	switch TierOf(cfg, c.mem) {
+	switch workspace.TierAt(root, cfg.Tier) {
 	case parse.Full:
 		if !cp.HasGraph || !cp.HasContext {
 			return nil, nil, false

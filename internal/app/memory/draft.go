@@ -333,7 +333,47 @@ func Normalize(d *Draft, known Known) error {
 	if err := checkDetails(d.Details); err != nil {
 		return err
 	}
-	return checkSemantics(d.Details, known)
+	if err := checkSemantics(d.Details, known); err != nil {
+		return err
+	}
+	return knownCloses(d.Details, known)
+}
+
+// closesWord names a closes detail's IDs in knownIDs' messages.
+var closesWord = front.Word{CLI: "closes", MCP: "closes", JSON: "closes"}
+
+// knownCloses rewrites the IDs of each closes detail as the log writes
+// them, with knownIDs, as Refs and Supersedes are rewritten: "evt-7"
+// becomes "evt-007", one ID named twice is written once, and the list
+// is joined as the Refs line joins it. Replay matches either spelling;
+// the log then spells an event one way wherever it names it. The IDs
+// are the ones replay reads (materialize.Closes); checkSemantics has
+// refused any that names no event.
+func knownCloses(ds []DraftDetail, known Known) error {
+	for i := range ds {
+		ids, ok, err := closesAsKnown(ds[i], known)
+		if err != nil {
+			return err
+		}
+		if ok {
+			ds[i].Value = strings.Join(ids, ", ")
+		}
+	}
+	return nil
+}
+
+// closesAsKnown returns d's closes IDs as knownCloses writes them; ok
+// is false when d is no closes detail or names no ID.
+func closesAsKnown(d DraftDetail, known Known) ([]string, bool, error) {
+	if parse.NormKey(d.Key) != "closes" {
+		return nil, false, nil
+	}
+	raw := materialize.Closes(&parse.Event{Details: []parse.Detail{{Key: d.Key, Value: d.Value}}})
+	if len(raw) == 0 {
+		return nil, false, nil
+	}
+	ids, err := knownIDs(closesWord, raw, known, "a loop is closed after it is opened, so name an earlier event")
+	return ids, err == nil, err
 }
 
 // Settled reports whether Normalize would accept d and leave it as it
@@ -376,6 +416,11 @@ func Settled(d *Draft, known Known) bool {
 	for _, tag := range d.Tags {
 		if tag == "" || !trimmed(tag) || strings.EqualFold(tag, "none") || hasBreak(tag) || strings.IndexByte(tag, ',') >= 0 {
 			return false
+		}
+	}
+	for _, x := range d.Details {
+		if ids, ok, err := closesAsKnown(x, known); err != nil || ok && strings.Join(ids, ", ") != x.Value {
+			return false // Normalize refuses it or writes its IDs as the log does
 		}
 	}
 	// checkDetails trims in place: on trimmed details it changes nothing.

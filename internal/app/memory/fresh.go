@@ -21,7 +21,7 @@ import (
 // the digest of the events, from a headers-only parse of the bytes mem
 // holds, as status checks it. mem is left as it was.
 func GraphFresh(root string, mem *workspace.Memory, graph []byte) (bool, error) {
-	cfg, err := workspace.LoadConfig(root)
+	cfg, err := LoadConfig(root)
 	if err != nil {
 		return false, err
 	}

@@ -63,7 +63,7 @@ func Init(root string, tier parse.Tier) (*InitResult, error) {
 	defer unlock()
 	// Read the configuration before creating anything, so a broken one
 	// or a tier conflict leaves the folder as it was.
-	cfg, err := workspace.LoadConfig(root)
+	cfg, err := LoadConfig(root)
 	if err != nil {
 		return nil, err
 	}

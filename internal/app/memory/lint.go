@@ -98,6 +98,12 @@ func Lint(ctx context.Context, root string, o LintOptions) (*LintReport, error) 
 		if advice := memoryElsewhere(ctx, root, o.Git); advice != "" {
 			return nil, fmt.Errorf("lint: no %s in this folder; %s", workspace.LogName, advice)
 		}
+		// No log here or at the base: there is no memory to lint, as
+		// there is none for status or regen, whatever MS101's severity
+		// (MS101 judges the log's section; "off" let lint pass here).
+		// A log the change deletes is linted (MS302), MS101 reporting
+		// it missing.
+		return nil, workspace.MissingLog(root)
 	}
 	files := memFiles{root: root}
 	if o.Git.Staged {
@@ -391,9 +397,9 @@ type memFiles struct {
 
 func (f memFiles) config() (config.Config, error) {
 	if f.view != nil {
-		return f.view.Config()
+		return checkedConfig(f.view.Config())
 	}
-	return workspace.LoadConfig(f.root)
+	return LoadConfig(f.root)
 }
 
 func (f memFiles) input() lint.Input {
@@ -410,11 +416,17 @@ func (f memFiles) readFile(rel string) ([]byte, error) {
 	return workspace.ReadFile(f.root, rel)
 }
 
-func (f memFiles) tier() workspace.Tier {
+// tier is the tier the files show (no configuration): the lint
+// cache's key, beside the configuration's own.
+func (f memFiles) tier() workspace.Tier { return f.tierOf("") }
+
+// tierOf is the memory's tier with configured (.memsys.json's) first
+// (parse.TierOf), from the files lint reads.
+func (f memFiles) tierOf(configured string) workspace.Tier {
 	if f.view != nil {
-		return f.view.Tier()
+		return f.view.TierOf(configured)
 	}
-	return workspace.DetectTier(f.root)
+	return workspace.TierAt(f.root, configured)
 }
 
 func (f memFiles) hasLog() bool {
@@ -577,10 +589,7 @@ func lintOnce(l *lint.Linter, files memFiles, in lint.Input, derive bool, before
 // otherwise the staged history is replayed without it, which keeps
 // the working tree's checkpoint.
 func staleRows(root string, cfg config.Config, files memFiles, ds diag.Diagnostics) {
-	tier := parse.Tier(cfg.Tier)
-	if tier == "" {
-		tier = files.tier()
-	}
+	tier := files.tierOf(cfg.Tier)
 	opt := lint.RenderOptions(cfg)
 	var x *materialize.Replayer
 	tried := false
@@ -697,10 +706,7 @@ func fixDerived(root string, l *lint.Linter, s *lint.Session, ds diag.Diagnostic
 	// A file the tier does not use is one regen never writes (MS202
 	// says to delete it or declare a tier that has it): rewriting it
 	// quieted lint until the next append, unlike regen.
-	tier := parse.Tier(l.Config().Tier)
-	if tier == "" {
-		tier = workspace.DetectTier(root)
-	}
+	tier := workspace.TierAt(root, l.Config().Tier)
 	for _, f := range files {
 		data, ok := content[f]
 		if !ok {

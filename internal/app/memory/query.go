@@ -95,9 +95,15 @@ type ShowResult struct {
 	SupersededBy string `json:"superseded_by"`
 	// Duplicates are the other events with this ID (a log lint faults,
 	// MS107): show picks the last one, and says where the others are.
-	Duplicates   []EventLine `json:"duplicates,omitempty"`
-	Text         string      `json:"text"`
-	Changes      ChangeJSON  `json:"changes"`
+	Duplicates []EventLine `json:"duplicates,omitempty"`
+	Text       string      `json:"text"`
+	// Changes is what the event did to the graph, as the replay up to
+	// --at applied it: for a superseded event, nothing but the note
+	// that replay skipped it.
+	Changes ChangeJSON `json:"changes"`
+	// ReferencedBy are the later events that name this one in their
+	// Refs, Supersedes or a closes detail (materialize.Names), as
+	// memsys log --refs-to lists them.
 	ReferencedBy []EventLine `json:"referenced_by"`
 	// Loop is "open" or "closed" for a blocker, escalation or
 	// commitment that no later event supersedes, "" for any other
@@ -170,6 +176,11 @@ func Show(root, at, id string) (*ShowResult, error) {
 		}
 	}
 	r.SupersededBy, _ = materialize.SupersededAt(s.seen[:s.cutEdges], c.before, r.ID)
+	if ch, skipped := materialize.SkippedAt(s.seen[:s.cutEdges], c.before, r.ID); skipped {
+		// What the replay of the history applied: the changes the
+		// event made before its correction are in no derived file.
+		r.Changes = changeJSON(ch)
+	}
 	for _, x := range s.refs {
 		if x.pos > c.pos && x.pos <= s.cut {
 			r.ReferencedBy = append(r.ReferencedBy, x.line)
@@ -216,6 +227,9 @@ type showStream struct {
 	atNum, idNum int
 	atOK, idOK   bool
 	took         doneCount // events handed over; their positions
+	// idRef is an ID numbered idNum, which later events name it by
+	// (materialize.Names matches by number).
+	idRef string
 	// b replays the history up to the first event numbered as id, then
 	// is nil.
 	b    *materialize.ChangeBuilder
@@ -266,6 +280,9 @@ func newShowStream(at, id string, expect []parse.Supersession) *showStream {
 		s.atNum, s.atOK = parse.ArgNum(at)
 	}
 	s.idNum, s.idOK = parse.ArgNum(id)
+	if s.idOK {
+		s.idRef = parse.FormatID(s.idNum, 3)
+	}
 	s.b = materialize.NewChangeBuilder(fieldsBefore(expect, s.idNum))
 	// A malformed argument matches no event (a malformed ID has Num 0).
 	if !s.atOK {
@@ -331,7 +348,7 @@ func (s *showStream) add(e *parse.Event) {
 	} else if s.b != nil {
 		s.b.Add(e, false)
 	}
-	if s.last != nil && refersTo(*e, s.idNum) {
+	if s.last != nil && materialize.Names(e, s.idRef) {
 		s.refs = append(s.refs, placedLine{pos, LineOf(*e)})
 	}
 	if s.last != nil && closes(e, s.idNum) {
@@ -460,7 +477,7 @@ type LogFilter struct {
 	Agent  string
 	Since  string // YYYY-MM-DD or "YYYY-MM-DD HH:MM", inclusive
 	Until  string // the same; a date includes the whole day
-	RefsTo string // an event ID the refs must name
+	RefsTo string // an event ID the Refs, Supersedes or a closes detail must name (materialize.Names)
 	At     string // read the history as of this event
 	// Open keeps only the loops still open (blockers, escalations,
 	// commitments no later event closed); Superseded only the events a
@@ -566,13 +583,13 @@ func Log(root string, f LogFilter) ([]EventLine, int, error) {
 		return nil, 0, err
 	}
 	evs := all[:n]
-	refsTo := 0
+	refsTo := ""
 	if f.RefsTo != "" {
 		i, err := findUpTo(all, n, f.RefsTo, inRefsTo.Name())
 		if err != nil {
 			return nil, 0, err
 		}
-		refsTo = evs[i].Num
+		refsTo = evs[i].ID
 	}
 	types := typeNames(f.Types)
 	for _, t := range types {
@@ -603,7 +620,7 @@ func Log(root string, f LogFilter) ([]EventLine, int, error) {
 		switch {
 		case touched != nil && !touched[i],
 			!head.match(&e),
-			refsTo != 0 && !refersTo(e, refsTo),
+			refsTo != "" && !materialize.Names(&e, refsTo),
 			open != nil && !open[i],
 			superseded != nil && superseded[i] == "":
 			continue

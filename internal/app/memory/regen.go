@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"strings"
 
-	"github.com/memsys/memsys/internal/base/config"
 	"github.com/memsys/memsys/internal/base/diag"
 	"github.com/memsys/memsys/internal/base/front"
 	"github.com/memsys/memsys/internal/base/udiff"
@@ -132,14 +131,6 @@ func readWhole(mem *workspace.Memory) error {
 	return mem.Unread()
 }
 
-// TierOf is the configured tier, else the one the files on disk show.
-func TierOf(cfg config.Config, mem *workspace.Memory) parse.Tier {
-	if cfg.Tier != "" {
-		return parse.Tier(cfg.Tier)
-	}
-	return mem.Tier
-}
-
 // Derived is one file regen writes: its path relative to the root and
 // its bytes.
 type Derived struct {
@@ -195,7 +186,7 @@ func Regenerate(root string, o RegenOptions) (*RegenResult, error) {
 		}
 		defer unlock()
 	}
-	cfg, err := workspace.LoadConfig(root)
+	cfg, err := LoadConfig(root)
 	if err != nil {
 		return nil, err
 	}
@@ -215,7 +206,7 @@ func Regenerate(root string, o RegenOptions) (*RegenResult, error) {
 		}
 		tier := allFiles
 		if o.Stdout == "" {
-			tier = func(m *workspace.Memory) parse.Tier { return TierOf(cfg, m) }
+			tier = func(*workspace.Memory) parse.Tier { return workspace.TierAt(root, cfg.Tier) }
 		}
 		mem, x, err = replayCached(root, opt, c, tier)
 	} else {
@@ -235,7 +226,7 @@ func Regenerate(root string, o RegenOptions) (*RegenResult, error) {
 			r.Output = x.contextFile()
 		}
 	case o.Check:
-		files := x.derive(TierOf(cfg, mem))
+		files := x.derive(workspace.TierAt(root, cfg.Tier))
 		var cur map[string][]byte
 		if r.Diff, cur, err = diffDerived(root, files); err == nil && r.Diff != "" {
 			// The bytes the diff read: each file is read once.
@@ -243,7 +234,7 @@ func Regenerate(root string, o RegenOptions) (*RegenResult, error) {
 			r.Refused = handKept(files, read, sealedAt{root: root, opt: opt, digest: headDigest(c)})
 		}
 	default:
-		r.Wrote, err = writeDerived(root, x.derive(TierOf(cfg, mem)), o.Force, sealedAt{root: root, opt: opt, digest: headDigest(c)})
+		r.Wrote, err = writeDerived(root, x.derive(workspace.TierAt(root, cfg.Tier)), o.Force, sealedAt{root: root, opt: opt, digest: headDigest(c)})
 	}
 	return r, err
 }
@@ -369,24 +360,24 @@ func diffDerived(root string, files []Derived) (string, map[string][]byte, error
 // the log already, force it. The
 // caller holds the lock.
 func Regen(root string, force bool) ([]string, error) {
-	cfg, err := workspace.LoadConfig(root)
+	cfg, err := LoadConfig(root)
 	if err != nil {
 		return nil, err
 	}
 	opt := lint.RenderOptions(cfg)
-	var mem *workspace.Memory
+	tier := workspace.TierAt(root, cfg.Tier)
 	x := &rendered{}
 	var c *checkpointed
 	if workspace.CacheEnabled() {
 		c, _ = loadCheckpoint(root, opt)
-		mem, x, err = replayCached(root, opt, c, func(m *workspace.Memory) parse.Tier { return TierOf(cfg, m) })
+		_, x, err = replayCached(root, opt, c, func(*workspace.Memory) parse.Tier { return tier })
 	} else {
-		mem, x.x, err = replayStream(root, opt, "")
+		_, x.x, err = replayStream(root, opt, "")
 	}
 	if err != nil {
 		return nil, err
 	}
-	return writeDerived(root, x.derive(TierOf(cfg, mem)), force, sealedAt{root: root, opt: opt, digest: headDigest(c)})
+	return writeDerived(root, x.derive(tier), force, sealedAt{root: root, opt: opt, digest: headDigest(c)})
 }
 
 // WriteDerived writes the files that differ from what is on disk and

@@ -110,7 +110,7 @@ func BuildReport(root string) (*Report, error) {
 // reportCold builds the report from a full parse and one lint Session
 // that also replays the history (lint.Linter.CheckReplay).
 func reportCold(root string) (*Report, error) {
-	cfg, err := workspace.LoadConfig(root)
+	cfg, err := LoadConfig(root)
 	if err != nil {
 		return nil, err
 	}
@@ -150,7 +150,7 @@ func reportCold(root string) (*Report, error) {
 		}
 	}
 	r := newReport(x.Graph(), t.view(), cfg, mem.ArchivePath)
-	r.Derived = derivedViews(Derive(x, TierOf(cfg, mem)), readFile)
+	r.Derived = derivedViews(Derive(x, workspace.TierAt(root, cfg.Tier)), readFile)
 	if err := r.setFindings(root, memFiles{root: root}, l, ds); err != nil {
 		return nil, err
 	}
@@ -162,7 +162,7 @@ func reportCold(root string) (*Report, error) {
 // archive are read once (memFiles.held) for the lint, the replay and
 // the counts.
 func reportCached(root string) (*Report, bool) {
-	cfg, err := workspace.LoadConfig(root)
+	cfg, err := LoadConfig(root)
 	if err != nil {
 		return nil, false
 	}
@@ -194,7 +194,7 @@ func reportCached(root string) (*Report, bool) {
 	// When the lint went cold, its Session replayed the whole history:
 	// a replay that cannot resume from the history cache takes that.
 	c.fed = feed
-	_, rd, err := replayCached(root, opt, c, func(m *workspace.Memory) parse.Tier { return TierOf(cfg, m) })
+	_, rd, err := replayCached(root, opt, c, func(*workspace.Memory) parse.Tier { return workspace.TierAt(root, cfg.Tier) })
 	if err != nil {
 		return nil, false
 	}
@@ -207,7 +207,7 @@ func reportCached(root string) (*Report, bool) {
 	}
 	replayCounted++
 	r := newReport(rd.x.Graph(), rd.counts, cfg, held.ArchivePath)
-	r.Derived = derivedViews(rd.derive(TierOf(cfg, held)), readFile)
+	r.Derived = derivedViews(rd.derive(workspace.TierAt(root, cfg.Tier)), readFile)
 	if err := r.setFindings(root, files, l, ds); err != nil {
 		return nil, false
 	}

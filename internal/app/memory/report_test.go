@@ -244,7 +244,7 @@ func TestReportFedCheckpointIsReplayReads(t *testing.T) {
 		}
 		// What the report did before it took the lint's replay: a
 		// replay through the history cache, which finds no checkpoint.
-		if _, _, err := replayCached(readRoot, lint.RenderOptions(cfg), &checkpointed{mem: mem, held: true}, func(m *workspace.Memory) parse.Tier { return TierOf(cfg, m) }); err != nil {
+		if _, _, err := replayCached(readRoot, lint.RenderOptions(cfg), &checkpointed{mem: mem, held: true}, func(m *workspace.Memory) parse.Tier { return workspace.TierAt(readRoot, cfg.Tier) }); err != nil {
 			t.Fatal(err)
 		}
 		got, gotOK := decode(fedRoot)
@@ -308,7 +308,7 @@ func TestReportFedCheckpointIsReplayReads(t *testing.T) {
 			t.Errorf("corpus memory %d: the replay's checkpoint does not match the log's start", i)
 			continue
 		}
-		if _, _, err := replayCached(readRoot, lint.RenderOptions(cfg), c, func(m *workspace.Memory) parse.Tier { return TierOf(cfg, m) }); err != nil {
+		if _, _, err := replayCached(readRoot, lint.RenderOptions(cfg), c, func(m *workspace.Memory) parse.Tier { return workspace.TierAt(readRoot, cfg.Tier) }); err != nil {
 			t.Fatal(err)
 		}
 		got, _ = decode(fedRoot)

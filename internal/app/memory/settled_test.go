@@ -54,6 +54,8 @@ func TestSettled(t *testing.T) {
 		func(d *Draft) { d.Supersedes = append(d.Supersedes, "evt-001") },
 		func(d *Draft) { d.Details = append(d.Details, DraftDetail{Key: "priority", Value: "P7"}) },
 		func(d *Draft) { d.Details = append(d.Details, DraftDetail{Key: "closes", Value: "evt-001"}) },
+		func(d *Draft) { d.Details = append(d.Details, DraftDetail{Key: "closes", Value: "evt-1"}) },
+		func(d *Draft) { d.Details = append(d.Details, DraftDetail{Key: "closes", Value: "evt-001,evt-001"}) },
 		func(d *Draft) { d.Details = append(d.Details, DraftDetail{Key: "note", Value: "x "}) },
 		func(d *Draft) { d.Details = append(d.Details, DraftDetail{Key: "a:b", Value: "x"}) },
 		func(d *Draft) { d.Agent = "a\x1b" },

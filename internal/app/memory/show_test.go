@@ -45,8 +45,14 @@ func keptShow(root, at, id string) (*ShowResult, error) {
 		Changes:      changeJSON(change),
 		ReferencedBy: []EventLine{},
 	}
+	if r.SupersededBy != "" {
+		// A superseded event changed what the replay of the history
+		// up to --at applied to it: nothing.
+		_, changes := materialize.Replay(evs)
+		r.Changes = changeJSON(changes[i])
+	}
 	for _, x := range evs[i+1:] {
-		if refersTo(x, e.Num) {
+		if materialize.Names(&x, e.ID) {
 			r.ReferencedBy = append(r.ReferencedBy, LineOf(x))
 		}
 	}

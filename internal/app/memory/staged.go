@@ -56,7 +56,9 @@ func CheckStaged(ctx context.Context, root string) (diff string, sealOnly bool, 
 	if data, ok, err := staged(config.FileName); err != nil {
 		return "", false, nil, nil, err
 	} else if ok {
-		if cfg, err = config.Parse(config.FileName, data); err != nil {
+		// Named as lint --staged names it (workspace.View.Config): the
+		// hook runs both, and one broken staged file read two ways.
+		if cfg, err = checkedConfig(config.Parse(config.FileName+" (staged)", data)); err != nil {
 			return "", false, nil, nil, err
 		}
 	}
@@ -132,9 +134,6 @@ func CheckStaged(ctx context.Context, root string) (diff string, sealOnly bool, 
 // check compares. The index holds files, not folders: .memory counts
 // as present when a derived file in it is staged.
 func stagedTier(cfg config.Config, staged func(string) ([]byte, bool, error)) (parse.Tier, error) {
-	if cfg.Tier != "" {
-		return parse.Tier(cfg.Tier), nil
-	}
 	var firstErr error
 	has := func(rel string) bool {
 		_, ok, err := staged(rel)
@@ -143,15 +142,20 @@ func stagedTier(cfg config.Config, staged func(string) ([]byte, bool, error)) (p
 		}
 		return ok
 	}
-	agents, _, err := staged(parse.AgentsFile)
-	if err != nil {
-		return "", err
-	}
-	tier := parse.DetectTier(func(rel string) bool {
+	tier := parse.TierOf(cfg.Tier, func(rel string) bool {
 		if rel == parse.MemoryDir {
 			return has(parse.ContextFile) || has(parse.GraphFile)
 		}
 		return has(rel)
-	}, agents)
-	return tier, firstErr
+	}, func() []byte {
+		agents, _, err := staged(parse.AgentsFile)
+		if err != nil && firstErr == nil {
+			firstErr = err
+		}
+		return agents
+	})
+	if firstErr != nil {
+		return "", firstErr
+	}
+	return tier, nil
 }

@@ -245,7 +245,7 @@ func ReadStatus(root string) (*StatusReport, error) {
 	// The configuration sets the tier and the archive threshold status
 	// reports: a file memsys cannot read is the same one-line error,
 	// exit 2, as lint and regen give, never the defaults in silence.
-	cfg, err := workspace.LoadConfig(root)
+	cfg, err := LoadConfig(root)
 	if err != nil {
 		return nil, err
 	}
@@ -296,7 +296,7 @@ func ReadStatus(root string) (*StatusReport, error) {
 		cutShort = fmt.Sprintf("%s:%d", workspace.LogName, e.Range.Line)
 	}
 	// The tier lint and regen use: .memsys.json's, else the files'.
-	tier := TierOf(cfg, mem)
+	tier := workspace.TierAt(root, cfg.Tier)
 	r := &StatusReport{Tier: string(tier), Log: FileCount{File: workspace.LogName, Events: inLog}}
 	if mem.Archive != nil {
 		r.Archive = &FileCount{File: mem.ArchivePath, Events: inArchive}
@@ -584,6 +584,11 @@ func (r *StatusReport) WriteText(w io.Writer, f front.Front) {
 	fmt.Fprintf(w, "events: %d in %s", r.Log.Events, r.Log.File)
 	if r.Archive != nil {
 		fmt.Fprintf(w, ", %d in %s", r.Archive.Events, r.Archive.File)
+	}
+	if r.NoEventLog && r.LastEvent != nil && r.LastEvent.File == r.Log.File {
+		// The last event line below names one: the count is of events
+		// in the section, and there is none.
+		fmt.Fprint(w, " (its events are outside an \"## Event Log\" section)")
 	}
 	fmt.Fprintln(w)
 	if r.Unread > 0 {

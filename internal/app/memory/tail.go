@@ -246,6 +246,23 @@ type Planned struct {
 // as append always did, so the answer and every error message are the
 // same; only the cost differs. countLine asks for Planned.Line.
 func PlanAppend(file string, log LogFile, archName string, arch LogFile, d *Draft, countLine bool) (Planned, error) {
+	p, err := planAppend(file, log, archName, arch, d, countLine)
+	if err != nil || len(d.Supersedes) == 0 {
+		return p, err
+	}
+	// A correction is checked against every Supersedes of the history
+	// (MS126), which the tail does not hold: read both files whole.
+	edges, err := historyEdges(file, log, archName, arch)
+	if err != nil {
+		return Planned{}, err
+	}
+	if err := CheckSupersedes(edges, p.ID, d.Supersedes); err != nil {
+		return Planned{}, err
+	}
+	return p, nil
+}
+
+func planAppend(file string, log LogFile, archName string, arch LogFile, d *Draft, countLine bool) (Planned, error) {
 	t, ok, err := ReadTail(file, log)
 	if err != nil {
 		return Planned{}, err

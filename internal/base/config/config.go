@@ -311,7 +311,7 @@ func (p *parser) top(v *value, c *Config) {
 		case "rules":
 			p.rules(m.val, c)
 		case "archive":
-			p.counts(m.val, "archive", []countKey{{"threshold", &c.ArchiveThreshold, 1}, {"keep", &c.ArchiveKeep, 1}})
+			p.counts(m.val, "archive", []countKey{{"threshold", &c.ArchiveThreshold, MinArchiveThreshold}, {"keep", &c.ArchiveKeep, MinArchiveKeep}})
 		case "context":
 			// The window's least is 1, not 0: the renderer reads a zero
 			// option as its default (48 hours, 20 events), so a 0 here
@@ -334,6 +334,39 @@ func (p *parser) top(v *value, c *Config) {
 // maxCount is the largest count a key takes: far above any sensible
 // setting, and small enough that no arithmetic on it overflows.
 const maxCount = 1 << 30
+
+// The least archive.threshold and archive.keep. memsys archive's and
+// status's --threshold and --keep stand for the same settings and are
+// judged by CheckCount against the same bounds: a 0 the file refuses
+// was taken from the command line.
+const (
+	MinArchiveThreshold = 1
+	MinArchiveKeep      = 1
+)
+
+// CheckCount reports a count n of the setting name (as the user wrote
+// it: "archive.threshold" in the file, "--threshold" on the command
+// line) below min or above the largest count a key takes, in the words
+// the file's errors use; nil when n is fine.
+func CheckCount(name string, n, min int64) error {
+	switch {
+	case n > maxCount:
+		return errors.New(tooBig(name, strconv.FormatInt(n, 10)))
+	case n < min:
+		return errors.New(tooSmall(name, min, strconv.FormatInt(n, 10)))
+	}
+	return nil
+}
+
+// tooBig and tooSmall are the two words of a count out of bounds, got
+// as written.
+func tooBig(name, got string) string {
+	return fmt.Sprintf("%s must be a whole number of at most %d, not %s", name, maxCount, words.Clip(got))
+}
+
+func tooSmall(name string, min int64, got string) string {
+	return fmt.Sprintf("%s must be a whole number of at least %d, not %s", name, min, words.Clip(got))
+}
 
 // countKey is one whole-number key of an object such as "archive": its
 // name, where its value goes, and its least value.
@@ -397,10 +430,10 @@ func (p *parser) count(m member, name string, min int64) int {
 	switch {
 	case err == nil && i > maxCount, err != nil && !strings.ContainsAny(string(n), ".eE-"):
 		// Saying "at least" of a number far above it names no fix.
-		p.fail(m.val.off, "%s must be a whole number of at most %d, not %s", name, maxCount, words.Clip(string(n)))
+		p.fail(m.val.off, "%s", tooBig(name, string(n)))
 		return 0
 	case err != nil || i < min:
-		p.fail(m.val.off, "%s must be a whole number of at least %d, not %s", name, min, words.Clip(string(n)))
+		p.fail(m.val.off, "%s", tooSmall(name, min, string(n)))
 		return 0
 	}
 	return int(i)

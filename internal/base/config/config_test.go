@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -69,5 +70,44 @@ func TestParseBOM(t *testing.T) {
 	_, err = Parse("c.json", []byte("\ufeff{\n\"tier\": \"huge\"}"))
 	if want := `c.json:2: "tier" must be one of "mvp", "core" or "full" (lower case), not "huge"`; err == nil || err.Error() != want {
 		t.Fatalf("got %v, want %s", err, want)
+	}
+}
+
+// TestCheckCount: a flag standing for an archive count is judged as the
+// file's key is, in the same words: each value the file refuses is
+// refused under the flag's name, and each it takes is taken.
+func TestCheckCount(t *testing.T) {
+	for _, tc := range []struct {
+		key, flag string
+		min       int64
+		n         int64
+	}{
+		{"threshold", "--threshold", MinArchiveThreshold, 0},
+		{"threshold", "--threshold", MinArchiveThreshold, -1},
+		{"threshold", "--threshold", MinArchiveThreshold, 2},
+		{"threshold", "--threshold", MinArchiveThreshold, 1 << 30},
+		{"threshold", "--threshold", MinArchiveThreshold, 1<<30 + 1},
+		{"keep", "--keep", MinArchiveKeep, 0},
+		{"keep", "--keep", MinArchiveKeep, 1},
+	} {
+		// The other count is set so that keep < threshold holds (the
+		// file's rule between the two, which the flags do not share),
+		// and only n is judged.
+		src := fmt.Sprintf(`{"archive": {"threshold": %d, "keep": 1}}`, tc.n)
+		if tc.key == "keep" {
+			src = fmt.Sprintf(`{"archive": {"threshold": 1073741824, "keep": %d}}`, tc.n)
+		}
+		_, ferr := Parse("c.json", []byte(src))
+		cerr := CheckCount(tc.flag, tc.n, tc.min)
+		if (ferr == nil) != (cerr == nil) {
+			t.Errorf("%s %d: file error %v, flag error %v: want both or neither", tc.key, tc.n, ferr, cerr)
+			continue
+		}
+		if ferr != nil {
+			want := strings.Replace(ferr.Error(), "c.json:1: archive."+tc.key, tc.flag, 1)
+			if cerr.Error() != want {
+				t.Errorf("%s %d: flag error %q, want the file's words %q", tc.key, tc.n, cerr, want)
+			}
+		}
 	}
 }

@@ -22,6 +22,7 @@
 //     root. flock exists on Linux, macOS and the BSDs, the platforms
 //     memsys supports; the kernel drops the lock when the process dies.
 //
-// Tier detection (DetectTier) applies parse.DetectTier, the seed's Tiers
-// table, to the files present. A "tier" in .memsys.json overrides it.
+// The tier (TierAt, View.TierOf) is parse.TierOf over the files: a
+// "tier" in .memsys.json, else AGENTS.md's declaration, else the seed's
+// Tiers table applied to the files present.
 package workspace

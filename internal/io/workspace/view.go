@@ -94,9 +94,15 @@ func (v *View) readFile(rel string) ([]byte, error) {
 func (v *View) Exists(rel string) bool { return v.files[rel] || v.dirs[rel] }
 
 // Tier is DetectTier of the View's files.
-func (v *View) Tier() Tier {
-	agents, _ := v.ReadFile(parse.AgentsFile)
-	return parse.DetectTier(v.Exists, agents)
+func (v *View) Tier() Tier { return v.TierOf("") }
+
+// TierOf is TierAt of the View's files: configured first, then the
+// View's AGENTS.md and files (parse.TierOf).
+func (v *View) TierOf(configured string) Tier {
+	return parse.TierOf(configured, v.Exists, func() []byte {
+		agents, _ := v.ReadFile(parse.AgentsFile)
+		return agents
+	})
 }
 
 // Config is LoadConfig of the View's config.FileName.

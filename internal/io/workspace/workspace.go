@@ -52,14 +52,22 @@ const (
 	Full = parse.Full
 )
 
-// DetectTier reads root's tier: declared in AGENTS.md, else from which
-// files exist (parse.DetectTier).
-func DetectTier(root string) Tier {
-	agents, _ := ReadFile(root, parse.AgentsFile)
-	return parse.DetectTier(func(rel string) bool {
+// DetectTier reads root's tier from its files alone: declared in
+// AGENTS.md, else from which files exist (parse.DetectTier). A command
+// wants TierAt, which puts .memsys.json's tier first.
+func DetectTier(root string) Tier { return TierAt(root, "") }
+
+// TierAt is root's tier as every command reads it (parse.TierOf over
+// the working tree): configured (.memsys.json's "tier", "" for none),
+// else declared in AGENTS.md, else from which files exist.
+func TierAt(root, configured string) Tier {
+	return parse.TierOf(configured, func(rel string) bool {
 		_, err := os.Lstat(filepath.Join(root, filepath.FromSlash(rel)))
 		return err == nil
-	}, agents)
+	}, func() []byte {
+		agents, _ := ReadFile(root, parse.AgentsFile)
+		return agents
+	})
 }
 
 // Memory is everything read from one memory root.
@@ -375,7 +383,7 @@ func checked(root, rel string) (string, error) {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		if rel == LogName {
-			return "", front.Errorf("%s: no such file in %s: run %s to create the memory, or %s%w", rel, root, front.Init.Word(), otherRoot, silent{fs.ErrNotExist})
+			return "", MissingLog(root)
 		}
 		return "", fmt.Errorf("%s: no such file%w", rel, silent{fs.ErrNotExist})
 	case errors.Is(err, syscall.ENOTDIR):
@@ -478,6 +486,15 @@ func within(root, p string) bool {
 
 // silent wraps an error so errors.Is sees it while the message, already
 // written in full, does not repeat it.
+// MissingLog is the error of every command run where root has no
+// CHANGELOG.md: there is no memory to read, so the command cannot run
+// (exit 2). lint says it too, whatever MS101's severity: a missing log
+// used to be an MS101 finding, which .memsys.json could turn off, and
+// lint then passed where there was no memory at all.
+func MissingLog(root string) error {
+	return front.Errorf("%s: no such file in %s: run %s to create the memory, or %s%w", LogName, root, front.Init.Word(), otherRoot, silent{fs.ErrNotExist})
+}
+
 // otherRoot is the advice for a folder that holds no memory: on the
 // command line, name the memory's folder; over MCP, serve it (the
 // server's root is fixed when it starts).

@@ -209,3 +209,60 @@ func TestMemsysDoesNotLinkMCP(t *testing.T) {
 		}
 	}
 }
+
+// TestOneConfigLoader: commands read .memsys.json through
+// memory.LoadConfig, which checks the rule settings lint checks, so a
+// file one command refuses no other reads as the defaults. Only that
+// loader calls workspace.LoadConfig or config.Parse; audit's
+// history.Audit, below memory, builds its lint.Linter from what it
+// loads, which checks the same (lint.CheckConfig is lint.New's check).
+func TestOneConfigLoader(t *testing.T) {
+	allowed := map[string]bool{
+		"internal/app/memory/config.go":   true,
+		"internal/app/history/report.go":  true,
+		"internal/io/workspace/config.go": true, // LoadConfig itself
+		"internal/io/workspace/view.go":   true, // the index's file, checked by memory
+		"internal/app/memory/staged.go":   true, // the index's file, checked by memory
+	}
+	for _, s := range sources(t) {
+		if s.test() || allowed[s.path] || strings.HasPrefix(s.path, "bench/") || strings.HasPrefix(s.path, "internal/testkit/") {
+			continue
+		}
+		ast.Inspect(s.file, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok {
+				if name := selector(call); name == "workspace.LoadConfig" || name == "config.Parse" {
+					t.Errorf("%s:%d: %s: read the configuration with memory.LoadConfig, which checks its rules as lint does", s.path, s.line(call.Pos()), name)
+				}
+			}
+			return true
+		})
+	}
+}
+
+// TestOneTierRule: the memory's tier (.memsys.json's, else AGENTS.md's,
+// else the files') is worked out by parse.TierOf alone; status, regen,
+// archive, lint and its --staged and --fix each wrote the precedence
+// out themselves. Outside parse no code calls parse.DetectTier or
+// tests a Tier field against "".
+func TestOneTierRule(t *testing.T) {
+	for _, s := range sources(t) {
+		if s.test() || strings.HasPrefix(s.path, "parse/") {
+			continue
+		}
+		ast.Inspect(s.file, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.CallExpr:
+				if selector(n) == "parse.DetectTier" {
+					t.Errorf("%s:%d: parse.DetectTier: use parse.TierOf (workspace.TierAt, View.TierOf), which puts .memsys.json's tier first", s.path, s.line(n.Pos()))
+				}
+			case *ast.BinaryExpr:
+				sel, ok := n.X.(*ast.SelectorExpr)
+				lit, isLit := n.Y.(*ast.BasicLit)
+				if ok && sel.Sel.Name == "Tier" && isLit && lit.Value == `""` && (n.Op == token.EQL || n.Op == token.NEQ) {
+					t.Errorf("%s:%d: a Tier tested against \"\": the configured-or-detected tier is parse.TierOf's", s.path, s.line(n.Pos()))
+				}
+			}
+			return true
+		})
+	}
+}

@@ -1,0 +1,86 @@
+package memory
+
+import (
+	"strings"
+
+	"github.com/memsys/memsys/internal/base/front"
+	"github.com/memsys/memsys/materialize"
+	"github.com/memsys/memsys/parse"
+)
+
+// inSupersedes is append's --supersedes, the "supersedes" parameter.
+var inSupersedes = front.Input{Flag: "--supersedes", Param: "supersedes"}
+
+// historyEdges returns the Supersedes fields of the archive (arch, may
+// be nil) and the log, in history order, read from the parsed events
+// (not parse.ScanSupersedes' prediction): what lint's MS126 reads.
+// Only an append that supersedes something pays for it.
+func historyEdges(file string, log LogFile, archName string, arch LogFile) ([]parse.Supersession, error) {
+	var edges []parse.Supersession
+	each := func(e *parse.Event) {
+		if s, ok := parse.SupersessionOf(e); ok {
+			edges = append(edges, s)
+		}
+	}
+	if arch != nil {
+		src, err := readAll(arch)
+		if err != nil {
+			return nil, err
+		}
+		parse.Stream(archName, src, each, parse.Archive())
+	}
+	src, err := readAll(log)
+	if err != nil {
+		return nil, err
+	}
+	parse.Stream(file, src, each)
+	return edges, nil
+}
+
+// CheckSupersedes refuses the event id, about to be appended after a
+// history whose Supersedes fields are edges, when its Supersedes
+// (sup, normalised) would leave an event superseded by two live
+// events: lint's MS126 error, by materialize.SupersededTwice, the
+// rule's own definition, so append never writes what lint flags.
+// Findings the history already has are not append's to refuse. The
+// way to correct a correction is to supersede it: the new event then
+// names the correction (and, if it likes, the original too), and the
+// correction stops being live.
+func CheckSupersedes(edges []parse.Supersession, id string, sup []string) error {
+	if len(sup) == 0 {
+		return nil
+	}
+	had := map[[2]int]bool{}
+	for _, tw := range materialize.SupersededTwice(edges) {
+		had[twiceKey(tw)] = true
+	}
+	all := append(edges[:len(edges):len(edges)], parse.Supersession{ID: id, Targets: sup})
+	for _, tw := range materialize.SupersededTwice(all) {
+		if had[twiceKey(tw)] {
+			continue
+		}
+		first, target := all[tw.First].ID, tw.Target
+		if tw.Edge == len(edges) {
+			return front.Errorf("%s %s: %s already corrects it, and two live corrections of one event are lint's MS126 error: correct %s instead (%s %s), or name both (%s %s,%s)",
+				inSupersedes.Name(), target, first, first, inSupersedes.Name(), first, inSupersedes.Name(), target, first)
+		}
+		// Superseding a correction made an event it had superseded
+		// live again, and that one corrects what another live event
+		// corrects: name the revived one too.
+		revived, other := all[tw.First].ID, all[tw.Edge].ID
+		if materialize.Live(edges)[tw.First] {
+			revived, other = other, revived
+		}
+		return front.Errorf("%s %s: it makes %s live again, which corrects %s as %s does (lint's MS126 error): name %s in %s as well",
+			inSupersedes.Name(), strings.Join(sup, ","), revived, target, other, revived, inSupersedes.Ref())
+	}
+	return nil
+}
+
+// twiceKey identifies a finding by its later edge and the event
+// number it names twice: adding an edge at the end keeps the indices
+// of the others.
+func twiceKey(tw materialize.Twice) [2]int {
+	n, _ := parse.EventNum(strings.TrimSpace(tw.Target))
+	return [2]int{tw.Edge, n}
+}
