@@ -881,3 +881,47 @@ func TestStatusClipsLongHeading(t *testing.T) {
 		t.Errorf("structured result: %d bytes (%v)", len(b), err)
 	}
 }
+
+// TestConfigErrorsAsCLI: with a .memsys.json memsys cannot use (broken
+// JSON, an unknown rule), each tool refuses or answers as its command
+// does: status, recall, regen --stdout context, lint, archive and regen
+// refuse with the file's line, show, log, graph and append (which read
+// no setting) answer. The CLI's side is the testscripts config-broken
+// and config-unknown-rule.
+func TestConfigErrorsAsCLI(t *testing.T) {
+	for _, c := range []struct{ name, cfg, want string }{
+		{"broken JSON", "{\"archive\": {\"threshold\": 10,}\n", `memsys: .memsys.json:1: invalid character '}' looking for beginning of object key string: write valid JSON such as {"rules": {"MS117": "off"}}`},
+		{"unknown rule", `{"rules": {"MS999": "off"}}`, `memsys: .memsys.json:1: unknown rule "MS999": use an ID or name that the CLI command "memsys lint --list-rules" prints`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			root := copyExample(t)
+			if err := os.WriteFile(filepath.Join(root, ".memsys.json"), []byte(c.cfg), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cs := connect(t, root)
+			for _, s := range []struct {
+				tool    string
+				args    map[string]any
+				refuses bool
+			}{
+				{"memsys_status", nil, true},
+				{"memsys_recall", map[string]any{"entities": []string{"stripe"}}, true},
+				{"memsys_context", nil, true},
+				{"memsys_lint", nil, true},
+				{"memsys_archive", map[string]any{"dry_run": true}, true},
+				{"memsys_regen", nil, true},
+				{"memsys_show", map[string]any{"id": "evt-1"}, false},
+				{"memsys_log", map[string]any{"limit": 2}, false},
+				{"memsys_graph", nil, false},
+				{"memsys_append", map[string]any{"type": "fix", "scope": "x", "summary": "y"}, false},
+			} {
+				res := call(t, cs, s.tool, s.args)
+				if got := text(res); s.refuses && (!res.IsError || got != c.want) {
+					t.Errorf("%s: error %v %q, want the error %q", s.tool, res.IsError, got, c.want)
+				} else if !s.refuses && res.IsError {
+					t.Errorf("%s: %s, want an answer: it reads no setting", s.tool, got)
+				}
+			}
+		})
+	}
+}
