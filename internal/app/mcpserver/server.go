@@ -116,6 +116,12 @@ type ContextOut struct {
 	Horizon string `json:"horizon" jsonschema:"the last event the text reflects, empty for an empty log"`
 	Fresh   bool   `json:"fresh" jsonschema:"true when .memory/context.md on disk is this text; false when it was stale or missing and this text was regenerated in memory"`
 	Text    string `json:"text" jsonschema:"context.md"`
+	// Problems, Warnings and Accepted are memsys_regen's: what memsys
+	// regen --stdout context prints on stderr beside the text, the
+	// malformed events the rendering skipped.
+	Problems int      `json:"problems,omitempty" jsonschema:"how many parse problems the history has that memsys_lint reports (malformed events the text leaves out); memsys_lint lists them all"`
+	Warnings []string `json:"warnings,omitempty" jsonschema:"the first problems (at most 10), each file:line:col: message [rule ID]"`
+	Accepted int      `json:"accepted,omitempty" jsonschema:"how many more parse problems .memsys-baseline.json accepts: memsys_lint does not report them either"`
 }
 
 // RecallIn is memsys_recall's input.
@@ -345,6 +351,7 @@ func (h *handlers) context(ctx context.Context, _ *mcp.CallToolRequest, _ struct
 	}
 	h0, _ := materialize.FindHorizon(r.Output)
 	out := ContextOut{Horizon: h0, Text: string(r.Output)}
+	out.Problems, out.Warnings, out.Accepted = regenWarnings(r)
 	// Fresh as status and lint call it: a CRLF checkout (git autocrlf)
 	// of the file regen wrote is that file, not a hand edit.
 	cur, err := workspace.ReadFile(h.cfg.Root, parse.ContextFile)
@@ -450,9 +457,17 @@ func (h *handlers) regen(ctx context.Context, _ *mcp.CallToolRequest, in RegenIn
 	if err != nil {
 		return nil, RegenOut{}, h.toolErr(err)
 	}
-	out := RegenOut{Written: r.Wrote, Problems: len(r.Problems), Accepted: r.Accepted}
+	out := RegenOut{Written: r.Wrote}
+	out.Problems, out.Warnings, out.Accepted = regenWarnings(r)
+	return nil, out, nil
+}
+
+// regenWarnings is what memsys regen prints on stderr about r's history:
+// how many parse problems lint reports, the first maxRegenWarnings of
+// them in the agent's words (as memsys_lint gives the same findings),
+// and how many the baseline accepts.
+func regenWarnings(r *memory.RegenResult) (problems int, warnings []string, accepted int) {
 	for _, p := range r.Problems[:min(len(r.Problems), maxRegenWarnings)] {
-		// In the agent's words, as memsys_lint gives the same finding.
 		msg := p.Message
 		if p.MCP != "" {
 			msg = p.MCP
@@ -461,9 +476,9 @@ func (h *handlers) regen(ctx context.Context, _ *mcp.CallToolRequest, in RegenIn
 		if p.Rule != "" {
 			w += " [" + p.Rule + "]"
 		}
-		out.Warnings = append(out.Warnings, w)
+		warnings = append(warnings, w)
 	}
-	return nil, out, nil
+	return len(r.Problems), warnings, r.Accepted
 }
 
 // textResult carries a markdown text as the tool's readable content;

@@ -925,3 +925,27 @@ func TestConfigErrorsAsCLI(t *testing.T) {
 		})
 	}
 }
+
+// TestContextWarnsAsRegen: memsys_context, memsys regen --stdout context,
+// says what that command prints on stderr beside the text: the malformed
+// events the rendering skipped, as memsys_regen says them (problems,
+// warnings in the agent's words). It said nothing, so an agent booting on
+// a log with a conflict marker read a context.md without knowing events
+// were left out. A clean log adds nothing.
+func TestContextWarnsAsRegen(t *testing.T) {
+	root := copyExample(t)
+	cs := connect(t, root)
+	res := call(t, cs, "memsys_context", nil)
+	if b, _ := json.Marshal(res.StructuredContent); res.IsError || strings.Contains(string(b), `"problems"`) || strings.Contains(string(b), `"warnings"`) {
+		t.Errorf("clean log: %.300s", b)
+	}
+	appendFile(t, root, "CHANGELOG.md", "\n<<<<<<< HEAD\n")
+	var ctx ContextOut
+	structured(t, call(t, cs, "memsys_context", nil), &ctx)
+	var rg RegenOut
+	structured(t, call(t, cs, "memsys_regen", nil), &rg)
+	want := `CHANGELOG.md:297:1: unresolved merge conflict (git's "<<<<<<<" marker): finish the merge: the CLI command "memsys renumber --onto REV" resolves the log, or keep one side by hand and delete the markers [MS134]`
+	if ctx.Problems != 2 || !slices.Contains(ctx.Warnings, want) || !slices.Equal(ctx.Warnings, rg.Warnings) || ctx.Problems != rg.Problems {
+		t.Errorf("conflict: context %d %q; regen %d %q; want %q among them", ctx.Problems, ctx.Warnings, rg.Problems, rg.Warnings, want)
+	}
+}
