@@ -35,14 +35,23 @@ func runGraph(ctx context.Context, cmd *cli.Command) error {
 		return usageErr("graph takes no arguments, got %q", words.Clip(cmd.Args().First()))
 	}
 	var statuses []string
-	if v := cmd.String("status"); v != "" {
+	if v := cmd.String("status"); v != "" || cmd.IsSet("status") {
+		// A blank --status (an unset variable) is refused, not read as
+		// every status.
+		if err := memory.CheckStatusGiven(v); err != nil {
+			return cannotRun{err}
+		}
 		statuses = strings.Split(v, ",")
+	}
+	at, err := lcAt(cmd)
+	if err != nil {
+		return err
 	}
 	root, err := lcRoot(cmd)
 	if err != nil {
 		return err
 	}
-	g, err := memory.Graph(root, cmd.String("at"), statuses)
+	g, err := memory.Graph(root, at, statuses)
 	if err != nil {
 		return cannotRun{err}
 	}

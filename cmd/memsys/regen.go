@@ -51,12 +51,16 @@ func runRegen(ctx context.Context, cmd *cli.Command) error {
 	if cmd.Bool("force") && (cmd.Bool("check") || which != "") {
 		return usageErr("regen --force replaces files; --check and --stdout write none: use --force alone")
 	}
+	at, err := lcAt(cmd)
+	if err != nil {
+		return err
+	}
 	root, err := lcRoot(cmd)
 	if err != nil {
 		return err
 	}
 	if cmd.Bool("staged") {
-		if !cmd.Bool("check") || which != "" || cmd.String("at") != "" {
+		if !cmd.Bool("check") || which != "" || at != "" {
 			return usageErr("regen --staged only checks: use it as regen --check --staged")
 		}
 		diff, sealOnly, refused, problems, err := memory.CheckStaged(ctx, root)
@@ -77,7 +81,7 @@ func runRegen(ctx context.Context, cmd *cli.Command) error {
 		}
 		return nil
 	}
-	r, err := memory.Regenerate(root, memory.RegenOptions{At: cmd.String("at"), Stdout: which, Check: cmd.Bool("check"), Force: cmd.Bool("force")})
+	r, err := memory.Regenerate(root, memory.RegenOptions{At: at, Stdout: which, Check: cmd.Bool("check"), Force: cmd.Bool("force")})
 	if r != nil {
 		warnProblems(cmd, root, r.Problems)
 		for _, f := range r.Wrote {

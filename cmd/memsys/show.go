@@ -24,6 +24,18 @@ func showCommand() *cli.Command {
 	}
 }
 
+// lcAt is the value of --at, refused when given blank (an unset
+// variable in a script), which would read as not given.
+func lcAt(cmd *cli.Command) (string, error) {
+	v := cmd.String("at")
+	if cmd.IsSet("at") {
+		if err := memory.CheckAtGiven(v); err != nil {
+			return "", cannotRun{err}
+		}
+	}
+	return v, nil
+}
+
 // lcAtFlag is the --at flag of the read commands.
 func lcAtFlag() cli.Flag {
 	return &cli.StringFlag{Name: "at", Usage: "read the memory as of event `evt-NNN` (events after it are ignored)"}
@@ -37,11 +49,15 @@ func runShow(ctx context.Context, cmd *cli.Command) error {
 	if cmd.Args().Len() != 1 {
 		return usageErr("show takes one event ID, e.g. memsys show evt-042")
 	}
+	at, err := lcAt(cmd)
+	if err != nil {
+		return err
+	}
 	root, err := lcRoot(cmd)
 	if err != nil {
 		return err
 	}
-	r, err := memory.Show(root, cmd.String("at"), cmd.Args().First())
+	r, err := memory.Show(root, at, cmd.Args().First())
 	if err != nil {
 		return cannotRun{err}
 	}

@@ -32,11 +32,15 @@ func runSnapshot(ctx context.Context, cmd *cli.Command) error {
 	if cmd.Args().Len() != 1 {
 		return usageErr("snapshot takes one entity name, e.g. memsys snapshot auth_module")
 	}
+	at, err := lcAt(cmd)
+	if err != nil {
+		return err
+	}
 	root, err := lcRoot(cmd)
 	if err != nil {
 		return err
 	}
-	s, err := memory.Snapshot(root, cmd.Args().First(), cmd.String("at"))
+	s, err := memory.Snapshot(root, cmd.Args().First(), at)
 	if err != nil {
 		return cannotRun{err}
 	}

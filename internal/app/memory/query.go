@@ -543,6 +543,22 @@ func (f LogFilter) Blank(given func(front.Input) bool) error {
 
 // errEmpty is Blank's error for in: "--agent is empty (an unset
 // variable?)" on the command line, "agent is empty" over MCP.
+// CheckAtGiven refuses --at given a blank value ("--at ''", an unset
+// variable in a script), which every command would otherwise read as
+// not given and answer from the whole history, as log's filters are
+// refused (LogFilter.Blank). Call it only when the flag was given.
+func CheckAtGiven(v string) error { return blankGiven(inAt, v) }
+
+// CheckStatusGiven is CheckAtGiven for graph's --status.
+func CheckStatusGiven(v string) error { return blankGiven(inStatus, v) }
+
+func blankGiven(in front.Input, v string) error {
+	if strings.TrimSpace(v) == "" {
+		return errEmpty(in)
+	}
+	return nil
+}
+
 func errEmpty(in front.Input) error {
 	return front.Errorf("%s is empty%s: give it a value, or leave the %s out", in.Name(),
 		front.Word{CLI: " (an unset variable?)"}, front.Word{CLI: "flag", MCP: "parameter", JSON: "key"})
