@@ -543,7 +543,7 @@ func (f LogFilter) Blank(given func(front.Input) bool) error {
 
 // errEmpty is Blank's error for in: "--agent is empty (an unset
 // variable?)" on the command line, "agent is empty" over MCP.
-// CheckAtGiven refuses --at given a blank value ("--at ''", an unset
+// CheckAtGiven refuses --at given a blank value ("--at ”", an unset
 // variable in a script), which every command would otherwise read as
 // not given and answer from the whole history, as log's filters are
 // refused (LogFilter.Blank). Call it only when the flag was given.
