@@ -541,10 +541,8 @@ func (f LogFilter) Blank(given func(front.Input) bool) error {
 	return nil
 }
 
-// errEmpty is Blank's error for in: "--agent is empty (an unset
-// variable?)" on the command line, "agent is empty" over MCP.
-// CheckAtGiven refuses --at given a blank value ("--at ”", an unset
-// variable in a script), which every command would otherwise read as
+// CheckAtGiven refuses --at given a blank value (an unset variable in
+// a script), which every command would otherwise read as
 // not given and answer from the whole history, as log's filters are
 // refused (LogFilter.Blank). Call it only when the flag was given.
 func CheckAtGiven(v string) error { return blankGiven(inAt, v) }
@@ -559,6 +557,8 @@ func blankGiven(in front.Input, v string) error {
 	return nil
 }
 
+// errEmpty is Blank's error for in: "--agent is empty (an unset
+// variable?)" on the command line, "agent is empty" over MCP.
 func errEmpty(in front.Input) error {
 	return front.Errorf("%s is empty%s: give it a value, or leave the %s out", in.Name(),
 		front.Word{CLI: " (an unset variable?)"}, front.Word{CLI: "flag", MCP: "parameter", JSON: "key"})
