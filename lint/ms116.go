@@ -45,7 +45,7 @@ func visitEntityNameVariants(p *Pass) Visitor {
 	}{map[string]entitySeen{}, map[string]bool{}, map[string]bool{}}
 	return Visitor{State: &st, Event: func(e *parse.Event) {
 		for _, d := range e.Details {
-			if !isEntityKey(d.Key) {
+			if !isEntityKey(d.Norm()) {
 				continue
 			}
 			name := strings.TrimSpace(d.Value)
@@ -75,9 +75,12 @@ func visitEntityNameVariants(p *Pass) Visitor {
 	}}
 }
 
-func isEntityKey(k string) bool {
+// isEntityKey reports whether norm, a normalised detail key
+// (parse.Detail.Norm), is one of entityKeys: the parser normalised each
+// key once, so this compares strings instead of folding the key again.
+func isEntityKey(norm string) bool {
 	for _, ek := range entityKeys {
-		if parse.KeyIs(k, ek) {
+		if norm == ek {
 			return true
 		}
 	}

@@ -102,6 +102,14 @@ func (s *Session) Expect(edges []parse.Supersession) {
 	}
 }
 
+// Reserve tells the Session's replay the size in bytes of the history
+// (log and archive) before the first event (materialize.Replayer.Reserve).
+func (s *Session) Reserve(size int) {
+	if s.replay != nil {
+		s.replay.Reserve(size)
+	}
+}
+
 // Event checks the next event of the history. The Session may read e
 // until Returned counts it, at the latest when Finish returns (the
 // rules run behind, on their own goroutines), so the caller must not

@@ -33,6 +33,9 @@ func NewAsync(opt Options) *Async { return ResumeAsync(NewReplayer(opt)) }
 // Expect is Replayer.Expect; call it before the first Add.
 func (a *Async) Expect(edges []parse.Supersession) { a.x.Expect(edges) }
 
+// Reserve is Replayer.Reserve; call it before the first Add.
+func (a *Async) Reserve(size int) { a.x.Reserve(size) }
+
 // Add queues the next event.
 func (a *Async) Add(e *parse.Event) {
 	a.taken++

@@ -61,16 +61,16 @@ func needsFields(s string) bool {
 	if s[0] == ' ' || s[len(s)-1] == ' ' {
 		return true
 	}
-	prevSpace := false
+	// One comparison for the usual byte, a printable ASCII one: every
+	// entity name replay reads goes through here (cleanName).
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f' || c >= 0x80 {
+		if c > ' ' && c < 0x80 {
+			continue
+		}
+		if c >= 0x80 || c >= '\t' && c <= '\r' || c == ' ' && s[i-1] == ' ' {
 			return true
 		}
-		if c == ' ' && prevSpace {
-			return true
-		}
-		prevSpace = c == ' '
 	}
 	return false
 }

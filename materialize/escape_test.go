@@ -136,3 +136,44 @@ func TestEscRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// needsFieldsBytes is needsFields as it was, a test per byte kind: the
+// oracle of FuzzNeedsFields.
+func needsFieldsBytes(s string) bool {
+	if s == "" {
+		return false
+	}
+	if s[0] == ' ' || s[len(s)-1] == ' ' {
+		return true
+	}
+	prevSpace := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f' || c >= 0x80 {
+			return true
+		}
+		if c == ' ' && prevSpace {
+			return true
+		}
+		prevSpace = c == ' '
+	}
+	return false
+}
+
+// FuzzNeedsFields: needsFields, which skips printable ASCII with one
+// comparison, says what the byte-kind loop says, and a name it lets
+// through is one cleanName's strings.Fields would leave as it is.
+func FuzzNeedsFields(f *testing.F) {
+	for _, s := range []string{"", " ", "a", "a b", "a  b", "a\tb", "a\nb", "\x01b", "a\x0b", "a\x0c", "a\x0d", "a\x0e", "é", "a \x85", " a", "a ", "x\x00y"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got := needsFields(s)
+		if want := needsFieldsBytes(s); got != want {
+			t.Fatalf("needsFields(%q) = %v, want %v", s, got, want)
+		}
+		if !got && strings.Join(strings.Fields(s), " ") != s {
+			t.Fatalf("needsFields(%q) = false, but cleanName changes it", s)
+		}
+	})
+}

@@ -609,3 +609,28 @@ func TestTrimSeparators(t *testing.T) {
 		}
 	}
 }
+
+// FuzzDetailKey: Event.Detail takes a key that isNormTrimmed accepts as
+// it is, without NormKey; that is right only if NormKey returns such a
+// key unchanged. And Detail finds a detail by any spelling of its key,
+// normalised or not, as it did when it always called NormKey.
+func FuzzDetailKey(f *testing.F) {
+	for _, s := range []string{"entity", " entity", "entity\n", "Entity", "root_cause", "root-cause", "\x0bkey", "key\x85", "grösse", "", "a b", "x\t"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, key string) {
+		if isNormTrimmed(key) && NormKey(key) != key {
+			t.Fatalf("isNormTrimmed(%q), but NormKey gives %q", key, NormKey(key))
+		}
+		e := &Event{Details: []Detail{{Key: "Other", Value: "o", norm: "other"}, {Key: key, Value: "v", norm: NormKey(key)}}}
+		if NormKey(key) == "" || NormKey(key) == "other" {
+			return
+		}
+		if v, ok := e.Detail(key); !ok || v != "v" {
+			t.Fatalf("Detail(%q) = %q, %v; want the detail of that key", key, v, ok)
+		}
+		if v, ok := e.Detail(NormKey(key)); !ok || v != "v" {
+			t.Fatalf("Detail(%q) = %q, %v; want the detail of key %q", NormKey(key), v, ok, key)
+		}
+	})
+}

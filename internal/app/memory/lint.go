@@ -547,6 +547,7 @@ func lintOnce(l *lint.Linter, files memFiles, in lint.Input, derive bool, before
 		if mem, err = files.stream(func(m *workspace.Memory) {
 			predicted := m.Supersessions()
 			s.Expect(predicted)
+			s.Reserve(len(m.LogBytes) + len(m.ArchiveBytes))
 			if feed != nil && len(predicted) > 0 {
 				// As replayRead counts: right when the replay is Exact.
 				last.counts.track = materialize.NewSupersedeTracker(predicted)

@@ -82,6 +82,7 @@ func replayFrom(stream streamFunc, opt materialize.Options, atID string) (*works
 				expect = m.Supersessions()
 			}
 			a.Expect(expect)
+			a.Reserve(len(m.LogBytes) + len(m.ArchiveBytes))
 		}, func(e *parse.Event) {
 			if done {
 				return
