@@ -31,6 +31,11 @@ func TestResolveAt(t *testing.T) {
 	root := newRootWith(t, map[string][]byte{"changelog-archive.md": []byte(archive), parse.LogFile: []byte(log)})
 	empty := newRootWith(t, map[string][]byte{parse.LogFile: []byte("# Changelog\n\n## Event Log\n\n")})
 	missing := filepath.Join(t.TempDir(), "none") // an ID must not read it
+	// evt-002 twice (MS107): a cut after the first cannot be named by
+	// its ID; a cut after evt-003, whose ID is its own, can.
+	dup := newRootWith(t, map[string][]byte{parse.LogFile: []byte("# Changelog\n\n## Event Log\n\n" +
+		atEvent("evt-001", "2026-03-01 10:00") + atEvent("evt-002", "2026-03-02 10:00") +
+		atEvent("evt-003", "2026-03-03 10:00") + atEvent("evt-002", "2026-03-04 10:00"))})
 	for _, c := range []struct {
 		root, at, want string
 	}{
@@ -48,6 +53,11 @@ func TestResolveAt(t *testing.T) {
 		{root, "2030-01-01", "evt-006"},         // after the last event: all of it
 		{root, "2026-03-01 09:59", `error: --at "2026-03-01 09:59": no event is dated at or before it (the first, evt-001, is dated 2026-03-01 10:00): give a date from 2026-03-01 10:00 on, or an event ID` +
 			"\nmcp: " + `at "2026-03-01 09:59": no event is dated at or before it (the first, evt-001, is dated 2026-03-01 10:00): give a date from 2026-03-01 10:00 on, or an event ID`},
+		{dup, "2026-03-03", "evt-003"},
+		{dup, "2026-03-02", `error: --at "2026-03-02": the last event by then, evt-002 at CHANGELOG.md:19, shares its ID with the event at CHANGELOG.md:47, so the ID cannot name the cut: give each its own ID (memsys lint reports it, MS107)` +
+			"\nmcp: " + `at "2026-03-02": the last event by then, evt-002 at CHANGELOG.md:19, shares its ID with the event at CHANGELOG.md:47, so the ID cannot name the cut: give each its own ID (memsys_lint reports it, MS107)`},
+		{dup, "2026-03-05", `error: --at "2026-03-05": the last event by then, evt-002 at CHANGELOG.md:47, shares its ID with the event at CHANGELOG.md:19, so the ID cannot name the cut: give each its own ID (memsys lint reports it, MS107)` +
+			"\nmcp: " + `at "2026-03-05": the last event by then, evt-002 at CHANGELOG.md:47, shares its ID with the event at CHANGELOG.md:19, so the ID cannot name the cut: give each its own ID (memsys_lint reports it, MS107)`},
 		{empty, "2026-03-01", `error: --at "2026-03-01": CHANGELOG.md and the archive hold no event: nothing to read as of a date` +
 			"\nmcp: " + `at "2026-03-01": CHANGELOG.md and the archive hold no event: nothing to read as of a date`},
 		{missing, "yesterday", `error: --at "yesterday" is neither an event ID nor a date: write evt-NNN, YYYY-MM-DD or "YYYY-MM-DD HH:MM"` +
