@@ -957,7 +957,7 @@ func TestDocInvocationRules(t *testing.T) {
 			"| `memsys lint --format text\\|json` | `memsys log --limt\\|-n` |\n" +
 			"# `memsys init --tire full`\n",
 		want: []string{
-			`d.md:1: "memsys show evt-1 evt-2": memsys show takes 1 positional argument (its UsageText "memsys show [--format text|json] [--at evt-NNN] evt-NNN"), this gives 2`,
+			`d.md:1: "memsys show evt-1 evt-2": memsys show takes 1 positional argument (its UsageText "memsys show [--format text|json] [--at evt-NNN|DATE] evt-NNN"), this gives 2`,
 			`d.md:2: "memsys  lint --bogus": memsys lint has no flag --bogus`,
 			`d.md:3: "memsys lint --x` + "`" + `y": memsys lint has no flag --x` + "`" + `y`,
 			`d.md:6: "memsys log --limt|-n": memsys log has no flag --limt|-n`,

@@ -28,7 +28,7 @@ a file is out of date (a unified diff is printed); 2 when memsys cannot run.`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "check", Usage: "write nothing; exit 1 with a diff if a file is out of date"},
 			&cli.BoolFlag{Name: "staged", Usage: "with --check, compare the staged (git index) versions: what the next commit records"},
-			&cli.StringFlag{Name: "at", Usage: "replay only up to `evt-NNN`: the memory as it was then"},
+			&cli.StringFlag{Name: "at", Usage: "replay only up to `evt-NNN|DATE`: an event, or a date YYYY-MM-DD (the end of that day) or \"YYYY-MM-DD HH:MM\" (the events before the first one dated after it); the memory as it was then"},
 			&cli.StringFlag{Name: "stdout", Usage: "print `graph|context` instead of writing files"},
 			&cli.BoolFlag{Name: "force", Usage: "replace a graph.md or context.md memsys did not write even when it holds what no replay produces, dropping it (memsys adopt records it as events first)"},
 		},

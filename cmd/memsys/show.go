@@ -15,7 +15,7 @@ func showCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "show",
 		Usage:     "show one event, what it changed in the graph, and the events that refer to it",
-		UsageText: "memsys show [--format text|json] [--at evt-NNN] evt-NNN",
+		UsageText: "memsys show [--format text|json] [--at evt-NNN|DATE] evt-NNN",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "output `FORMAT`: text or json"},
 			lcAtFlag(),
@@ -38,7 +38,7 @@ func lcAt(cmd *cli.Command) (string, error) {
 
 // lcAtFlag is the --at flag of the read commands.
 func lcAtFlag() cli.Flag {
-	return &cli.StringFlag{Name: "at", Usage: "read the memory as of event `evt-NNN` (events after it are ignored)"}
+	return &cli.StringFlag{Name: "at", Usage: "read the memory as of `evt-NNN|DATE`: an event, or a date YYYY-MM-DD (the end of that day) or \"YYYY-MM-DD HH:MM\" (the events before the first one dated after it); later events are ignored"}
 }
 
 func runShow(ctx context.Context, cmd *cli.Command) error {

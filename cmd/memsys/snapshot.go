@@ -15,7 +15,7 @@ func snapshotCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "snapshot",
 		Usage:     "print one entity: attributes with the event that set each, edges, history",
-		UsageText: "memsys snapshot ENTITY [--format md|json] [--at evt-NNN]",
+		UsageText: "memsys snapshot ENTITY [--format md|json] [--at evt-NNN|DATE]",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "md", Usage: "output `FORMAT`: md or json"},
 			lcAtFlag(),

@@ -130,7 +130,7 @@ func TestErrorsNameParameters(t *testing.T) {
 		{root, "memsys_show", map[string]any{"id": "evt-99999999999"}, "id", `id "evt-99999999999" is not an event ID: it has 11 digits, at most 9 are allowed`},
 		{root, "memsys_append", fix(map[string]any{"refs": []string{"evt-000"}}), "refs", `refs "evt-000" is not an event ID: numbering starts at evt-001`},
 		{root, "memsys_show", map[string]any{"id": "evt-999"}, "id", `id "evt-999": no such event in CHANGELOG.md or the archive: memsys_log lists the events`},
-		{root, "memsys_show", map[string]any{"id": "evt-1", "at": "x"}, "at", `at "x" is not an event ID`},
+		{root, "memsys_show", map[string]any{"id": "evt-1", "at": "x"}, "at", `at "x" is neither an event ID nor a date: write evt-NNN, YYYY-MM-DD or "YYYY-MM-DD HH:MM"`},
 		{root, "memsys_show", map[string]any{"id": "evt-1", "at": "evt-500"}, "at", `at "evt-500": no such event`},
 		{root, "memsys_show", map[string]any{"id": "evt-9", "at": "evt-5"}, "at", `id "evt-9" comes after at evt-005: name an event up to evt-005, or drop the "at" parameter`},
 
@@ -149,7 +149,7 @@ func TestErrorsNameParameters(t *testing.T) {
 		{root, "memsys_log", map[string]any{"type": []string{" "}}, "type", `type is empty: give it a value, or leave the parameter out`},
 
 		{root, "memsys_graph", map[string]any{"status": []string{"done"}}, "status", `status "done": unknown status`},
-		{root, "memsys_graph", map[string]any{"at": "x"}, "at", `at "x" is not an event ID`},
+		{root, "memsys_graph", map[string]any{"at": "x"}, "at", `at "x" is neither an event ID nor a date: write evt-NNN, YYYY-MM-DD or "YYYY-MM-DD HH:MM"`},
 		{root, "memsys_graph", map[string]any{"at": "evt-500"}, "at", `at "evt-500": no such event`},
 		{root, "memsys_graph", map[string]any{"format": "svg"}, "format", `unknown format "svg"`},
 

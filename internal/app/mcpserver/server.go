@@ -160,7 +160,7 @@ const maxRegenWarnings = 10
 type GraphIn struct {
 	Format string   `json:"format,omitempty" jsonschema:"json (default), mermaid, md or dot"`
 	Status []string `json:"status,omitempty" jsonschema:"only nodes with these statuses: active, blocked, completed, deprecated, planned"`
-	At     string   `json:"at,omitempty" jsonschema:"the graph as of this event ID, e.g. evt-042"`
+	At     string   `json:"at,omitempty" jsonschema:"the graph as of this event ID, e.g. evt-042, or this date (YYYY-MM-DD: the end of that day) or time (YYYY-MM-DD HH:MM): the history up to the first event dated after it"`
 }
 
 // GraphOut is memsys_graph's result: Graph for json, Text otherwise.
@@ -190,7 +190,7 @@ type AppendIn struct {
 // ShowIn is memsys_show's input.
 type ShowIn struct {
 	ID string `json:"id" jsonschema:"the event ID, e.g. evt-042"`
-	At string `json:"at,omitempty" jsonschema:"read the memory as of this event ID"`
+	At string `json:"at,omitempty" jsonschema:"read the memory as of this event ID, or this date (YYYY-MM-DD: the end of that day) or time (YYYY-MM-DD HH:MM): the history up to the first event dated after it"`
 }
 
 // LogIn is memsys_log's input: the CLI's filters, combined with AND.
@@ -201,7 +201,7 @@ type LogIn struct {
 	Since  string   `json:"since,omitempty" jsonschema:"only events at or after YYYY-MM-DD or YYYY-MM-DD HH:MM"`
 	Until  string   `json:"until,omitempty" jsonschema:"only events at or before this date (a date includes the whole day)"`
 	RefsTo string   `json:"refs_to,omitempty" jsonschema:"only events whose Refs, Supersedes or a closes detail name this event ID"`
-	At     string   `json:"at,omitempty" jsonschema:"read the memory as of this event ID"`
+	At     string   `json:"at,omitempty" jsonschema:"read the memory as of this event ID, or this date (YYYY-MM-DD: the end of that day) or time (YYYY-MM-DD HH:MM): the history up to the first event dated after it"`
 	Open   bool     `json:"open,omitempty" jsonschema:"only open loops: blockers, escalations and commitments no later event closed"`
 	// Superseded lists the events a later event supersedes.
 	Superseded bool `json:"superseded,omitempty" jsonschema:"only events that a later event supersedes"`

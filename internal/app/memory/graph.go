@@ -22,6 +22,10 @@ func Graph(root, at string, statuses []string) (*materialize.Graph, error) {
 		}
 		keep = append(keep, s)
 	}
+	at, err := ResolveAt(root, at)
+	if err != nil {
+		return nil, err
+	}
 	// Only the graph is shown: replay as the log streams past.
 	_, x, err := Replay(root, materialize.DefaultOptions(), at)
 	if err != nil {

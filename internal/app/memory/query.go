@@ -144,6 +144,10 @@ type ChangeJSON struct {
 // answer with exactly the fields before it (TestShowSame). Like
 // LoadHistory it refuses a history cut short by an over-long line.
 func Show(root, at, id string) (*ShowResult, error) {
+	at, err := ResolveAt(root, at)
+	if err != nil {
+		return nil, err
+	}
 	mem, err := workspace.Read(root)
 	if err != nil {
 		return nil, err
@@ -594,6 +598,9 @@ func Log(root string, f LogFilter) ([]EventLine, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
+	if f.At, err = ResolveAt(root, f.At); err != nil {
+		return nil, 0, err
+	}
 	all, n, err := historyAt(root, f.At)
 	if err != nil {
 		return nil, 0, err
@@ -701,14 +708,26 @@ func openAt(evs []parse.Event) map[int]bool {
 // bound parses a --since/--until value into a Time key; end widens a
 // date-only bound to the end of its day.
 func bound(in front.Input, v string, end bool) (int64, error) {
+	k, ok := timeKey(v, end)
+	if !ok {
+		return 0, front.Errorf("%s %q is not a date: write YYYY-MM-DD or \"YYYY-MM-DD HH:MM\"", in.Name(), words.Clip(v))
+	}
+	return k, nil
+}
+
+// timeKey reads a date or time given as an argument (YYYY-MM-DD,
+// "YYYY-MM-DD HH:MM" or YYYY-MM-DDTHH:MM) into a Time key; end widens a
+// date alone to the end of its day. --since, --until and a dated --at
+// read it alike.
+func timeKey(v string, end bool) (int64, bool) {
 	t, msg := parse.ParseTime(argTime(v))
 	if msg != "" {
-		return 0, front.Errorf("%s %q is not a date: write YYYY-MM-DD or \"YYYY-MM-DD HH:MM\"", in.Name(), words.Clip(v))
+		return 0, false
 	}
 	if t.DateOnly && end {
 		t.Hour, t.Minute = 23, 59
 	}
-	return t.Key(), nil
+	return t.Key(), true
 }
 
 // touchedBy returns the indexes of the events that added or updated

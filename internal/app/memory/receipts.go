@@ -90,6 +90,10 @@ func Snapshot(root, entity, atID string) (*materialize.Snapshot, error) {
 	if err := materialize.CheckEntityName(entity); err != nil {
 		return nil, err
 	}
+	atID, err := ResolveAt(root, atID)
+	if err != nil {
+		return nil, err
+	}
 	at, atOK := -1, true
 	if atID != "" {
 		at, atOK = parse.ArgNum(atID) // as regen, show, log and graph read --at

@@ -191,6 +191,9 @@ func Regenerate(root string, o RegenOptions) (*RegenResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	if o.At, err = ResolveAt(root, o.At); err != nil {
+		return nil, err
+	}
 	opt := lint.RenderOptions(cfg)
 	var mem *workspace.Memory
 	var x *rendered

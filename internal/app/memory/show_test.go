@@ -22,7 +22,13 @@ import (
 // verbatim but for its name and keptFindUpTo's): the whole history
 // loaded, the event found in it, ReplayChange up to it, SupersededBy
 // over all of it. It is the reference the streaming Show must match.
+// A date given as at goes through ResolveAt first, as in Show: a value
+// that is neither an ID nor a date is refused there.
 func keptShow(root, at, id string) (*ShowResult, error) {
+	at, err := ResolveAt(root, at)
+	if err != nil {
+		return nil, err
+	}
 	all, n, err := historyAt(root, at)
 	if err != nil {
 		return nil, err

@@ -18,6 +18,13 @@ import (
 // the whole history loaded, cut at --at, replayed by EntitySnapshot.
 // It is the reference the streaming Snapshot must match.
 func keptSnapshot(root, entity, atID string) (*materialize.Snapshot, error) {
+	if err := materialize.CheckEntityName(entity); err != nil {
+		return nil, err
+	}
+	atID, err := ResolveAt(root, atID) // as Snapshot reads a date, or refuses what is neither
+	if err != nil {
+		return nil, err
+	}
 	mem, err := LoadHistory(root)
 	if err != nil {
 		return nil, err

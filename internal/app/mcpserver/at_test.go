@@ -1,0 +1,67 @@
+package mcpserver
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/memsys/memsys/internal/io/workspace"
+)
+
+// TestAtDate: the "at" parameter takes a date or a time as --at does
+// (memory.ResolveAt): memsys_log, memsys_graph and memsys_show given
+// one answer exactly as given the ID of the last event before the first
+// one dated after it, and a date before the history is one error that
+// names the parameter and the first event's date.
+func TestAtDate(t *testing.T) {
+	root := t.TempDir()
+	log := "# Changelog\n\n## Event Log\n\n"
+	for i, day := range []string{"2026-03-01 10:00", "2026-03-02 10:00", "2026-03-03 10:00"} {
+		log += fmt.Sprintf("### evt-%03d | %s | alice | modify\n\n**Scope**: api\n**Summary**: Change %d\n\n**Details**:\n- entity: api\n- changes: step %d\n\n**Refs**: none\n**Tags**: none\n\n---\n\n", i+1, day, i+1, i+1)
+	}
+	if err := os.WriteFile(filepath.Join(root, workspace.LogName), []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, root)
+	answer := func(tool string, args map[string]any) string {
+		res := call(t, cs, tool, args)
+		b, err := json.Marshal(res.StructuredContent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fmt.Sprintf("error %v\n%s\n%s", res.IsError, text(res), b)
+	}
+	for _, c := range []struct{ at, id string }{{"2026-03-02", "evt-002"}, {"2026-03-02T09:59", "evt-001"}, {"2026-03-03 10:00", "evt-003"}} {
+		for _, tool := range []struct {
+			name string
+			args map[string]any
+		}{
+			{"memsys_log", map[string]any{}},
+			{"memsys_graph", map[string]any{"format": "md"}},
+			{"memsys_show", map[string]any{"id": "evt-001"}},
+		} {
+			args := func(at string) map[string]any {
+				m := map[string]any{"at": at}
+				for k, v := range tool.args {
+					m[k] = v
+				}
+				return m
+			}
+			byDate, byID := answer(tool.name, args(c.at)), answer(tool.name, args(c.id))
+			if byDate != byID {
+				t.Errorf("%s at %q:\n%s\nat %s:\n%s", tool.name, c.at, byDate, c.id, byID)
+			}
+			if strings.HasPrefix(byDate, "error true") {
+				t.Errorf("%s at %q: %s", tool.name, c.at, byDate)
+			}
+		}
+	}
+	got := answer("memsys_log", map[string]any{"at": "2026-02-28"})
+	want := `at "2026-02-28": no event is dated at or before it (the first, evt-001, is dated 2026-03-01 10:00): give a date from 2026-03-01 10:00 on, or an event ID`
+	if !strings.HasPrefix(got, "error true\n") || !strings.Contains(got, want) {
+		t.Errorf("memsys_log at a date before the history:\n%s\nwant the error %q", got, want)
+	}
+}

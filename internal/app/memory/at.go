@@ -1,0 +1,124 @@
+package memory
+
+import (
+	"github.com/memsys/memsys/internal/base/front"
+	"github.com/memsys/memsys/internal/base/words"
+	"github.com/memsys/memsys/internal/io/workspace"
+	"github.com/memsys/memsys/parse"
+)
+
+// ResolveAt returns the event ID a point-in-time read (--at, memsys_*'s
+// "at") cuts the history at. An event ID (or its bare number, as
+// parse.ArgNum reads it) and "" come back unchanged, without reading
+// anything: that is the path every command took before --at took
+// dates. A date (YYYY-MM-DD, the end of that day, as --until reads it)
+// or a time ("YYYY-MM-DD HH:MM" or YYYY-MM-DDTHH:MM) is the memory as
+// it stood at that instant: the history (archive, then log) up to the
+// first event dated after it, named by the ID of the event just before
+// that one. Events are appended in time order, so that is what the log
+// held then; where times are out of order (lint warns), the cut at the
+// first later-dated event is still what had been appended by then, and
+// an event dated earlier that comes after it is left out. When the
+// event before the cut shares its ID with another (MS107), the ID would
+// cut at the other one on some paths (historyAt takes the last, the
+// replay the first): that is an error, not a wrong answer. Finding the
+// cut reads the headings only (parse.HeadersOnly). Show, Log, Graph,
+// Snapshot and Regenerate call it, so the commands and the MCP tools
+// read a date alike.
+func ResolveAt(root, at string) (string, error) {
+	if at == "" {
+		return "", nil
+	}
+	if _, ok := parse.ArgNum(at); ok {
+		return at, nil
+	}
+	key, ok := timeKey(at, true)
+	if !ok {
+		return "", errNotAt(at)
+	}
+	var c atCut
+	mem, err := workspace.Stream(root, func(e *parse.Event) { c.add(e, key) }, parse.HeadersOnly())
+	if err != nil {
+		return "", err
+	}
+	if err := readWhole(mem); err != nil {
+		return "", err
+	}
+	return c.id(at)
+}
+
+// atCut finds where a date given to --at cuts the history as it streams
+// by: the last event before the first one dated after the instant.
+type atCut struct {
+	last      string // the ID of the last event before the cut ("": none)
+	lastNum   int
+	lastPlace atPlace
+	first     parse.Time // the first event's time
+	firstID   string
+	any, cut  bool // an event went by; the cut was found
+	// firstOf and secondOf are where the first and the second event
+	// of each number are: an ID used twice (MS107) cannot name the cut,
+	// since the ID path cuts at one of its events, not at the one the
+	// date found.
+	firstOf, secondOf map[int]atPlace
+}
+
+// atPlace is where an event's heading is.
+type atPlace struct {
+	file string
+	line int
+}
+
+// add takes the history's next event; key is the instant's Time key.
+// An event whose time is unreadable (Key 0, lint reports it) is dated
+// after no instant: it does not cut the history.
+func (c *atCut) add(e *parse.Event, key int64) {
+	if !c.any {
+		c.any, c.first, c.firstID = true, e.Time, e.ID
+		c.firstOf, c.secondOf = map[int]atPlace{}, map[int]atPlace{}
+	}
+	p := atPlace{e.Range.File, e.Range.Line}
+	if _, ok := c.firstOf[e.Num]; !ok {
+		c.firstOf[e.Num] = p
+	} else if _, ok := c.secondOf[e.Num]; !ok {
+		c.secondOf[e.Num] = p
+	}
+	if c.cut {
+		return
+	}
+	if e.Time.Key() > key {
+		c.cut = true
+		return
+	}
+	c.last, c.lastNum, c.lastPlace = e.ID, e.Num, p
+}
+
+// id returns the event the cut names, or the error for an instant
+// before the history (at is the value given).
+func (c *atCut) id(at string) (string, error) {
+	switch {
+	case !c.any:
+		return "", front.Errorf("%s %q: %s and the archive hold no event: nothing to read as of a date", inAt.Name(), words.Clip(at), workspace.LogName)
+	case c.last == "":
+		return "", front.Errorf("%s %q: no event is dated at or before it (the first, %s, is dated %s): give a date from %s on, or an event ID", inAt.Name(), words.Clip(at), c.firstID, c.first, c.first)
+	}
+	other, ok := c.firstOf[c.lastNum]
+	if other == c.lastPlace {
+		other, ok = c.secondOf[c.lastNum]
+	}
+	if ok {
+		return "", front.Errorf("%s %q: the last event by then, %s at %s:%d, shares its ID with the event at %s:%d, so the ID cannot name the cut: give each its own ID (%s reports it, MS107)",
+			inAt.Name(), words.Clip(at), c.last, c.lastPlace.file, c.lastPlace.line, other.file, other.line, front.Lint.Word())
+	}
+	return c.last, nil
+}
+
+// errNotAt is the error for an --at value that is neither an event ID
+// nor a date; a value written as an ID gets ErrNotEventID's reason.
+func errNotAt(at string) error {
+	why := ""
+	if h := parse.NotIDHint(at); h != "write evt-NNN" {
+		why = " (" + h + ")"
+	}
+	return front.Errorf("%s %q is neither an event ID%s nor a date: write evt-NNN, YYYY-MM-DD or \"YYYY-MM-DD HH:MM\"", inAt.Name(), words.Clip(at), why)
+}
