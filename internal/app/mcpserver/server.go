@@ -293,7 +293,26 @@ func (h *handlers) status(ctx context.Context, _ *mcp.CallToolRequest, _ struct{
 	return textResult(b.String()), r.For(front.MCP), nil
 }
 
-func (h *handlers) show(ctx context.Context, _ *mcp.CallToolRequest, in ShowIn) (*mcp.CallToolResult, *memory.ShowResult, error) {
+// atSent refuses an "at" sent blank, as memsys_log and the CLI's --at
+// refuse it: the decoded argument cannot tell "" from a key left out,
+// and would read as the whole history. The arguments are read as sent.
+func atSent(req *mcp.CallToolRequest) error {
+	if req == nil || req.Params == nil {
+		return nil
+	}
+	var sent struct {
+		At *string `json:"at"`
+	}
+	if json.Unmarshal(req.Params.Arguments, &sent) != nil || sent.At == nil {
+		return nil
+	}
+	return memory.CheckAtGiven(*sent.At)
+}
+
+func (h *handlers) show(ctx context.Context, req *mcp.CallToolRequest, in ShowIn) (*mcp.CallToolResult, *memory.ShowResult, error) {
+	if err := atSent(req); err != nil {
+		return nil, nil, h.toolErr(err)
+	}
 	r, err := memory.Show(h.cfg.Root, in.At, in.ID)
 	if err != nil {
 		return nil, nil, h.toolErr(err)
@@ -374,7 +393,10 @@ func (h *handlers) recall(ctx context.Context, _ *mcp.CallToolRequest, in Recall
 	return textResult(string(recall.Markdown(p))), p, nil
 }
 
-func (h *handlers) graph(ctx context.Context, _ *mcp.CallToolRequest, in GraphIn) (*mcp.CallToolResult, GraphOut, error) {
+func (h *handlers) graph(ctx context.Context, req *mcp.CallToolRequest, in GraphIn) (*mcp.CallToolResult, GraphOut, error) {
+	if err := atSent(req); err != nil {
+		return nil, GraphOut{}, h.toolErr(err)
+	}
 	format := in.Format
 	if format == "" {
 		format = "json"
