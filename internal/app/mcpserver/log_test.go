@@ -151,4 +151,3 @@ func TestAtEmpty(t *testing.T) {
 		}
 	}
 }
-
