@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"github.com/memsys/memsys/internal/base/diag"
 	"github.com/memsys/memsys/internal/base/front"
 	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/internal/io/workspace"
@@ -111,6 +112,40 @@ func (c *atCut) id(at string) (string, error) {
 			inAt.Name(), words.Clip(at), c.last, c.lastPlace.file, c.lastPlace.line, other.file, other.line, front.Lint.Word())
 	}
 	return c.last, nil
+}
+
+// atPlaces gathers where the events numbered as --at's ID are: two of
+// them (MS107) leave the cut ambiguous, and the commands, which read
+// the history in different ways, would each pick one (errAtTwice).
+type atPlaces struct {
+	first, second *diag.Range
+}
+
+// see notes an event numbered as --at's ID.
+func (p *atPlaces) see(r diag.Range) {
+	switch {
+	case p.first == nil:
+		p.first = &r
+	case p.second == nil:
+		p.second = &r
+	}
+}
+
+// twice is errAtTwice when two events were seen, else nil.
+func (p *atPlaces) twice(at string) error {
+	if p.second == nil {
+		return nil
+	}
+	return errAtTwice(at, *p.first, *p.second)
+}
+
+// errAtTwice refuses an --at ID that two events share (MS107), as
+// ResolveAt refuses a date whose cut falls on one of them: which one
+// the history is cut at would be a guess, where show and log took the
+// last and the replay the first.
+func errAtTwice(at string, a, b diag.Range) error {
+	return front.Errorf("%s %q: the events at %s:%d and %s:%d share that ID, so it cannot name the cut: give each its own ID (%s reports it, MS107), or cut at another event",
+		inAt.Name(), words.Clip(at), a.File, a.Line, b.File, b.Line, front.Lint.Word())
 }
 
 // errNotAt is the error for an --at value that is neither an event ID

@@ -37,6 +37,15 @@ func historyAt(root, at string) ([]parse.Event, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
+	var places atPlaces
+	for _, e := range evs {
+		if e.Num == evs[i].Num {
+			places.see(e.Range)
+		}
+	}
+	if err := places.twice(at); err != nil {
+		return nil, 0, err
+	}
 	return evs, i + 1, nil
 }
 
@@ -247,6 +256,7 @@ type showStream struct {
 	// to it.
 	cut, cutEdges int
 	cutID         string
+	atPlaces      atPlaces     // the events numbered as at
 	dups, refs    []placedLine // events numbered as id; later events referring to it
 	closers       []closer     // later events that close it (closes)
 }
@@ -360,6 +370,7 @@ func (s *showStream) add(e *parse.Event) {
 	}
 	if e.Num == s.atNum {
 		s.cut, s.cutID, s.cutEdges, s.chosen = pos, e.ID, len(s.seen), s.last
+		s.atPlaces.see(e.Range)
 	}
 }
 
@@ -373,6 +384,8 @@ func (s *showStream) answer() (*showCandidate, error) {
 		s.cut, s.cutEdges, s.chosen = s.took.n-1, len(s.seen), s.last
 	} else if s.cut < 0 {
 		return nil, ErrNoSuchEvent(inAt.Name(), s.at)
+	} else if err := s.atPlaces.twice(s.at); err != nil {
+		return nil, err
 	}
 	if !s.idOK {
 		return nil, ErrNotEventID(eventArg, s.id)

@@ -108,6 +108,7 @@ func Snapshot(root, entity, atID string) (*materialize.Snapshot, error) {
 		var b *materialize.SnapshotBuilder
 		var took doneCount
 		done, last := !atOK, ""
+		var places atPlaces
 		mem, err := workspace.StreamWith(root, func(m *workspace.Memory) {
 			if predicted {
 				expect = m.Supersessions()
@@ -115,6 +116,9 @@ func Snapshot(root, entity, atID string) (*materialize.Snapshot, error) {
 			b = materialize.NewSnapshotBuilder(entity, expect)
 		}, func(e *parse.Event) {
 			took.n++
+			if at >= 0 && e.Num == at {
+				places.see(e.Range)
+			}
 			if done {
 				return
 			}
@@ -135,6 +139,9 @@ func Snapshot(root, entity, atID string) (*materialize.Snapshot, error) {
 		}
 		if at >= 0 && !done {
 			return nil, ErrNoSuchEvent(inAt.Name(), atID)
+		}
+		if err := places.twice(atID); err != nil {
+			return nil, err
 		}
 		if !b.Exact() && predicted {
 			expect, predicted = b.Seen(), false

@@ -77,6 +77,7 @@ func replayFrom(stream streamFunc, opt materialize.Options, atID string) (*works
 	for {
 		a := materialize.NewAsync(opt)
 		done := false
+		var places atPlaces
 		mem, err := stream(func(m *workspace.Memory) {
 			if predicted {
 				expect = m.Supersessions()
@@ -84,6 +85,9 @@ func replayFrom(stream streamFunc, opt materialize.Options, atID string) (*works
 			a.Expect(expect)
 			a.Reserve(len(m.LogBytes) + len(m.ArchiveBytes))
 		}, func(e *parse.Event) {
+			if at >= 0 && e.Num == at {
+				places.see(e.Range)
+			}
 			if done {
 				return
 			}
@@ -99,6 +103,9 @@ func replayFrom(stream streamFunc, opt materialize.Options, atID string) (*works
 		}
 		if at >= 0 && !done {
 			return nil, nil, ErrNoSuchEvent(inAt.Name(), atID)
+		}
+		if err := places.twice(atID); err != nil {
+			return nil, nil, err
 		}
 		if x.Exact() || !predicted {
 			return mem, x, nil

@@ -41,7 +41,8 @@ func keptSnapshot(root, entity, atID string) (*materialize.Snapshot, error) {
 	return s, nil
 }
 
-// upTo cuts events after the first event numbered as atID.
+// upTo cuts events after the event numbered as atID, and refuses an
+// ID two events share.
 func upTo(evs []parse.Event, atID string) ([]parse.Event, error) {
 	if atID == "" {
 		return evs, nil
@@ -50,12 +51,23 @@ func upTo(evs []parse.Event, atID string) ([]parse.Event, error) {
 	if !ok {
 		return nil, ErrNotEventID(inAt.Name(), atID)
 	}
+	cut := -1
+	var places atPlaces // an ID two events share cannot name the cut
 	for i := range evs {
 		if evs[i].Num == n {
-			return evs[:i+1], nil
+			if cut < 0 {
+				cut = i + 1
+			}
+			places.see(evs[i].Range)
 		}
 	}
-	return nil, ErrNoSuchEvent(inAt.Name(), atID)
+	if cut < 0 {
+		return nil, ErrNoSuchEvent(inAt.Name(), atID)
+	}
+	if err := places.twice(atID); err != nil {
+		return nil, err
+	}
+	return evs[:cut], nil
 }
 
 func snapshotResult(s *materialize.Snapshot, err error) string {
