@@ -118,36 +118,3 @@ func TestLogEmptyFilters(t *testing.T) {
 		t.Errorf(`type ["decision", ""]: %+v, want the 2 decisions`, lg)
 	}
 }
-
-// TestAtEmpty: memsys_show and memsys_graph refuse an "at" sent blank,
-// as memsys_log and the CLI's --at do, where they read it as left out
-// and answered from the whole history; "at" left out still does.
-func TestAtEmpty(t *testing.T) {
-	cs := connect(t, copyExample(t))
-	const want = `memsys: at is empty: give it a value, or leave the parameter out`
-	for _, c := range []struct {
-		tool string
-		args map[string]any
-	}{
-		{"memsys_show", map[string]any{"id": "evt-001", "at": ""}},
-		{"memsys_show", map[string]any{"id": "evt-001", "at": " "}},
-		{"memsys_graph", map[string]any{"at": ""}},
-	} {
-		res := call(t, cs, c.tool, c.args)
-		if got := text(res); !res.IsError || got != want {
-			t.Errorf("%s %v: error %v %q, want the error %q", c.tool, c.args, res.IsError, got, want)
-		}
-	}
-	for _, c := range []struct {
-		tool string
-		args map[string]any
-	}{
-		{"memsys_show", map[string]any{"id": "evt-001"}},
-		{"memsys_graph", map[string]any{}},
-		{"memsys_graph", map[string]any{"at": "evt-002"}},
-	} {
-		if res := call(t, cs, c.tool, c.args); res.IsError {
-			t.Errorf("%s %v: %q, want an answer", c.tool, c.args, text(res))
-		}
-	}
-}
