@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 
@@ -34,7 +35,11 @@ type sessionState struct {
 // Supersedes field (the replay cannot be resumed: a later event can
 // undo an earlier one, see materialize.Replayer.MarshalBinary), or when
 // a rule could not judge the memory.
-func (s *Session) Checkpoint() ([]byte, error) {
+//
+// The encoding comes in parts (the replay state's as
+// materialize.Replayer.MarshalParts made them) for the caller to write
+// one after the other; Resume reads them concatenated.
+func (s *Session) Checkpoint() ([][]byte, error) {
 	s.drain()
 	if s.sh.err != nil {
 		return nil, s.sh.err
@@ -54,17 +59,22 @@ func (s *Session) Checkpoint() ([]byte, error) {
 		st.Rules = append(st.Rules, v.p.Rule.ID)
 		st.States = append(st.States, b)
 	}
-	var replay []byte
+	var replay [][]byte
 	if s.replay != nil {
-		b, err := s.replay.MarshalBinary()
+		parts, err := s.replay.MarshalParts()
 		if err != nil {
 			return nil, err
 		}
-		st.Replayed, replay = true, b
+		st.Replayed, replay = true, parts
 	}
-	// The replay state, most of the bytes, is the tail: Resume decodes
-	// it where it lies instead of copying it out of a field first.
-	return snapshot.EncodeTail(&st, replay)
+	// The replay state, most of the bytes, is the tail
+	// (snapshot.EncodeTail's layout): Resume decodes it where it lies
+	// instead of copying it out of a field first.
+	head, err := snapshot.Encode(&st)
+	if err != nil {
+		return nil, err
+	}
+	return append([][]byte{binary.AppendUvarint(nil, uint64(len(head))), head}, replay...), nil
 }
 
 // Resume starts a Session over in that continues from a Checkpoint of

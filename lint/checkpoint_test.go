@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"bytes"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -103,7 +104,7 @@ func TestSplitSession(t *testing.T) {
 			for _, e := range events[:k] {
 				s.Event(e)
 			}
-			data, err := s.Checkpoint()
+			parts, err := s.Checkpoint()
 			if err != nil {
 				if len(sups) == 0 {
 					t.Fatalf("memory %d, k=%d: %v", i, k, err)
@@ -111,7 +112,7 @@ func TestSplitSession(t *testing.T) {
 				refused++
 				break
 			}
-			r, err := l.Resume(fresh(), data)
+			r, err := l.Resume(fresh(), bytes.Join(parts, nil))
 			if err != nil {
 				t.Fatalf("memory %d, k=%d: %v", i, k, err)
 			}

@@ -1,6 +1,7 @@
 package materialize
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding"
 	"fmt"
@@ -38,6 +39,18 @@ type replayState struct {
 // that does makes the resumed Replayer inexact, and the history cache
 // replays cold (TestCheckpointAfterSupersession).
 func (x *Replayer) MarshalBinary() ([]byte, error) {
+	parts, err := x.MarshalParts()
+	if err != nil {
+		return nil, err
+	}
+	return bytes.Join(parts, nil), nil
+}
+
+// MarshalParts is MarshalBinary's bytes in parts (snapshot.EncodeParts),
+// for the history cache, which writes them to its entry one after the
+// other: the state of a long history is megabytes, and one slice of it
+// would be copied at every growth while it is encoded.
+func (x *Replayer) MarshalParts() ([][]byte, error) {
 	if x.legacy || !x.s.done() {
 		return nil, fmt.Errorf("replay checkpoint: a Supersedes field is still to come")
 	}
@@ -45,7 +58,7 @@ func (x *Replayer) MarshalBinary() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return snapshot.Encode(&replayState{x.r, x.d.saved(), src})
+	return snapshot.EncodeParts(&replayState{x.r, x.d.saved(), src})
 }
 
 // MarshalBinary encodes the digest so far, for the history cache: what

@@ -93,8 +93,10 @@ type lintCheckpoint struct {
 	// deciding whether it replays); they must read the same to resume.
 	Reads []lintRead
 	// The Session's state (lint.Session.Checkpoint) follows as the
-	// entry's tail (snapshot.EncodeTail), decoded where it lies.
+	// entry's tail (snapshot.EncodeTail's layout), decoded where it
+	// lies: session as read, parts as the Session encoded it, to write.
 	session []byte
+	parts   [][]byte
 }
 
 // lintRead is one file a rule read or looked for: its content hash, or
@@ -320,12 +322,14 @@ func lintCold(l *lint.Linter, files memFiles, name string, in lint.Input) (diag.
 	if mem == nil || mem.LogBytes == nil {
 		return ds, events, nil
 	}
-	m := lintManifest{Version: lintManifestVersion, Tier: string(mem.Tier), PrefixLen: len(mem.LogBytes), PrefixSum: sha256.Sum256(mem.LogBytes),
-		SuffixSum: sha256.Sum256(nil), Archive: mem.ArchivePath, ArchSum: sha256.Sum256(mem.ArchiveBytes),
+	m := lintManifest{Version: lintManifestVersion, Tier: string(mem.Tier), Archive: mem.ArchivePath, ArchSum: sha256.Sum256(mem.ArchiveBytes),
 		Reads: rec.list(), Findings: ds, Events: events}
 	if cp != nil {
+		// The checkpoint has hashed the prefix: only the rest is hashed.
 		m.PrefixLen, m.PrefixSum, m.SuffixSum = cp.PrefixLen, cp.PrefixSum, sha256.Sum256(mem.LogBytes[cp.PrefixLen:])
 		putCheckpoint(root, lintCheckpointName(name, mem), cp)
+	} else {
+		m.PrefixLen, m.PrefixSum, m.SuffixSum = len(mem.LogBytes), sha256.Sum256(mem.LogBytes), sha256.Sum256(nil)
 	}
 	putLint(root, name, &m)
 	return ds, events, nil
@@ -420,7 +424,7 @@ func lineCount(s string) int { return strings.Count(s, "\n") }
 // it, as save requires for the replay cache, nor may one change what
 // the parser reports after it.
 func checkpointable(log, archive *parse.Log, last lastEvent) bool {
-	if !last.clean || last.ev == nil || !last.ev.InLog || last.ev.Range.File != workspace.LogName {
+	if !last.isClean() || last.ev == nil || !last.ev.InLog || last.ev.Range.File != workspace.LogName {
 		return false
 	}
 	return resumableProblems(log, archive, last.EndOffset)
@@ -441,7 +445,7 @@ func checkpointOf(s *lint.Session, rec *lintRecorder, h hash.Hash, mem *workspac
 	}
 	cp := &lintCheckpoint{Version: lintManifestVersion, Tier: string(mem.Tier), PrefixLen: last.EndOffset, PrefixLines: last.EndLine,
 		PrefixSum: [32]byte(h.Sum(nil)), PrefixHash: mid, Events: n, Log: *mem.Log, Archive: mem.Archive,
-		Reads: rec.list(extra...), session: state}
+		Reads: rec.list(extra...), parts: state}
 	cp.Log.Events = nil
 	cp.Log.Problems = append([]parse.Problem(nil), cp.Log.Problems...)
 	if cp.Archive != nil {
@@ -457,10 +461,12 @@ func checkpointOf(s *lint.Session, rec *lintRecorder, h hash.Hash, mem *workspac
 // tail.
 func putCheckpoint(root, name string, cp *lintCheckpoint) {
 	head := *cp
-	head.session = nil // the codec walks unexported fields too
-	if data, err := snapshot.EncodeTail(&head, cp.session); err == nil {
-		workspace.CachePut(root, name, data)
+	head.session, head.parts = nil, nil // the codec walks unexported fields too
+	h, err := snapshot.Encode(&head)
+	if err != nil {
+		return
 	}
+	workspace.CachePut(root, name, append([][]byte{binary.AppendUvarint(nil, uint64(len(h))), h}, cp.parts...)...)
 }
 
 // decodeCheckpoint reads a checkpoint entry that putCheckpoint wrote.

@@ -72,10 +72,26 @@ type encoder struct {
 	// err is its first error.
 	w   io.Writer
 	err error
+	// parts, when chunked, holds the full buffers of EncodeParts.
+	parts   [][]byte
+	chunked bool
 }
 
-// flushAt is the most EncodeTo buffers before it writes.
+// flushAt is the most EncodeTo buffers before it writes, and the size
+// of EncodeParts's parts.
 const flushAt = 64 << 10
+
+// firstBuf is the buffer EncodeTo and EncodeParts start with: most
+// encodings they make are small (a few findings), and the buffer
+// doubles from there up to flushAt. Grown by append instead, beyond
+// 256 bytes a slice grows by a quarter at a time, and all the copies
+// of a buffer of 64 KB add up to five times its size.
+const firstBuf = 4 << 10
+
+// slack is the room left at the end of a buffer before a value is
+// encoded into it: every value but a string or a byte slice takes at
+// most a varint.
+const slack = 64
 
 // EncodeTo writes the encoding of the value p points to to w, the same
 // bytes Encode returns, through a buffer of about flushAt bytes: an
@@ -85,7 +101,7 @@ func EncodeTo(w io.Writer, p any) (err error) {
 	if v.Kind() != reflect.Pointer || v.IsNil() {
 		return errors.New("snapshot: EncodeTo needs a non-nil pointer")
 	}
-	e := &encoder{ptrs: map[ptrKey]uint64{}, w: w, buf: make([]byte, 0, 2*flushAt)}
+	e := &encoder{ptrs: map[ptrKey]uint64{}, w: w, buf: make([]byte, 0, firstBuf)}
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("snapshot: %v", r)
@@ -94,6 +110,63 @@ func EncodeTo(w io.Writer, p any) (err error) {
 	e.value(v.Elem())
 	e.flush()
 	return e.err
+}
+
+// EncodeParts is Encode, its bytes returned as consecutive parts of
+// about flushAt bytes each (a long string may make one longer) rather
+// than one slice: the history
+// cache writes a replay state of megabytes part by part, and built in
+// one slice it would be copied at every growth. Concatenated, the parts
+// are the bytes Encode returns.
+func EncodeParts(p any) (parts [][]byte, err error) {
+	v := reflect.ValueOf(p)
+	if v.Kind() != reflect.Pointer || v.IsNil() {
+		return nil, errors.New("snapshot: EncodeParts needs a non-nil pointer")
+	}
+	e := &encoder{ptrs: map[ptrKey]uint64{}, chunked: true, buf: make([]byte, 0, firstBuf)}
+	defer func() {
+		if r := recover(); r != nil {
+			parts, err = nil, fmt.Errorf("snapshot: %v", r)
+		}
+	}()
+	e.value(v.Elem())
+	if len(e.buf) > 0 {
+		e.parts = append(e.parts, e.buf)
+	}
+	return e.parts, nil
+}
+
+// room makes room for the next value in the buffer: a full buffer
+// doubles (one copy of what it holds), up to flushAt for EncodeTo and
+// EncodeParts, which then write a full one (EncodeTo) or keep it as a
+// part and start another (EncodeParts). Grown by append instead, a
+// buffer beyond 256 bytes grows by a quarter at a time, and the copies
+// add up to five times its final size.
+func (e *encoder) room() {
+	streaming := e.w != nil || e.chunked
+	limit := cap(e.buf)
+	if streaming {
+		limit = min(limit, flushAt)
+	}
+	if len(e.buf)+slack <= limit {
+		return
+	}
+	if !streaming || len(e.buf)+slack <= flushAt {
+		n := max(2*cap(e.buf), 256)
+		if streaming {
+			n = min(n, flushAt)
+		}
+		b := make([]byte, len(e.buf), n)
+		copy(b, e.buf)
+		e.buf = b
+		return
+	}
+	if e.chunked {
+		e.parts = append(e.parts, e.buf)
+		e.buf = make([]byte, 0, flushAt)
+		return
+	}
+	e.flush()
 }
 
 // flush hands the buffer to the writer.
@@ -108,9 +181,7 @@ func (e *encoder) uvarint(x uint64) { e.buf = binary.AppendUvarint(e.buf, x) }
 func (e *encoder) varint(x int64)   { e.buf = binary.AppendVarint(e.buf, x) }
 
 func (e *encoder) value(v reflect.Value) {
-	if e.w != nil && len(e.buf) >= flushAt {
-		e.flush()
-	}
+	e.room()
 	switch v.Kind() {
 	case reflect.Bool:
 		if v.Bool() {
