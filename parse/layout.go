@@ -67,6 +67,31 @@ func DetectTier(exists func(rel string) bool, agents []byte) Tier {
 	return MVP
 }
 
+// InitTier is the tier memsys init deploys when asked for none: TierOf's
+// (the configured tier, else the one AGENTS.md declares, else the one
+// the files show), so that a plain init keeps the tier status reports.
+// Only where TierOf falls back to mvp because no file of a higher tier
+// is there does init deploy full, the seed's default, unless memsys was
+// set up here already (AGENTS.md holds memsys's protocol block, or a
+// protocol section that names memsys): a project's own CHANGELOG.md
+// (release notes) is no mvp memory, while init --tier mvp leaves the
+// log and that block and nothing else. init used to deploy full
+// whenever nothing was declared, so a plain init after init --tier core
+// added TODO.md and graph.md to the memory status called core.
+func InitTier(configured string, exists func(rel string) bool, agents []byte) Tier {
+	t := TierOf(configured, exists, func() []byte { return agents })
+	if t != MVP || configured != "" {
+		return t
+	}
+	if _, ok := DeclaredTier(agents); ok {
+		return t
+	}
+	if pr := FindAgentsProtocol(agents); pr.Marker || pr.Heading && pr.NamesMemsys {
+		return t
+	}
+	return Full
+}
+
 // HasGraph reports whether the tier includes .memory/graph.md.
 func (t Tier) HasGraph() bool { return t == Full }
 

@@ -52,6 +52,25 @@ func lcThresholds(cmd *cli.Command, threshold, keep int) (int, int, error) {
 	return threshold, keep, nil
 }
 
+// archiveKeepErr refuses a keep count not below the threshold, as
+// .memsys.json's loader does, naming each as it was set: the flag, or
+// the file's setting (its default when the file has none). Such a keep
+// was taken, and archive kept every event it was told to archive above.
+// status has no --keep: its --threshold only says when archival is due.
+func archiveKeepErr(cmd *cli.Command, threshold, keep int) error {
+	keepName, thresholdName := "archive.keep", "archive.threshold"
+	if cmd.IsSet("keep") {
+		keepName = "--keep"
+	}
+	if cmd.IsSet("threshold") {
+		thresholdName = "--threshold"
+	}
+	if err := config.CheckKeep(keepName, int64(keep), thresholdName, int64(threshold)); err != nil {
+		return usageErr("%v", err)
+	}
+	return nil
+}
+
 func runArchive(ctx context.Context, cmd *cli.Command) error {
 	// "memsys archive 20" would otherwise move events with the defaults.
 	if cmd.Args().Len() > 0 {
@@ -66,6 +85,9 @@ func runArchive(ctx context.Context, cmd *cli.Command) error {
 		return cannotRun{err}
 	}
 	if threshold, keep, err = lcThresholds(cmd, threshold, keep); err != nil {
+		return err
+	}
+	if err := archiveKeepErr(cmd, threshold, keep); err != nil {
 		return err
 	}
 	opt := memory.ArchiveOptions{Threshold: threshold, Keep: keep, DryRun: cmd.Bool("dry-run"), Agent: lcAgent(cmd.String("agent"))}

@@ -30,7 +30,7 @@ truncated; running init again changes nothing. graph.md and context.md are
 rendered from the log, so they are current even when CHANGELOG.md already
 had events.`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "tier", Usage: "the seed's tier to deploy: `mvp|core|full` (default: the tier .memsys.json or AGENTS.md declares, else full)"},
+			&cli.StringFlag{Name: "tier", Usage: "the seed's tier to deploy: `mvp|core|full` (default: the tier .memsys.json or AGENTS.md declares, else the one the files show, as status reports it, else full)"},
 		},
 		OnUsageError: usageOneLine,
 		Action:       runInit,
@@ -51,7 +51,7 @@ func runInit(ctx context.Context, cmd *cli.Command) error {
 		return usageErr("init takes no arguments, got %q", words.Clip(cmd.Args().First()))
 	}
 	// Unset, init deploys the tier the memory declares (.memsys.json,
-	// AGENTS.md), else full: memory.Init.
+	// AGENTS.md), else the one status reports, else full: memory.Init.
 	var tier parse.Tier
 	if cmd.IsSet("tier") {
 		tier = parse.Tier(cmd.String("tier"))

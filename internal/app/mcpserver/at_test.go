@@ -64,6 +64,21 @@ func TestAtDate(t *testing.T) {
 	if !strings.HasPrefix(got, "error true\n") || !strings.Contains(got, want) {
 		t.Errorf("memsys_log at a date before the history:\n%s\nwant the error %q", got, want)
 	}
+	// A bare number that is a date is refused as --at refuses it: it
+	// was read as evt-20260301 ("no such event").
+	want = `at "20260301" reads as a date or as an event number: write 2026-03-01 for the end of that day, or evt-20260301 for the event`
+	for _, tool := range []struct {
+		name string
+		args map[string]any
+	}{
+		{"memsys_log", map[string]any{"at": "20260301"}},
+		{"memsys_graph", map[string]any{"format": "md", "at": "20260301"}},
+		{"memsys_show", map[string]any{"id": "evt-001", "at": "20260301"}},
+	} {
+		if got := answer(tool.name, tool.args); !strings.HasPrefix(got, "error true\n") || !strings.Contains(got, want) {
+			t.Errorf("%s at 20260301:\n%s\nwant the error %q", tool.name, got, want)
+		}
+	}
 }
 
 // TestAtEmpty: memsys_show and memsys_graph refuse an "at" sent blank,

@@ -12,7 +12,8 @@ import (
 // "at") cuts the history at. An event ID (or its bare number, as
 // parse.ArgNum reads it) and "" come back unchanged, without reading
 // anything: that is the path every command took before --at took
-// dates. A date (YYYY-MM-DD, the end of that day, as --until reads it)
+// dates. A bare number that is also a date, YYYYMMDD, is refused
+// (bareDate). A date (YYYY-MM-DD, the end of that day, as --until reads it)
 // or a time ("YYYY-MM-DD HH:MM" or YYYY-MM-DDTHH:MM) is the memory as
 // it stood at that instant: the history (archive, then log) up to the
 // first event dated after it, named by the ID of the event just before
@@ -30,7 +31,10 @@ func ResolveAt(root, at string) (string, error) {
 	if at == "" {
 		return "", nil
 	}
-	if _, ok := parse.ArgNum(at); ok {
+	if n, ok := parse.ArgNum(at); ok {
+		if date, ok := bareDate(at); ok {
+			return "", front.Errorf("%s %q reads as a date or as an event number: write %s for the end of that day, or %s for the event", inAt.Name(), at, date, parse.FormatID(n, len(at)))
+		}
 		return at, nil
 	}
 	key, ok := timeKey(at, true)
@@ -46,6 +50,22 @@ func ResolveAt(root, at string) (string, error) {
 		return "", err
 	}
 	return c.id(at)
+}
+
+// bareDate is at, a bare number, as the date YYYY-MM-DD when its eight
+// digits are one (20260301 is 2026-03-01). Such a number was read as an
+// event number (evt-20260301), which no log reaches, where whoever
+// typed it meant the date: ResolveAt refuses it, since a log of twenty
+// million events may have that ID, and the two forms say which is
+// meant. Shorter numbers (7, 007, as the kit's scripts write them) are
+// no date and stay event numbers.
+func bareDate(at string) (string, bool) {
+	if len(at) != 8 {
+		return "", false
+	}
+	date := at[:4] + "-" + at[4:6] + "-" + at[6:]
+	_, ok := timeKey(date, true)
+	return date, ok
 }
 
 // atCut finds where a date given to --at cuts the history as it streams

@@ -64,6 +64,19 @@ func TestResolveAt(t *testing.T) {
 			"\nmcp: " + `at "yesterday" is neither an event ID nor a date: write evt-NNN, YYYY-MM-DD or "YYYY-MM-DD HH:MM"`},
 		{missing, "2026-02-30", `error: --at "2026-02-30" is neither an event ID nor a date: write evt-NNN, YYYY-MM-DD or "YYYY-MM-DD HH:MM"` +
 			"\nmcp: " + `at "2026-02-30" is neither an event ID nor a date: write evt-NNN, YYYY-MM-DD or "YYYY-MM-DD HH:MM"`},
+		// A bare number is an event number (the kit's scripts write 7 or
+		// 007), but eight digits that make a date were read as
+		// evt-20260301 where the user meant the day: refused, naming both.
+		{missing, "7", "7"},
+		{missing, "007", "007"},
+		{missing, "12345678", "12345678"},   // no date (month 56): an event number
+		{missing, "20260230", "20260230"},   // no such day: an event number
+		{missing, "020260301", "020260301"}, // nine digits: an event number
+		{missing, "evt-20260301", "evt-20260301"},
+		{root, "20260301", `error: --at "20260301" reads as a date or as an event number: write 2026-03-01 for the end of that day, or evt-20260301 for the event` +
+			"\nmcp: " + `at "20260301" reads as a date or as an event number: write 2026-03-01 for the end of that day, or evt-20260301 for the event`},
+		{missing, "19991231", `error: --at "19991231" reads as a date or as an event number: write 1999-12-31 for the end of that day, or evt-19991231 for the event` +
+			"\nmcp: " + `at "19991231" reads as a date or as an event number: write 1999-12-31 for the end of that day, or evt-19991231 for the event`},
 		{missing, "evt-0", `error: --at "evt-0" is neither an event ID (numbering starts at evt-001) nor a date: write evt-NNN, YYYY-MM-DD or "YYYY-MM-DD HH:MM"` +
 			"\nmcp: " + `at "evt-0" is neither an event ID (numbering starts at evt-001) nor a date: write evt-NNN, YYYY-MM-DD or "YYYY-MM-DD HH:MM"`},
 	} {

@@ -22,7 +22,7 @@ import (
 // updated ("created CHANGELOG.md"), and a warning for the log.
 type InitResult struct {
 	// Tier is the tier init deployed: the one asked for, else the one
-	// the memory declares, else full.
+	// the memory declares or its files show, else full.
 	Tier    parse.Tier
 	Done    []string
 	Warning string // "" or a sentence about the existing log
@@ -44,7 +44,8 @@ type InitResult struct {
 // events. On an error, Done still lists what was written before it.
 //
 // An empty tier means the tier the memory declares (.memsys.json's
-// "tier", else AGENTS.md's "**Tier**:" line), else full. A tier that
+// "tier", else AGENTS.md's "**Tier**:" line), else the one its files
+// show, as status reports it, else full (parse.InitTier). A tier that
 // disagrees with the declared one is refused before anything is
 // written: status, lint and regen read the declared tier, so the files
 // only the other tier has would never be regenerated, and lint would
@@ -142,17 +143,18 @@ func Init(root string, tier parse.Tier) (*InitResult, error) {
 // asked): see Init.
 func initTier(root string, cfg config.Config, tier parse.Tier) (parse.Tier, error) {
 	declared, where, fix := parse.Tier(cfg.Tier), config.FileName, "set \"tier\" in "+config.FileName+" to \""+string(tier)+"\""
+	// As parse.DetectTier reads it; a file that cannot be read is
+	// addProtocol's to report.
+	agents, _ := workspace.ReadFile(root, parse.AgentsFile)
 	if declared == "" {
-		// As parse.DetectTier reads it; a file that cannot be read is
-		// addProtocol's to report.
-		agents, _ := workspace.ReadFile(root, parse.AgentsFile)
 		if t, ok := parse.DeclaredTier(agents); ok {
 			declared, where, fix = t, parse.AgentsFile, "change its Tier line to "+string(tier)
 		}
 	}
 	switch {
 	case tier == "" && declared == "":
-		return parse.Full, nil
+		// The tier status reports, as the files show it (parse.InitTier).
+		return parse.InitTier("", func(rel string) bool { return workspace.Lstat(root, rel) == nil }, agents), nil
 	case tier == "":
 		return declared, nil
 	case declared != "" && tier != declared:

@@ -326,8 +326,10 @@ func (p *parser) top(v *value, c *Config) {
 			p.unknown(m, "the configuration", "tier", "rules", "archive", "context", "loops")
 		}
 	}
-	if p.err == nil && c.ArchiveKeep >= c.ArchiveThreshold {
-		p.fail(0, "archive.keep (%d) must be less than archive.threshold (%d): lower keep or raise threshold", c.ArchiveKeep, c.ArchiveThreshold)
+	if p.err == nil {
+		if err := CheckKeep("archive.keep", int64(c.ArchiveKeep), "archive.threshold", int64(c.ArchiveThreshold)); err != nil {
+			p.fail(0, "%v", err)
+		}
 	}
 }
 
@@ -356,6 +358,19 @@ func CheckCount(name string, n, min int64) error {
 		return errors.New(tooSmall(name, min, strconv.FormatInt(n, 10)))
 	}
 	return nil
+}
+
+// CheckKeep reports a keep count not below the archive threshold, in
+// one wording for the file and the command line: each is named as the
+// user set it ("archive.keep" in the file, "--keep" on the command
+// line; a setting the file does not hold keeps its key's name, as its
+// default stands for it). Archive would keep every event it was told to
+// archive above: the file refused that, memsys archive's flags took it.
+func CheckKeep(keepName string, keep int64, thresholdName string, threshold int64) error {
+	if keep < threshold {
+		return nil
+	}
+	return fmt.Errorf("%s (%d) must be less than %s (%d): lower %s or raise %s", keepName, keep, thresholdName, threshold, keepName, thresholdName)
 }
 
 // tooBig and tooSmall are the two words of a count out of bounds, got

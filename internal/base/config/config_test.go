@@ -33,7 +33,7 @@ func TestParseErrors(t *testing.T) {
 		{"{\"tier\": \"huge\"}", `c.json:1: "tier" must be one of "mvp", "core" or "full" (lower case), not "huge"`},
 		{"{\"tier\": \"FULL\"}", `c.json:1: "tier" must be one of "mvp", "core" or "full" (lower case), not "FULL"`},
 		{"{\"tier\": 3}", `c.json:1: "tier" must be one of "mvp", "core" or "full" (lower case), not a string`},
-		{"{\"archive\": {\"threshold\": 10, \"keep\": 10}}", `c.json:1: archive.keep (10) must be less than archive.threshold (10): lower keep or raise threshold`},
+		{"{\"archive\": {\"threshold\": 10, \"keep\": 10}}", `c.json:1: archive.keep (10) must be less than archive.threshold (10): lower archive.keep or raise archive.threshold`},
 		{"{\"tier\": \"mvp\", \"tier\": \"core\"}", `c.json:1: key "tier" appears twice: keep one`},
 		{"{\n\n\"tier\": \"mvp\",,}", `c.json:3: invalid character ',' looking for beginning of object key string: write valid JSON such as {"rules": {"MS117": "off"}}`},
 		{"{\"tier\": \"mvp\"", `c.json:1: unexpected end of file: write valid JSON such as {"rules": {"MS117": "off"}}`},
@@ -108,6 +108,33 @@ func TestCheckCount(t *testing.T) {
 			if cerr.Error() != want {
 				t.Errorf("%s %d: flag error %q, want the file's words %q", tc.key, tc.n, cerr, want)
 			}
+		}
+	}
+}
+
+// TestCheckKeep: keep must be below the threshold, in the file and on
+// the command line alike, each named as the user set it.
+func TestCheckKeep(t *testing.T) {
+	for _, tc := range []struct {
+		keepName      string
+		keep          int64
+		thresholdName string
+		threshold     int64
+		want          string
+	}{
+		{"--keep", 19, "--threshold", 20, ""},
+		{"--keep", 20, "--threshold", 20, "--keep (20) must be less than --threshold (20): lower --keep or raise --threshold"},
+		{"--keep", 30, "archive.threshold", 25, "--keep (30) must be less than archive.threshold (25): lower --keep or raise archive.threshold"},
+		{"archive.keep", 20, "--threshold", 5, "archive.keep (20) must be less than --threshold (5): lower archive.keep or raise --threshold"},
+		{"archive.keep", 1, "archive.threshold", 2, ""},
+	} {
+		err := CheckKeep(tc.keepName, tc.keep, tc.thresholdName, tc.threshold)
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != tc.want {
+			t.Errorf("CheckKeep(%s %d, %s %d):\ngot  %q\nwant %q", tc.keepName, tc.keep, tc.thresholdName, tc.threshold, got, tc.want)
 		}
 	}
 }

@@ -32,7 +32,7 @@ func TestSymlinkOutside(t *testing.T) {
 				// Escalations pin no events, so archive has work to do.
 				dir := newRepoWith(t, escalationLog(40))
 				if target == "changelog-archive.md" {
-					mustRun(t, dir, "archive", "--threshold", "10", "--keep", "30", "--time", "2099-01-01 00:00")
+					mustRun(t, dir, "archive", "--threshold", "31", "--keep", "30", "--time", "2099-01-01 00:00")
 				}
 				outside := t.TempDir()
 				src := filepath.Join(dir, target)
