@@ -167,6 +167,23 @@ func TestActionScripts(t *testing.T) {
 	if code != 1 || !strings.Contains(out, "title=MS301::evt-001 was changed") {
 		t.Errorf("lint --base auto on a merge_group event: exit %d\n%s", code, out)
 	}
+
+	// The job lints once: the lint step turns the history cache off
+	// (its env, which the runner sets), so nothing is written to it.
+	if want := "        MEMSYS_NO_CACHE: \"1\"\n"; !strings.Contains(string(src), want) {
+		t.Errorf("%s: the lint step lacks %q", actionPath, strings.TrimSpace(want))
+	}
+	cache := filepath.Join(clone, ".git", "memsys-cache")
+	if err := os.RemoveAll(cache); err != nil {
+		t.Fatal(err)
+	}
+	out, code = up.runStep(t, clone, "memsys lint", append(gh, "MEMSYS_BASE=auto", "MEMSYS_ARGS=", "MEMSYS_NO_CACHE=1")...)
+	if code != 1 {
+		t.Errorf("lint step with the cache off: exit %d, want 1\n%s", code, out)
+	}
+	if _, err := os.Stat(cache); err == nil {
+		t.Errorf("the lint step wrote the history cache %s, which no later step reads", cache)
+	}
 }
 
 // A memory in a subfolder, as a monorepo keeps it, checked by the
