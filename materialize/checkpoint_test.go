@@ -195,7 +195,7 @@ func BenchmarkCheckpointDecode(b *testing.B) {
 	b.Run("encode", func(b *testing.B) {
 		b.SetBytes(int64(len(data)))
 		for b.Loop() {
-			if _, err := x.MarshalBinary(); err != nil {
+			if _, err := x.MarshalParts(); err != nil {
 				b.Fatal(err)
 			}
 		}

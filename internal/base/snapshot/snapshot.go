@@ -34,7 +34,7 @@ func Encode(p any) (out []byte, err error) {
 			out, err = nil, fmt.Errorf("snapshot: %v", r)
 		}
 	}()
-	e.value(v.Elem())
+	encPlanOf(v.Type().Elem()).fn(e, v.UnsafePointer())
 	return e.buf, nil
 }
 
@@ -60,9 +60,13 @@ func Decode(data []byte, p any) (err error) {
 	return nil
 }
 
+// ptrKey names a pointer the encoder has written: its address and the
+// plan of its type (one plan per type), since a struct and its first
+// field share an address. Two words hash at memory speed, where a
+// reflect.Type (an interface) cost a type hash at every pointer.
 type ptrKey struct {
 	addr uintptr
-	typ  reflect.Type
+	plan *encPlan
 }
 
 type encoder struct {
@@ -75,6 +79,7 @@ type encoder struct {
 	// parts, when chunked, holds the full buffers of EncodeParts.
 	parts   [][]byte
 	chunked bool
+	limit   int // room's bound on len(buf) (makeRoom)
 }
 
 // flushAt is the most EncodeTo buffers before it writes, and the size
@@ -107,7 +112,7 @@ func EncodeTo(w io.Writer, p any) (err error) {
 			err = fmt.Errorf("snapshot: %v", r)
 		}
 	}()
-	e.value(v.Elem())
+	encPlanOf(v.Type().Elem()).fn(e, v.UnsafePointer())
 	e.flush()
 	return e.err
 }
@@ -129,44 +134,52 @@ func EncodeParts(p any) (parts [][]byte, err error) {
 			parts, err = nil, fmt.Errorf("snapshot: %v", r)
 		}
 	}()
-	e.value(v.Elem())
+	encPlanOf(v.Type().Elem()).fn(e, v.UnsafePointer())
 	if len(e.buf) > 0 {
 		e.parts = append(e.parts, e.buf)
 	}
 	return e.parts, nil
 }
 
-// room makes room for the next value in the buffer: a full buffer
+// room makes room for the next value in the buffer (see makeRoom): a
+// test the compiler inlines into every plan.
+func (e *encoder) room() {
+	if len(e.buf)+slack > e.limit {
+		e.makeRoom()
+	}
+}
+
+// makeRoom makes room for the next value in the buffer: a full buffer
 // doubles (one copy of what it holds), up to flushAt for EncodeTo and
 // EncodeParts, which then write a full one (EncodeTo) or keep it as a
 // part and start another (EncodeParts). Grown by append instead, a
 // buffer beyond 256 bytes grows by a quarter at a time, and the copies
-// add up to five times its final size.
-func (e *encoder) room() {
+// add up to five times its final size. It sets limit, the length past
+// which room calls it again (a string appended may have grown the
+// buffer since).
+func (e *encoder) makeRoom() {
 	streaming := e.w != nil || e.chunked
 	limit := cap(e.buf)
 	if streaming {
 		limit = min(limit, flushAt)
 	}
-	if len(e.buf)+slack <= limit {
-		return
-	}
-	if !streaming || len(e.buf)+slack <= flushAt {
+	switch {
+	case len(e.buf)+slack <= limit:
+	case !streaming || len(e.buf)+slack <= flushAt:
 		n := max(2*cap(e.buf), 256)
 		if streaming {
 			n = min(n, flushAt)
 		}
 		b := make([]byte, len(e.buf), n)
 		copy(b, e.buf)
-		e.buf = b
-		return
-	}
-	if e.chunked {
+		e.buf, limit = b, n
+	case e.chunked:
 		e.parts = append(e.parts, e.buf)
-		e.buf = make([]byte, 0, flushAt)
-		return
+		e.buf, limit = make([]byte, 0, flushAt), flushAt
+	default:
+		e.flush()
 	}
-	e.flush()
+	e.limit = limit
 }
 
 // flush hands the buffer to the writer.
@@ -179,76 +192,6 @@ func (e *encoder) flush() {
 
 func (e *encoder) uvarint(x uint64) { e.buf = binary.AppendUvarint(e.buf, x) }
 func (e *encoder) varint(x int64)   { e.buf = binary.AppendVarint(e.buf, x) }
-
-func (e *encoder) value(v reflect.Value) {
-	e.room()
-	switch v.Kind() {
-	case reflect.Bool:
-		if v.Bool() {
-			e.buf = append(e.buf, 1)
-		} else {
-			e.buf = append(e.buf, 0)
-		}
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		e.varint(v.Int())
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		e.uvarint(v.Uint())
-	case reflect.Float32, reflect.Float64:
-		e.uvarint(math.Float64bits(v.Float()))
-	case reflect.String:
-		s := v.String()
-		e.uvarint(uint64(len(s)))
-		e.buf = append(e.buf, s...)
-	case reflect.Slice:
-		if v.IsNil() {
-			e.uvarint(0)
-			return
-		}
-		e.uvarint(uint64(v.Len()) + 1)
-		if v.Type().Elem().Kind() == reflect.Uint8 {
-			e.buf = append(e.buf, v.Bytes()...) // a nested encoding: copied whole
-			return
-		}
-		for i := range v.Len() {
-			e.value(v.Index(i))
-		}
-	case reflect.Array:
-		for i := range v.Len() {
-			e.value(v.Index(i))
-		}
-	case reflect.Map:
-		if v.IsNil() {
-			e.uvarint(0)
-			return
-		}
-		e.uvarint(uint64(v.Len()) + 1)
-		it := v.MapRange()
-		for it.Next() {
-			e.value(it.Key())
-			e.value(it.Value())
-		}
-	case reflect.Pointer:
-		if v.IsNil() {
-			e.uvarint(0)
-			return
-		}
-		k := ptrKey{v.Pointer(), v.Type()}
-		if n, ok := e.ptrs[k]; ok {
-			e.uvarint(n)
-			return
-		}
-		n := uint64(len(e.ptrs)) + 1
-		e.ptrs[k] = n
-		e.uvarint(n)
-		e.value(v.Elem())
-	case reflect.Struct:
-		for i := range v.NumField() {
-			e.value(v.Field(i))
-		}
-	default:
-		panic("cannot encode a " + v.Type().String())
-	}
-}
 
 type decoder struct {
 	buf  []byte
