@@ -1,9 +1,11 @@
 package lint
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 
 	"github.com/memsys/memsys/internal/base/diag"
 	"github.com/memsys/memsys/internal/base/snapshot"
@@ -28,53 +30,68 @@ type sessionState struct {
 }
 
 // Checkpoint drains the Session and encodes its state after the events
-// seen so far, for Linter.Resume. Call it after the last event and
-// before Finish; no Event may follow it (Finish may). It fails, and
-// the caller then lints cold next time, when a visiting rule declares
-// no State (nothing may be lost silently), when the history has a
-// Supersedes field (the replay cannot be resumed: a later event can
-// undo an earlier one, see materialize.Replayer.MarshalBinary), or when
-// a rule could not judge the memory.
-//
-// The encoding comes in parts (the replay state's as
-// materialize.Replayer.MarshalParts made them) for the caller to write
-// one after the other; Resume reads them concatenated.
-func (s *Session) Checkpoint() ([][]byte, error) {
+// seen so far, for Linter.Resume: WriteCheckpoint's bytes.
+func (s *Session) Checkpoint() ([]byte, error) {
+	var b bytes.Buffer
+	if err := s.WriteCheckpoint(&b); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// WriteCheckpoint drains the Session and writes its state after the
+// events seen so far to w, for Linter.Resume. Call it after the last
+// event and before Finish; no Event may follow it (Finish may). It
+// fails before writing anything, and the caller then lints cold next
+// time, when a visiting rule declares no State (nothing may be lost
+// silently), when the history has a Supersedes field (the replay
+// cannot be resumed: a later event can undo an earlier one, see
+// materialize.Replayer.MarshalBinary), or when a rule could not judge
+// the memory. The replay state, most of the bytes, is streamed
+// (materialize.Replayer.EncodeTo) after the rest.
+func (s *Session) WriteCheckpoint(w io.Writer) error {
 	s.drain()
 	if s.sh.err != nil {
-		return nil, s.sh.err
+		return s.sh.err
 	}
 	if len(s.sh.sups) > 0 {
-		return nil, errors.New("lint checkpoint: a history with Supersedes fields is not cached")
+		return errors.New("lint checkpoint: a history with Supersedes fields is not cached")
 	}
 	st := sessionState{Findings: s.ds, First: s.sh.first, Count: s.sh.count, LogEvents: s.sh.logEvents, Last: s.sh.last}
 	for _, v := range s.visitors {
 		if v.v.State == nil {
-			return nil, fmt.Errorf("lint checkpoint: rule %s declares no Visitor State", v.p.Rule.ID)
+			return fmt.Errorf("lint checkpoint: rule %s declares no Visitor State", v.p.Rule.ID)
 		}
 		b, err := snapshot.Encode(v.v.State)
 		if err != nil {
-			return nil, fmt.Errorf("lint checkpoint: rule %s: %w", v.p.Rule.ID, err)
+			return fmt.Errorf("lint checkpoint: rule %s: %w", v.p.Rule.ID, err)
 		}
 		st.Rules = append(st.Rules, v.p.Rule.ID)
 		st.States = append(st.States, b)
 	}
-	var replay [][]byte
 	if s.replay != nil {
-		parts, err := s.replay.MarshalParts()
-		if err != nil {
-			return nil, err
+		if err := s.replay.Saveable(); err != nil {
+			return err
 		}
-		st.Replayed, replay = true, parts
+		st.Replayed = true
 	}
-	// The replay state, most of the bytes, is the tail
-	// (snapshot.EncodeTail's layout): Resume decodes it where it lies
-	// instead of copying it out of a field first.
+	// The replay state is the tail (snapshot.EncodeTail's layout):
+	// Resume decodes it where it lies instead of copying it out of a
+	// field first.
 	head, err := snapshot.Encode(&st)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	return append([][]byte{binary.AppendUvarint(nil, uint64(len(head))), head}, replay...), nil
+	if _, err := w.Write(binary.AppendUvarint(nil, uint64(len(head)))); err != nil {
+		return err
+	}
+	if _, err := w.Write(head); err != nil {
+		return err
+	}
+	if s.replay == nil {
+		return nil
+	}
+	return s.replay.EncodeTo(w)
 }
 
 // Resume starts a Session over in that continues from a Checkpoint of

@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"bytes"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -104,7 +103,7 @@ func TestSplitSession(t *testing.T) {
 			for _, e := range events[:k] {
 				s.Event(e)
 			}
-			parts, err := s.Checkpoint()
+			data, err := s.Checkpoint()
 			if err != nil {
 				if len(sups) == 0 {
 					t.Fatalf("memory %d, k=%d: %v", i, k, err)
@@ -112,7 +111,7 @@ func TestSplitSession(t *testing.T) {
 				refused++
 				break
 			}
-			r, err := l.Resume(fresh(), bytes.Join(parts, nil))
+			r, err := l.Resume(fresh(), data)
 			if err != nil {
 				t.Fatalf("memory %d, k=%d: %v", i, k, err)
 			}

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding"
 	"fmt"
+	"io"
 	"sync"
 
 	"github.com/memsys/memsys/internal/base/snapshot"
@@ -39,26 +40,36 @@ type replayState struct {
 // that does makes the resumed Replayer inexact, and the history cache
 // replays cold (TestCheckpointAfterSupersession).
 func (x *Replayer) MarshalBinary() ([]byte, error) {
-	parts, err := x.MarshalParts()
-	if err != nil {
+	var b bytes.Buffer
+	if err := x.EncodeTo(&b); err != nil {
 		return nil, err
 	}
-	return bytes.Join(parts, nil), nil
+	return b.Bytes(), nil
 }
 
-// MarshalParts is MarshalBinary's bytes in parts (snapshot.EncodeParts),
-// for the history cache, which writes them to its entry one after the
-// other: the state of a long history is megabytes, and one slice of it
-// would be copied at every growth while it is encoded.
-func (x *Replayer) MarshalParts() ([][]byte, error) {
-	if x.legacy || !x.s.done() {
-		return nil, fmt.Errorf("replay checkpoint: a Supersedes field is still to come")
+// EncodeTo writes MarshalBinary's bytes to w as they are encoded
+// (snapshot.EncodeTo), for the history cache, which streams them into
+// its entry: the state of a long history is megabytes, and held whole
+// every 4 KB of it is a page fault of a short-lived process. It writes
+// nothing when the state cannot be saved (Saveable).
+func (x *Replayer) EncodeTo(w io.Writer) error {
+	if err := x.Saveable(); err != nil {
+		return err
 	}
 	src, err := x.src.MarshalBinary()
 	if err != nil {
-		return nil, err
+		return err
 	}
-	return snapshot.EncodeParts(&replayState{x.r, x.d.saved(), src})
+	return snapshot.EncodeTo(w, &replayState{x.r, x.d.saved(), src})
+}
+
+// Saveable reports why the state cannot be saved (MarshalBinary), nil
+// when it can: a caller that writes other bytes before it asks first.
+func (x *Replayer) Saveable() error {
+	if x.legacy || !x.s.done() {
+		return fmt.Errorf("replay checkpoint: a Supersedes field is still to come")
+	}
+	return nil
 }
 
 // MarshalBinary encodes the digest so far, for the history cache: what

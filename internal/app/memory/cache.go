@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"io"
 	"runtime/debug"
 	"strconv"
 	"sync"
@@ -556,8 +557,7 @@ func save(root, name string, mem *workspace.Memory, r *rendered, tier parse.Tier
 	}
 	cp.Log.Events = nil
 	if keep == nil {
-		state, err := r.x.MarshalParts()
-		if err != nil {
+		if r.x.Saveable() != nil {
 			return
 		}
 		cp.Heavy = sum
@@ -565,7 +565,17 @@ func save(root, name string, mem *workspace.Memory, r *rendered, tier parse.Tier
 		if err != nil {
 			return
 		}
-		if !workspace.CachePut(root, name, append([][]byte{binary.AppendUvarint(nil, uint64(len(meta))), meta}, state...)...) {
+		// The replay state is streamed into the entry as it is
+		// encoded (materialize.Replayer.EncodeTo), never held whole.
+		if !workspace.CachePutFunc(root, name, func(w io.Writer) error {
+			if _, err := w.Write(binary.AppendUvarint(nil, uint64(len(meta)))); err != nil {
+				return err
+			}
+			if _, err := w.Write(meta); err != nil {
+				return err
+			}
+			return r.x.EncodeTo(w)
+		}) {
 			return
 		}
 		heavyWrites++

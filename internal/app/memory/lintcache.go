@@ -92,11 +92,10 @@ type lintCheckpoint struct {
 	// Reads is what the Session read before the checkpoint (the probes
 	// deciding whether it replays); they must read the same to resume.
 	Reads []lintRead
-	// The Session's state (lint.Session.Checkpoint) follows as the
-	// entry's tail (snapshot.EncodeTail's layout), decoded where it
-	// lies: session as read, parts as the Session encoded it, to write.
+	// The Session's state (lint.Session.WriteCheckpoint) follows as
+	// the entry's tail (snapshot.EncodeTail's layout), decoded where it
+	// lies.
 	session []byte
-	parts   [][]byte
 }
 
 // lintRead is one file a rule read or looked for: its content hash, or
@@ -314,7 +313,7 @@ func lintCold(l *lint.Linter, files memFiles, name string, in lint.Input) (diag.
 		}
 		h := sha256.New()
 		h.Write(mem.LogBytes[:last.EndOffset])
-		cp = checkpointOf(s, rec, h, mem, last, n)
+		cp = saveCheckpoint(root, lintCheckpointName(name, mem), s, rec, h, mem, last, n)
 	})
 	if err != nil {
 		return nil, 0, err
@@ -327,7 +326,6 @@ func lintCold(l *lint.Linter, files memFiles, name string, in lint.Input) (diag.
 	if cp != nil {
 		// The checkpoint has hashed the prefix: only the rest is hashed.
 		m.PrefixLen, m.PrefixSum, m.SuffixSum = cp.PrefixLen, cp.PrefixSum, sha256.Sum256(mem.LogBytes[cp.PrefixLen:])
-		putCheckpoint(root, lintCheckpointName(name, mem), cp)
 	} else {
 		m.PrefixLen, m.PrefixSum, m.SuffixSum = len(mem.LogBytes), sha256.Sum256(mem.LogBytes), sha256.Sum256(nil)
 	}
@@ -374,9 +372,8 @@ func lintResume(l *lint.Linter, files memFiles, name, cpName string, in lint.Inp
 		if h, err := resumeHash(cp.PrefixHash); err == nil {
 			h.Write(suffix[:last.EndOffset-cp.PrefixLen])
 			mem := &workspace.Memory{Tier: arch.Tier, Log: &log, Archive: cp.Archive}
-			if c := checkpointOf(s, rec, h, mem, last, n, cp.Reads...); c != nil {
+			if c := saveCheckpoint(root, cpName, s, rec, h, mem, last, n, cp.Reads...); c != nil {
 				next = c
-				putCheckpoint(root, cpName, c)
 			}
 		}
 	}
@@ -430,22 +427,23 @@ func checkpointable(log, archive *parse.Log, last lastEvent) bool {
 	return resumableProblems(log, archive, last.EndOffset)
 }
 
-// checkpointOf is the checkpoint of s after last, n events, h holding
-// the SHA-256 of the log up to last's end; nil when the Session cannot
-// be checkpointed (Session.Checkpoint says why; the next lint is cold).
-// rec's reads so far, with extra, are what the Session has read.
-func checkpointOf(s *lint.Session, rec *lintRecorder, h hash.Hash, mem *workspace.Memory, last lastEvent, n int, extra ...lintRead) *lintCheckpoint {
-	state, err := s.Checkpoint()
-	if err != nil {
-		return nil
-	}
+// saveCheckpoint stores the checkpoint of s after last, n events, h
+// holding the SHA-256 of the log up to last's end, as the entry name of
+// root's cache, and returns it; nil when the Session cannot be
+// checkpointed (Session.WriteCheckpoint says why; the next lint is
+// cold) or the entry could not be written. rec's reads so far, with
+// extra, are what the Session has read. The entry is the checkpoint,
+// then the Session's state as its tail, streamed into the file as it
+// is encoded: held whole, the replay state of a long log was megabytes
+// of fresh heap (a page fault every 4 KB) and copies of it.
+func saveCheckpoint(root, name string, s *lint.Session, rec *lintRecorder, h hash.Hash, mem *workspace.Memory, last lastEvent, n int, extra ...lintRead) *lintCheckpoint {
 	mid, err := h.(encoding.BinaryMarshaler).MarshalBinary()
 	if err != nil {
 		return nil
 	}
 	cp := &lintCheckpoint{Version: lintManifestVersion, Tier: string(mem.Tier), PrefixLen: last.EndOffset, PrefixLines: last.EndLine,
 		PrefixSum: [32]byte(h.Sum(nil)), PrefixHash: mid, Events: n, Log: *mem.Log, Archive: mem.Archive,
-		Reads: rec.list(extra...), parts: state}
+		Reads: rec.list(extra...)}
 	cp.Log.Events = nil
 	cp.Log.Problems = append([]parse.Problem(nil), cp.Log.Problems...)
 	if cp.Archive != nil {
@@ -453,23 +451,26 @@ func checkpointOf(s *lint.Session, rec *lintRecorder, h hash.Hash, mem *workspac
 		a.Events = nil
 		cp.Archive = &a
 	}
+	head, err := snapshot.Encode(cp)
+	if err != nil {
+		return nil
+	}
+	if !workspace.CachePutFunc(root, name, func(w io.Writer) error {
+		if _, err := w.Write(binary.AppendUvarint(nil, uint64(len(head)))); err != nil {
+			return err
+		}
+		if _, err := w.Write(head); err != nil {
+			return err
+		}
+		return s.WriteCheckpoint(w)
+	}) {
+		return nil
+	}
 	lintSaves++
 	return cp
 }
 
-// putCheckpoint stores a checkpoint entry, its Session state as the
-// tail.
-func putCheckpoint(root, name string, cp *lintCheckpoint) {
-	head := *cp
-	head.session, head.parts = nil, nil // the codec walks unexported fields too
-	h, err := snapshot.Encode(&head)
-	if err != nil {
-		return
-	}
-	workspace.CachePut(root, name, append([][]byte{binary.AppendUvarint(nil, uint64(len(h))), h}, cp.parts...)...)
-}
-
-// decodeCheckpoint reads a checkpoint entry that putCheckpoint wrote.
+// decodeCheckpoint reads a checkpoint entry that saveCheckpoint wrote.
 func decodeCheckpoint(data []byte, cp *lintCheckpoint) error {
 	tail, err := snapshot.DecodeTail(data, cp)
 	cp.session = tail

@@ -74,21 +74,17 @@ type encoder struct {
 	ptrs map[ptrKey]uint64 // pointers already written, numbered from 1
 	// w, when set, takes buf whenever it passes flushAt (EncodeTo);
 	// err is its first error.
-	w   io.Writer
-	err error
-	// parts, when chunked, holds the full buffers of EncodeParts.
-	parts   [][]byte
-	chunked bool
-	limit   int // room's bound on len(buf) (makeRoom)
+	w     io.Writer
+	err   error
+	limit int // room's bound on len(buf) (makeRoom)
 }
 
-// flushAt is the most EncodeTo buffers before it writes, and the size
-// of EncodeParts's parts.
+// flushAt is the most EncodeTo buffers before it writes.
 const flushAt = 64 << 10
 
-// firstBuf is the buffer EncodeTo and EncodeParts start with: most
-// encodings they make are small (a few findings), and the buffer
-// doubles from there up to flushAt. Grown by append instead, beyond
+// firstBuf is the buffer EncodeTo starts with: most encodings it
+// makes are small (a few findings), and the buffer doubles from there
+// up to flushAt. Grown by append instead, beyond
 // 256 bytes a slice grows by a quarter at a time, and all the copies
 // of a buffer of 64 KB add up to five times its size.
 const firstBuf = 4 << 10
@@ -117,30 +113,6 @@ func EncodeTo(w io.Writer, p any) (err error) {
 	return e.err
 }
 
-// EncodeParts is Encode, its bytes returned as consecutive parts of
-// about flushAt bytes each (a long string may make one longer) rather
-// than one slice: the history
-// cache writes a replay state of megabytes part by part, and built in
-// one slice it would be copied at every growth. Concatenated, the parts
-// are the bytes Encode returns.
-func EncodeParts(p any) (parts [][]byte, err error) {
-	v := reflect.ValueOf(p)
-	if v.Kind() != reflect.Pointer || v.IsNil() {
-		return nil, errors.New("snapshot: EncodeParts needs a non-nil pointer")
-	}
-	e := &encoder{ptrs: map[ptrKey]uint64{}, chunked: true, buf: make([]byte, 0, firstBuf)}
-	defer func() {
-		if r := recover(); r != nil {
-			parts, err = nil, fmt.Errorf("snapshot: %v", r)
-		}
-	}()
-	encPlanOf(v.Type().Elem()).fn(e, v.UnsafePointer())
-	if len(e.buf) > 0 {
-		e.parts = append(e.parts, e.buf)
-	}
-	return e.parts, nil
-}
-
 // room makes room for the next value in the buffer (see makeRoom): a
 // test the compiler inlines into every plan.
 func (e *encoder) room() {
@@ -150,15 +122,14 @@ func (e *encoder) room() {
 }
 
 // makeRoom makes room for the next value in the buffer: a full buffer
-// doubles (one copy of what it holds), up to flushAt for EncodeTo and
-// EncodeParts, which then write a full one (EncodeTo) or keep it as a
-// part and start another (EncodeParts). Grown by append instead, a
-// buffer beyond 256 bytes grows by a quarter at a time, and the copies
-// add up to five times its final size. It sets limit, the length past
-// which room calls it again (a string appended may have grown the
-// buffer since).
+// doubles (one copy of what it holds), up to flushAt for EncodeTo,
+// which then writes a full one. Grown by append instead, a buffer
+// beyond 256 bytes grows by a quarter at a time, and the copies add up
+// to five times its final size. It sets limit, the length past which
+// room calls it again (a string appended may have grown the buffer
+// since).
 func (e *encoder) makeRoom() {
-	streaming := e.w != nil || e.chunked
+	streaming := e.w != nil
 	limit := cap(e.buf)
 	if streaming {
 		limit = min(limit, flushAt)
@@ -173,9 +144,6 @@ func (e *encoder) makeRoom() {
 		b := make([]byte, len(e.buf), n)
 		copy(b, e.buf)
 		e.buf, limit = b, n
-	case e.chunked:
-		e.parts = append(e.parts, e.buf)
-		e.buf, limit = make([]byte, 0, flushAt), flushAt
 	default:
 		e.flush()
 	}

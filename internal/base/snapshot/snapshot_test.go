@@ -173,48 +173,6 @@ func TestEncodeTo(t *testing.T) {
 	}
 }
 
-// TestEncodeParts holds EncodeParts to Encode's bytes, in parts that
-// stay near flushAt: a string longer than a part is the one reason a
-// part may be longer.
-func TestEncodeParts(t *testing.T) {
-	type row struct {
-		s string
-		n int
-		b []byte
-	}
-	var rows []row
-	for i := range 50000 {
-		rows = append(rows, row{s: strings.Repeat("x", i%97), n: -i, b: []byte{byte(i)}})
-	}
-	long := []row{{s: "a"}, {s: strings.Repeat("y", 3*flushAt)}, {s: "b", b: bytes.Repeat([]byte{1}, flushAt)}}
-	for _, v := range []any{&rows, &long, &[]row{}, sample().nodes[0]} {
-		want, err := Encode(v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		parts, err := EncodeParts(v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := bytes.Join(parts, nil); !bytes.Equal(got, want) {
-			t.Fatalf("EncodeParts made %d bytes, Encode %d", len(got), len(want))
-		}
-		if v == &rows {
-			if len(parts) < len(want)/flushAt {
-				t.Errorf("%d bytes in %d parts", len(want), len(parts))
-			}
-			for i, p := range parts {
-				if len(p) > flushAt+128 { // the last string may overrun by its length
-					t.Errorf("part %d holds %d bytes, more than %d", i, len(p), flushAt+128)
-				}
-			}
-		}
-	}
-	if _, err := EncodeParts(&struct{ f func() }{}); err == nil {
-		t.Error("EncodeParts encoded a func")
-	}
-}
-
 type failWriter struct{}
 
 func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }

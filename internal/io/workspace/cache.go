@@ -215,24 +215,13 @@ func checkedEntry(b []byte) ([]byte, bool) {
 // at once each write a whole one. Errors are not reported (the cache
 // only ever makes memsys faster); ok tells whether the entry was
 // written, for a caller whose next entry refers to this one.
-// The entry is the parts of data one after the other: a caller that
-// has its bytes in parts (a head and an encoding made in parts,
-// snapshot.EncodeParts) need not copy them into one slice first.
-func CachePut(root, name string, data ...[]byte) (ok bool) {
-	n := 0
-	for _, d := range data {
-		n += len(d)
-	}
-	if n > cacheMaxEntry {
+func CachePut(root, name string, data []byte) (ok bool) {
+	if len(data) > cacheMaxEntry {
 		return false
 	}
 	return CachePutFunc(root, name, func(w io.Writer) error {
-		for _, d := range data {
-			if _, err := w.Write(d); err != nil {
-				return err
-			}
-		}
-		return nil
+		_, err := w.Write(data)
+		return err
 	})
 }
 
@@ -254,10 +243,11 @@ func CachePutFunc(root, name string, write func(io.Writer) error) (ok bool) {
 		return false
 	}
 	defer tempDone(f.Name())
-	// A small buffer: what callers write is mostly parts of tens of
-	// kilobytes, which bufio hands to the file without copying, or a
-	// few kilobytes whole (lint's findings), and a buffer of 64 KB was
-	// 16 page faults of a short-lived process for each entry.
+	// A small buffer: what callers write is mostly chunks of tens of
+	// kilobytes (snapshot.EncodeTo's), which bufio hands to the file
+	// without copying, or a few kilobytes whole (lint's findings), and
+	// a buffer of 64 KB was 16 page faults of a short-lived process for
+	// each entry.
 	w := &entryWriter{w: bufio.NewWriterSize(f, 8<<10), crc: crc32.New(castagnoli())}
 	err = write(w)
 	if err == nil && w.n > cacheMaxEntry {
