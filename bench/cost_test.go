@@ -3,6 +3,7 @@
 package bench
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +11,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/memsys/memsys/internal/io/gitx"
 )
 
 // costStep is one process BenchmarkCost times in every iteration.
@@ -46,8 +49,8 @@ var stepBefore = map[string]func(b *testing.B, dir string){
 func freshClone(b *testing.B, dir string) {
 	c := cloneOf(dir)
 	if _, err := os.Stat(c); os.IsNotExist(err) {
-		if out, err := exec.Command("git", "clone", "-q", dir, c).CombinedOutput(); err != nil {
-			b.Fatalf("git clone: %v\n%s", err, out)
+		if _, err := (&gitx.Git{Dir: dir}).Run(context.Background(), "clone", "-q", dir, c); err != nil {
+			b.Fatalf("git clone: %v", err)
 		}
 	}
 	if err := os.RemoveAll(filepath.Join(c, ".git", "memsys-cache")); err != nil {

@@ -56,7 +56,9 @@ func lcThresholds(cmd *cli.Command, threshold, keep int) (int, int, error) {
 // .memsys.json's loader does, naming each as it was set: the flag, or
 // the file's setting (its default when the file has none). Such a keep
 // was taken, and archive kept every event it was told to archive above.
-// status has no --keep: its --threshold only says when archival is due.
+// status has no --keep, but plans with the file's: a --threshold at or
+// below it called archival due while the plan it printed moved nothing,
+// and would after every archive.
 func archiveKeepErr(cmd *cli.Command, threshold, keep int) error {
 	keepName, thresholdName := "archive.keep", "archive.threshold"
 	if cmd.IsSet("keep") {

@@ -46,6 +46,9 @@ func runStatus(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
+	if err := archiveKeepErr(cmd, threshold, keep); err != nil {
+		return err
+	}
 	r.SetThreshold(threshold)
 	if format == "json" {
 		if err := lcJSON(cmd.Root().Writer, r); err != nil {

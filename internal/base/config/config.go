@@ -340,9 +340,12 @@ const maxCount = 1 << 30
 // The least archive.threshold and archive.keep. memsys archive's and
 // status's --threshold and --keep stand for the same settings and are
 // judged by CheckCount against the same bounds: a 0 the file refuses
-// was taken from the command line.
+// was taken from the command line. The threshold is above keep
+// (CheckKeep), so at least 2: a threshold of 1 left no keep below it,
+// and was refused by a rule whose advice (lower keep) led to another
+// refusal.
 const (
-	MinArchiveThreshold = 1
+	MinArchiveThreshold = MinArchiveKeep + 1
 	MinArchiveKeep      = 1
 )
 

@@ -17,8 +17,8 @@ func TestParseErrors(t *testing.T) {
 		{"{\"context\": {\"windowEvents\": 0}}", `c.json:1: context.windowEvents must be a whole number of at least 1, not 0`},
 		{"{\"archive\": {\"threshold\": 1073741825}}", `c.json:1: archive.threshold must be a whole number of at most 1073741824, not 1073741825`},
 		{"{\"archive\": {\"threshold\": 99999999999999999999999}}", `c.json:1: archive.threshold must be a whole number of at most 1073741824, not 99999999999999999999999`},
-		{"{\"archive\": {\"threshold\": -99999999999999999999999}}", `c.json:1: archive.threshold must be a whole number of at least 1, not -99999999999999999999999`},
-		{"{\"archive\": {\"threshold\": 1e3}}", `c.json:1: archive.threshold must be a whole number of at least 1, not 1e3`},
+		{"{\"archive\": {\"threshold\": -99999999999999999999999}}", `c.json:1: archive.threshold must be a whole number of at least 2, not -99999999999999999999999`},
+		{"{\"archive\": {\"threshold\": 1e3}}", `c.json:1: archive.threshold must be a whole number of at least 2, not 1e3`},
 		// Duplicate keys in a section, as at the top level: encoding/json
 		// kept the last silently.
 		{"{\"archive\": {\"threshold\": 5,\n \"threshold\": 60}}", `c.json:2: key "threshold" appears twice in "archive": keep one`},
@@ -83,6 +83,7 @@ func TestCheckCount(t *testing.T) {
 		n         int64
 	}{
 		{"threshold", "--threshold", MinArchiveThreshold, 0},
+		{"threshold", "--threshold", MinArchiveThreshold, 1},
 		{"threshold", "--threshold", MinArchiveThreshold, -1},
 		{"threshold", "--threshold", MinArchiveThreshold, 2},
 		{"threshold", "--threshold", MinArchiveThreshold, 1 << 30},
