@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -291,5 +292,74 @@ func BenchmarkCost(b *testing.B) {
 	if a, c := med[1000], med[100000]; a != nil && c != nil {
 		b.Logf("append 100k / append 1k: %.2f", c["append"]/a["append"])
 		b.ReportMetric(c["append"]/a["append"], "append-100k-x-1k")
+	}
+}
+
+// BenchmarkAppendSupersedes measures append --supersedes, whose check
+// against the history's Supersedes fields (MS126) reads them from the
+// history cache's checkpoint and the events after it, against a plain
+// append and the same check without the cache (--no-cache: a parse of
+// the whole history), at 1k and 100k events in one run: each iteration
+// appends an event, corrects it (cached), corrects the correction
+// (cold), each a process timed by its CPU time, then runs regen
+// untimed, as an agent's append --regen would, so every iteration
+// starts from a checkpoint that covers the log. It reports each
+// step's median, the ratios to a plain append, and at the end each
+// step's 100k / 1k: a flat append --supersedes stays near the plain
+// append's.
+func BenchmarkAppendSupersedes(b *testing.B) {
+	buildMemsys(b)
+	steps := []string{"append", "append-supersedes", "append-supersedes-cold"}
+	med := map[int]map[string]float64{}
+	for _, n := range []int{1000, 100000} {
+		b.Run("events="+strconv.Itoa(n), func(b *testing.B) {
+			dir := costRepo(b, n)
+			times, cpus := map[string][]float64{}, map[string][]float64{}
+			run := func(name string, args ...string) string {
+				cmd := exec.Command(memsysBin, append([]string{"-C", dir}, args...)...)
+				start := time.Now()
+				out, err := cmd.CombinedOutput()
+				d := float64(time.Since(start))
+				if err != nil {
+					b.Fatalf("%s: %v: %s", name, err, out)
+				}
+				if name != "" {
+					times[name] = append(times[name], d)
+					ps := cmd.ProcessState
+					cpus[name] = append(cpus[name], float64(ps.UserTime()+ps.SystemTime()))
+				}
+				return strings.TrimSpace(string(out))
+			}
+			ev := func(i int, extra ...string) []string {
+				return append([]string{"append", "--type", "test", "--scope", "bench",
+					"--summary", "supersedes iteration " + strconv.Itoa(i), "--agent", "bench",
+					"--detail", "target=bench", "--detail", "result=pass", "--time", "2099-01-01 00:00"}, extra...)
+			}
+			b.ResetTimer()
+			for i := range b.N {
+				id := run("append", ev(i)...)
+				id = run("append-supersedes", ev(i, "--supersedes", id)...)
+				run("append-supersedes-cold", append([]string{"--no-cache"}, ev(i, "--supersedes", id)...)...)
+				b.StopTimer()
+				run("", "regen")
+				b.StartTimer()
+			}
+			b.StopTimer()
+			m := map[string]float64{}
+			for _, s := range steps {
+				m[s] = median(cpus[s])
+				b.ReportMetric(m[s]/1e6, s+"-cpu-ms")
+				b.ReportMetric(median(times[s])/1e6, s+"-wall-ms")
+			}
+			med[n] = m
+			b.ReportMetric(m["append-supersedes"]/m["append"], "supersedes-x-append")
+			b.ReportMetric(m["append-supersedes-cold"]/m["append"], "supersedes-cold-x-append")
+		})
+	}
+	if a, c := med[1000], med[100000]; a != nil && c != nil {
+		for _, s := range steps {
+			b.Logf("%s 100k / 1k: %.2f", s, c[s]/a[s])
+			b.ReportMetric(c[s]/a[s], s+"-100k-x-1k")
+		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/memsys/memsys/internal/base/front"
 	"github.com/memsys/memsys/internal/io/workspace"
+	"github.com/memsys/memsys/parse"
 )
 
 // AppendResult is what memsys append reports (its JSON form).
@@ -90,7 +91,9 @@ func appendLocked(root string, d Draft, countLine bool) (AppendResult, error) {
 			return AppendResult{}, err
 		}
 	}
-	p, err := PlanAppend(workspace.LogName, log, archName, arch, &d, countLine)
+	p, err := planAppendEdges(workspace.LogName, log, archName, arch, &d, countLine, func() ([]parse.Supersession, bool) {
+		return cachedEdges(root, log, archName, arch)
+	})
 	if err != nil {
 		return AppendResult{}, err
 	}

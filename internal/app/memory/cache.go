@@ -43,7 +43,7 @@ import (
 // state and replays the bytes after it, the head's events included.
 
 // checkpointVersion changes whenever replayCheckpoint does.
-const checkpointVersion = 9
+const checkpointVersion = 10
 
 // replayCheckpoint is one cache entry: a head, or a heavy checkpoint
 // (Replayer set).
@@ -68,6 +68,14 @@ type replayCheckpoint struct {
 	// prefix's end (historyCounts), nil when the replay did not count
 	// them.
 	Counts *historyCounts
+	// Edges are the Supersedes fields of the events up to the prefix's
+	// end (archive, then log), in history order, as the parsed events
+	// carry them (materialize.Replayer.Seen of an exact replay): with
+	// those of the events after the prefix, the whole history's, which
+	// append --supersedes checks a new correction against
+	// (cachedEdges) without parsing the history. A resumed replay
+	// carries them over: it resumes only past events without one.
+	Edges []parse.Supersession
 	// GraphSum and ContextSum are the SHA-256 of graph.md and context.md
 	// as rendered from this state: when no event came since and the
 	// files on disk hash the same, regen has nothing to do
@@ -353,6 +361,7 @@ func replayRead(root string, opt materialize.Options, mem *workspace.Memory, tie
 		return mem, &rendered{x: x}, nil
 	}
 	r := &rendered{x: x, counts: last.counts.view()}
+	last.edges = x.Seen() // every event's, the replay being exact
 	if saveable(mem, last) {
 		if p, err := workspace.HashPrefix(mem.LogBytes[:last.EndOffset]); err == nil {
 			save(root, name, mem, r, tier(mem), last, n, p, nil, earlier)
@@ -385,6 +394,20 @@ func loadCheckpointFrom(root string, opt materialize.Options, held *workspace.Me
 			return nil, false
 		}
 	}
+	after := func(marks ...workspace.Mark) ([]byte, []workspace.PrefixHash, bool, error) {
+		if held != nil {
+			return workspace.AfterMarks(held.LogBytes, marks...)
+		}
+		return workspace.ReadAfterMarks(root, workspace.LogName, marks...)
+	}
+	return checkCheckpoint(root, opt, mem, after, held != nil)
+}
+
+// checkCheckpoint finds the head checkpoint of a replay of root with
+// opt over mem's archive and checks the log against it through after
+// (workspace.ReadAfterMarks or one of its forms); held is
+// checkpointed.held.
+func checkCheckpoint(root string, opt materialize.Options, mem *workspace.Memory, after func(...workspace.Mark) ([]byte, []workspace.PrefixHash, bool, error), held bool) (*checkpointed, bool) {
 	name := cacheName(root, opt, mem)
 	data, ok := workspace.CacheGet(root, name+headSuffix)
 	if !ok {
@@ -395,19 +418,11 @@ func loadCheckpointFrom(root string, opt materialize.Options, held *workspace.Me
 		cp.Heavy.Len < 0 || cp.Heavy.Len > int64(cp.PrefixLen) || cp.Prefix.Len != int64(cp.PrefixLen) {
 		return nil, false
 	}
-	marks := []workspace.Mark{cp.Heavy, {Len: int64(cp.PrefixLen), Sum: cp.PrefixSum}}
-	var rest []byte
-	var at []workspace.PrefixHash
-	var err error
-	if held != nil {
-		rest, at, ok, err = workspace.AfterMarks(held.LogBytes, marks...)
-	} else {
-		rest, at, ok, err = workspace.ReadAfterMarks(root, workspace.LogName, marks...)
-	}
+	rest, at, ok, err := after(cp.Heavy, workspace.Mark{Len: int64(cp.PrefixLen), Sum: cp.PrefixSum})
 	if err != nil || !ok {
 		return nil, false
 	}
-	c := &checkpointed{mem: mem, head: cp, name: name, rest: rest, at: at, held: held != nil}
+	c := &checkpointed{mem: mem, head: cp, name: name, rest: rest, at: at, held: held}
 	if !resumable(c.suffix()) {
 		return nil, false
 	}
@@ -457,6 +472,9 @@ type lastEvent struct {
 	// counts is memsys report's count of the events so far, nil when
 	// not counted.
 	counts *historyTally
+	// edges are the Supersedes fields of the history so far
+	// (replayCheckpoint.Edges).
+	edges []parse.Supersession
 }
 
 // set records e as the log's last event in its Event Log.
@@ -547,7 +565,7 @@ func save(root, name string, mem *workspace.Memory, r *rendered, tier parse.Tier
 		Version: checkpointVersion, PrefixLen: last.EndOffset, PrefixLines: last.EndLine,
 		PrefixSum: sum.Sum, Prefix: prefix, Events: n,
 		LogEvents: last.logN, ArchiveEvents: last.archN, Last: briefEvent(last.ev), LogOrder: last.order, Counts: last.counts.view(),
-		Source: source, Earlier: earlier, Log: *mem.Log, Archive: mem.Archive,
+		Source: source, Earlier: earlier, Log: *mem.Log, Archive: mem.Archive, Edges: last.edges,
 	}
 	if tier == parse.Full || r.graph != nil {
 		cp.GraphSum, cp.HasGraph = sha256.Sum256(r.graphFile()), true
@@ -601,7 +619,10 @@ func resume(mem *workspace.Memory, cp *replayCheckpoint, suffix []byte) (x *mate
 		return nil, last, 0, false, nil
 	}
 	last = lastEvent{Offset: cp.PrefixLen, EndOffset: cp.PrefixLen, EndLine: cp.PrefixLines, clean: true,
-		ev: cp.Last, logN: cp.LogEvents, archN: cp.ArchiveEvents, order: cp.LogOrder, counts: cp.Counts.resume()}
+		ev: cp.Last, logN: cp.LogEvents, archN: cp.ArchiveEvents, order: cp.LogOrder, counts: cp.Counts.resume(),
+		// The caller accepts the replay only when the suffix held no
+		// Supersedes field: the history's are the checkpoint's.
+		edges: cp.Edges}
 	a := materialize.ResumeAsync(x)
 	log, n := resumeLog(cp, suffix, func(e *parse.Event) {
 		a.Add(e)

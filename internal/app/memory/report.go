@@ -242,6 +242,7 @@ func (f *replayFeed) keep(mem *workspace.Memory, x *materialize.Replayer, last l
 	if mem.Incomplete() != nil {
 		return
 	}
+	last.edges = x.Seen() // the caller keeps an exact replay only
 	f.mem, f.x, f.last, f.n = mem, x, last, n
 }
 

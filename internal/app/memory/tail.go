@@ -246,15 +246,29 @@ type Planned struct {
 // as append always did, so the answer and every error message are the
 // same; only the cost differs. countLine asks for Planned.Line.
 func PlanAppend(file string, log LogFile, archName string, arch LogFile, d *Draft, countLine bool) (Planned, error) {
+	return planAppendEdges(file, log, archName, arch, d, countLine, nil)
+}
+
+// planAppendEdges is PlanAppend taking the Supersedes fields of the
+// history from cached when it can answer (ok), as the history cache
+// can (cachedEdges); cached may be nil.
+func planAppendEdges(file string, log LogFile, archName string, arch LogFile, d *Draft, countLine bool, cached func() ([]parse.Supersession, bool)) (Planned, error) {
 	p, err := planAppend(file, log, archName, arch, d, countLine)
 	if err != nil || len(d.Supersedes) == 0 {
 		return p, err
 	}
 	// A correction is checked against every Supersedes of the history
-	// (MS126), which the tail does not hold: read both files whole.
-	edges, err := historyEdges(file, log, archName, arch)
-	if err != nil {
-		return Planned{}, err
+	// (MS126), which the tail does not hold: from the history cache's
+	// checkpoint and the events after it, else both files read whole.
+	var edges []parse.Supersession
+	ok := false
+	if cached != nil {
+		edges, ok = cached()
+	}
+	if !ok {
+		if edges, err = historyEdges(file, log, archName, arch); err != nil {
+			return Planned{}, err
+		}
 	}
 	if err := CheckSupersedes(edges, p.ID, d.Supersedes); err != nil {
 		return Planned{}, err

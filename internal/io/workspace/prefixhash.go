@@ -104,6 +104,19 @@ func ReadAfterMarks(root, rel string, marks ...Mark) (rest []byte, at []PrefixHa
 		return nil, nil, false, err
 	}
 	defer f.Close()
+	return f.ReadAfterMarks(marks...)
+}
+
+// ReadAfterMarks is the function ReadAfterMarks over a file already
+// open, up to its Size: append, which holds the log open under the
+// lock, checks the history cache against the very bytes it plans
+// from, not a second open that a concurrent rewrite could make
+// another file.
+func (f *File) ReadAfterMarks(marks ...Mark) (rest []byte, at []PrefixHash, ok bool, err error) {
+	if len(marks) == 0 {
+		return nil, nil, false, errors.New("ReadAfterMarks: no mark")
+	}
+	rel := f.rel
 	observeRead(f.f.Name())
 	first, size := marks[0].Len, f.Size()
 	if first < 0 || size < marks[len(marks)-1].Len {
