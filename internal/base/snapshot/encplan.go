@@ -3,7 +3,6 @@ package snapshot
 import (
 	"math"
 	"reflect"
-	"sync"
 	"unsafe"
 )
 
@@ -13,45 +12,14 @@ import (
 // first run (the one that writes the history cache's checkpoint) about
 // a millisecond for each 200 KB of replay state, a tenth of a first
 // lint at 1k events; a plan reads the fields through unsafe pointers.
-type encPlan struct {
-	fn func(e *encoder, p unsafe.Pointer)
-}
+type encPlan = planned[func(e *encoder, p unsafe.Pointer)]
 
-// encPlans and encPlanMu are plans and planMu for encPlan.
-var (
-	encPlans  sync.Map
-	encPlanMu sync.Mutex
-)
+// encPlans holds the encoder's plans (buildEnc).
+var encPlans = &planSet[func(e *encoder, p unsafe.Pointer)]{build: buildEnc}
 
 // encPlanOf returns the encPlan of t, building it (and those of the
-// types it holds) on first use; as planOf, a plan is published only once
-// every plan it calls is complete.
-func encPlanOf(t reflect.Type) *encPlan {
-	if p, ok := encPlans.Load(t); ok {
-		return p.(*encPlan)
-	}
-	encPlanMu.Lock()
-	defer encPlanMu.Unlock()
-	building := map[reflect.Type]*encPlan{}
-	p := encPlanIn(t, building)
-	for t, q := range building {
-		encPlans.Store(t, q)
-	}
-	return p
-}
-
-func encPlanIn(t reflect.Type, building map[reflect.Type]*encPlan) *encPlan {
-	if p, ok := encPlans.Load(t); ok {
-		return p.(*encPlan)
-	}
-	if p, ok := building[t]; ok {
-		return p
-	}
-	p := &encPlan{}
-	building[t] = p
-	p.fn = buildEnc(t, func(t reflect.Type) *encPlan { return encPlanIn(t, building) })
-	return p
-}
+// types it holds) on first use.
+func encPlanOf(t reflect.Type) *encPlan { return encPlans.of(t) }
 
 // buildEnc writes what Decode's plan for t reads: a bool as one byte,
 // integers as varints, a float as the uvarint of its 64-bit pattern, a

@@ -18,7 +18,6 @@ import (
 	"io"
 	"math"
 	"reflect"
-	"sync"
 	"unsafe"
 )
 
@@ -207,50 +206,14 @@ func (d *decoder) length(x uint64) int {
 // (the compiler adds the write barriers), and a plan writes every part
 // of the value, so a reused map key or element never keeps a stale
 // field.
-type plan struct {
-	fn func(d *decoder, p unsafe.Pointer)
-}
+type plan = planned[func(d *decoder, p unsafe.Pointer)]
 
-// plans holds the finished plan of each reflect.Type; planMu
-// serializes building them, so a plan is published only once it and
-// every plan it calls are complete (a concurrent Decode never finds a
-// half-built one).
-var (
-	plans  sync.Map
-	planMu sync.Mutex
-)
+// decPlans holds the decoder's plans (build).
+var decPlans = &planSet[func(d *decoder, p unsafe.Pointer)]{build: build}
 
 // planOf returns the plan of t, building it (and those of the types it
 // holds) on first use.
-func planOf(t reflect.Type) *plan {
-	if p, ok := plans.Load(t); ok {
-		return p.(*plan)
-	}
-	planMu.Lock()
-	defer planMu.Unlock()
-	building := map[reflect.Type]*plan{}
-	p := planIn(t, building)
-	for t, q := range building {
-		plans.Store(t, q)
-	}
-	return p
-}
-
-// planIn returns the plan of t, built into building unless it is
-// published already. A recursive type finds its own plan, not yet
-// filled in, and calls it through the pointer once decoding starts.
-func planIn(t reflect.Type, building map[reflect.Type]*plan) *plan {
-	if p, ok := plans.Load(t); ok {
-		return p.(*plan)
-	}
-	if p, ok := building[t]; ok {
-		return p
-	}
-	p := &plan{}
-	building[t] = p
-	p.fn = build(t, func(t reflect.Type) *plan { return planIn(t, building) })
-	return p
-}
+func planOf(t reflect.Type) *plan { return decPlans.of(t) }
 
 // sliceHeader is the layout of every slice.
 type sliceHeader struct {
