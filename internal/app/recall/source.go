@@ -27,7 +27,7 @@ type file struct {
 	name     string
 	src      []byte
 	opts     []parse.Option
-	headings []int // offsets of lines that start with '#'
+	headings []int // offsets of lines that start with '#' after at most 3 spaces
 }
 
 // OpenEvents reads the log and the archive of root and finds their
@@ -48,8 +48,11 @@ func OpenEvents(root string) (*Source, error) {
 	return s, nil
 }
 
-// newFile finds the lines of src that start with '#': a jump from '#'
-// to '#' (one or a few a heading) rather than a walk over every line.
+// newFile finds the lines of src that start with '#', after up to
+// three spaces (an ATX heading's indent, which the parser reads as an
+// event heading; recall cited such an event as "not in the log or the
+// archive"): a jump from '#' to '#' (one or a few a heading) rather
+// than a walk over every line.
 func newFile(name string, src []byte, opts ...parse.Option) file {
 	f := file{name: name, src: src, opts: opts}
 	for off := 0; off < len(src); {
@@ -58,8 +61,12 @@ func newFile(name string, src []byte, opts ...parse.Option) file {
 			break
 		}
 		at := off + i
-		if at == 0 || src[at-1] == '\n' {
-			f.headings = append(f.headings, at)
+		line := at
+		for line > 0 && at-line < 3 && src[line-1] == ' ' {
+			line--
+		}
+		if line == 0 || src[line-1] == '\n' {
+			f.headings = append(f.headings, line)
 		}
 		// Skip the rest of this run of '#'.
 		for off = at; off < len(src) && src[off] == '#'; off++ {
@@ -68,9 +75,13 @@ func newFile(name string, src []byte, opts ...parse.Option) file {
 	return f
 }
 
-// headingNum reads "### evt-NNN |" at src[at:] and returns NNN, or 0.
+// headingNum reads "### evt-NNN |" at src[at:], after the indent
+// newFile allows, and returns NNN, or 0.
 func headingNum(src []byte, at int) int {
 	i := at
+	for i < len(src) && src[i] == ' ' {
+		i++
+	}
 	for i < len(src) && src[i] == '#' {
 		i++
 	}
