@@ -20,10 +20,16 @@ import (
 // and renders these bytes; otherwise the file's seal is checked against
 // the digest of the events, from a headers-only parse of the bytes mem
 // holds, as status checks it. mem is left as it was.
+//
+// A .memsys.json that does not load is "not known fresh", not an
+// error: the seal names the render options, which such a file does not
+// give, but the graph does not depend on them, and recall (like loops
+// and graph) answers beside a broken file by replaying. Before, recall
+// refused only when graph.md was fresh, and answered when it was stale.
 func GraphFresh(root string, mem *workspace.Memory, graph []byte) (bool, error) {
 	cfg, err := LoadConfig(root)
 	if err != nil {
-		return false, err
+		return false, nil
 	}
 	opt := lint.RenderOptions(cfg)
 	if c, ok := loadCheckpointFrom(root, opt, mem); ok && c.head.HasGraph &&

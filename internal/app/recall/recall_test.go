@@ -2,6 +2,7 @@ package recall
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -117,5 +118,43 @@ func TestQueryResolved(t *testing.T) {
 	}
 	if md := string(Markdown(p)); !strings.HasPrefix(md, "# Recall: billing\n") {
 		t.Errorf("header: %q", strings.SplitN(md, "\n", 2)[0])
+	}
+}
+
+// TestEventLookupIndented: an event heading indented by one to three
+// spaces is an event heading to the parser (lint, show and log take
+// it), so the lookup finds it: recall cited such an event as "not in
+// the log or the archive", without its time, agent, type or summary.
+// Four spaces make an indented code block, no event.
+func TestEventLookupIndented(t *testing.T) {
+	var log strings.Builder
+	log.WriteString("# Changelog\n\n## Event Log\n")
+	for i, indent := range []string{"", " ", "  ", "   ", ""} {
+		fmt.Fprintf(&log, "\n%s### evt-%03d | 2026-03-01 09:0%d | alice | modify\n\n**Scope**: billing\n**Summary**: Change %d\n\n**Details**:\n- entity: billing\n- changes: c%d\n\n---\n", indent, i+1, i, i+1, i+1)
+	}
+	log.WriteString("\n    ### evt-009 | 2026-03-01 09:09 | alice | modify\n")
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, parse.LogFile), []byte(log.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := OpenEvents(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i <= 5; i++ {
+		id := fmt.Sprintf("evt-%03d", i)
+		if e, ok := s.Event(id); !ok || e.Num != i || e.Summary != fmt.Sprintf("Change %d", i) {
+			t.Errorf("%s: not found, or not its event", id)
+		}
+	}
+	if _, ok := s.Event("evt-009"); ok {
+		t.Error("evt-009, in an indented code block, found")
+	}
+	p, err := Recall(root, Query{Entities: []string{"billing"}, Depth: 0, Budget: DefaultBudget})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if md := string(Markdown(p)); strings.Contains(md, "not in the log") || len(p.Events) != 2 {
+		t.Errorf("pack cites an event it could not find, or not evt-001 and evt-005:\n%s", md)
 	}
 }

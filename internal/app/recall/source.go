@@ -27,7 +27,7 @@ type file struct {
 	name     string
 	src      []byte
 	opts     []parse.Option
-	headings []int // offsets of lines that start with '#'
+	headings []int // offsets of lines that start with '#' after at most 3 spaces
 }
 
 // OpenEvents reads the log and the archive of root and finds their
@@ -48,8 +48,11 @@ func OpenEvents(root string) (*Source, error) {
 	return s, nil
 }
 
-// newFile finds the lines of src that start with '#': a jump from '#'
-// to '#' (one or a few a heading) rather than a walk over every line.
+// newFile finds the lines of src that start with '#', after up to
+// three spaces (an ATX heading's indent, which the parser reads as an
+// event heading; recall cited such an event as "not in the log or the
+// archive"): a jump from '#' to '#' (one or a few a heading) rather
+// than a walk over every line.
 func newFile(name string, src []byte, opts ...parse.Option) file {
 	f := file{name: name, src: src, opts: opts}
 	for off := 0; off < len(src); {
@@ -58,8 +61,12 @@ func newFile(name string, src []byte, opts ...parse.Option) file {
 			break
 		}
 		at := off + i
-		if at == 0 || src[at-1] == '\n' {
-			f.headings = append(f.headings, at)
+		line := at
+		for line > 0 && at-line < 3 && src[line-1] == ' ' {
+			line--
+		}
+		if line == 0 || src[line-1] == '\n' {
+			f.headings = append(f.headings, line)
 		}
 		// Skip the rest of this run of '#'.
 		for off = at; off < len(src) && src[off] == '#'; off++ {
@@ -68,9 +75,13 @@ func newFile(name string, src []byte, opts ...parse.Option) file {
 	return f
 }
 
-// headingNum reads "### evt-NNN |" at src[at:] and returns NNN, or 0.
+// headingNum reads "### evt-NNN |" at src[at:], after the indent
+// newFile allows, and returns NNN, or 0.
 func headingNum(src []byte, at int) int {
 	i := at
+	for i < len(src) && src[i] == ' ' {
+		i++
+	}
 	for i < len(src) && src[i] == '#' {
 		i++
 	}
@@ -85,7 +96,7 @@ func headingNum(src []byte, at int) int {
 }
 
 // Event parses the event numbered like id from its chunk of source
-// (heading to next heading), the log before the archive and the last
+// (heading to the next event heading), the log before the archive and the last
 // heading with that number first, as show finds it. The parser has the
 // last word: a heading-like line in a code block can make a lookup
 // miss, never return something that is not the event.
@@ -99,6 +110,16 @@ func (s *Source) Event(id string) (*parse.Event, bool) {
 		// Logs number upward: try a binary search, then every heading.
 		hs := f.headings
 		k, _ := slices.BinarySearchFunc(hs, n, func(at, n int) int { return headingNum(f.src, at) - n })
+		// The search lands on the first of headings numbered n; the
+		// last is taken first, as show does (a copy in a code block
+		// of the event before it comes first).
+		for j := k + 1; k < len(hs) && j < len(hs); j++ {
+			if m := headingNum(f.src, hs[j]); m == n {
+				k = j
+			} else if m != 0 {
+				break
+			}
+		}
 		if e, ok := f.eventAt(k, n); ok {
 			return e, true
 		}
@@ -113,20 +134,45 @@ func (s *Source) Event(id string) (*parse.Event, bool) {
 	return nil, false
 }
 
-// eventAt parses the chunk of heading k when it is event n.
+// maxSpans bounds how many event headings in code blocks eventAt reads
+// past before it calls the event not found.
+const maxSpans = 64
+
+// eventAt parses the chunk of heading k when it is event n. The chunk
+// runs to the next event heading, not to the next '#' line: a "####
+// Notes" sub-heading, a "#tag" line or a heading in a code block belong
+// to the event, and cutting there served the event without the rest
+// of its text (memsys://event/evt-NNN lost its Refs and Tags). While
+// the chunk ends inside a code block or HTML comment, the next event
+// heading is in it too, and the chunk runs on to the one after.
 func (f *file) eventAt(k, n int) (*parse.Event, bool) {
 	if k < 0 || k >= len(f.headings) || headingNum(f.src, f.headings[k]) != n {
 		return nil, false
 	}
-	end := len(f.src)
-	if k+1 < len(f.headings) {
-		end = f.headings[k+1]
+	start := f.headings[k]
+	j := k + 1
+	for span := 0; ; span++ {
+		for j < len(f.headings) && headingNum(f.src, f.headings[j]) == 0 {
+			j++
+		}
+		end := len(f.src)
+		if j < len(f.headings) {
+			end = f.headings[j]
+		}
+		chunk := f.src[start:end]
+		if end < len(f.src) && parse.OpenBlockLine(chunk) != 0 {
+			if span == maxSpans {
+				return nil, false
+			}
+			j++
+			continue
+		}
+		evs := parse.Parse(f.name, chunk, f.opts...).Events
+		if len(evs) != 1 || evs[0].Num != n {
+			return nil, false
+		}
+		return &evs[0], true
 	}
-	evs := parse.Parse(f.name, f.src[f.headings[k]:end], f.opts...).Events
-	if len(evs) != 1 || evs[0].Num != n {
-		return nil, false
-	}
-	return &evs[0], true
 }
 
 // lastEvent is the ID of the last event of the history: the log's last

@@ -79,3 +79,28 @@ func TestGraphFileEditedUnderneath(t *testing.T) {
 		pack(t, root, q, false)
 	}
 }
+
+// TestBrokenConfigReplays: a .memsys.json that does not load leaves
+// recall's pack what it is with a good one. The graph does not depend
+// on the file, and recall read it only to check graph.md's seal, so a
+// broken file made recall exit 2 while graph.md was fresh, and answer
+// once it was stale. With the history cache and without it.
+func TestBrokenConfigReplays(t *testing.T) {
+	for _, noCache := range []bool{false, true} {
+		if noCache {
+			t.Setenv(workspace.EnvNoCache, "1")
+		}
+		root := memoryOf(t, 40)
+		q := Query{Entities: []string{"protobuf"}, Depth: 1, Budget: DefaultBudget}
+		want := pack(t, root, q, true)
+		if err := os.WriteFile(filepath.Join(root, ".memsys.json"), []byte(`{"context": {"words": "x"}}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got := pack(t, root, q, false); got != want {
+			t.Errorf("no cache %v: broken .memsys.json: the pack is not the one graph.md gave:\n got %s\nwant %s", noCache, got, want)
+		}
+		if _, err := Recall(root, q); err != nil {
+			t.Errorf("no cache %v: broken .memsys.json: Recall: %v", noCache, err)
+		}
+	}
+}

@@ -85,9 +85,9 @@ const cacheDirName = "memsys-cache"
 
 // CacheDir returns the cache folder of the memory at root: inside the
 // repository's git directory (a worktree has its own), where git never
-// looks and `git clean` never reaches; outside a repository, a folder
-// of the user's cache directory named by the root's path. "" if there
-// is none.
+// looks and `git clean` never reaches; outside a repository (or under
+// a ".git" file naming a git directory that is gone), a folder of the
+// user's cache directory named by the root's path. "" if there is none.
 func CacheDir(root string) string {
 	for d := root; ; {
 		g := filepath.Join(d, ".git")
@@ -103,7 +103,16 @@ func CacheDir(root string) string {
 					if !filepath.IsAbs(dir) {
 						dir = filepath.Join(d, dir)
 					}
-					return filepath.Join(dir, cacheDirName)
+					// Only a git directory that is there: a worktree
+					// whose repository was moved, a pruned worktree or
+					// a copied checkout names one that is not, and
+					// CachePut's MkdirAll would build that path (a
+					// stray ".git" where the repository used to be).
+					// Git calls such a tree no repository; so does
+					// the cache.
+					if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
+						return filepath.Join(dir, cacheDirName)
+					}
 				}
 			}
 			break

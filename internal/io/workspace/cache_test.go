@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -136,5 +137,62 @@ func TestUserCacheBounded(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(area, name)); err != nil {
 			t.Errorf("%s, which memsys did not name, was removed: %v", name, err)
 		}
+	}
+}
+
+// TestCacheDirGitFile checks where the cache of a memory lives when
+// ".git" is a file naming the git directory (a linked worktree, a
+// submodule, --separate-git-dir): in that directory when it is there,
+// named absolutely or relative to the file; in the user's cache area
+// when it is not (the repository moved, the worktree was pruned), and
+// then a write builds nothing at the path the file names. Before, it
+// did: a stray ".git" tree where the repository used to be.
+// testscripts/cache-worktree.txtar runs it with git's own worktrees.
+func TestCacheDirGitFile(t *testing.T) {
+	uc := t.TempDir()
+	old := userCacheDir
+	userCacheDir = func() (string, error) { return uc, nil }
+	t.Cleanup(func() { userCacheDir = old })
+	area := filepath.Join(uc, "memsys")
+	base := t.TempDir()
+	gitdir := filepath.Join(base, "repo.git", "worktrees", "wt")
+	if err := os.MkdirAll(gitdir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	gone := filepath.Join(base, "moved-away", ".git", "worktrees", "wt")
+	for _, c := range []struct {
+		name, gitfile, want string
+	}{
+		{"absolute", "gitdir: " + gitdir + "\n", gitdir},
+		{"relative", "gitdir: ../repo.git/worktrees/wt\n", gitdir},
+		{"gone", "gitdir: " + gone + "\n", ""},
+		{"gone relative", "gitdir: ../moved-away/.git/worktrees/wt\n", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			root := filepath.Join(base, "wt-"+strings.ReplaceAll(c.name, " ", "-"))
+			if err := os.Mkdir(root, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(root, ".git"), []byte(c.gitfile), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			dir := CacheDir(root)
+			if c.want != "" {
+				if want := filepath.Join(c.want, cacheDirName); dir != want {
+					t.Fatalf("CacheDir = %s, want %s", dir, want)
+				}
+			} else if filepath.Dir(dir) != area {
+				t.Fatalf("CacheDir = %s, want a folder of the user's cache area %s", dir, area)
+			}
+			if !CachePut(root, "e", []byte("x")) {
+				t.Fatal("CachePut failed")
+			}
+			if got, ok := CacheGet(root, "e"); !ok || string(got) != "x" {
+				t.Fatalf("CacheGet = %q, %v after CachePut", got, ok)
+			}
+			if _, err := os.Stat(filepath.Join(base, "moved-away")); err == nil {
+				t.Fatal("CachePut built the git directory the .git file names, which is gone")
+			}
+		})
 	}
 }
