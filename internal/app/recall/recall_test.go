@@ -158,3 +158,21 @@ func TestEventLookupIndented(t *testing.T) {
 		t.Errorf("pack cites an event it could not find, or not evt-001 and evt-005:\n%s", md)
 	}
 }
+
+// TestMarkdownHeaderCounts: the pack's header names its budget and size
+// in words, "1 word" for one (it said "budget 1 words").
+func TestMarkdownHeaderCounts(t *testing.T) {
+	for _, c := range []struct {
+		budget, words int
+		want          string
+	}{
+		{1, 1, "| budget 1 word | 1 word -->"},
+		{3000, 0, "| budget 3000 words | 0 words -->"},
+		{2, 12, "| budget 2 words | 12 words -->"},
+	} {
+		md := string(Markdown(&Pack{Query: []string{"x"}, Depth: 1, Budget: c.budget, Words: c.words}))
+		if !strings.Contains(md, c.want) {
+			t.Errorf("budget %d, words %d: header\n%s\nwant it to hold %q", c.budget, c.words, md, c.want)
+		}
+	}
+}

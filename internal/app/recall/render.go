@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+
+	"github.com/memsys/memsys/internal/base/words"
 )
 
 // Markdown renders the pack for an agent to read. Bookkeeping (horizon,
@@ -12,7 +14,7 @@ import (
 func Markdown(p *Pack) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "# Recall: %s\n\n", strings.Join(p.Query, ", "))
-	fmt.Fprintf(&b, "<!-- Event horizon: %s | depth %d | budget %d words | %d words -->\n", or(p.Horizon, "none"), p.Depth, p.Budget, p.Words)
+	fmt.Fprintf(&b, "<!-- Event horizon: %s | depth %d | budget %s | %s -->\n", or(p.Horizon, "none"), p.Depth, words.Plural(p.Budget, "word"), words.Plural(p.Words, "word"))
 	for _, e := range p.Entities {
 		fmt.Fprintf(&b, "\n## %s\n\n", e.Name)
 		fmt.Fprintf(&b, "- %s, %s\n", or(e.Type, "?"), or(e.Status, "?"))
