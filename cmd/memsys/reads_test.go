@@ -1,8 +1,10 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -19,7 +21,12 @@ import (
 // reads one of them whole more than once (workspace.ObserveReads; the
 // root search's peek at the log's start and append's tail read are not
 // whole reads). AGENTS.md, a few lines, is left out: the tier detection
-// and lint's tier rule each read it.
+// and lint's tier rule each read it. .memsys.json is read once too: it
+// keys the lint cache, and append --regen reads it before it writes.
+// Each pass ends with a correction (append --regen --supersedes), after
+// which the history cache cannot resume a replay over the Supersedes
+// field: the next commands must go cold without hashing the log first
+// (workspace.ReadAfterMarksIf).
 func TestEveryCommandReadsEachFileOnce(t *testing.T) {
 	commands := [][]string{
 		{"status"}, {"lint"}, {"regen", "--check"}, {"regen"},
@@ -33,12 +40,15 @@ func TestEveryCommandReadsEachFileOnce(t *testing.T) {
 		os.WriteFile(filepath.Join(dir, "CHANGELOG.md"), loggen.Generate(300, 1), 0o644)
 		os.WriteFile(filepath.Join(dir, "AGENTS.md"), []byte("# Agents\n\n## Memory System Protocol\n\nmemsys tier: "+tier+"\n"), 0o644)
 		os.MkdirAll(filepath.Join(dir, ".memory"), 0o755)
+		os.WriteFile(filepath.Join(dir, ".memsys.json"), []byte(`{"archive": {"threshold": 5000, "keep": 20}}`+"\n"), 0o644)
 		if out, code := memsysIn(t, dir, "regen"); code != 0 {
 			t.Fatalf("regen: exit %d\n%s", code, out)
 		}
-		for _, pass := range []string{"cold", "cache written", "cache read", "cold, derived files stale"} {
+		for i, pass := range []string{"cold", "cache written", "cache read", "cold, derived files stale"} {
 			t.Setenv(workspace.EnvNoCache, map[bool]string{true: "1", false: ""}[strings.HasPrefix(pass, "cold")])
-			for _, args := range commands {
+			supersede := []string{"append", "--regen", "--type", "decision", "--scope", "reads", "--summary", "a correction", "--agent", "t",
+				"--supersedes", fmt.Sprintf("evt-%03d", 200+i), "--time", "2099-01-02 00:00"}
+			for _, args := range append(commands, supersede) {
 				reads := map[string]int{}
 				stop := workspace.ObserveReads(func(p string) { reads[p]++ })
 				out, code := memsysIn(t, dir, args...)
@@ -47,6 +57,13 @@ func TestEveryCommandReadsEachFileOnce(t *testing.T) {
 					t.Fatalf("%s, %s: memsys %s: exit 2\n%s", tier, pass, strings.Join(args, " "), out)
 				}
 				for p, n := range reads {
+					// The one exception: a correction's check hashes the
+					// log against the cache's checkpoint, and the regen
+					// after it replays cold, since the correction names
+					// an event the checkpoint replayed as live.
+					if n == 2 && slices.Contains(args, "--supersedes") && strings.HasSuffix(p, "CHANGELOG.md") && !strings.HasPrefix(pass, "cold") {
+						continue
+					}
 					if n > 1 && !strings.HasSuffix(p, "AGENTS.md") {
 						t.Errorf("%s tier, %s: memsys %s read %s %d times", tier, pass, args[0], strings.TrimPrefix(p, dir+"/"), n)
 					}

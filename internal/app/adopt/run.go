@@ -57,6 +57,6 @@ func Run(root string, dry bool, agent, time string) (Outcome, error) {
 	if err := workspace.WriteFile(root, parse.LogFile, o.Result.Log); err != nil {
 		return o, err
 	}
-	o.Wrote, err = memory.Regen(root, true)
+	o.Wrote, err = memory.Regen(root, cfg, true)
 	return o, err
 }

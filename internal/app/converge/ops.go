@@ -239,7 +239,8 @@ func renumber(ctx context.Context, g Git, root, onto string, dryRun bool) (Renum
 	}
 	// The regen after the writes reads the configuration: refuse one it
 	// cannot read before the log is rewritten, not after.
-	if _, err := memory.LoadConfig(root); err != nil {
+	cfg, err := memory.LoadConfig(root)
+	if err != nil {
 		return res, err
 	}
 	for _, w := range writes {
@@ -248,7 +249,7 @@ func renumber(ctx context.Context, g Git, root, onto string, dryRun bool) (Renum
 		}
 		res.Written = append(res.Written, w.name)
 	}
-	derived, err := memory.Regen(root, true)
+	derived, err := memory.Regen(root, cfg, true)
 	if err != nil {
 		return res, err
 	}

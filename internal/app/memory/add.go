@@ -4,8 +4,10 @@ import (
 	"errors"
 	"io/fs"
 
+	"github.com/memsys/memsys/internal/base/config"
 	"github.com/memsys/memsys/internal/base/front"
 	"github.com/memsys/memsys/internal/io/workspace"
+	"github.com/memsys/memsys/lint"
 	"github.com/memsys/memsys/parse"
 )
 
@@ -45,19 +47,25 @@ func Append(root string, d Draft, regen, countLine bool) (AppendResult, error) {
 		return AppendResult{}, err
 	}
 	defer unlock()
-	if regen {
+	// The configuration is read once, by the steps that use it: the
+	// history cache's entry for --supersedes (named by the render
+	// options) and the regen.
+	var cfg config.Config
+	var cfgErr error = errNoConfig
+	if regen || len(d.Supersedes) > 0 {
+		cfg, cfgErr = LoadConfig(root)
+	}
+	if regen && cfgErr != nil {
 		// A configuration regen cannot read would fail it after the
 		// event is in the log: refuse first, with nothing written.
-		if _, err := LoadConfig(root); err != nil {
-			return AppendResult{}, err
-		}
+		return AppendResult{}, cfgErr
 	}
-	res, err := appendLocked(root, d, countLine)
+	res, err := appendLocked(root, d, countLine, cfg, cfgErr == nil)
 	res.Recovered = recovered
 	if err != nil || !regen {
 		return res, err
 	}
-	if res.Regenerated, err = Regen(root, false); err != nil {
+	if res.Regenerated, err = Regen(root, cfg, false); err != nil {
 		// The event is in the log: a caller that read the error as
 		// "nothing written" would append it a second time.
 		res.Regenerated = []string{}
@@ -70,9 +78,14 @@ func Append(root string, d Draft, regen, countLine bool) (AppendResult, error) {
 	return res, nil
 }
 
+// errNoConfig stands for a configuration Append did not need to read.
+var errNoConfig = errors.New("configuration not read")
+
 // appendLocked validates d against the log and archive and appends it.
-// The caller holds the lock.
-func appendLocked(root string, d Draft, countLine bool) (AppendResult, error) {
+// cfg is the configuration when haveCfg: without it, a Supersedes
+// check parses the whole history rather than look the cache up. The
+// caller holds the lock.
+func appendLocked(root string, d Draft, countLine bool, cfg config.Config, haveCfg bool) (AppendResult, error) {
 	log, err := workspace.OpenLog(root, workspace.LogName)
 	if err != nil {
 		return AppendResult{}, err
@@ -92,7 +105,10 @@ func appendLocked(root string, d Draft, countLine bool) (AppendResult, error) {
 		}
 	}
 	p, err := planAppendEdges(workspace.LogName, log, archName, arch, &d, countLine, func() ([]parse.Supersession, bool) {
-		return cachedEdges(root, log, archName, arch)
+		if !haveCfg {
+			return nil, false
+		}
+		return cachedEdges(root, lint.RenderOptions(cfg), log, archName, arch)
 	})
 	if err != nil {
 		return AppendResult{}, err

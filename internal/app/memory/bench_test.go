@@ -109,7 +109,7 @@ func BenchmarkReport(b *testing.B) {
 	}
 	writeMemory(b, dir, loggen.Generate(1000, 1), nil)
 	os.WriteFile(filepath.Join(dir, "AGENTS.md"), []byte("# Agents\n\n## Memory System Protocol\n\n**Tier**: full\n"), 0o644)
-	if _, err := Regen(dir, true); err != nil {
+	if _, err := regenCfg(dir, true); err != nil {
 		b.Fatal(err)
 	}
 	report := func(cached bool) (*Report, time.Duration) {

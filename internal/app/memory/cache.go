@@ -192,6 +192,10 @@ type checkpointed struct {
 	// already made (memsys report's cold lint): taken instead of
 	// replaying them again.
 	fed *replayFeed
+	// cold is set for a head that was not checked against the log
+	// because the replay could not resume from it (loadReplayCheckpoint):
+	// rest and at are empty, and only the head's digests serve.
+	cold bool
 }
 
 // suffix is the log after the head's prefix.
@@ -257,7 +261,7 @@ func allFiles(*workspace.Memory) parse.Tier { return parse.Full }
 // one (materialize.Replayer.MarshalBinary): a suffix with a Supersedes
 // field is a cold run, which checkpoints the whole history again.
 func replayCached(root string, opt materialize.Options, c *checkpointed, tier tierFunc) (*workspace.Memory, *rendered, error) {
-	if c != nil && c.head != nil && len(parse.ScanSupersedes(workspace.LogName, c.rest)) == 0 && resumable(c.rest) {
+	if c != nil && c.head != nil && !c.cold && resumesOver(c.rest) && resumable(c.rest) {
 		if heavy := loadHeavy(root, c); heavy != nil {
 			defer holdGC(len(c.rest))()
 			if x, last, n, ok, err := resume(c.mem, heavy, c.rest); err != nil {
@@ -381,6 +385,31 @@ func loadCheckpoint(root string, opt materialize.Options) (*checkpointed, bool) 
 	return loadCheckpointFrom(root, opt, nil)
 }
 
+// loadReplayCheckpoint is loadCheckpoint for a replay (replayCached),
+// which resumes only over bytes without a Supersedes field (resumesOver):
+// when the bytes after the checkpoint hold one, the log's prefix is not
+// hashed, since the cold replay that follows reads the whole log
+// anyway, and the checkpoint comes back unverified (cold set) with its
+// head, whose digests the new head keeps (earlierOf).
+func loadReplayCheckpoint(root string, opt materialize.Options) *checkpointed {
+	if !workspace.CacheEnabled() {
+		return nil
+	}
+	mem, err := workspace.ReadArchive(root)
+	if err != nil {
+		return nil
+	}
+	c, _ := checkCheckpoint(root, opt, mem, func(want func([]byte) bool, marks ...workspace.Mark) ([]byte, []workspace.PrefixHash, bool, error) {
+		return workspace.ReadAfterMarksIf(root, workspace.LogName, want, marks...)
+	}, resumesOver, false)
+	return c
+}
+
+// resumesOver reports whether a replay checkpoint may resume over rest,
+// the log after it: a Supersedes field there names an event the
+// checkpoint replayed as live, and must be known before it (Expect).
+func resumesOver(rest []byte) bool { return len(parse.ScanSupersedes(workspace.LogName, rest)) == 0 }
+
 // loadCheckpointFrom is loadCheckpoint checking held, a memory already
 // read (workspace.Read), instead of reading the archive and the log.
 func loadCheckpointFrom(root string, opt materialize.Options, held *workspace.Memory) (*checkpointed, bool) {
@@ -394,20 +423,21 @@ func loadCheckpointFrom(root string, opt materialize.Options, held *workspace.Me
 			return nil, false
 		}
 	}
-	after := func(marks ...workspace.Mark) ([]byte, []workspace.PrefixHash, bool, error) {
+	after := func(_ func([]byte) bool, marks ...workspace.Mark) ([]byte, []workspace.PrefixHash, bool, error) {
 		if held != nil {
 			return workspace.AfterMarks(held.LogBytes, marks...)
 		}
 		return workspace.ReadAfterMarks(root, workspace.LogName, marks...)
 	}
-	return checkCheckpoint(root, opt, mem, after, held != nil)
+	return checkCheckpoint(root, opt, mem, after, nil, held != nil)
 }
 
 // checkCheckpoint finds the head checkpoint of a replay of root with
 // opt over mem's archive and checks the log against it through after
-// (workspace.ReadAfterMarks or one of its forms); held is
-// checkpointed.held.
-func checkCheckpoint(root string, opt materialize.Options, mem *workspace.Memory, after func(...workspace.Mark) ([]byte, []workspace.PrefixHash, bool, error), held bool) (*checkpointed, bool) {
+// (workspace.ReadAfterMarksIf or one of its forms), handing it want;
+// held is checkpointed.held. When want refuses the bytes after the
+// checkpoint, the head comes back unverified (cold), with ok false.
+func checkCheckpoint(root string, opt materialize.Options, mem *workspace.Memory, after func(want func([]byte) bool, marks ...workspace.Mark) ([]byte, []workspace.PrefixHash, bool, error), want func([]byte) bool, held bool) (*checkpointed, bool) {
 	name := cacheName(root, opt, mem)
 	data, ok := workspace.CacheGet(root, name+headSuffix)
 	if !ok {
@@ -418,7 +448,18 @@ func checkCheckpoint(root string, opt materialize.Options, mem *workspace.Memory
 		cp.Heavy.Len < 0 || cp.Heavy.Len > int64(cp.PrefixLen) || cp.Prefix.Len != int64(cp.PrefixLen) {
 		return nil, false
 	}
-	rest, at, ok, err := after(cp.Heavy, workspace.Mark{Len: int64(cp.PrefixLen), Sum: cp.PrefixSum})
+	refused := false
+	var wantRest func([]byte) bool
+	if want != nil {
+		wantRest = func(rest []byte) bool {
+			refused = !want(rest)
+			return !refused
+		}
+	}
+	rest, at, ok, err := after(wantRest, cp.Heavy, workspace.Mark{Len: int64(cp.PrefixLen), Sum: cp.PrefixSum})
+	if err == nil && refused {
+		return &checkpointed{mem: mem, head: cp, name: name, held: held, cold: true}, false
+	}
 	if err != nil || !ok {
 		return nil, false
 	}
@@ -739,7 +780,7 @@ func isBreak(line []byte) bool {
 // reading or decoding the replay state or rendering. ok is false in
 // every other case.
 func regenerateCurrent(root string, cfg config.Config, c *checkpointed) (*RegenResult, []parse.Problem, bool) {
-	if c == nil || len(bytes.TrimSpace(c.suffix())) > 0 {
+	if c == nil || c.cold || len(bytes.TrimSpace(c.suffix())) > 0 {
 		return nil, nil, false
 	}
 	cp := c.head

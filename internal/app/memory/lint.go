@@ -117,7 +117,7 @@ func Lint(ctx context.Context, root string, o LintOptions) (*LintReport, error) 
 			git = stagedGit{git, view, idx}
 		}
 	}
-	cfg, err := files.config()
+	cfg, err := files.loadConfig()
 	if err != nil {
 		return nil, err
 	}
@@ -393,13 +393,25 @@ type memFiles struct {
 	// feed, when set, keeps a cold lint's replay for memsys report
 	// (replayFeed).
 	feed *replayFeed
+	// configSrc is the configuration's bytes as loadConfig read them
+	// (nil when there is no file), when configRead.
+	configSrc  []byte
+	configRead bool
 }
 
-func (f memFiles) config() (config.Config, error) {
+// loadConfig reads the configuration lint judges by, and keeps the
+// bytes it came from for the lint cache's key (lintCacheName): the file
+// is read once.
+func (f *memFiles) loadConfig() (config.Config, error) {
+	var cfg config.Config
+	var err error
 	if f.view != nil {
-		return checkedConfig(f.view.Config())
+		cfg, f.configSrc, err = f.view.ReadConfig()
+	} else {
+		cfg, f.configSrc, err = workspace.ReadConfig(f.root)
 	}
-	return LoadConfig(f.root)
+	f.configRead = err == nil
+	return checkedConfig(cfg, err)
 }
 
 func (f memFiles) input() lint.Input {

@@ -130,7 +130,11 @@ var lintSuffixBound = 256 << 10
 func lintCacheName(files memFiles, overrides []config.RuleSetting, staged bool) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "%d\x00%s\x00%s\x00%v\x00%t\x00", lintManifestVersion, workspace.BuildID(), files.root, overrides, staged)
-	if b, err := files.readFile(config.FileName); err == nil {
+	b, err := files.configSrc, error(nil)
+	if !files.configRead {
+		b, err = files.readFile(config.FileName)
+	}
+	if err == nil && b != nil {
 		h.Write(b)
 	} else {
 		h.Write([]byte("\x00absent"))
@@ -240,13 +244,25 @@ func lintCached(l *lint.Linter, files memFiles, name, alt string, in lint.Input,
 	}
 	var suffix []byte
 	var m lintManifest
-	mOK, prefixOK := false, false
+	mOK, prefixOK, refused := false, false, false
 	if data, ok := workspace.CacheView(root, name); ok {
 		if findings, err := snapshot.DecodeTail(data, &m); err == nil && m.Version == lintManifestVersion &&
 			m.Tier == string(arch.Tier) && m.Archive == arch.ArchivePath && m.ArchSum == sha256.Sum256(arch.ArchiveBytes) {
 			mOK = true
-			suffix, prefixOK = files.after(arch, m.PrefixLen, m.PrefixSum)
-			if prefixOK && sha256.Sum256(suffix) == m.SuffixSum && readsSame(in, m.Reads) && snapshot.Decode(findings, &m.Findings) == nil {
+			same, asked := false, false
+			// Bytes after the prefix that neither are the manifest's
+			// suffix nor let a checkpoint there resume mean a cold lint,
+			// which reads the whole log: the prefix is then not hashed
+			// first (workspace.ReadAfterMarksIf).
+			suffix, prefixOK = files.afterIf(arch, m.PrefixLen, m.PrefixSum, func(rest []byte) bool {
+				same, asked = sha256.Sum256(rest) == m.SuffixSum, true
+				refused = !same && !lintResumesOver(rest)
+				return !refused
+			})
+			if prefixOK && !asked {
+				same = sha256.Sum256(suffix) == m.SuffixSum
+			}
+			if prefixOK && same && readsSame(in, m.Reads) && snapshot.Decode(findings, &m.Findings) == nil {
 				lintHits++
 				if exiting {
 					holdGC(0) // never released: LintOptions.Exiting
@@ -263,10 +279,14 @@ func lintCached(l *lint.Linter, files memFiles, name, alt string, in lint.Input,
 	for _, from := range froms {
 		var cp lintCheckpoint
 		if data, ok := workspace.CacheView(root, from); ok && decodeCheckpoint(data, &cp) == nil && cp.Version == lintManifestVersion && cp.Tier == string(arch.Tier) {
-			if from != cpName || !mOK || !prefixOK || m.PrefixLen != cp.PrefixLen || m.PrefixSum != cp.PrefixSum {
+			samePrefix := from == cpName && mOK && m.PrefixLen == cp.PrefixLen && m.PrefixSum == cp.PrefixSum
+			if samePrefix && refused {
+				continue
+			}
+			if !samePrefix || !prefixOK {
 				suffix, prefixOK = files.after(arch, cp.PrefixLen, cp.PrefixSum)
 			}
-			if prefixOK && resumable(suffix) && len(parse.ScanSupersedes(workspace.LogName, suffix)) == 0 && readsSame(in, cp.Reads) {
+			if prefixOK && lintResumesOver(suffix) && readsSame(in, cp.Reads) {
 				if ds, n, ok := lintResume(l, files, name, cpName, in, arch, &cp, suffix); ok {
 					return ds, n, nil
 				}
@@ -293,13 +313,26 @@ func (f memFiles) readArchive() (*workspace.Memory, error) {
 // after returns the log's bytes after its first n if those hash to sum
 // (ok), from the bytes mem holds (readArchive of a View) or the file.
 func (f memFiles) after(mem *workspace.Memory, n int, sum [32]byte) (rest []byte, ok bool) {
+	return f.afterIf(mem, n, sum, nil)
+}
+
+// afterIf is after for a caller that may refuse the bytes after the
+// prefix before the prefix is hashed (workspace.ReadAfterMarksIf); ok
+// is then false. A log already in memory is checked whole, want unasked.
+func (f memFiles) afterIf(mem *workspace.Memory, n int, sum [32]byte, want func(rest []byte) bool) (rest []byte, ok bool) {
+	mark := workspace.Mark{Len: int64(n), Sum: sum}
 	if mem.LogBytes != nil {
-		rest, _, ok, _ = workspace.AfterMarks(mem.LogBytes, workspace.Mark{Len: int64(n), Sum: sum})
+		rest, _, ok, _ = workspace.AfterMarks(mem.LogBytes, mark)
 		return rest, ok
 	}
-	rest, ok, _ = workspace.ReadAfter(f.root, workspace.LogName, int64(n), sum)
+	rest, _, ok, _ = workspace.ReadAfterMarksIf(f.root, workspace.LogName, want, mark)
 	return rest, ok
 }
+
+// lintResumesOver reports whether a lint checkpoint may resume over
+// rest, the log after it: as a replay's (resumesOver), and the bytes
+// must parse alone (resumable).
+func lintResumesOver(rest []byte) bool { return resumable(rest) && resumesOver(rest) }
 
 // lintCold lints files from the first event and stores the result and,
 // when the log allows one, the checkpoint after its last event.

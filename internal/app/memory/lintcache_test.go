@@ -257,7 +257,7 @@ func TestLintFixThroughCache(t *testing.T) {
 		b, _ := json.Marshal(r)
 		return string(b)
 	}
-	if _, err := Regen(root, false); err != nil {
+	if _, err := regenCfg(root, false); err != nil {
 		t.Fatal(err)
 	}
 	lintResult(t, root, true) // the result the next runs can answer from

@@ -170,7 +170,7 @@ func TestArchiveRefusesOutOfOrder(t *testing.T) {
 				}
 			}
 			statusSays("cold")
-			if _, err := Regen(root, false); err != nil {
+			if _, err := regenCfg(root, false); err != nil {
 				t.Fatal(err)
 			}
 			hits := statusHits
@@ -202,7 +202,7 @@ func TestArchiveRefusesOutOfOrder(t *testing.T) {
 func TestArchiveOrderAfterCheckpoint(t *testing.T) {
 	root := newCachedRoot(t, nil)
 	write(t, root, parse.LogFile, orderedLog(idRun(1, 60)...))
-	if _, err := Regen(root, false); err != nil {
+	if _, err := regenCfg(root, false); err != nil {
 		t.Fatal(err)
 	}
 	if r, err := Status(root); err != nil || r.ArchivePlan == nil || r.ArchivePlan.Error != "" || r.ArchivePlan.Moves != 21 {

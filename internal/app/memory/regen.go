@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"strings"
 
+	"github.com/memsys/memsys/internal/base/config"
 	"github.com/memsys/memsys/internal/base/diag"
 	"github.com/memsys/memsys/internal/base/front"
 	"github.com/memsys/memsys/internal/base/udiff"
@@ -36,7 +37,7 @@ func ErrNoSuchEvent(what front.Word, id string) error {
 // cache (cache.go) unless --no-cache or MEMSYS_NO_CACHE turned it off.
 func Replay(root string, opt materialize.Options, atID string) (*workspace.Memory, *materialize.Replayer, error) {
 	if atID == "" && workspace.CacheEnabled() {
-		c, _ := loadCheckpoint(root, opt)
+		c := loadReplayCheckpoint(root, opt)
 		mem, r, err := replayCached(root, opt, c, allFiles)
 		if err != nil {
 			return nil, nil, err
@@ -208,7 +209,7 @@ func Regenerate(root string, o RegenOptions) (*RegenResult, error) {
 	if o.At == "" && workspace.CacheEnabled() {
 		// One pass over the log checks the checkpoint for both the
 		// answer from the head and the resumed replay.
-		c, _ = loadCheckpoint(root, opt)
+		c = loadReplayCheckpoint(root, opt)
 		if o.Stdout == "" {
 			if r, problems, ok := regenerateCurrent(root, cfg, c); ok {
 				r.Problems, r.Accepted = lintedProblems(cfg, problems, func() ([]byte, error) { return readBaseline(root) }, supersededIn(func() (*workspace.Memory, error) { return LoadHistory(root) }))
@@ -364,23 +365,21 @@ func diffDerived(root string, files []Derived) (string, map[string][]byte, error
 }
 
 // Regen rewrites the derived files of root's tier from its events, as
-// memsys regen does (same configuration, same tier), and returns the
-// files it wrote, for append --regen. Unless force, it refuses as regen
-// does to replace a hand-kept file (refuseHandKept); adopt, which has
-// listed what no event could carry, and renumber, which has rewritten
-// the log already, force it. The
-// caller holds the lock.
-func Regen(root string, force bool) ([]string, error) {
-	cfg, err := LoadConfig(root)
-	if err != nil {
-		return nil, err
-	}
+// memsys regen does (same tier), and returns the files it wrote, for
+// append --regen. cfg is root's configuration (LoadConfig), which the
+// caller has read already to refuse before it writes. Unless force, it
+// refuses as regen does to replace a hand-kept file (refuseHandKept);
+// adopt, which has listed what no event could carry, and renumber,
+// which has rewritten the log already, force it. The caller holds the
+// lock.
+func Regen(root string, cfg config.Config, force bool) ([]string, error) {
+	var err error
 	opt := lint.RenderOptions(cfg)
 	tier := workspace.TierAt(root, cfg.Tier)
 	x := &rendered{}
 	var c *checkpointed
 	if workspace.CacheEnabled() {
-		c, _ = loadCheckpoint(root, opt)
+		c = loadReplayCheckpoint(root, opt)
 		_, x, err = replayCached(root, opt, c, func(*workspace.Memory) parse.Tier { return tier })
 	} else {
 		_, x.x, err = replayStream(root, opt, "")

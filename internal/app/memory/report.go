@@ -162,7 +162,8 @@ func reportCold(root string) (*Report, error) {
 // archive are read once (memFiles.held) for the lint, the replay and
 // the counts.
 func reportCached(root string) (*Report, bool) {
-	cfg, err := LoadConfig(root)
+	files := memFiles{root: root}
+	cfg, err := files.loadConfig()
 	if err != nil {
 		return nil, false
 	}
@@ -175,7 +176,7 @@ func reportCached(root string) (*Report, bool) {
 		return nil, false
 	}
 	feed := &replayFeed{}
-	files := memFiles{root: root, held: held, feed: feed}
+	files.held, files.feed = held, feed
 	in := files.input()
 	readFile := memoFile(in.ReadFile)
 	in.ReadFile = readFile

@@ -58,7 +58,7 @@ func reportSteps(t testing.TB) []struct {
 		name string
 		do   func(root string)
 	}{
-		{"regen", func(root string) { Regen(root, true) }},
+		{"regen", func(root string) { regenCfg(root, true) }},
 		// Most of the corpus is of the mvp tier: a graph.md of one's
 		// own makes it full (unless AGENTS.md says otherwise).
 		{"a graph.md of one's own", func(root string) {
@@ -67,7 +67,7 @@ func reportSteps(t testing.TB) []struct {
 				os.WriteFile(filepath.Join(root, parse.GraphFile), []byte("# Graph\n"), 0o644)
 			}
 		}},
-		{"regen of the full tier", func(root string) { Regen(root, true) }},
+		{"regen of the full tier", func(root string) { regenCfg(root, true) }},
 		{"graph.md edited by hand", func(root string) {
 			p := filepath.Join(root, parse.GraphFile)
 			if src, err := os.ReadFile(p); err == nil {
@@ -83,7 +83,7 @@ func reportSteps(t testing.TB) []struct {
 			Lint(context.Background(), root, LintOptions{WriteBaseline: true})
 		}},
 		{"after the baseline", appendLog(ev("9104", "fix", "**Summary**: twice\n"))},
-		{"regen again", func(root string) { Regen(root, true) }},
+		{"regen again", func(root string) { regenCfg(root, true) }},
 		{"an archive", func(root string) {
 			defer useCache(false)()
 			Archive(root, ArchiveOptions{Threshold: 5, Keep: 3, Agent: "t"})

@@ -56,7 +56,7 @@ func TestStatusSectionAfterLog(t *testing.T) {
 			root := newCachedRoot(t, nil)
 			write(t, root, parse.LogFile, tc.log)
 			says(t, root, tc.line)
-			if _, err := Regen(root, false); err != nil {
+			if _, err := regenCfg(root, false); err != nil {
 				t.Fatal(err)
 			}
 			says(t, root, tc.line)
@@ -64,7 +64,7 @@ func TestStatusSectionAfterLog(t *testing.T) {
 			// the section after the log must not bring it back.
 			write(t, root, parse.LogFile, events)
 			says(t, root, "")
-			if _, err := Regen(root, false); err != nil {
+			if _, err := regenCfg(root, false); err != nil {
 				t.Fatal(err)
 			}
 			says(t, root, "")
@@ -75,7 +75,7 @@ func TestStatusSectionAfterLog(t *testing.T) {
 			// section: status reads on from the checkpoint, and the
 			// section lies in what it reads.
 			write(t, root, parse.LogFile, events)
-			if _, err := Regen(root, false); err != nil {
+			if _, err := regenCfg(root, false); err != nil {
 				t.Fatal(err)
 			}
 			hits := statusHits

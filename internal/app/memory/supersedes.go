@@ -5,7 +5,6 @@ import (
 
 	"github.com/memsys/memsys/internal/base/front"
 	"github.com/memsys/memsys/internal/io/workspace"
-	"github.com/memsys/memsys/lint"
 	"github.com/memsys/memsys/materialize"
 	"github.com/memsys/memsys/parse"
 )
@@ -40,36 +39,33 @@ func historyEdges(file string, log LogFile, archName string, arch LogFile) ([]pa
 }
 
 // cachedEdges is historyEdges answered from the history cache, for an
-// append holding the log open (log) under the lock: the head
+// append holding the log open (log) under the lock, whose entry is the
+// one for the render options opt: the head
 // checkpoint of the last replay keeps the Supersedes fields of the
 // history up to its prefix (replayCheckpoint.Edges); the log is
 // checked against that prefix by its hash (read, not parsed), and
 // only the events after it are parsed, alone, as a resumed replay
 // parses them (resumeLog). ok is false when no checkpoint matches: no
-// cache (--no-cache, MEMSYS_NO_CACHE), a configuration it cannot read
-// (the entry is named by the render options), another archive, the log
+// cache (--no-cache, MEMSYS_NO_CACHE), another archive, the log
 // edited before the prefix's end, or bytes after it that do not parse
 // alone (resumable). The caller then parses the whole history, so the
 // edges are historyEdges' either way (TestAppendSupersedesCachedEqualsCold):
 // the cache changes what append --supersedes costs, never its answer.
-func cachedEdges(root string, log *workspace.File, archName string, arch LogFile) ([]parse.Supersession, bool) {
+func cachedEdges(root string, opt materialize.Options, log *workspace.File, archName string, arch LogFile) ([]parse.Supersession, bool) {
 	if !workspace.CacheEnabled() {
-		return nil, false
-	}
-	cfg, err := LoadConfig(root)
-	if err != nil {
 		return nil, false
 	}
 	// The entry's name hashes the archive as the replay read it: by
 	// its name, which append found the same way (workspace.ArchiveNames).
 	mem := &workspace.Memory{Root: root}
 	if arch != nil {
+		var err error
 		if mem.ArchiveBytes, err = readAll(arch); err != nil {
 			return nil, false
 		}
 		mem.ArchivePath = archName
 	}
-	c, ok := checkCheckpoint(root, lint.RenderOptions(cfg), mem, log.ReadAfterMarks, false)
+	c, ok := checkCheckpoint(root, opt, mem, log.ReadAfterMarksIf, nil, false)
 	if !ok {
 		return nil, false
 	}

@@ -79,8 +79,8 @@ func TestWritersStopOnUnreadableDerived(t *testing.T) {
 				run  func(root string) error
 			}{
 				{"regen", func(root string) error { _, err := Regenerate(root, RegenOptions{}); return err }},
-				{"append --regen", func(root string) error { _, err := Regen(root, false); return err }},
-				{"adopt (forced)", func(root string) error { _, err := Regen(root, true); return err }},
+				{"append --regen", func(root string) error { _, err := regenCfg(root, false); return err }},
+				{"adopt (forced)", func(root string) error { _, err := regenCfg(root, true); return err }},
 				{"WriteDerived", func(root string) error {
 					_, err := WriteDerived(root, []Derived{{parse.GraphFile, []byte("new\n")}, {parse.ContextFile, []byte("new\n")}})
 					return err

@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"github.com/memsys/memsys/internal/base/config"
 	"os"
 	"path/filepath"
 	"testing"
@@ -20,7 +21,7 @@ func memoryOf(tb testing.TB, n int) string {
 	if err := os.WriteFile(filepath.Join(dir, parse.TodoFile), []byte("# TODO\n"), 0o644); err != nil {
 		tb.Fatal(err)
 	}
-	if _, err := memory.Regen(dir, true); err != nil {
+	if _, err := memory.Regen(dir, config.Default(), true); err != nil {
 		tb.Fatal(err)
 	}
 	return dir

@@ -96,6 +96,11 @@ const hashChunk = 64 << 10
 // only once every mark has matched: a history that was edited costs
 // the cold run that follows no more than one small buffer.
 func ReadAfterMarks(root, rel string, marks ...Mark) (rest []byte, at []PrefixHash, ok bool, err error) {
+	return ReadAfterMarksIf(root, rel, nil, marks...)
+}
+
+// ReadAfterMarksIf is ReadAfterMarks with the File method's want.
+func ReadAfterMarksIf(root, rel string, want func(rest []byte) bool, marks ...Mark) (rest []byte, at []PrefixHash, ok bool, err error) {
 	if len(marks) == 0 {
 		return nil, nil, false, errors.New("ReadAfterMarks: no mark")
 	}
@@ -104,7 +109,7 @@ func ReadAfterMarks(root, rel string, marks ...Mark) (rest []byte, at []PrefixHa
 		return nil, nil, false, err
 	}
 	defer f.Close()
-	return f.ReadAfterMarks(marks...)
+	return f.ReadAfterMarksIf(want, marks...)
 }
 
 // ReadAfterMarks is the function ReadAfterMarks over a file already
@@ -113,24 +118,59 @@ func ReadAfterMarks(root, rel string, marks ...Mark) (rest []byte, at []PrefixHa
 // from, not a second open that a concurrent rewrite could make
 // another file.
 func (f *File) ReadAfterMarks(marks ...Mark) (rest []byte, at []PrefixHash, ok bool, err error) {
+	return f.ReadAfterMarksIf(nil, marks...)
+}
+
+// ReadAfterMarksIf is ReadAfterMarks for a caller that can tell from
+// the bytes after the first mark alone that it has no use for them
+// (want returns false: a replay checkpoint cannot resume over a
+// Supersedes field, which names an event the checkpoint replayed as
+// live). Those bytes are read first, and the prefix before them is
+// hashed only when want takes them: a command that goes cold anyway
+// then reads the log once, for its cold run, not twice. ok is false
+// when want refused. With a nil want it is ReadAfterMarks.
+func (f *File) ReadAfterMarksIf(want func(rest []byte) bool, marks ...Mark) (rest []byte, at []PrefixHash, ok bool, err error) {
 	if len(marks) == 0 {
 		return nil, nil, false, errors.New("ReadAfterMarks: no mark")
 	}
 	rel := f.rel
-	observeRead(f.f.Name())
 	first, size := marks[0].Len, f.Size()
 	if first < 0 || size < marks[len(marks)-1].Len {
 		return nil, nil, false, nil
 	}
+	if want != nil {
+		if rest, err = f.readFrom(first, size); err != nil {
+			return nil, nil, false, err
+		}
+		if !want(rest) {
+			return nil, nil, false, nil
+		}
+		observeRead(f.f.Name())
+		// The bytes from the first mark on are in memory: only the
+		// prefix before it is read again, to hash it.
+		if at, ok, err = hashMarks(f.f, rest, first, rel, marks); !ok || err != nil {
+			return nil, nil, ok, err
+		}
+		return rest, at, true, nil
+	}
+	observeRead(f.f.Name())
 	at, ok, err = hashMarks(f.f, nil, size, rel, marks)
 	if !ok || err != nil {
 		return nil, nil, ok, err
 	}
-	rest = make([]byte, size-first)
-	if _, err := f.f.ReadAt(rest, first); err != nil && !errors.Is(err, io.EOF) {
-		return nil, nil, false, fmt.Errorf("%s: cannot read: %v", rel, err)
+	if rest, err = f.readFrom(first, size); err != nil {
+		return nil, nil, false, err
 	}
 	return rest, at, true, nil
+}
+
+// readFrom reads the file's bytes from offset from to size.
+func (f *File) readFrom(from, size int64) ([]byte, error) {
+	b := make([]byte, size-from)
+	if _, err := f.f.ReadAt(b, from); err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%s: cannot read: %v", f.rel, err)
+	}
+	return b, nil
 }
 
 // AfterMarks is ReadAfterMarks over bytes already read: a command that

@@ -69,6 +69,29 @@ func TestReadAfterMarks(t *testing.T) {
 	}
 	for _, tt := range tests {
 		rest, at, ok, err := ReadAfterMarks(root, LogName, tt.marks...)
+		// ReadAfterMarksIf, whose want takes the bytes, reads them before
+		// it hashes the prefix and gives the same answer; one that
+		// refuses them gives ok false without reading the prefix.
+		var asked []byte
+		irest, iat, iok, ierr := ReadAfterMarksIf(root, LogName, func(b []byte) bool { asked = b; return true }, tt.marks...)
+		if iok != ok || (ierr == nil) != (err == nil) || !bytes.Equal(irest, rest) || len(iat) != len(at) {
+			t.Errorf("%s: ReadAfterMarksIf gives ok %v, %d bytes, %d hashes; ReadAfterMarks ok %v, %d bytes, %d hashes", tt.name, iok, len(irest), len(iat), ok, len(rest), len(at))
+		}
+		for i := range iat {
+			if !bytes.Equal(iat[i].State, at[i].State) {
+				t.Errorf("%s: ReadAfterMarksIf's hash at mark %d differs", tt.name, i)
+			}
+		}
+		if first := tt.marks[0].Len; first >= 0 && first <= int64(len(data)) && int64(len(data)) >= tt.marks[len(tt.marks)-1].Len && !bytes.Equal(asked, data[first:]) {
+			t.Errorf("%s: want was handed %d bytes, not the %d after the first mark", tt.name, len(asked), len(data)-int(first))
+		}
+		reads := 0
+		stop := ObserveReads(func(string) { reads++ })
+		_, _, rok, rerr := ReadAfterMarksIf(root, LogName, func([]byte) bool { return false }, tt.marks...)
+		stop()
+		if rok || rerr != nil || reads != 0 {
+			t.Errorf("%s: a refusing want gives ok %v, err %v, %d whole reads; want false, nil, 0", tt.name, rok, rerr, reads)
+		}
 		// AfterMarks, over the bytes already read, says the same.
 		mrest, mat, mok, merr := AfterMarks(data, tt.marks...)
 		if mok != ok || (merr == nil) != (err == nil) || !bytes.Equal(mrest, rest) || len(mat) != len(at) {

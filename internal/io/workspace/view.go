@@ -105,16 +105,18 @@ func (v *View) TierOf(configured string) Tier {
 	})
 }
 
-// Config is LoadConfig of the View's config.FileName.
-func (v *View) Config() (config.Config, error) {
+// ReadConfig is ReadConfig of the View's config.FileName: the
+// configuration and the bytes it came from (nil when there is none).
+func (v *View) ReadConfig() (config.Config, []byte, error) {
 	src, err := v.ReadFile(config.FileName)
 	if errors.Is(err, fs.ErrNotExist) {
-		return config.Default(), nil
+		return config.Default(), nil, nil
 	}
 	if err != nil {
-		return config.Config{}, err
+		return config.Config{}, nil, err
 	}
-	return config.Parse(config.FileName+" ("+v.Label+")", src)
+	cfg, err := config.Parse(config.FileName+" ("+v.Label+")", src)
+	return cfg, src, err
 }
 
 // StreamWith is the function StreamWith over the View's log and

@@ -68,7 +68,7 @@ func TestView(t *testing.T) {
 	if got := v.Tier(); got != Core {
 		t.Errorf("Tier = %q, want core (.memory/context.md staged)", got)
 	}
-	cfg, err := v.Config()
+	cfg, _, err := v.ReadConfig()
 	if err != nil || cfg.Tier != "core" {
 		t.Errorf("Config = %+v, %v", cfg, err)
 	}
