@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"bytes"
 	"errors"
 	"io/fs"
 
@@ -60,12 +61,16 @@ func Append(root string, d Draft, regen, countLine bool) (AppendResult, error) {
 		// event is in the log: refuse first, with nothing written.
 		return AppendResult{}, cfgErr
 	}
-	res, err := appendLocked(root, d, countLine, cfg, cfgErr == nil)
+	// A correction's check and the regen after it both need the whole
+	// history: it is read once, and the regen replays those bytes and
+	// the event appended to them (append.held).
+	a := appendWith{cfg: cfg, haveCfg: cfgErr == nil, hold: regen && len(d.Supersedes) > 0}
+	res, err := a.appendLocked(root, d, countLine)
 	res.Recovered = recovered
 	if err != nil || !regen {
 		return res, err
 	}
-	if res.Regenerated, err = Regen(root, cfg, false); err != nil {
+	if res.Regenerated, err = regenFrom(root, cfg, false, a.held); err != nil {
 		// The event is in the log: a caller that read the error as
 		// "nothing written" would append it a second time.
 		res.Regenerated = []string{}
@@ -81,22 +86,33 @@ func Append(root string, d Draft, regen, countLine bool) (AppendResult, error) {
 // errNoConfig stands for a configuration Append did not need to read.
 var errNoConfig = errors.New("configuration not read")
 
+// appendWith is what an append brings to its locked section: the
+// configuration when haveCfg (without it, a Supersedes check parses the
+// whole history rather than look the cache up), and whether to hold
+// the history read for the check (hold), which held then is: the log
+// with the new event, and the archive, for the regen that follows.
+type appendWith struct {
+	cfg     config.Config
+	haveCfg bool
+	hold    bool
+	held    *workspace.Memory
+}
+
 // appendLocked validates d against the log and archive and appends it.
-// cfg is the configuration when haveCfg: without it, a Supersedes
-// check parses the whole history rather than look the cache up. The
-// caller holds the lock.
-func appendLocked(root string, d Draft, countLine bool, cfg config.Config, haveCfg bool) (AppendResult, error) {
+// The caller holds the lock.
+func (a *appendWith) appendLocked(root string, d Draft, countLine bool) (AppendResult, error) {
 	log, err := workspace.OpenLog(root, workspace.LogName)
 	if err != nil {
 		return AppendResult{}, err
 	}
 	defer log.Close()
 	var arch LogFile
+	var archF *workspace.File
 	archName := ""
 	for _, n := range workspace.ArchiveNames {
 		f, err := workspace.Open(root, n)
 		if err == nil {
-			arch, archName = f, n
+			arch, archF, archName = f, f, n
 			defer f.Close()
 			break
 		}
@@ -104,17 +120,36 @@ func appendLocked(root string, d Draft, countLine bool, cfg config.Config, haveC
 			return AppendResult{}, err
 		}
 	}
-	p, err := planAppendEdges(workspace.LogName, log, archName, arch, &d, countLine, func() ([]parse.Supersession, bool) {
-		if !haveCfg {
+	var logFile, archFile LogFile = log, arch
+	if a.hold {
+		// The bytes of the files held open, read once: the checks and
+		// the plan read them from memory.
+		if a.held, err = holdHistory(root, log, archName, archF); err != nil {
+			return AppendResult{}, err
+		}
+		logFile = bytes.NewReader(a.held.LogBytes)
+		if arch != nil {
+			archFile = bytes.NewReader(a.held.ArchiveBytes)
+		}
+	}
+	p, err := planAppendEdges(workspace.LogName, logFile, archName, archFile, &d, countLine, func() ([]parse.Supersession, bool) {
+		if !a.haveCfg {
 			return nil, false
 		}
-		return cachedEdges(root, lint.RenderOptions(cfg), log, archName, arch)
+		if a.held != nil {
+			return heldEdges(root, lint.RenderOptions(a.cfg), a.held)
+		}
+		return cachedEdges(root, lint.RenderOptions(a.cfg), log, archName, arch)
 	})
 	if err != nil {
 		return AppendResult{}, err
 	}
 	if err := log.Append(root, p.Data); err != nil {
+		a.held = nil
 		return AppendResult{}, err
+	}
+	if a.held != nil {
+		a.held.LogBytes = append(a.held.LogBytes[:len(a.held.LogBytes):len(a.held.LogBytes)], p.Data...)
 	}
 	return AppendResult{ID: p.ID, File: workspace.LogName, Line: p.Line, Time: d.Time, Agent: d.Agent, Type: d.Type, Regenerated: []string{}}, nil
 }

@@ -373,15 +373,36 @@ func diffDerived(root string, files []Derived) (string, map[string][]byte, error
 // which has rewritten the log already, force it. The caller holds the
 // lock.
 func Regen(root string, cfg config.Config, force bool) ([]string, error) {
+	return regenFrom(root, cfg, force, nil)
+}
+
+// regenFrom is Regen of held, the history already read (append
+// --regen --supersedes), when it is not nil: the log is not read again.
+func regenFrom(root string, cfg config.Config, force bool, held *workspace.Memory) ([]string, error) {
 	var err error
 	opt := lint.RenderOptions(cfg)
 	tier := workspace.TierAt(root, cfg.Tier)
 	x := &rendered{}
 	var c *checkpointed
-	if workspace.CacheEnabled() {
-		c = loadReplayCheckpoint(root, opt)
+	switch {
+	case workspace.CacheEnabled():
+		if held != nil {
+			var ok bool
+			if c, ok = loadCheckpointFrom(root, opt, held); !ok {
+				c = &checkpointed{mem: held, held: true}
+			}
+		} else {
+			c = loadReplayCheckpoint(root, opt)
+		}
 		_, x, err = replayCached(root, opt, c, func(*workspace.Memory) parse.Tier { return tier })
-	} else {
+	case held != nil:
+		_, x.x, err = replayFrom(func(before func(*workspace.Memory), each func(*parse.Event), opts ...parse.Option) (*workspace.Memory, error) {
+			if before != nil {
+				before(held)
+			}
+			return held, held.Stream(each, opts...)
+		}, opt, "")
+	default:
 		_, x.x, err = replayStream(root, opt, "")
 	}
 	if err != nil {

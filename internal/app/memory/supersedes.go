@@ -69,6 +69,39 @@ func cachedEdges(root string, opt materialize.Options, log *workspace.File, arch
 	if !ok {
 		return nil, false
 	}
+	return edgesAfter(c), true
+}
+
+// holdHistory reads the log and the archive (archF, nil when archName
+// is "") that append holds open, whole, as workspace.Read would: for an
+// append --regen --supersedes, whose check and regen both need them.
+func holdHistory(root string, log *workspace.File, archName string, archF *workspace.File) (*workspace.Memory, error) {
+	m := &workspace.Memory{Root: root, Tier: workspace.DetectTier(root), ArchivePath: archName}
+	var err error
+	if m.LogBytes, err = log.ReadAll(); err != nil {
+		return nil, err
+	}
+	if archF != nil {
+		if m.ArchiveBytes, err = archF.ReadAll(); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+// heldEdges is cachedEdges over a history already read (holdHistory):
+// the checkpoint is checked against the bytes held.
+func heldEdges(root string, opt materialize.Options, held *workspace.Memory) ([]parse.Supersession, bool) {
+	c, ok := loadCheckpointFrom(root, opt, held)
+	if !ok {
+		return nil, false
+	}
+	return edgesAfter(c), true
+}
+
+// edgesAfter is the Supersedes fields of the history through c's head
+// (replayCheckpoint.Edges) and of the events after it, parsed alone.
+func edgesAfter(c *checkpointed) []parse.Supersession {
 	edges := c.head.Edges // decoded for this call alone
 	suffix := c.suffix()
 	resumeLog(c.head, suffix, func(e *parse.Event) {
@@ -78,7 +111,7 @@ func cachedEdges(root string, opt materialize.Options, log *workspace.File, arch
 	})
 	edgeHits++
 	edgeParsed += len(suffix)
-	return edges, true
+	return edges
 }
 
 // edgeHits counts the appends whose Supersedes check the history cache

@@ -47,6 +47,17 @@ func (f *File) Size() int64 { return f.size }
 // ReadAt reads len(p) bytes at off, as io.ReaderAt.
 func (f *File) ReadAt(p []byte, off int64) (int, error) { return f.f.ReadAt(p, off) }
 
+// ReadAll reads the file whole, up to its Size: a whole read, as
+// ReadFile's (ObserveReads sees it).
+func (f *File) ReadAll() ([]byte, error) {
+	observeRead(f.f.Name())
+	b := make([]byte, f.size)
+	if _, err := f.f.ReadAt(b, 0); err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%s: cannot read: %v", f.rel, err)
+	}
+	return b, nil
+}
+
 // Close closes the file.
 func (f *File) Close() error { return f.f.Close() }
 
