@@ -13,6 +13,7 @@ import (
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/internal/testkit/loggen"
 	"github.com/memsys/memsys/lint"
+	"github.com/memsys/memsys/parse"
 )
 
 // supEvent is event n of a test history, superseding the events sup
@@ -137,11 +138,14 @@ func TestAppendSupersedesCachedEqualsCold(t *testing.T) {
 					h[c.arch] = []string{"evt-099"}
 					_, _, whole = supHistory(h, c.arch, k)
 				}
-				for _, tr := range c.tries {
-					what := fmt.Sprintf("%s, checkpoint after %d of %d log events (%s), --supersedes %s", c.name, k, inLog, mode, strings.Join(tr.sup, ","))
-					cold := appendSup(t, what, arch, nil, whole, tr.sup)
+				for i, tr := range c.tries {
+					// Every other try with --regen: the check and the regen
+					// then share one read of the history (appendWith.held).
+					regen := i%2 == 1
+					what := fmt.Sprintf("%s, checkpoint after %d of %d log events (%s), --supersedes %s, regen %v", c.name, k, inLog, mode, strings.Join(tr.sup, ","), regen)
+					cold := appendSup(t, what, arch, nil, whole, tr.sup, regen)
 					hits := edgeHits
-					cached := appendSup(t, what, arch, cuts, whole, tr.sup)
+					cached := appendSup(t, what, arch, cuts, whole, tr.sup, regen)
 					answered := edgeHits > hits
 					if cold != cached {
 						t.Fatalf("%s:\ncold   %s\ncached %s", what, cold, cached)
@@ -162,10 +166,21 @@ func TestAppendSupersedesCachedEqualsCold(t *testing.T) {
 // archive arch and the log whole, and returns what it printed or its
 // error, and the log afterwards. With cuts, it runs through the
 // history cache, whose checkpoint replays of the log cut at each (with
-// the archive) leave first; without, with the cache off.
-func appendSup(t *testing.T, what string, arch []byte, cuts [][]byte, whole []byte, sup []string) string {
+// the archive) leave first; without, with the cache off. With regen
+// (append --regen, in a full-tier memory), the derived files it wrote
+// follow, and they must be what a cold regen writes.
+func appendSup(t *testing.T, what string, arch []byte, cuts [][]byte, whole []byte, sup []string, regen bool) string {
 	t.Helper()
-	root := newCachedRoot(t, nil)
+	var files map[string][]byte
+	if regen {
+		files = map[string][]byte{parse.AgentsFile: []byte("# Agents\n\n## Memory System Protocol\n\nTier: full\n")}
+	}
+	root := newCachedRoot(t, files)
+	if regen {
+		if err := os.MkdirAll(filepath.Join(root, ".memory"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
 	defer useCache(cuts != nil)()
 	for _, cut := range cuts {
 		writeMemory(t, root, cut, arch)
@@ -175,7 +190,7 @@ func appendSup(t *testing.T, what string, arch []byte, cuts [][]byte, whole []by
 	}
 	writeMemory(t, root, whole, arch)
 	d := Draft{Agent: "a", Time: "2026-02-01 10:00", Type: "test", Scope: "s", Summary: "x", Supersedes: sup}
-	res, err := Append(root, d, false, false)
+	res, err := Append(root, d, regen, false)
 	out := "appended " + res.ID
 	if err != nil {
 		out = "error " + err.Error()
@@ -184,7 +199,23 @@ func appendSup(t *testing.T, what string, arch []byte, cuts [][]byte, whole []by
 	if rerr != nil {
 		t.Fatal(rerr)
 	}
-	return out + "\n" + string(log)
+	out += "\n" + string(log)
+	if regen && err == nil {
+		for _, rel := range []string{parse.GraphFile, parse.ContextFile} {
+			b, err := os.ReadFile(filepath.Join(root, rel))
+			if err != nil {
+				t.Fatalf("%s: append --regen: %v", what, err)
+			}
+			out += "\n" + string(b)
+		}
+		defer useCache(false)()
+		if r, err := Regenerate(root, RegenOptions{Check: true}); err != nil {
+			t.Errorf("%s: after append --regen, a cold regen --check: %v", what, err)
+		} else if r.Diff != "" {
+			t.Errorf("%s: append --regen wrote what a cold regen would not:\n%s", what, r.Diff)
+		}
+	}
+	return out
 }
 
 func defaultConfig(t testing.TB, root string) config.Config {
