@@ -70,7 +70,7 @@ func Append(root string, d Draft, regen, countLine bool) (AppendResult, error) {
 	if err != nil || !regen {
 		return res, err
 	}
-	if res.Regenerated, err = regenFrom(root, cfg, false, a.held); err != nil {
+	if res.Regenerated, err = regenFrom(root, cfg, false, a.held, a.cp); err != nil {
 		// The event is in the log: a caller that read the error as
 		// "nothing written" would append it a second time.
 		res.Regenerated = []string{}
@@ -96,6 +96,9 @@ type appendWith struct {
 	haveCfg bool
 	hold    bool
 	held    *workspace.Memory
+	// cp is the history cache's checkpoint the Supersedes check found
+	// over held, nil when none matched.
+	cp *checkpointed
 }
 
 // appendLocked validates d against the log and archive and appends it.
@@ -124,7 +127,7 @@ func (a *appendWith) appendLocked(root string, d Draft, countLine bool) (AppendR
 	if a.hold {
 		// The bytes of the files held open, read once: the checks and
 		// the plan read them from memory.
-		if a.held, err = holdHistory(root, log, archName, archF); err != nil {
+		if a.held, err = workspace.ReadOpen(root, log, archName, archF); err != nil {
 			return AppendResult{}, err
 		}
 		logFile = bytes.NewReader(a.held.LogBytes)
@@ -137,7 +140,14 @@ func (a *appendWith) appendLocked(root string, d Draft, countLine bool) (AppendR
 			return nil, false
 		}
 		if a.held != nil {
-			return heldEdges(root, lint.RenderOptions(a.cfg), a.held)
+			edges, c, ok := heldEdges(root, lint.RenderOptions(a.cfg), a.held)
+			if ok {
+				// The regen cannot resume from it: the new event
+				// supersedes an event it replayed as live. Its head
+				// lends the new head its digests (earlierOf).
+				a.cp = &checkpointed{mem: a.held, head: c.head, name: c.name, held: true, cold: true}
+			}
+			return edges, ok
 		}
 		return cachedEdges(root, lint.RenderOptions(a.cfg), log, archName, arch)
 	})

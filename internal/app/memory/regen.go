@@ -373,22 +373,22 @@ func diffDerived(root string, files []Derived) (string, map[string][]byte, error
 // which has rewritten the log already, force it. The caller holds the
 // lock.
 func Regen(root string, cfg config.Config, force bool) ([]string, error) {
-	return regenFrom(root, cfg, force, nil)
+	return regenFrom(root, cfg, force, nil, nil)
 }
 
 // regenFrom is Regen of held, the history already read (append
 // --regen --supersedes), when it is not nil: the log is not read again.
-func regenFrom(root string, cfg config.Config, force bool, held *workspace.Memory) ([]string, error) {
+// c is the history cache's checkpoint already checked against held,
+// nil when there is none or it was not looked up.
+func regenFrom(root string, cfg config.Config, force bool, held *workspace.Memory, c *checkpointed) ([]string, error) {
 	var err error
 	opt := lint.RenderOptions(cfg)
 	tier := workspace.TierAt(root, cfg.Tier)
 	x := &rendered{}
-	var c *checkpointed
 	switch {
 	case workspace.CacheEnabled():
 		if held != nil {
-			var ok bool
-			if c, ok = loadCheckpointFrom(root, opt, held); !ok {
+			if c == nil {
 				c = &checkpointed{mem: held, held: true}
 			}
 		} else {

@@ -72,31 +72,15 @@ func cachedEdges(root string, opt materialize.Options, log *workspace.File, arch
 	return edgesAfter(c), true
 }
 
-// holdHistory reads the log and the archive (archF, nil when archName
-// is "") that append holds open, whole, as workspace.Read would: for an
-// append --regen --supersedes, whose check and regen both need them.
-func holdHistory(root string, log *workspace.File, archName string, archF *workspace.File) (*workspace.Memory, error) {
-	m := &workspace.Memory{Root: root, Tier: workspace.DetectTier(root), ArchivePath: archName}
-	var err error
-	if m.LogBytes, err = log.ReadAll(); err != nil {
-		return nil, err
-	}
-	if archF != nil {
-		if m.ArchiveBytes, err = archF.ReadAll(); err != nil {
-			return nil, err
-		}
-	}
-	return m, nil
-}
-
-// heldEdges is cachedEdges over a history already read (holdHistory):
-// the checkpoint is checked against the bytes held.
-func heldEdges(root string, opt materialize.Options, held *workspace.Memory) ([]parse.Supersession, bool) {
+// heldEdges is cachedEdges over a history already read
+// (workspace.ReadOpen): the checkpoint is checked against the bytes
+// held, and returned for the regen that follows (appendWith.cp).
+func heldEdges(root string, opt materialize.Options, held *workspace.Memory) ([]parse.Supersession, *checkpointed, bool) {
 	c, ok := loadCheckpointFrom(root, opt, held)
 	if !ok {
-		return nil, false
+		return nil, nil, false
 	}
-	return edgesAfter(c), true
+	return edgesAfter(c), c, true
 }
 
 // edgesAfter is the Supersedes fields of the history through c's head

@@ -261,6 +261,24 @@ func (m *Memory) Supersessions() []parse.Supersession {
 	return append(out, parse.ScanSupersedes(LogName, m.LogBytes)...)
 }
 
+// ReadOpen is Read of the log and the archive a caller holds open (an
+// append, under the lock): the bytes of those very files, up to their
+// Size. arch is nil when there is no archive; archPath names it.
+func ReadOpen(root string, log *File, archPath string, arch *File) (*Memory, error) {
+	m := &Memory{Root: root, Tier: DetectTier(root), ArchivePath: archPath}
+	reserveForHistory(root)
+	var err error
+	if m.LogBytes, err = log.ReadAll(); err != nil {
+		return nil, err
+	}
+	if arch != nil {
+		if m.ArchiveBytes, err = arch.ReadAll(); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
 // read reads the log and the archive of root, without parsing them.
 func read(root string) (*Memory, error) {
 	m := &Memory{Root: root, Tier: DetectTier(root)}
