@@ -185,13 +185,13 @@ func (c *comparison) renumbered(b parse.Event) int {
 		c.newByText = map[string]int{}
 		for j, h := range c.he {
 			if !c.baseNums[h.Num] {
-				if _, dup := c.newByText[stripID(h.Text)]; !dup {
-					c.newByText[stripID(h.Text)] = j
+				if _, dup := c.newByText[stripID(parse.EndedText(h.Text))]; !dup {
+					c.newByText[stripID(parse.EndedText(h.Text))] = j
 				}
 			}
 		}
 	}
-	if j, ok := c.newByText[stripID(b.Text)]; ok {
+	if j, ok := c.newByText[stripID(parse.EndedText(b.Text))]; ok {
 		return j
 	}
 	return -1
@@ -219,7 +219,7 @@ func (c *comparison) committed() {
 			continue
 		}
 		h := c.he[i]
-		if h.Text != b.Text {
+		if parse.EndedText(h.Text) != parse.EndedText(b.Text) {
 			c.ds = append(c.ds, diag.Diagnostic{Rule: "MS301", Severity: diag.Error, Range: editedLines(h, b.Text), Event: h.ID,
 				Message: fmt.Sprintf("%s was changed after it was committed at %s: events are immutable; restore it and record the correction as a new event", h.ID, c.commit),
 				Detail:  udiff.Unified(b.ID+" at "+c.commit, h.ID+" now", []byte(b.Text), []byte(h.Text))})
@@ -405,7 +405,7 @@ func compareMerge(parent, merge side, commit string) diag.Diagnostics {
 	have := make(map[string]bool, len(he))
 	byNum := make(map[int]int, len(he))
 	for i, e := range he {
-		have[stripID(e.Text)] = true
+		have[stripID(parse.EndedText(e.Text))] = true
 		if _, dup := byNum[e.Num]; !dup {
 			byNum[e.Num] = i
 		}
@@ -415,11 +415,11 @@ func compareMerge(parent, merge side, commit string) diag.Diagnostics {
 		if blanked == nil {
 			blanked = make(map[string][]int, len(he))
 			for _, e := range he {
-				k := blankIDs(e.Text)
+				k := blankIDs(parse.EndedText(e.Text))
 				blanked[k] = append(blanked[k], e.Num)
 			}
 		}
-		for _, n := range blanked[blankIDs(b.Text)] {
+		for _, n := range blanked[blankIDs(parse.EndedText(b.Text))] {
 			if n != b.Num {
 				return true
 			}
@@ -427,7 +427,7 @@ func compareMerge(parent, merge side, commit string) diag.Diagnostics {
 		return false
 	}
 	for _, b := range parent.events() {
-		if have[stripID(b.Text)] || renumbered(b) {
+		if have[stripID(parse.EndedText(b.Text))] || renumbered(b) {
 			continue
 		}
 		if i, ok := byNum[b.Num]; ok {

@@ -269,3 +269,46 @@ func TestUnchangedReusedID(t *testing.T) {
 		t.Errorf("evt-002 reused by a new event: evt-001 %v, evt-002 %v; want true, false", has("evt-001"), has("evt-002"))
 	}
 }
+
+// TestCompareUnterminatedLastLine: a committed log whose last line has
+// no line ending (an editor dropped the final newline) is not edited by
+// the append or archive move that ends that line: lint --staged, lint
+// --base and audit reported MS301 on the last committed event
+// ("-**Tags**: t / \ No newline at end of file / +**Tags**: t"), so the
+// pre-commit hook refused the commit of a plain memsys append. A real
+// edit of that event is still MS301.
+func TestCompareUnterminatedLastLine(t *testing.T) {
+	open := strings.TrimSuffix(head+ev(1, "one")+ev(2, "two"), "\n\n---\n\n")
+	for _, nl := range []string{"\n", "\r\n"} {
+		crlf := func(s string) string { return strings.ReplaceAll(s, "\n", nl) }
+		base := sideOf(crlf(open), "")
+		appended := sideOf(crlf(open+"\n\n---\n\n"+ev(3, "three")), "")
+		archived := sideOf(crlf(head+"<!-- memsys: evt-001 archived to changelog-archive.md -->\n\n"+ev(2, "two")+ev(3, "three")),
+			crlf("# Archive\n\n## Archive: evt-001 | Archived 2026-01-01\n\n"+ev(1, "one")))
+		edited := sideOf(crlf(strings.Replace(open, "two", "TWO", 1)+"\n\n---\n\n"+ev(3, "three")), "")
+		for _, c := range []struct {
+			name string
+			head side
+			want string
+		}{
+			{"appended", appended, ""},
+			{"archived", archived, ""},
+			{"edited", edited, "MS301 evt-002"},
+		} {
+			var got []string
+			for _, d := range compare(base, c.head, "HEAD (abc1234)") {
+				got = append(got, d.Rule+" "+d.Event)
+			}
+			if g := strings.Join(got, ","); g != c.want {
+				t.Errorf("%q %s: got %q, want %q", nl, c.name, g, c.want)
+			}
+			var merged []string
+			for _, d := range compareMerge(base, c.head, "p") {
+				merged = append(merged, d.Rule+" "+d.Event)
+			}
+			if g := strings.Join(merged, ","); g != c.want {
+				t.Errorf("%q %s as a merge: got %q, want %q", nl, c.name, g, c.want)
+			}
+		}
+	}
+}

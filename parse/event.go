@@ -65,8 +65,23 @@ type Event struct {
 	// move can copy them byte for byte.
 	Range diag.Range
 	// Text is the event's source with line endings normalised to LF:
-	// the unit that append-only checks compare.
+	// the unit that append-only checks compare (through EndedText).
 	Text string
+}
+
+// EndedText returns text, an Event's Text, with its last line ended.
+// The last event of a file that does not end its last line (an editor
+// that drops the final newline) has no final line feed; an append or an
+// archive move ends that line before it writes after it, which changes
+// none of the event's text. The append-only checks and the merge
+// compare events through it, so that such an end is no edit of a
+// committed event. An event that is no longer last keeps the bytes
+// after it (a "---" line, the next heading) outside its Text.
+func EndedText(text string) string {
+	if text == "" || text[len(text)-1] == '\n' {
+		return text
+	}
+	return text + "\n"
 }
 
 // Time is an event timestamp at minute precision, with no zone: the

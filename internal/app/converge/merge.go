@@ -339,6 +339,10 @@ func (m *merger) run(in Input) (Result, error) {
 		if k == len(m.items)-1 {
 			break
 		}
+		// The last event of a side whose file did not end its last
+		// line, now followed by another: end that line, as append does,
+		// or the separator's "---" would underline it as a heading.
+		endLine(&out, it.body)
 		if it.gap != nil {
 			out.Write(it.gap)
 		} else {
@@ -365,7 +369,7 @@ func match(anc, s *side) ([]int, []bool) {
 	for k, a := range anc.evs {
 		at[k] = -1
 		for _, i := range s.copies(a.ev.Num) {
-			if !claimed[i] && s.evs[i].ev.Text == a.ev.Text {
+			if !claimed[i] && parse.EndedText(s.evs[i].ev.Text) == parse.EndedText(a.ev.Text) {
 				at[k], claimed[i] = i, true
 				break
 			}
@@ -484,7 +488,7 @@ func (m *merger) ancestor(k int, o *record, ti int, oArch, tArch bool) {
 		if r == nil {
 			return false
 		}
-		if r.ev.Text == a.ev.Text || r.ev.Num != a.ev.Num && bytes.Equal(blankIDs(r.body), blankIDs(a.body)) {
+		if parse.EndedText(r.ev.Text) == parse.EndedText(a.ev.Text) || r.ev.Num != a.ev.Num && bytes.Equal(blankIDs(r.body), blankIDs(a.body)) {
 			return true
 		}
 		// Under its own number but naming events the side holds under
@@ -524,6 +528,24 @@ func (m *merger) ancestor(k int, o *record, ti int, oArch, tArch bool) {
 		gap = o.gap
 	}
 	m.items = append(m.items, item{body: b.Bytes(), gap: gap, conflict: c})
+}
+
+// endLine ends body's last line in out, in the line ending body uses,
+// when body does not end it.
+func endLine(out *bytes.Buffer, body []byte) {
+	if len(body) == 0 || body[len(body)-1] == '\n' {
+		return
+	}
+	switch i := bytes.IndexAny(body, "\r\n"); {
+	case i >= 0 && body[i] == '\n':
+		out.WriteByte('\n')
+	case i >= 0 && i+1 < len(body) && body[i+1] == '\n':
+		out.WriteString("\r\n")
+	case i >= 0:
+		out.WriteByte('\r')
+	default:
+		out.WriteByte('\n')
+	}
 }
 
 func writeLine(b *bytes.Buffer, body []byte) {

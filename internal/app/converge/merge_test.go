@@ -320,3 +320,43 @@ func TestMergeReplayedKeepsNumber(t *testing.T) {
 		})
 	}
 }
+
+// TestMergeUnterminatedLastLine: the ancestor's log does not end its
+// last line (an editor dropped the final newline); a side that appends
+// ends it, which changes no event. The driver called that an edit of
+// the ancestor's last event on the appending side ("evt-002 differs
+// from the base's on both ours and theirs") and stopped the merge on a
+// conflict; a side that only edited the text above the log, its last
+// line still open, had theirs' events written right after it, the
+// separator's "---" then underlining that line as a heading.
+func TestMergeUnterminatedLastLine(t *testing.T) {
+	text := gitText(t)
+	anc := appended(nil, "base", 2)
+	open := func(b []byte) []byte { return bytes.TrimSuffix(b, []byte("\n")) }
+	ancLog := open(render(genHead, anc))
+	for _, nl := range []string{"\n", "\r\n"} {
+		crlf := func(b []byte) []byte { return bytes.ReplaceAll(b, []byte("\n"), []byte(nl)) }
+		theirs := appended(anc, "t", 2)
+		ours := appended(anc, "o", 1)
+		got, err := Merge(Input{Path: "CHANGELOG.md", Ancestor: crlf(ancLog), Ours: crlf(render(genHead, ours)), Theirs: crlf(render(genHead, theirs)), Text: text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkMerged(t, Result{Data: bytes.ReplaceAll(got.Data, []byte("\r\n"), []byte("\n")), Conflicts: got.Conflicts}, ours, ours, theirs)
+
+		// Ours only edited the text above the log: its last line is
+		// still open when theirs' events follow it.
+		head := strings.Replace(genHead, "# Changelog", "# Changelog of the project", 1)
+		got, err = Merge(Input{Path: "CHANGELOG.md", Ancestor: crlf(ancLog), Ours: crlf(open(render(head, anc))), Theirs: crlf(render(genHead, theirs)), Text: text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkMerged(t, Result{Data: bytes.ReplaceAll(got.Data, []byte("\r\n"), []byte("\n")), Conflicts: got.Conflicts}, anc, anc, theirs)
+		if want := "**Tags**: t" + nl + nl + "---" + nl + nl + "### evt-003"; !bytes.Contains(got.Data, []byte(want)) {
+			t.Errorf("evt-002's last line is not ended before the separator (want %q):\n%s", want, got.Data)
+		}
+		if nl == "\r\n" && bytes.Count(got.Data, []byte("\n")) != bytes.Count(got.Data, []byte("\r\n")) {
+			t.Errorf("a CRLF merge wrote a bare LF:\n%q", got.Data)
+		}
+	}
+}

@@ -30,6 +30,13 @@ type Finding struct {
 	// before and after are the event's text in the parent and in the
 	// commit ("" where it is not there), for dropRestores.
 	before, after string
+	// eventLine is the line of the event's heading in the commit, 0
+	// when the finding's range is not in the event it names.
+	eventLine int
+	// atHead is where the finding is in HEAD's files, "" File when HEAD
+	// does not hold its event: where the annotations of Lint go
+	// (placeAtHead).
+	atHead diag.Range
 }
 
 // Options select what to audit.
@@ -733,8 +740,13 @@ func compareAll(b *lazyBatch, store *gitx.Objects, retry func(string) ([]byte, b
 			before, after = eventTexts(pr, data)
 		}
 		for _, d := range ds {
-			found[pr.c.id] = append(found[pr.c.id], Finding{Commit: pr.c.id, Parent: pr.parent, Author: pr.c.author, Date: pr.c.date, Diagnostic: d,
-				before: before[d.Event], after: textOf(after.At(d.Range.File, d.Range.Line))})
+			e := after.At(d.Range.File, d.Range.Line)
+			f := Finding{Commit: pr.c.id, Parent: pr.parent, Author: pr.c.author, Date: pr.c.date, Diagnostic: d,
+				before: before[d.Event], after: textOf(e)}
+			if e != nil && e.ID == d.Event {
+				f.eventLine = e.Range.Line
+			}
+			found[pr.c.id] = append(found[pr.c.id], f)
 		}
 		for _, oid := range need {
 			if parsed {

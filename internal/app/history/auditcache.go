@@ -25,7 +25,7 @@ import (
 // drop out when the entry is rewritten.
 
 // commitCacheVersion changes whenever what an entry holds changes.
-const commitCacheVersion = 3
+const commitCacheVersion = 4
 
 // maxCachedCommits bounds an entry: commits of earlier audits that this
 // walk did not list (a --since range, a rewritten branch) are kept only
@@ -37,10 +37,11 @@ type cachedFinding struct {
 	Parent, Author, Date string
 	D                    diag.Diagnostic
 	Before, After        string
+	EventLine            int
 }
 
 func (f cachedFinding) finding(commit string) Finding {
-	return Finding{Commit: commit, Parent: f.Parent, Author: f.Author, Date: f.Date, Diagnostic: f.D, before: f.Before, after: f.After}
+	return Finding{Commit: commit, Parent: f.Parent, Author: f.Author, Date: f.Date, Diagnostic: f.D, before: f.Before, after: f.After, eventLine: f.EventLine}
 }
 
 // commitEntry is the encoded form of a cache entry (the snapshot codec,
@@ -126,7 +127,7 @@ func (c *commitCache) store(root, head, since, last string, commits int, ids []s
 		if !ok {
 			fs = []cachedFinding{}
 			for _, f := range found[id] {
-				fs = append(fs, cachedFinding{Parent: f.Parent, Author: f.Author, Date: f.Date, D: f.Diagnostic, Before: f.before, After: f.after})
+				fs = append(fs, cachedFinding{Parent: f.Parent, Author: f.Author, Date: f.Date, D: f.Diagnostic, Before: f.before, After: f.after, EventLine: f.eventLine})
 			}
 		}
 		e.IDs, e.Finds = append(e.IDs, id), append(e.Finds, fs)

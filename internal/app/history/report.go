@@ -63,14 +63,75 @@ func Audit(ctx context.Context, root, start, since string) (*Result, error) {
 			return nil, fmt.Errorf("audit: no %s in %s and no commit that changed one: run memsys audit in the memory's folder (or pass -C DIR)", parse.LogFile, root)
 		}
 	}
+	if err := placeAtHead(g, res.Findings); err != nil {
+		return nil, fmt.Errorf("audit: %w", err)
+	}
 	for i := range res.Findings {
 		f := &res.Findings[i]
 		// Fingerprinted as lint fingerprints, while the path is
 		// root-relative: the same from any folder and any -C.
 		f.Fingerprint = lint.Fingerprint(f.Diagnostic)
 		f.Range.File = workspace.DisplayPath(start, root, f.Range.File)
+		if f.atHead.File != "" {
+			f.atHead.File = workspace.DisplayPath(start, root, f.atHead.File)
+		}
 	}
 	return res, nil
+}
+
+// placeAtHead finds where each finding is in HEAD's log or archive. A
+// finding's range is where the event was in the commit that changed
+// it, which the text and JSON reports name beside it; an annotation
+// (github, sarif) is shown on the files of the commit the job checked
+// out, HEAD, where an archive move since has put other lines, or the
+// end of the file, at that place: every finding older than the move
+// annotated the wrong event. The lines that changed keep their place
+// in the event while HEAD holds it as the commit left it; otherwise the
+// annotation spans the whole event. An event HEAD does not hold
+// (deleted, never restored) keeps the commit's range.
+func placeAtHead(g *gitx.Git, fs []Finding) error {
+	if len(fs) == 0 {
+		return nil
+	}
+	at := map[string]parse.Event{}
+	names := append([]string{parse.LogFile}, parse.ArchiveFiles...)
+	for _, name := range names {
+		src, ok, err := g.ReadFile("HEAD", "./"+name)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			continue
+		}
+		var opts []parse.Option
+		if name != parse.LogFile {
+			opts = append(opts, parse.Archive())
+		}
+		for _, e := range parse.Parse(name, src, opts...).Events {
+			if _, dup := at[e.ID]; !dup && e.InLog {
+				at[e.ID] = e
+			}
+		}
+	}
+	for i := range fs {
+		f := &fs[i]
+		e, ok := at[f.Event]
+		if !ok || f.Event == "" {
+			continue
+		}
+		f.atHead = e.Range
+		if f.eventLine > 0 && f.after != "" && parse.EndedText(e.Text) == parse.EndedText(f.after) {
+			shift := e.Range.Line - f.eventLine
+			f.atHead = f.Range
+			f.atHead.File = e.Range.File
+			f.atHead.Line += shift
+			if f.atHead.EndLine > 0 {
+				f.atHead.EndLine += shift
+			}
+			f.atHead.Offset, f.atHead.EndOffset = 0, 0 // not known in HEAD's bytes
+		}
+	}
+	return nil
 }
 
 // Failed reports whether a finding is an error, so the audit exits 1.
@@ -90,6 +151,11 @@ func (r *Result) Lint() *lint.Result {
 	for _, f := range r.Findings {
 		d := f.Diagnostic
 		d.Detail = f.header() + d.Detail
+		if f.atHead.File != "" {
+			// Shown on HEAD's files (placeAtHead); the detail's header
+			// names the commit, where the diff applies.
+			d.Range = f.atHead
+		}
 		res.Diagnostics = append(res.Diagnostics, d)
 	}
 	res.Diagnostics.Sort()

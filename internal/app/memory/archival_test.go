@@ -125,3 +125,63 @@ func TestProtocolArchiveStep(t *testing.T) {
 		t.Errorf("the protocol's archival step %q does not say to run %q after memsys archive, as archive's output does", step, cmd)
 	}
 }
+
+// TestArchiveUnterminatedLastLine archives a log, then an archive, whose
+// last line has no line ending, as an editor that drops the final
+// newline leaves them: the move ends that line and verifies every other
+// byte. The check refused it ("event 60 (evt-060) differs after the
+// move"), so archival waited for an edit of a committed event's file.
+func TestArchiveUnterminatedLastLine(t *testing.T) {
+	for _, nl := range []string{"\n", "\r\n"} {
+		root := t.TempDir()
+		src := strings.ReplaceAll(string(retiringLog()), "\n", nl)
+		write(t, root, parse.LogFile, strings.TrimSuffix(src, nl))
+		opt := ArchiveOptions{Threshold: 50, Keep: 20, Agent: "a"}
+		res, err := Archive(root, opt)
+		if err != nil || len(res.Moved) != 40 {
+			t.Fatalf("%q: log without a final line ending: %+v, %v", nl, res, err)
+		}
+		newLog, _ := os.ReadFile(filepath.Join(root, parse.LogFile))
+		if !strings.Contains(string(newLog), "**Tags**: t"+nl+nl+"---"+nl+nl+"### evt-061 ") {
+			t.Errorf("%q: the last event's line was not ended before the archive event:\n%s", nl, newLog)
+		}
+
+		// The archive's last line unterminated, and 40 more events: the
+		// second move appends its section after ending that line.
+		arch, _ := os.ReadFile(filepath.Join(root, parse.ArchiveFile))
+		write(t, root, parse.ArchiveFile, strings.TrimSuffix(string(arch), nl))
+		var more strings.Builder
+		for n := 62; n <= 101; n++ {
+			fmt.Fprintf(&more, "%s---%s%s### evt-%03d | 2026-01-02 10:00 | a | modify%s%s**Scope**: core%s**Summary**: step %d%s%s**Details**:%s- entity: comp40%s- changes: step%s%s**Refs**: none%s**Tags**: t%s",
+				nl, nl, nl, n, nl, nl, nl, n, nl, nl, nl, nl, nl, nl, nl, nl)
+		}
+		write(t, root, parse.LogFile, string(newLog)+more.String())
+		if res, err = Archive(root, opt); err != nil || len(res.Moved) == 0 {
+			t.Fatalf("%q: archive without a final line ending: %+v, %v", nl, res, err)
+		}
+		if got, _ := os.ReadFile(filepath.Join(root, parse.ArchiveFile)); !strings.HasPrefix(string(got), string(arch)) {
+			t.Errorf("%q: the second move changed the archive's bytes other than ending its last line", nl)
+		}
+	}
+}
+
+// TestVerifyMoveLineEnding: the only change VerifyMove lets an event
+// through with is the line ending its unterminated last line gains.
+func TestVerifyMoveLineEnding(t *testing.T) {
+	for _, c := range []struct {
+		before, after string
+		same          bool
+	}{
+		{"**Tags**: t\n", "**Tags**: t\n", true},
+		{"**Tags**: t", "**Tags**: t\n", true},
+		{"**Tags**: t", "**Tags**: t\r\n", true},
+		{"**Tags**: t\n", "**Tags**: t\n\n", false}, // already ended
+		{"**Tags**: t", "**Tags**: t\n\n", false},
+		{"**Tags**: t", "**Tags**: tx", false},
+		{"**Tags**: t\n", "**Tags**: t", false},
+	} {
+		if got := sameRaw([]byte(c.before), []byte(c.after)); got != c.same {
+			t.Errorf("sameRaw(%q, %q) = %v, want %v", c.before, c.after, got, c.same)
+		}
+	}
+}

@@ -182,7 +182,9 @@ func rawEvents(files ...Source) (ids []string, raws [][]byte) {
 // VerifyMove proves that after holds exactly the events of before, in
 // the same order and byte for byte, followed by the extra events
 // (the archive event). before and after list files in read order:
-// archive, then log.
+// archive, then log. The one byte sequence an event may gain is the
+// line ending of its last line, when it was the last event of a file
+// that did not end its last line (sameRaw).
 func VerifyMove(before, after []Source, extra int) error {
 	bids, braw := rawEvents(before...)
 	aids, araw := rawEvents(after...)
@@ -190,9 +192,30 @@ func VerifyMove(before, after []Source, extra int) error {
 		return fmt.Errorf("archive check failed: %s before, %d after (want %d): nothing was written", words.Plural(len(bids), "event"), len(aids), len(bids)+extra)
 	}
 	for i := range bids {
-		if aids[i] != bids[i] || !bytes.Equal(araw[i], braw[i]) {
+		if aids[i] != bids[i] || !sameRaw(braw[i], araw[i]) {
 			return fmt.Errorf("archive check failed: event %d (%s) differs after the move (now %s): nothing was written", i+1, bids[i], aids[i])
 		}
 	}
 	return nil
+}
+
+// sameRaw reports whether after is the event before, byte for byte, or
+// before with the line ending its last line lacked. An editor that
+// drops the file's final newline leaves the last event of the log or
+// the archive unterminated, and a move must end that line before it
+// writes after it (the archive event in the log, a new section in the
+// archive), as append does: refusing it made archival impossible until
+// a hand edit of a committed event's file.
+func sameRaw(before, after []byte) bool {
+	if bytes.Equal(before, after) {
+		return true
+	}
+	if len(before) > 0 && before[len(before)-1] == '\n' || !bytes.HasPrefix(after, before) {
+		return false
+	}
+	switch string(after[len(before):]) {
+	case "\n", "\r\n", "\r":
+		return true
+	}
+	return false
 }
