@@ -809,8 +809,14 @@ func renderSection(b *bytes.Buffer, s *Section) {
 // context.md that RenderContext wrote, including those its "… and N
 // more" line stands for; a section that is absent has none (Open Loops
 // and Conflicts are only written when they have items). ok is false
-// when src does not look like context.md.
+// when src does not look like context.md. A CRLF checkout of the file
+// (core.autocrlf) counts as the LF file it is to git: before, status
+// found no "# Current Context" line in it and counted the loops again
+// from a replay.
 func CountItems(src []byte, title string) (n int, ok bool) {
+	if bytes.Contains(src, []byte("\r\n")) {
+		src = bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n"))
+	}
 	if !bytes.HasPrefix(src, []byte("# Current Context\n")) {
 		return 0, false
 	}

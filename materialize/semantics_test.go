@@ -171,6 +171,11 @@ func TestCountItems(t *testing.T) {
 		if n, ok := CountItems(src, SecConflicts); !ok || n != 0 {
 			t.Errorf("words %d: conflicts = %d, %v", words, n, ok)
 		}
+		// A CRLF checkout (core.autocrlf) of the same file.
+		crlf := bytes.ReplaceAll(src, []byte("\n"), []byte("\r\n"))
+		if n, ok := CountItems(crlf, SecLoops); !ok || n != 14 {
+			t.Errorf("words %d: CRLF: CountItems = %d, %v; want 14", words, n, ok)
+		}
 	}
 	if _, ok := CountItems([]byte("# Something else\n"), SecLoops); ok {
 		t.Error("not a context.md, counted anyway")

@@ -101,8 +101,11 @@ func (t Tier) HasContext() bool { return t == Full || t == Core }
 // DeclaredTier reads the tier AGENTS.md declares, as the seed's Tiers
 // table names them, on a line of its own such as "**Tier**: Core",
 // "- Tier: full" or "Tier: MVP" (any case, the first such line wins).
+// A UTF-8 byte-order mark before it is no part of the line: Notepad and
+// PowerShell 5 save one, and "Tier: core" on the first line of such a
+// file was not read, so the memory was taken for the full tier.
 func DeclaredTier(agents []byte) (Tier, bool) {
-	for _, line := range strings.Split(string(agents), "\n") {
+	for _, line := range strings.Split(strings.TrimPrefix(string(agents), "\ufeff"), "\n") {
 		l := strings.TrimSpace(strings.TrimSuffix(line, "\r"))
 		l = strings.TrimSpace(strings.TrimLeft(l, "-*+ "))
 		l = strings.ReplaceAll(l, "**", "")

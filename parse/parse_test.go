@@ -450,6 +450,7 @@ func TestDeclaredTier(t *testing.T) {
 		"# Agents\n\n**Tier**: Core\n":         Core,
 		"- Tier: full (graph and TODO)\n":      Full,
 		"tier: `mvp`\r\n":                      MVP,
+		"\ufeffTier: core\r\n":                 Core,
 		"**Tier:** Core.\n":                    Core,
 		"Tiers are described in the README.\n": "",
 		"Tier: gold\n":                         "",

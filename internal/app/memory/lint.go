@@ -748,6 +748,9 @@ func fixDerived(root string, l *lint.Linter, s *lint.Session, ds diag.Diagnostic
 				continue
 			}
 		}
+		if found {
+			data = inLineEndings(data, cur)
+		}
 		write = append(write, Derived{File: f, Data: data})
 	}
 	for _, f := range write {

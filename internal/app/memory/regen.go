@@ -327,6 +327,23 @@ func sameText(cur, want []byte) bool {
 	return bytes.Contains(cur, []byte("\r\n")) && bytes.Equal(bytes.ReplaceAll(cur, []byte("\r\n"), []byte("\n")), want)
 }
 
+// inLineEndings returns the rendered file want (LF) with the line
+// endings of cur, the file it replaces: CRLF when cur has CRLF (see
+// Newline), else want itself. A checkout with core.autocrlf or
+// `* text eol=crlf` has CRLF derived files; an LF file written over one
+// made git warn "LF will be replaced by CRLF" at every add, and with
+// core.safecrlf=true refuse to add it ("fatal: LF would be replaced by
+// CRLF"), so the pre-commit hook's regen could not be committed. The
+// text is the same either way, as sameText and lint judge it; a file
+// regen creates is LF, and so is one over lone CRs (which sameText
+// would not take as current, so every regen would write it again).
+func inLineEndings(want, cur []byte) []byte {
+	if Newline(cur) != "\r\n" {
+		return want
+	}
+	return withNewline(want, "\r\n")
+}
+
 // readDerived reads the derived file rel before a writer replaces it:
 // found is false when there is none (then it is written). Any other
 // error is returned, and the writer stops before writing anything: a
@@ -422,13 +439,14 @@ func WriteDerived(root string, files []Derived) ([]string, error) {
 // at), before anything is written. Each file is read once, for both.
 func writeDerived(root string, files []Derived, force bool, at sealedAt) ([]string, error) {
 	differ := make([]bool, len(files))
+	data := make([][]byte, len(files))
 	for i, f := range files {
 		cur, found, err := readDerived(root, f.File)
 		if err != nil {
 			return []string{}, err
 		}
 		if !found {
-			differ[i] = true
+			differ[i], data[i] = true, f.Data
 			continue
 		}
 		if differ[i] = !sameText(cur, f.Data); differ[i] && !force {
@@ -436,13 +454,14 @@ func writeDerived(root string, files []Derived, force bool, at sealedAt) ([]stri
 				return []string{}, err
 			}
 		}
+		data[i] = inLineEndings(f.Data, cur)
 	}
 	done := []string{}
 	for i, f := range files {
 		if !differ[i] {
 			continue
 		}
-		if err := workspace.WriteFile(root, f.File, f.Data); err != nil {
+		if err := workspace.WriteFile(root, f.File, data[i]); err != nil {
 			return done, err
 		}
 		done = append(done, f.File)

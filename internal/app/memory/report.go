@@ -1,7 +1,6 @@
 package memory
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -348,7 +347,9 @@ func newReport(g *materialize.Graph, t *historyCounts, cfg config.Config, archiv
 }
 
 // derivedViews says of each file regen would write whether the file on
-// disk (read through readFile) holds exactly that.
+// disk (read through readFile) holds exactly that, line endings aside
+// (sameText): a CRLF checkout of a current file is current, as status,
+// lint and regen --check say. The report called it outdated.
 func derivedViews(files []Derived, readFile func(string) ([]byte, error)) []DerivedView {
 	out := []DerivedView{}
 	for _, f := range files {
@@ -361,7 +362,7 @@ func derivedViews(files []Derived, readFile func(string) ([]byte, error)) []Deri
 			state = "missing"
 		case err != nil:
 			state = "unreadable"
-		case !bytes.Equal(b, f.Data):
+		case !sameText(b, f.Data):
 			state = "outdated"
 		}
 		out = append(out, DerivedView{File: f.File, State: state})

@@ -19,8 +19,9 @@ const tmpPrefix = ".memsys-tmp-"
 // WriteFile replaces rel inside root with data atomically: it writes a
 // temporary file in the same folder, fsyncs it, renames it over the
 // target and fsyncs the folder, so a reader or a crash sees the old file
-// or the new one, never a mix. The file keeps its permissions (0644 when
-// new). Symlinks leading outside root are refused, and a symlink inside
+// or the new one, never a mix. The file keeps its permissions (0666
+// less the umask when new, as open(2) would create it). Symlinks
+// leading outside root are refused, and a symlink inside
 // root is replaced by the file rather than written through.
 func WriteFile(root, rel string, data []byte) error {
 	p, err := Resolve(root, rel)
@@ -34,7 +35,7 @@ func WriteFile(root, rel string, data []byte) error {
 		}
 		return writeError(rel, "cannot create its folder", err)
 	}
-	mode := fs.FileMode(0o644)
+	mode := newFileMode
 	if fi, err := os.Lstat(p); err == nil {
 		if fi.IsDir() {
 			return fmt.Errorf("%s: is a directory: move it away", rel)
@@ -213,7 +214,10 @@ func openLockFile(root string) (*os.File, error) {
 		return nil, err
 	}
 	// noFollow: a link made since the check still fails the open.
-	f, err := openLock(p, os.O_RDWR|os.O_CREATE|noFollow, 0o644)
+	// 0666 less the umask, as any new file: every writer opens the
+	// lock to write, so under a shared repository's umask 002 the
+	// group's members must be able to.
+	f, err := openLock(p, os.O_RDWR|os.O_CREATE|noFollow, 0o666)
 	switch {
 	case errors.Is(err, syscall.ELOOP):
 		return nil, symlink
