@@ -6,6 +6,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/memsys/memsys/internal/base/diag"
 	"github.com/memsys/memsys/internal/base/front"
 	"github.com/memsys/memsys/internal/base/words"
 	"github.com/memsys/memsys/internal/io/workspace"
@@ -197,9 +198,13 @@ func readArchival(root string) (*archival, error) {
 // move the events at the top, which are then not the oldest.
 func (a *archival) decide(opt ArchiveOptions) error {
 	a.plan = PlanArchive(a.log, pinned(a.graph), opt.Keep, opt.Threshold)
-	if a.resumed > 0 {
+	if a.resumed > 0 && !a.plan.moves(inLog(a.log)[:a.resumed]) {
 		// The archive already holds the moved events, byte for byte, so
-		// only the log is rewritten, as that run would have.
+		// only the log is rewritten, as that run would have. The log is
+		// still the one that run planned from, so with the same keep
+		// and threshold the plan above is that run's, reason and all,
+		// and the finished archive writes the bytes an uninterrupted
+		// one would have; with other flags its reason is unknown.
 		le := inLog(a.log)
 		a.plan = ArchivePlan{Due: true, Count: len(le), Moved: le[:a.resumed], Boundary: le[a.resumed],
 			Reason: "finishing an interrupted archive: " + SpanOf(le[0].ID, le[a.resumed-1].ID) + " already in " + a.archName}
@@ -208,6 +213,20 @@ func (a *archival) decide(opt ArchiveOptions) error {
 		return nil
 	}
 	return orderErr(parse.OrderOf(a.log), workspace.LogName)
+}
+
+// moves reports whether p moves exactly evs, the events an interrupted
+// run copied.
+func (p ArchivePlan) moves(evs []parse.Event) bool {
+	if len(p.Moved) != len(evs) {
+		return false
+	}
+	for i := range evs {
+		if p.Moved[i].Num != evs[i].Num {
+			return false
+		}
+	}
+	return true
 }
 
 // build returns the new log (with the archive event id at its end) and
@@ -461,5 +480,78 @@ func previewArchive(root string, threshold, keep int) *ArchivePreview {
 	if err := a.decide(ArchiveOptions{Threshold: threshold, Keep: keep}); err != nil {
 		return &ArchivePreview{Error: err.Error(), err: err}
 	}
-	return &ArchivePreview{Moves: len(a.plan.Moved), Boundary: a.plan.Boundary.ID, Reason: a.plan.Reason}
+	pv := &ArchivePreview{Moves: len(a.plan.Moved), Boundary: a.plan.Boundary.ID, Reason: a.plan.Reason}
+	if a.resumed > 0 {
+		le := inLog(a.log)
+		pv.Interrupted = SpanOf(le[0].ID, le[a.resumed-1].ID)
+	}
+	return pv
+}
+
+// interruptedFindings rewrites lint's findings ds on the state an
+// archive killed between its two writes leaves (interrupted, as archive
+// itself finds it): MS107 on each copied event advised renumbering it,
+// which would duplicate history, MS109 and MS110 that its ID and time
+// come after the archive's last, which are the same event's.
+// Those findings become one MS107 finding that says to finish the
+// archive. read reads the files as lint read them; the files are parsed
+// again only when a duplicate ID was found in the log.
+func interruptedFindings(read func(rel string) ([]byte, error), ds diag.Diagnostics) diag.Diagnostics {
+	var dup *diag.Diagnostic
+	for i := range ds {
+		if ds[i].Rule == "MS107" && ds[i].Range.File == workspace.LogName {
+			dup = &ds[i]
+			break
+		}
+	}
+	if dup == nil {
+		return ds
+	}
+	logSrc, err := read(workspace.LogName)
+	if err != nil {
+		return ds
+	}
+	var archName string
+	var archSrc []byte
+	for _, n := range workspace.ArchiveNames {
+		if archSrc, err = read(n); err == nil {
+			archName = n
+			break
+		}
+	}
+	if archName == "" {
+		return ds
+	}
+	log := parse.Parse(workspace.LogName, logSrc)
+	n := interrupted(log, parse.Parse(archName, archSrc, parse.Archive()))
+	if n == 0 {
+		return ds
+	}
+	copied := inLog(log)[:n]
+	type header struct {
+		id   string
+		line int
+	}
+	at := map[header]bool{}
+	for _, e := range copied {
+		at[header{e.ID, e.Range.Line}] = true
+	}
+	first := copied[0]
+	are := "are"
+	if n == 1 {
+		are = "is"
+	}
+	advice := front.Sprintf("%s %s also in %s, byte for byte, as an archive interrupted between its two writes leaves them: run %s to finish it (renumbering them would duplicate history)",
+		SpanOf(first.ID, copied[n-1].ID), are, archName, front.Archive.Word())
+	r := first.Range
+	r.Col, r.EndLine, r.EndCol, r.EndOffset = 1, r.Line, 0, 0 // the header line, as MS107's own
+	out := diag.Diagnostics{{Rule: "MS107", Severity: dup.Severity, Range: r, Event: first.ID, Message: advice.String(), MCP: advice.For(front.MCP)}}
+	for _, d := range ds {
+		if (d.Rule == "MS107" || d.Rule == "MS109" || d.Rule == "MS110") && d.Range.File == workspace.LogName && at[header{d.Event, d.Range.Line}] {
+			continue
+		}
+		out = append(out, d)
+	}
+	out.Sort()
+	return out
 }

@@ -2,6 +2,7 @@ package memory
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -48,9 +49,16 @@ func TestArchiveMovesResumesAndRefuses(t *testing.T) {
 	newArch, _ := os.ReadFile(archPath)
 
 	// Killed between the writes: the archive is new, the log still old.
+	// With the same flags the finished run is the run that was killed,
+	// archive event and all (its reason was "finishing an interrupted
+	// archive: ...", where the uninterrupted run's says why).
 	write(t, root, parse.LogFile, string(src))
+	reason := res.Reason
+	if st, err := Status(root); err != nil || st.ArchivePlan == nil || st.ArchivePlan.Interrupted != "evt-001 through evt-040" {
+		t.Errorf("status on the interrupted archive: %+v, %v", st.ArchivePlan, err)
+	}
 	res, err = Archive(root, opt)
-	if err != nil || !strings.HasPrefix(res.Reason, "finishing an interrupted archive") {
+	if err != nil || res.Reason != reason || len(res.Moved) != 40 {
 		t.Fatalf("resume: %+v, %v", res, err)
 	}
 	resumed, _ := os.ReadFile(logPath)
@@ -58,13 +66,19 @@ func TestArchiveMovesResumesAndRefuses(t *testing.T) {
 	if len(evs) != 21 || evs[0].ID != "evt-041" || evs[19].ID != "evt-060" || evs[20].Type != "archive" {
 		t.Errorf("resumed log holds %d events, from %s", len(evs), evs[0].ID)
 	}
-	// The uninterrupted run's log without its archive event is the same.
-	cut := func(b []byte) []byte { return b[:bytes.Index(b, []byte("### evt-061"))] }
-	if !bytes.Equal(cut(resumed), cut(newLog)) {
-		t.Error("the resumed archive kept other bytes than the uninterrupted one")
+	if !bytes.Equal(resumed, newLog) {
+		t.Error("the resumed archive wrote other bytes than the uninterrupted one")
 	}
 	if got, _ := os.ReadFile(archPath); !bytes.Equal(got, newArch) {
 		t.Error("the resumed archive changed the archive")
+	}
+
+	// Finished with another keep, the plan is not the killed run's, and
+	// its reason cannot be known: the event says what it finished.
+	write(t, root, parse.LogFile, string(src))
+	res, err = Archive(root, ArchiveOptions{Threshold: 50, Keep: 10, Agent: "a"})
+	if err != nil || res.Reason != "finishing an interrupted archive: evt-001 through evt-040 already in changelog-archive.md" || len(res.Moved) != 40 {
+		t.Fatalf("resume with another keep: %+v, %v", res, err)
 	}
 
 	// A hand edit leaves one event in both files: refused, nothing written.
@@ -183,5 +197,57 @@ func TestVerifyMoveLineEnding(t *testing.T) {
 		if got := sameRaw([]byte(c.before), []byte(c.after)); got != c.same {
 			t.Errorf("sameRaw(%q, %q) = %v, want %v", c.before, c.after, got, c.same)
 		}
+	}
+}
+
+// TestLintInterruptedArchive lints what an archive killed between its
+// two writes leaves: MS107 advised renumbering each copied event (and
+// MS109, MS110 that it came after the archive's), which would
+// duplicate history; one finding says to finish the archive instead.
+// A duplicate that is no such copy keeps MS107's own advice.
+func TestLintInterruptedArchive(t *testing.T) {
+	root := t.TempDir()
+	src := retiringLog()
+	write(t, root, parse.LogFile, string(src))
+	if _, err := Archive(root, ArchiveOptions{Threshold: 50, Keep: 20, Agent: "a"}); err != nil {
+		t.Fatal(err)
+	}
+	write(t, root, parse.LogFile, string(src))
+	r, err := Lint(context.Background(), root, LintOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range r.Diagnostics {
+		if d.Rule == "MS107" || d.Rule == "MS109" || d.Rule == "MS110" {
+			got = append(got, fmt.Sprintf("%s:%d %s %s: %s", d.Range.File, d.Range.Line, d.Rule, d.Event, d.Message))
+		}
+	}
+	want := "CHANGELOG.md:5 MS107 evt-001: evt-001 through evt-040 are also in changelog-archive.md, byte for byte, as an archive interrupted between its two writes leaves them: run memsys archive to finish it (renumbering them would duplicate history)"
+	if len(got) != 1 || got[0] != want {
+		t.Errorf("findings on the interrupted archive:\n%s\nwant:\n%s", strings.Join(got, "\n"), want)
+	}
+	for _, d := range r.Diagnostics {
+		if d.Rule == "MS107" && !strings.Contains(d.MCP, "run memsys_archive") {
+			t.Errorf("MCP wording: %q", d.MCP)
+		}
+	}
+
+	// A copy that differs is no interrupted archive: MS107 as before.
+	write(t, root, parse.LogFile, strings.Replace(string(src), "**Summary**: create comp1\n", "**Summary**: create comp1 (edited)\n", 1))
+	if r, err = Lint(context.Background(), root, LintOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, d := range r.Diagnostics {
+		if d.Rule == "MS107" {
+			n++
+			if !strings.HasSuffix(d.Message, "renumber this event to the next free ID") {
+				t.Errorf("MS107 on a hand edit: %s", d.Message)
+			}
+		}
+	}
+	if n != 40 {
+		t.Errorf("%d MS107 findings on a hand-edited overlap, want 40", n)
 	}
 }

@@ -40,6 +40,11 @@ type StatusReport struct {
 	// headings stream past: archive refuses a log out of order, and
 	// status, which does not plan a long log, must say so too.
 	order parse.Order
+	// archMax is the highest event number in the archive, when the
+	// files were streamed (0 through the cache): a log starting at or
+	// below it may hold the copies an interrupted archive left, which
+	// the archive plan then names even for a long log.
+	archMax int
 	// Stale is true when a derived file of the tier is stale, missing
 	// or unreadable: the command then exits 1.
 	Stale bool `json:"stale"`
@@ -106,6 +111,10 @@ type ArchivePreview struct {
 	AtLeast  bool   `json:"at_least,omitempty"`
 	Boundary string `json:"boundary"` // the first event that stays
 	Reason   string `json:"reason"`   // why the boundary is there
+	// Interrupted names the events an archive killed between its two
+	// writes left in both files (lint's MS107 says the same): archive
+	// moves them first, finishing that run.
+	Interrupted string `json:"interrupted,omitempty"`
 	Error    string `json:"error,omitempty"`
 	// err is the error Error says, for the front ends that word it
 	// their own way (StatusReport.For).
@@ -218,12 +227,14 @@ func (r *StatusReport) SetThreshold(threshold int) {
 	// archive keeps at most 2×keep events (the archive event included),
 	// so above that the counts alone say it will move something, and a
 	// boot check need not parse and replay a long log. Below it, pins
-	// decide, and the log is short: plan it.
+	// decide, and the log is short: plan it. So is a log whose first
+	// event may be a copy an interrupted archive left (archMax), which
+	// the plan names: rare, and lint reports it too.
 	keep := r.keep
 	if keep < 1 {
 		keep = DefaultKeep
 	}
-	if least := r.Log.Events - (2*keep - 1); least > 0 {
+	if least := r.Log.Events - (2*keep - 1); least > 0 && (r.order.First.Num == 0 || r.order.First.Num > r.archMax) {
 		// archive would move something, so it checks the order, and
 		// refuses as status says here (a plan of a short log below
 		// checks it as archive does).
@@ -259,6 +270,7 @@ func ReadStatus(root string) (*StatusReport, error) {
 	// The events are hashed as they pass (their text is there even in
 	// a headers-only parse), for the seal check of each derived file.
 	var order parse.Order
+	archMax := 0
 	mem, lastEvent, inLog, inArchive, src, c, ok := statusCached(root, cfg, &order, at)
 	if !ok {
 		order = parse.Order{}
@@ -275,6 +287,7 @@ func ReadStatus(root string) (*StatusReport, error) {
 				}
 			} else {
 				inArchive++
+				archMax = max(archMax, e.Num)
 			}
 		}, parse.HeadersOnly()); err != nil {
 			return nil, err
@@ -316,7 +329,7 @@ func ReadStatus(root string) (*StatusReport, error) {
 	r.Graph = derivedStatus(parse.GraphFile, graph, graphErr, last, tier.HasGraph(), digest, false)
 	r.Context = derivedStatus(parse.ContextFile, context, contextErr, last, tier.HasContext(), digest, true)
 	r.root = root
-	r.limit, r.keep, r.order = cfg.ArchiveThreshold, cfg.ArchiveKeep, order
+	r.limit, r.keep, r.order, r.archMax = cfg.ArchiveThreshold, cfg.ArchiveKeep, order, archMax
 	r.Stale = r.Graph.Expected && r.Graph.State != "fresh" || r.Context.Expected && r.Context.State != "fresh"
 	r.countUnread(mem.Archive, mem.Log)
 	r.Conflict = firstConflict(mem.Archive, mem.Log)
@@ -640,6 +653,8 @@ func (r *StatusReport) WriteText(w io.Writer, f front.Front) {
 			fmt.Fprintf(w, ", but archive cannot run: %s\n", p.message(f))
 		case p.Moves == 0:
 			fmt.Fprintf(w, ", but nothing can move: %s\n", p.Reason)
+		case p.Interrupted != "":
+			front.Fprintf(w, f, ": an archive was interrupted (%s already in the archive): run %s to finish it (moves %s; %s stays: %s)\n", p.Interrupted, front.Archive.Word(), words.Plural(p.Moves, "event"), p.Boundary, p.Reason)
 		case p.AtLeast:
 			front.Fprintf(w, f, ": run %s (it moves at least %s; %s names them)\n", front.Archive.Word(), words.Plural(p.Moves, "event"), front.Archive.Flag(inDryRun).Short())
 		default:
