@@ -115,7 +115,7 @@ type ArchivePreview struct {
 	// writes left in both files (lint's MS107 says the same): archive
 	// moves them first, finishing that run.
 	Interrupted string `json:"interrupted,omitempty"`
-	Error    string `json:"error,omitempty"`
+	Error       string `json:"error,omitempty"`
 	// err is the error Error says, for the front ends that word it
 	// their own way (StatusReport.For).
 	err error
