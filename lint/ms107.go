@@ -13,10 +13,7 @@ func init() {
 		Doc: "An event ID names one event forever: refs, the graph's Last Event column and " +
 			"the context horizon all use it. Two events with the same number (`evt-7` and " +
 			"`evt-007` are the same) make every one of those ambiguous. This usually comes " +
-			"from two branches appending at once; renumber the later event to the next free ID. " +
-			"Events an archive killed between its two writes left in both files (the log's first " +
-			"events byte-identical copies of the archive's last) are one finding instead, saying " +
-			"to run `memsys archive` again, which finishes the move.",
+			"from two branches appending at once; renumber the later event to the next free ID.",
 		Bad:      "### evt-008 | ... | fix\n...\n### evt-008 | ... | test",
 		Good:     "### evt-008 | ... | fix\n...\n### evt-009 | ... | test",
 		Severity: diag.Error,
