@@ -494,34 +494,25 @@ func previewArchive(root string, threshold, keep int) *ArchivePreview {
 // which would duplicate history, MS109 and MS110 that its ID and time
 // come after the archive's last, which are the same event's.
 // Those findings become one MS107 finding that says to finish the
-// archive. read reads the files as lint read them; the files are parsed
-// again only when a duplicate ID was found in the log.
-func interruptedFindings(read func(rel string) ([]byte, error), ds diag.Diagnostics) diag.Diagnostics {
-	var dup *diag.Diagnostic
+// archive. pair gives the log's and the archive's bytes as lint judged
+// them; it is called, and the files parsed again, only when a duplicate
+// ID was found in the log.
+func interruptedFindings(pair func() (logSrc []byte, archName string, archSrc []byte), ds diag.Diagnostics) diag.Diagnostics {
+	found := -1
 	for i := range ds {
 		if ds[i].Rule == "MS107" && ds[i].Range.File == workspace.LogName {
-			dup = &ds[i]
+			found = i
 			break
 		}
 	}
-	if dup == nil {
+	if found < 0 {
 		return ds
 	}
-	logSrc, err := read(workspace.LogName)
-	if err != nil {
+	logSrc, archName, archSrc := pair()
+	if logSrc == nil || archName == "" {
 		return ds
 	}
-	var archName string
-	var archSrc []byte
-	for _, n := range workspace.ArchiveNames {
-		if archSrc, err = read(n); err == nil {
-			archName = n
-			break
-		}
-	}
-	if archName == "" {
-		return ds
-	}
+	severity := ds[found].Severity
 	log := parse.Parse(workspace.LogName, logSrc)
 	n := interrupted(log, parse.Parse(archName, archSrc, parse.Archive()))
 	if n == 0 {
@@ -545,7 +536,7 @@ func interruptedFindings(read func(rel string) ([]byte, error), ds diag.Diagnost
 		SpanOf(first.ID, copied[n-1].ID), are, archName, front.Archive.Word())
 	r := first.Range
 	r.Col, r.EndLine, r.EndCol, r.EndOffset = 1, r.Line, 0, 0 // the header line, as MS107's own
-	out := diag.Diagnostics{{Rule: "MS107", Severity: dup.Severity, Range: r, Event: first.ID, Message: advice.String(), MCP: advice.For(front.MCP)}}
+	out := diag.Diagnostics{{Rule: "MS107", Severity: severity, Range: r, Event: first.ID, Message: advice.String(), MCP: advice.For(front.MCP)}}
 	for _, d := range ds {
 		if (d.Rule == "MS107" || d.Rule == "MS109" || d.Rule == "MS110") && d.Range.File == workspace.LogName && at[header{d.Event, d.Range.Line}] {
 			continue
@@ -554,4 +545,29 @@ func interruptedFindings(read func(rel string) ([]byte, error), ds diag.Diagnost
 	}
 	out.Sort()
 	return out
+}
+
+// pairOf reads the log and the first archive there is through read,
+// for interruptedFindings.
+func pairOf(read func(rel string) ([]byte, error)) func() ([]byte, string, []byte) {
+	return func() ([]byte, string, []byte) {
+		logSrc, err := read(workspace.LogName)
+		if err != nil {
+			return nil, "", nil
+		}
+		for _, n := range workspace.ArchiveNames {
+			if archSrc, err := read(n); err == nil {
+				return logSrc, n, archSrc
+			}
+		}
+		return nil, "", nil
+	}
+}
+
+// pair is pairOf the files lint read: the bytes held, when they are.
+func (f memFiles) pair() func() ([]byte, string, []byte) {
+	if f.view == nil && f.held != nil && f.held.LogBytes != nil {
+		return func() ([]byte, string, []byte) { return f.held.LogBytes, f.held.ArchivePath, f.held.ArchiveBytes }
+	}
+	return pairOf(f.readFile)
 }

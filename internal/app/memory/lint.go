@@ -145,7 +145,7 @@ func Lint(ctx context.Context, root string, o LintOptions) (*LintReport, error) 
 		if ds, events, s, _, err = lintOnce(l, files, in, true, nil); err != nil {
 			return nil, err
 		}
-		ds = interruptedFindings(files.readFile, ds)
+		ds = interruptedFindings(files.pair(), ds)
 		if ds, err = fixDerived(root, l, s, ds, in, sealedAt{root: root, opt: lint.RenderOptions(cfg)}, o.Notes, o.Display); err != nil {
 			return nil, err
 		}
@@ -181,7 +181,7 @@ func Lint(ctx context.Context, root string, o LintOptions) (*LintReport, error) 
 func lintJudged(l *lint.Linter, files memFiles, overrides []config.RuleSetting, in lint.Input, exiting bool) (diag.Diagnostics, int, error) {
 	if !judgeApart {
 		ds, events, _, _, err := lintOnce(l, files, in, false, nil)
-		return interruptedFindings(files.readFile, ds), events, err
+		return interruptedFindings(files.pair(), ds), events, err
 	}
 	plain := in
 	plain.Git, plain.Revisions = nil, nil
@@ -198,12 +198,12 @@ func lintJudged(l *lint.Linter, files memFiles, overrides []config.RuleSetting, 
 		ds, events, _, _, err = lintOnce(l, files, plain, false, nil)
 	}
 	if err != nil || in.Revisions == nil {
-		return interruptedFindings(files.readFile, ds), events, err
+		return interruptedFindings(files.pair(), ds), events, err
 	}
 	if ds, err = l.WithHistory(in, ds); err != nil {
 		return nil, 0, fmt.Errorf("lint: %w", err)
 	}
-	return interruptedFindings(files.readFile, ds), events, nil
+	return interruptedFindings(files.pair(), ds), events, nil
 }
 
 // logAbsent reports whether root has no log on disk either: a staged

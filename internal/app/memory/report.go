@@ -130,6 +130,7 @@ func reportCold(root string) (*Report, error) {
 		LogFile: workspace.LogName, Log: mem.Log, Archive: mem.Archive, Events: mem.Events,
 		ReadFile: readFile, Exists: in.Exists,
 	})
+	ds = interruptedFindings(func() ([]byte, string, []byte) { return mem.LogBytes, mem.ArchivePath, mem.ArchiveBytes }, ds)
 	if x == nil {
 		// A Session that could not replay (a rule failed) leaves none.
 		x = materialize.NewReplayer(lint.RenderOptions(cfg))
