@@ -398,8 +398,10 @@ func indexByte(s string, c byte) int {
 // event the merge renumbered may also have its refs and ID mentions
 // renumbered with it (the merge driver rewrites them, docs/convergence.md):
 // it counts as kept when an event under another number reads the same
-// with every ID blanked.
-func compareMerge(parent, merge side, commit string) diag.Diagnostics {
+// with every ID blanked. isMerge is false when merge is not the merge
+// commit itself but a later head with merges since parent (lint --base
+// across a merge, Merges): the messages then say so.
+func compareMerge(parent, merge side, commit string, isMerge bool) diag.Diagnostics {
 	ds := diag.Diagnostics{}
 	he := merge.events()
 	have := make(map[string]bool, len(he))
@@ -432,8 +434,12 @@ func compareMerge(parent, merge side, commit string) diag.Diagnostics {
 		}
 		if i, ok := byNum[b.Num]; ok {
 			h := he[i]
+			msg := fmt.Sprintf("%s as committed at %s is not in this merge, whose %s reads otherwise: keep every committed event's text, renumbering only new ones", b.ID, commit, h.ID)
+			if !isMerge {
+				msg = fmt.Sprintf("%s as committed at %s is not in the log, whose %s reads otherwise (a merge since then may renumber events, but keeps every committed text): restore it and record the correction as a new event", b.ID, commit, h.ID)
+			}
 			ds = append(ds, diag.Diagnostic{Rule: "MS301", Severity: diag.Error, Range: editedLines(h, b.Text), Event: h.ID,
-				Message: fmt.Sprintf("%s as committed at %s is not in this merge, whose %s reads otherwise: keep every committed event's text, renumbering only new ones", b.ID, commit, h.ID),
+				Message: msg,
 				Detail:  udiff.Unified(b.ID+" at "+commit, h.ID+" now", []byte(b.Text), []byte(h.Text))})
 			continue
 		}
@@ -441,8 +447,12 @@ func compareMerge(parent, merge side, commit string) diag.Diagnostics {
 		if merge.Log != nil {
 			r = diag.Range{File: merge.Log.File, Line: 1, Col: 1}
 		}
+		msg := fmt.Sprintf("%s, committed at %s, was dropped by a merge", b.ID, commit)
+		if !isMerge {
+			msg = fmt.Sprintf("%s, committed at %s, is gone from the log and the archive: restore it (git show %s:./%s)", b.ID, commit, shortRev(commit), b.Range.File)
+		}
 		ds = append(ds, diag.Diagnostic{Rule: "MS302", Severity: diag.Error, Range: r, Event: b.ID,
-			Message: fmt.Sprintf("%s, committed at %s, was dropped by a merge", b.ID, commit),
+			Message: msg,
 			Detail:  udiff.Unified(b.ID+" at "+commit, b.ID+" now", []byte(b.Text), nil)})
 	}
 	ds.Sort()

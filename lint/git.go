@@ -36,6 +36,19 @@ type PastTexts interface {
 	HadText(rev, text string, paths ...string) (bool, error)
 }
 
+// Merges is implemented by a Git that can tell whether a merge commit
+// lies between two commits (gitx.Blobs). The merge driver renumbers the
+// events one side appended when it merges (docs/convergence.md), so the
+// log of a head that merged another branch since the base may hold the
+// base's events under other numbers: lint --base then judges as audit
+// judges a merge (compareMerge), every committed text kept.
+type Merges interface {
+	// MergedSince reports whether a merge commit descends from base and
+	// is an ancestor of head (or head itself): git rev-list --merges
+	// --ancestry-path base..head.
+	MergedSince(base, head string) (bool, error)
+}
+
 // Revisions names the two versions of the log the history rules
 // compare: the base, as committed, and the head.
 type Revisions struct {
@@ -178,11 +191,14 @@ func (p *Pass) history() diag.Diagnostics {
 	var ds diag.Diagnostics
 	switch {
 	case revs.Merge:
-		ds = compareMerge(base, head, label)
+		ds = compareMerge(base, head, label, true)
 	case revs.OnlyCommitted:
 		ds = compareCommitted(base, head, label)
 	default:
 		ds = compare(base, head, label)
+		if len(ds) > 0 && p.mergedSince(revs) {
+			ds = compareMerge(base, head, label, false)
+		}
 	}
 	if pt, ok := p.Git().(PastTexts); ok && !revs.Merge {
 		ds, sh.restored = dropRestored(ds, head, revs.Base, pt)
@@ -197,6 +213,23 @@ func (p *Pass) history() diag.Diagnostics {
 	}
 	sh.historyFindings = ds
 	return ds
+}
+
+// mergedSince reports whether the head merged another branch since the
+// base (Merges), asked of git only when the comparison found something.
+// The index is compared with HEAD, and its merges are the operation in
+// progress (Revisions.Merging); an error keeps the findings.
+func (p *Pass) mergedSince(revs *Revisions) bool {
+	m, ok := p.Git().(Merges)
+	if !ok || revs.Head == ":0" || revs.Merge {
+		return false
+	}
+	head := revs.Head
+	if head == "" {
+		head = "HEAD"
+	}
+	merged, err := m.MergedSince(revs.Base, head)
+	return err == nil && merged
 }
 
 // incomingFirst reports whether the staged history is a merge (or

@@ -201,3 +201,63 @@ func TestHistoryRestored(t *testing.T) {
 		})
 	}
 }
+
+// mergesGit is fakeGit that says whether a merge lies between two
+// commits (Merges), and counts the questions.
+type mergesGit struct {
+	fakeGit
+	merged bool
+	asked  *int
+}
+
+func (g mergesGit) MergedSince(base, head string) (bool, error) {
+	*g.asked++
+	return g.merged, nil
+}
+
+// TestHistoryAcrossMerge checks lint --base over a head that merged
+// another branch since the base: the base's evt-002 renumbered evt-003
+// after the other branch's evt-002, as the merge driver writes it, is
+// kept; without a merge between, the same log is an edit. A text edited
+// after the merge is still one. git is asked only when the comparison
+// found something, and never for the index.
+func TestHistoryAcrossMerge(t *testing.T) {
+	base := head + ev(1, "one") + ev(2, "two")
+	merged := head + ev(1, "one") + ev(2, "theirs") + strings.Replace(ev(2, "two"), "evt-002", "evt-003", 1)
+	edited := head + ev(1, "one") + ev(2, "theirs") + strings.Replace(ev(2, "TWO"), "evt-002", "evt-003", 1)
+	cases := []struct {
+		name       string
+		head, tree string
+		merged     bool
+		want       string
+		wantAsked  int
+	}{
+		{"merged since", "", merged, true, "", 1},
+		{"no merge since", "", merged, false, "MS301", 1},
+		{"edited after the merge", "", edited, true, "MS301", 1},
+		{"appended only", "", base + ev(3, "three"), true, "", 0},
+		{"staged", ":0", merged, true, "MS301", 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			asked := 0
+			git := mergesGit{fakeGit: fakeGit{blobs: map[string]string{"c0ffee:CHANGELOG.md": base, ":0:CHANGELOG.md": c.tree}}, merged: c.merged, asked: &asked}
+			l, err := New(config.Default())
+			if err != nil {
+				t.Fatal(err)
+			}
+			files := memFS{"CHANGELOG.md": []byte(c.tree)}
+			hist, err := l.CheckHistory(Input{Git: git, Revisions: &Revisions{Base: "c0ffee", Head: c.head}, ReadFile: files.read, Exists: files.exists})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, d := range hist {
+				got = append(got, d.Rule)
+			}
+			if g := strings.Join(got, ","); g != c.want || asked != c.wantAsked {
+				t.Errorf("findings %q, git asked %d times; want %q, %d", g, asked, c.want, c.wantAsked)
+			}
+		})
+	}
+}

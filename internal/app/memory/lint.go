@@ -337,6 +337,14 @@ func (g stagedGit) HadText(rev, text string, paths ...string) (bool, error) {
 	return false, nil
 }
 
+// MergedSince is the repository's (lint.Merges).
+func (g stagedGit) MergedSince(base, head string) (bool, error) {
+	if m, ok := g.Git.(lint.Merges); ok {
+		return m.MergedSince(base, head)
+	}
+	return false, nil
+}
+
 func (g stagedGit) Blob(rev, path string) ([]byte, bool, error) {
 	if rev == ":0" && g.idx.Regular(path) {
 		if data, err := g.view.ReadFile(path); err == nil {

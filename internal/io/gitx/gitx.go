@@ -659,6 +659,16 @@ func (x *Blobs) HadText(rev, text string, paths ...string) (bool, error) {
 	return len(bytes.TrimSpace(out)) > 0, nil
 }
 
+// MergedSince reports whether a merge commit descends from base and is
+// an ancestor of head, or head itself (lint.Merges).
+func (x *Blobs) MergedSince(base, head string) (bool, error) {
+	out, err := x.g.Run(x.ctx, "rev-list", "--merges", "--ancestry-path", "-n", "1", "--end-of-options", base+".."+head)
+	if err != nil {
+		return false, err
+	}
+	return len(bytes.TrimSpace(out)) > 0, nil
+}
+
 // Shallow reports whether the repository is a shallow clone.
 func (x *Blobs) Shallow() bool { return x.g.Shallow(x.ctx) }
 
