@@ -2,6 +2,7 @@ package memory
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"errors"
 	"io/fs"
@@ -12,6 +13,7 @@ import (
 	"github.com/memsys/memsys/internal/base/front"
 	"github.com/memsys/memsys/internal/base/udiff"
 	"github.com/memsys/memsys/internal/base/words"
+	"github.com/memsys/memsys/internal/io/gitx"
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/lint"
 	"github.com/memsys/memsys/materialize"
@@ -352,7 +354,7 @@ func textSum(root, rel string) ([32]byte, error) {
 }
 
 // fileHead returns the first bytes of rel inside root, enough to hold
-// the first line ending of a log or derived file (whose first line is a
+// the first line ending of a derived file (whose first line is a
 // heading) for Newline, nil when it cannot be read. It is not a whole
 // read: the file is read whole later, if at all.
 func fileHead(root, rel string) []byte {
@@ -375,8 +377,8 @@ func fileHead(root, rel string) []byte {
 // CRLF"), so the pre-commit hook's regen could not be committed. The
 // text is the same either way, as sameText and lint judge it. A file
 // over lone CRs is written LF (sameText would not take it as current,
-// so every regen would write it again). A file regen creates takes the
-// line endings of the log (newFileEndings).
+// so every regen would write it again). A file regen creates has the
+// line endings git would check it out with (newFileEndings).
 func inLineEndings(want, cur []byte) []byte {
 	if Newline(cur) != "\r\n" {
 		return want
@@ -385,15 +387,19 @@ func inLineEndings(want, cur []byte) []byte {
 }
 
 // newFileEndings returns the rendered file want (LF) with the line
-// endings of the log it is rendered from, for a derived file memsys
-// creates (a first regen, or after graph.md or context.md was deleted).
-// The log is in the same checkout under the same git settings
-// (core.autocrlf, a .gitattributes eol rule for *.md): a CRLF log says
-// git writes CRLF there, and an LF graph.md created beside it made
-// git add fail under core.safecrlf=true ("fatal: LF would be replaced
-// by CRLF"). Only the log's first line is read.
-func newFileEndings(root string, want []byte) []byte {
-	return inLineEndings(want, fileHead(root, workspace.LogName))
+// endings git would check the derived file rel out with, for a file
+// memsys creates (a first regen, or after graph.md or context.md was
+// deleted): CRLF under core.autocrlf=true or a .gitattributes
+// eol=crlf rule for it (gitx.WritesCRLF), where an LF file made git add
+// fail under core.safecrlf=true ("fatal: LF would be replaced by
+// CRLF"). The log's line endings do not tell: a log kept in CRLF in a
+// repository without either setting still gets LF derived files, the
+// same bytes as an LF log's. git runs only when a file is created.
+func newFileEndings(root, rel string, want []byte) []byte {
+	if !(&gitx.Git{Dir: root}).WritesCRLF(context.Background(), rel) {
+		return want
+	}
+	return withNewline(want, "\r\n")
 }
 
 // readDerived reads the derived file rel before a writer replaces it:
@@ -498,7 +504,7 @@ func writeDerived(root string, files []Derived, force bool, at sealedAt) ([]stri
 			return []string{}, err
 		}
 		if !found {
-			differ[i], data[i] = true, newFileEndings(root, f.Data)
+			differ[i], data[i] = true, newFileEndings(root, f.File, f.Data)
 			continue
 		}
 		if differ[i] = !sameText(cur, f.Data); differ[i] && !force {
