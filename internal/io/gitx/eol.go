@@ -1,48 +1,84 @@
 package gitx
 
 import (
+	"bytes"
 	"context"
 	"strings"
 )
 
 // WritesCRLF reports whether git would check the text file path
 // (relative to g.Dir) out with CRLF line endings, as it decides for a
-// file it does not track yet: a .gitattributes eol=crlf; else, unless
-// the file is not text (-text, binary) or eol=lf, core.autocrlf=true;
-// else, for a file marked text or text=auto, core.eol=crlf. A file
-// written LF where git writes CRLF makes git add warn "LF will be
-// replaced by CRLF", and refuse under core.safecrlf=true. Outside a
-// repository, or when git cannot tell, it is false: LF.
+// file it does not track yet. A file written LF where git writes CRLF
+// makes git add warn "LF will be replaced by CRLF", and refuse under
+// core.safecrlf=true. Git's order, which TestWritesCRLF checks against
+// what git checkout writes:
+//   - a file whose text attribute is unset (-text, binary) is written
+//     as stored: LF;
+//   - else an eol attribute decides;
+//   - else core.autocrlf=true gives CRLF and core.autocrlf=input LF;
+//   - else a file marked text or text=auto takes core.eol.
+//
+// The legacy crlf attribute is not read. Outside a repository, or when
+// git cannot tell, it is false: LF.
 func (g *Git) WritesCRLF(ctx context.Context, path string) bool {
-	out, err := g.Run(ctx, "check-attr", "eol", "text", "--", path)
+	out, err := g.Run(ctx, "check-attr", "-z", "eol", "text", "--", path)
 	if err != nil {
 		return false
 	}
-	attr := map[string]string{}
-	for _, l := range strings.Split(string(out), "\n") {
-		// "path: attribute: value"; the path may hold ": ", the rest not.
-		i := strings.LastIndex(l, ": ")
-		if i < 0 {
-			continue
+	// -z output is path NUL attribute NUL value NUL, per attribute;
+	// a path may hold any byte but NUL.
+	var eol, text string
+	f := bytes.Split(out, []byte{0})
+	for i := 0; i+2 < len(f); i += 3 {
+		switch string(f[i+1]) {
+		case "eol":
+			eol = string(f[i+2])
+		case "text":
+			text = string(f[i+2])
 		}
-		j := strings.LastIndex(l[:i], ": ")
-		if j < 0 {
-			continue
-		}
-		attr[l[j+2:i]] = l[i+2:]
 	}
 	switch {
-	case attr["eol"] == "crlf":
+	case text == "unset":
+		return false
+	case eol == "crlf":
 		return true
-	case attr["eol"] == "lf", attr["text"] == "unset":
+	case eol == "lf":
 		return false
 	}
-	if v, _ := g.Line(ctx, "config", "--get", "core.autocrlf"); strings.EqualFold(v, "true") {
+	autocrlf, coreEOL := g.eolConfig(ctx)
+	switch autocrlf {
+	case "true":
 		return true
-	}
-	if attr["text"] != "set" && attr["text"] != "auto" {
+	case "input":
 		return false
 	}
-	v, _ := g.Line(ctx, "config", "--get", "core.eol")
-	return strings.EqualFold(v, "crlf")
+	return (text == "set" || text == "auto") && coreEOL == "crlf"
+}
+
+// eolConfig returns core.autocrlf ("true", "input" or "false") and
+// core.eol as git reads them: the last setting wins, and a boolean may
+// be spelled yes, on, 1 or be a bare key.
+func (g *Git) eolConfig(ctx context.Context) (autocrlf, eol string) {
+	autocrlf = "false"
+	// One process for both; git exits 1 when neither is set.
+	out, _ := g.Run(ctx, "config", "-z", "--get-regexp", `^core\.(autocrlf|eol)$`)
+	for _, kv := range bytes.Split(out, []byte{0}) {
+		// -z gives key LF value, or the key alone for a bare key.
+		k, v, hasValue := strings.Cut(string(kv), "\n")
+		v = strings.ToLower(v)
+		switch k {
+		case "core.autocrlf":
+			switch {
+			case !hasValue, v == "true", v == "yes", v == "on", v == "1":
+				autocrlf = "true"
+			case v == "input":
+				autocrlf = "input"
+			default:
+				autocrlf = "false"
+			}
+		case "core.eol":
+			eol = v
+		}
+	}
+	return autocrlf, eol
 }
