@@ -799,7 +799,7 @@ func regenerateCurrent(root string, cfg config.Config, c *checkpointed) (*RegenR
 		want[parse.ContextFile] = cp.ContextSum
 	}
 	for f, sum := range want {
-		if got, err := workspace.HashFile(root, f); err != nil || got != sum {
+		if got, err := textSum(root, f); err != nil || got != sum {
 			return nil, nil, false
 		}
 	}

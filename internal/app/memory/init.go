@@ -82,7 +82,8 @@ func Init(root string, tier parse.Tier) (*InitResult, error) {
 			}
 			return nil // never overwrite
 		}
-		if err := workspace.WriteFile(root, rel, data); err != nil {
+		// In git's line endings, so that git add takes it as it is.
+		if err := workspace.WriteFile(root, rel, newFileEndings(root, rel, data)); err != nil {
 			return err
 		}
 		r.Done = append(r.Done, "created "+rel)
@@ -123,6 +124,9 @@ func Init(root string, tier parse.Tier) (*InitResult, error) {
 		return r, err
 	}
 	if ignore, add := IgnoreLock(gi); add {
+		if len(gi) == 0 {
+			ignore = newFileEndings(root, ".gitignore", ignore)
+		}
 		if err := workspace.WriteFile(root, ".gitignore", ignore); err != nil {
 			return r, err
 		}
@@ -200,7 +204,7 @@ func addProtocol(root string) (done string, byHand bool, err error) {
 	cur, err := workspace.ReadFile(root, rel)
 	if err != nil && errors.Is(workspace.Lstat(root, rel), fs.ErrNotExist) {
 		data := append([]byte("# AGENTS.md\n\n"), templates.AgentsProtocol...)
-		if err := workspace.WriteFile(root, rel, data); err != nil {
+		if err := workspace.WriteFile(root, rel, newFileEndings(root, rel, data)); err != nil {
 			return "", false, err
 		}
 		return "created " + rel, false, nil

@@ -759,6 +759,8 @@ func fixDerived(root string, l *lint.Linter, s *lint.Session, ds diag.Diagnostic
 		}
 		if found {
 			data = inLineEndings(data, cur)
+		} else {
+			data = newFileEndings(root, f, data)
 		}
 		write = append(write, Derived{File: f, Data: data})
 	}

@@ -2,6 +2,8 @@ package memory
 
 import (
 	"bytes"
+	"context"
+	"crypto/sha256"
 	"errors"
 	"io/fs"
 	"strings"
@@ -11,6 +13,7 @@ import (
 	"github.com/memsys/memsys/internal/base/front"
 	"github.com/memsys/memsys/internal/base/udiff"
 	"github.com/memsys/memsys/internal/base/words"
+	"github.com/memsys/memsys/internal/io/gitx"
 	"github.com/memsys/memsys/internal/io/workspace"
 	"github.com/memsys/memsys/lint"
 	"github.com/memsys/memsys/materialize"
@@ -321,10 +324,48 @@ func handKept(files []Derived, read func(rel string) ([]byte, bool, error), at s
 // drift rules, status and regen --check judge it, so regen leaves it
 // alone instead of rewriting it at every run.
 func sameText(cur, want []byte) bool {
-	if bytes.Equal(cur, want) {
-		return true
+	return bytes.Equal(cur, want) || bytes.Equal(asLF(cur), want)
+}
+
+// asLF returns the derived file's bytes cur with CRLF line endings made
+// LF, the text sameText compares: cur itself when it has none.
+func asLF(cur []byte) []byte {
+	if !bytes.Contains(cur, []byte("\r\n")) {
+		return cur
 	}
-	return bytes.Contains(cur, []byte("\r\n")) && bytes.Equal(bytes.ReplaceAll(cur, []byte("\r\n"), []byte("\n")), want)
+	return bytes.ReplaceAll(cur, []byte("\r\n"), []byte("\n"))
+}
+
+// textSum returns the SHA-256 of the derived file rel as sameText reads
+// it (CRLF made LF), to compare with the history cache's sums of the
+// files as rendered (LF): a CRLF checkout of a current file matches, so
+// regen --check and recall take the cache's shortcut there as in an LF
+// checkout instead of decoding the whole entry. An LF file is hashed
+// streamed (workspace.HashFile), not held; a CRLF one is read whole.
+func textSum(root, rel string) ([32]byte, error) {
+	if Newline(fileHead(root, rel)) != "\r\n" {
+		return workspace.HashFile(root, rel)
+	}
+	cur, err := workspace.ReadFile(root, rel)
+	if err != nil {
+		return [32]byte{}, err
+	}
+	return sha256.Sum256(asLF(cur)), nil
+}
+
+// fileHead returns the first bytes of rel inside root, enough to hold
+// the first line ending of a derived file (whose first line is a
+// heading) for Newline, nil when it cannot be read. It is not a whole
+// read: the file is read whole later, if at all.
+func fileHead(root, rel string) []byte {
+	f, err := workspace.Open(root, rel)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	b := make([]byte, min(f.Size(), 4096))
+	n, _ := f.ReadAt(b, 0)
+	return b[:n]
 }
 
 // inLineEndings returns the rendered file want (LF) with the line
@@ -334,11 +375,28 @@ func sameText(cur, want []byte) bool {
 // made git warn "LF will be replaced by CRLF" at every add, and with
 // core.safecrlf=true refuse to add it ("fatal: LF would be replaced by
 // CRLF"), so the pre-commit hook's regen could not be committed. The
-// text is the same either way, as sameText and lint judge it; a file
-// regen creates is LF, and so is one over lone CRs (which sameText
-// would not take as current, so every regen would write it again).
+// text is the same either way, as sameText and lint judge it. A file
+// over lone CRs is written LF (sameText would not take it as current,
+// so every regen would write it again). A file regen creates has the
+// line endings git would check it out with (newFileEndings).
 func inLineEndings(want, cur []byte) []byte {
 	if Newline(cur) != "\r\n" {
+		return want
+	}
+	return withNewline(want, "\r\n")
+}
+
+// newFileEndings returns the rendered file want (LF) with the line
+// endings git would check the derived file rel out with, for a file
+// memsys creates (a first regen, or after graph.md or context.md was
+// deleted): CRLF under core.autocrlf=true or a .gitattributes
+// eol=crlf rule for it (gitx.WritesCRLF), where an LF file made git add
+// fail under core.safecrlf=true ("fatal: LF would be replaced by
+// CRLF"). The log's line endings do not tell: a log kept in CRLF in a
+// repository without either setting still gets LF derived files, the
+// same bytes as an LF log's. git runs only when a file is created.
+func newFileEndings(root, rel string, want []byte) []byte {
+	if !(&gitx.Git{Dir: root}).WritesCRLF(context.Background(), rel) {
 		return want
 	}
 	return withNewline(want, "\r\n")
@@ -446,7 +504,7 @@ func writeDerived(root string, files []Derived, force bool, at sealedAt) ([]stri
 			return []string{}, err
 		}
 		if !found {
-			differ[i], data[i] = true, f.Data
+			differ[i], data[i] = true, newFileEndings(root, f.File, f.Data)
 			continue
 		}
 		if differ[i] = !sameText(cur, f.Data); differ[i] && !force {
