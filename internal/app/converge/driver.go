@@ -256,7 +256,13 @@ func runDriver(ctx context.Context, g Git, args DriverArgs) (DriverResult, error
 	if err != nil {
 		return res, err
 	}
-	return res, workspace.WriteFile(filepath.Dir(abs), filepath.Base(abs), out)
+	if err := workspace.WriteFile(filepath.Dir(abs), filepath.Base(abs), out); err != nil {
+		// WriteFile names the file by its base name, git's temporary
+		// .merge_file_XXXXXX, which tells the user nothing: the memory
+		// file being merged and the path git gave are named first.
+		return res, fmt.Errorf("%s: cannot write the merged result to %s, git's file for it: %w", args.Path, args.Ours, err)
+	}
+	return res, nil
 }
 
 // renumbers reports whether a clean merge gave an event of theirs

@@ -105,3 +105,36 @@ func TestIncomingFromEnv(t *testing.T) {
 		}
 	}
 }
+
+// TestDriverWriteErrorNamesPath: when the merged result cannot be
+// written over git's temporary file (here a symbolic link leading out
+// of its folder, which memsys never writes through), the error names
+// the memory file being merged and the path git gave, not only the
+// temporary file's base name.
+func TestDriverWriteErrorNamesPath(t *testing.T) {
+	dir := t.TempDir()
+	g := &gitx.Git{Dir: dir}
+	if _, err := g.Run(t.Context(), "init", "-q"); err != nil {
+		t.Fatal(err)
+	}
+	base := appended(nil, "base", 1)
+	files := map[string][]byte{"anc": render(genHead, base), "theirs": render(genHead, appended(base, "t", 1))}
+	os.MkdirAll(filepath.Join(dir, "tmp"), 0o755)
+	files["elsewhere"] = render(genHead, appended(base, "o", 1))
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("../elsewhere", filepath.Join(dir, "tmp", ".merge_file_x")); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	t.Chdir(dir)
+	_, err := runDriver(t.Context(), g, DriverArgs{Ancestor: "anc", Ours: "tmp/.merge_file_x", Theirs: "theirs", Path: "CHANGELOG.md"})
+	if err == nil || !strings.HasPrefix(err.Error(), "CHANGELOG.md: cannot write the merged result to tmp/.merge_file_x, git's file for it: ") {
+		t.Fatalf("err = %v", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "elsewhere")); string(b) != string(files["elsewhere"]) {
+		t.Error("the file the link leads to changed")
+	}
+}
