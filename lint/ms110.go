@@ -13,7 +13,9 @@ func init() {
 		Doc: "Each event happens no earlier than the one before it. A timestamp earlier than " +
 			"its predecessor's usually means a wrong clock or a typo in the date, and it puts " +
 			"the event in the wrong place in context.md's window. A date-only timestamp is " +
-			"compared by its date alone. Check the clock of the agent that wrote it.",
+			"compared by its date alone. Check the clock of the agent that wrote it. After a merge of " +
+			"branches that appended at the same time, one branch's events follow the other's and may " +
+			"be earlier: that is expected (docs/convergence.md), and the warning can be left.",
 		Bad:      "### evt-012 | 2025-03-02 10:00 | ...\n### evt-013 | 2025-03-01 09:00 | ...",
 		Good:     "### evt-012 | 2025-03-02 10:00 | ...\n### evt-013 | 2025-03-02 11:00 | ...",
 		Severity: diag.Warning,
@@ -41,7 +43,7 @@ func visitTimeOrder(p *Pass) Visitor {
 			p.Report(diag.Diagnostic{
 				Range: headerRange(e), Event: e.ID,
 				Message: e.ID + " at " + e.Time.String() + " is earlier than " + st.prev.id + " at " +
-					st.prev.time.String() + ": check the clock or the date",
+					st.prev.time.String() + ": check the clock or the date, unless a merge put it after another branch's events",
 				Related: []diag.Range{st.prev.at},
 			})
 		}
