@@ -394,42 +394,23 @@ func indexByte(s string, c byte) int {
 // branches that each appended events must renumber one side's events
 // and interleave them when they merge, so order and IDs are free here;
 // what must hold is that no event of the parent lost or changed a byte:
-// each one's text, apart from its ID, is somewhere in the merge. An
-// event the merge renumbered may also have its refs and ID mentions
-// renumbered with it (the merge driver rewrites them, docs/convergence.md):
-// it counts as kept when an event under another number reads the same
-// with every ID blanked. isMerge is false when merge is not the merge
-// commit itself but a later head with merges since parent (lint --base
-// across a merge, Merges): the messages then say so.
-func compareMerge(parent, merge side, commit string, isMerge bool) diag.Diagnostics {
+// each one's text, apart from its ID, is somewhere in the merge
+// (texts.kept). isMerge is false when merge is not the merge commit
+// itself but a later head with merges since parent (lint --base across
+// a merge, Merges): the messages then say so. skip, when not nil, leaves
+// out the parent's events another comparison judges.
+func compareMerge(parent, merge side, commit string, isMerge bool, skip func(parse.Event) bool) diag.Diagnostics {
 	ds := diag.Diagnostics{}
 	he := merge.events()
-	have := make(map[string]bool, len(he))
+	t := newTexts(he)
 	byNum := make(map[int]int, len(he))
 	for i, e := range he {
-		have[stripID(parse.EndedText(e.Text))] = true
 		if _, dup := byNum[e.Num]; !dup {
 			byNum[e.Num] = i
 		}
 	}
-	var blanked map[string][]int // built on the first miss
-	renumbered := func(b parse.Event) bool {
-		if blanked == nil {
-			blanked = make(map[string][]int, len(he))
-			for _, e := range he {
-				k := blankIDs(parse.EndedText(e.Text))
-				blanked[k] = append(blanked[k], e.Num)
-			}
-		}
-		for _, n := range blanked[blankIDs(parse.EndedText(b.Text))] {
-			if n != b.Num {
-				return true
-			}
-		}
-		return false
-	}
 	for _, b := range parent.events() {
-		if have[stripID(parse.EndedText(b.Text))] || renumbered(b) {
+		if t.kept(b) || (skip != nil && skip(b)) {
 			continue
 		}
 		if i, ok := byNum[b.Num]; ok {
@@ -457,6 +438,45 @@ func compareMerge(parent, merge side, commit string, isMerge bool) diag.Diagnost
 	}
 	ds.Sort()
 	return ds
+}
+
+// texts finds, for an event of one version of the log, whether another
+// version keeps its text under any number: byte for byte apart from the
+// heading's ID, or, for an event a merge renumbered, with every ID in it
+// blanked (the merge driver renumbers refs and ID mentions with the
+// event, docs/convergence.md) under a number other than its own.
+type texts struct {
+	events  []parse.Event
+	have    map[string]bool
+	blanked map[string][]int // built on the first miss
+}
+
+func newTexts(events []parse.Event) *texts {
+	t := &texts{events: events, have: make(map[string]bool, len(events))}
+	for _, e := range events {
+		t.have[stripID(parse.EndedText(e.Text))] = true
+	}
+	return t
+}
+
+// kept reports whether b's text is among t's events.
+func (t *texts) kept(b parse.Event) bool {
+	if t.have[stripID(parse.EndedText(b.Text))] {
+		return true
+	}
+	if t.blanked == nil {
+		t.blanked = make(map[string][]int, len(t.events))
+		for _, e := range t.events {
+			k := blankIDs(parse.EndedText(e.Text))
+			t.blanked[k] = append(t.blanked[k], e.Num)
+		}
+	}
+	for _, n := range t.blanked[blankIDs(parse.EndedText(b.Text))] {
+		if n != b.Num {
+			return true
+		}
+	}
+	return false
 }
 
 // PureAppend reports whether next is old with bytes added at the end,

@@ -117,7 +117,7 @@ func TestCompareMerge(t *testing.T) {
 			var got []string
 			for _, p := range []side{main, feature} {
 				var rules []string
-				for _, d := range compareMerge(p, c.merge, "p", true) {
+				for _, d := range compareMerge(p, c.merge, "p", true, nil) {
 					rules = append(rules, d.Rule)
 				}
 				got = append(got, strings.Join(rules, ","))
@@ -303,7 +303,7 @@ func TestCompareUnterminatedLastLine(t *testing.T) {
 				t.Errorf("%q %s: got %q, want %q", nl, c.name, g, c.want)
 			}
 			var merged []string
-			for _, d := range compareMerge(base, c.head, "p", true) {
+			for _, d := range compareMerge(base, c.head, "p", true, nil) {
 				merged = append(merged, d.Rule+" "+d.Event)
 			}
 			if g := strings.Join(merged, ","); g != c.want {

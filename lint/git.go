@@ -36,17 +36,18 @@ type PastTexts interface {
 	HadText(rev, text string, paths ...string) (bool, error)
 }
 
-// Merges is implemented by a Git that can tell whether a merge commit
-// lies between two commits (gitx.Blobs). The merge driver renumbers the
+// Merges is implemented by a Git that can find the merge commits
+// between two commits (gitx.Blobs). The merge driver renumbers the
 // events one side appended when it merges (docs/convergence.md), so the
 // log of a head that merged another branch since the base may hold the
-// base's events under other numbers: lint --base then judges as audit
-// judges a merge (compareMerge), every committed text kept.
+// base's events under other numbers: lint --base then judges the base's
+// events as audit judges a merge (compareMerge), every committed text
+// kept, and what changed after the newest merge as any other commit.
 type Merges interface {
-	// MergedSince reports whether a merge commit descends from base and
-	// is an ancestor of head (or head itself): git rev-list --merges
-	// --ancestry-path base..head.
-	MergedSince(base, head string) (bool, error)
+	// LastMerge returns the newest merge commit on head's first-parent
+	// line since base, an ancestor of head, or "" when there is none:
+	// git rev-list --first-parent --merges -n 1 base..head.
+	LastMerge(base, head string) (string, error)
 }
 
 // Revisions names the two versions of the log the history rules
@@ -191,13 +192,15 @@ func (p *Pass) history() diag.Diagnostics {
 	var ds diag.Diagnostics
 	switch {
 	case revs.Merge:
-		ds = compareMerge(base, head, label, true)
+		ds = compareMerge(base, head, label, true, nil)
 	case revs.OnlyCommitted:
 		ds = compareCommitted(base, head, label)
 	default:
 		ds = compare(base, head, label)
-		if len(ds) > 0 && p.mergedSince(revs) {
-			ds = compareMerge(base, head, label, false)
+		if len(ds) > 0 {
+			if m := p.lastMerge(revs); m != "" {
+				ds = p.acrossMerge(base, head, label, m)
+			}
 		}
 	}
 	if pt, ok := p.Git().(PastTexts); ok && !revs.Merge {
@@ -215,21 +218,48 @@ func (p *Pass) history() diag.Diagnostics {
 	return ds
 }
 
-// mergedSince reports whether the head merged another branch since the
-// base (Merges), asked of git only when the comparison found something.
-// The index is compared with HEAD, and its merges are the operation in
-// progress (Revisions.Merging); an error keeps the findings.
-func (p *Pass) mergedSince(revs *Revisions) bool {
+// lastMerge returns the newest merge on the head's line since the base
+// (Merges), "" without one, asked of git only when the comparison found
+// something. The index is compared with HEAD, and its merges are the
+// operation in progress (Revisions.Merging); an error keeps the findings.
+func (p *Pass) lastMerge(revs *Revisions) string {
 	m, ok := p.Git().(Merges)
 	if !ok || revs.Head == ":0" || revs.Merge {
-		return false
+		return ""
 	}
 	head := revs.Head
 	if head == "" {
 		head = "HEAD"
 	}
-	merged, err := m.MergedSince(revs.Base, head)
-	return err == nil && merged
+	merge, err := m.LastMerge(revs.Base, head)
+	if err != nil {
+		return ""
+	}
+	return merge
+}
+
+// acrossMerge judges a head that merged another branch since the base,
+// merge being the newest such merge. The base's events are judged as
+// audit judges a merge: each text kept, number and place free. What
+// changed after the merge is judged as any commit is, against the log
+// the merge committed, so a hand renumbering, an edit or a gap in the
+// numbers after it is reported as without a merge. A base event the
+// merge kept is left to that second comparison, which names the change
+// more exactly; the one finding per change holds. If the merge's log
+// cannot be read, the first judgement alone stands.
+func (p *Pass) acrossMerge(base, head side, label, merge string) diag.Diagnostics {
+	at, err := p.readSide(merge)
+	if err != nil {
+		return compareMerge(base, head, label, false, nil)
+	}
+	ds := compareMerge(base, head, label, false, newTexts(at.events()).kept)
+	mlabel := fmt.Sprintf("the merge (%.12s)", merge)
+	for _, d := range compare(at, head, mlabel) {
+		d.Detail = "merge commit " + merge + "\n" + d.Detail
+		ds = append(ds, d)
+	}
+	ds.Sort()
+	return ds
 }
 
 // incomingFirst reports whether the staged history is a merge (or

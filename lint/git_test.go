@@ -202,46 +202,59 @@ func TestHistoryRestored(t *testing.T) {
 	}
 }
 
-// mergesGit is fakeGit that says whether a merge lies between two
-// commits (Merges), and counts the questions.
+// mergesGit is fakeGit that names the newest merge between two commits
+// (Merges), and counts the questions.
 type mergesGit struct {
 	fakeGit
-	merged bool
-	asked  *int
+	merge string
+	asked *int
 }
 
-func (g mergesGit) MergedSince(base, head string) (bool, error) {
+func (g mergesGit) LastMerge(base, head string) (string, error) {
 	*g.asked++
-	return g.merged, nil
+	return g.merge, nil
 }
 
 // TestHistoryAcrossMerge checks lint --base over a head that merged
 // another branch since the base: the base's evt-002 renumbered evt-003
 // after the other branch's evt-002, as the merge driver writes it, is
-// kept; without a merge between, the same log is an edit. A text edited
-// after the merge is still one. git is asked only when the comparison
-// found something, and never for the index.
+// kept; without a merge between, the same log is an edit. What changed
+// after the merge is judged against the merge's log, as any commit: an
+// edit, a renumbering, a gap. A text the merge itself changed is judged
+// as audit judges a merge. git is asked only when the comparison found
+// something, and never for the index.
 func TestHistoryAcrossMerge(t *testing.T) {
 	base := head + ev(1, "one") + ev(2, "two")
 	merged := head + ev(1, "one") + ev(2, "theirs") + strings.Replace(ev(2, "two"), "evt-002", "evt-003", 1)
 	edited := head + ev(1, "one") + ev(2, "theirs") + strings.Replace(ev(2, "TWO"), "evt-002", "evt-003", 1)
+	renumbered := head + ev(1, "one") + ev(2, "theirs") + strings.Replace(ev(2, "two"), "evt-002", "evt-005", 1)
 	cases := []struct {
 		name       string
 		head, tree string
-		merged     bool
-		want       string
+		merge      string // the merge's log; "" for no merge
+		want       string // rules, then the first message's start
 		wantAsked  int
 	}{
-		{"merged since", "", merged, true, "", 1},
-		{"no merge since", "", merged, false, "MS301", 1},
-		{"edited after the merge", "", edited, true, "MS301", 1},
-		{"appended only", "", base + ev(3, "three"), true, "", 0},
-		{"staged", ":0", merged, true, "MS301", 0},
+		{"merged since", "", merged, merged, "", 1},
+		{"no merge since", "", merged, "", "MS301 evt-002 was changed after it was committed at c0ffee", 1},
+		{"edited after the merge", "", edited, merged, "MS301 evt-003 was changed after it was committed at the merge (m1)", 1},
+		{"edited in the merge", "", edited, edited, "MS301 evt-002 as committed at c0ffee is not in the log", 1},
+		{"renumbered after the merge", "", renumbered, merged, "MS305 evt-005 was evt-003 at the merge (m1)", 1},
+		{"gap after the merge", "", merged + ev(5, "five"), merged, "MS305 new event evt-005 does not continue the sequence of the merge (m1) (the next ID is evt-004)", 1},
+		{"dropped after the merge", "", head + ev(1, "one") + ev(2, "theirs"), merged, "MS302 evt-003, committed at the merge (m1), is gone", 1},
+		{"appended only", "", base + ev(3, "three"), merged, "", 0},
+		{"staged", ":0", merged, merged, "MS301", 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			asked := 0
-			git := mergesGit{fakeGit: fakeGit{blobs: map[string]string{"c0ffee:CHANGELOG.md": base, ":0:CHANGELOG.md": c.tree}}, merged: c.merged, asked: &asked}
+			blobs := map[string]string{"c0ffee:CHANGELOG.md": base, ":0:CHANGELOG.md": c.tree}
+			merge := ""
+			if c.merge != "" {
+				merge = "m1"
+				blobs["m1:CHANGELOG.md"] = c.merge
+			}
+			git := mergesGit{fakeGit: fakeGit{blobs: blobs}, merge: merge, asked: &asked}
 			l, err := New(config.Default())
 			if err != nil {
 				t.Fatal(err)
@@ -255,8 +268,12 @@ func TestHistoryAcrossMerge(t *testing.T) {
 			for _, d := range hist {
 				got = append(got, d.Rule)
 			}
-			if g := strings.Join(got, ","); g != c.want || asked != c.wantAsked {
-				t.Errorf("findings %q, git asked %d times; want %q, %d", g, asked, c.want, c.wantAsked)
+			g := strings.Join(got, ",")
+			if len(hist) > 0 {
+				g += " " + hist[0].Message
+			}
+			if !strings.HasPrefix(g, c.want) || (c.want == "") != (len(hist) == 0) || asked != c.wantAsked {
+				t.Errorf("got %q, git asked %d times; want %q…, %d", g, asked, c.want, c.wantAsked)
 			}
 		})
 	}

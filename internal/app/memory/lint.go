@@ -337,12 +337,12 @@ func (g stagedGit) HadText(rev, text string, paths ...string) (bool, error) {
 	return false, nil
 }
 
-// MergedSince is the repository's (lint.Merges).
-func (g stagedGit) MergedSince(base, head string) (bool, error) {
+// LastMerge is the repository's (lint.Merges).
+func (g stagedGit) LastMerge(base, head string) (string, error) {
 	if m, ok := g.Git.(lint.Merges); ok {
-		return m.MergedSince(base, head)
+		return m.LastMerge(base, head)
 	}
-	return false, nil
+	return "", nil
 }
 
 func (g stagedGit) Blob(rev, path string) ([]byte, bool, error) {

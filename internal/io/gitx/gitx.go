@@ -659,14 +659,17 @@ func (x *Blobs) HadText(rev, text string, paths ...string) (bool, error) {
 	return len(bytes.TrimSpace(out)) > 0, nil
 }
 
-// MergedSince reports whether a merge commit descends from base and is
-// an ancestor of head, or head itself (lint.Merges).
-func (x *Blobs) MergedSince(base, head string) (bool, error) {
-	out, err := x.g.Run(x.ctx, "rev-list", "--merges", "--ancestry-path", "-n", "1", "--end-of-options", base+".."+head)
+// LastMerge returns the newest merge commit on head's first-parent line
+// since base, "" when there is none (lint.Merges). base is an ancestor
+// of head (lint --base compares with the merge base), so a merge lies
+// between them exactly when that line holds one, and no merge follows
+// the one returned: the commits after it add to it one by one.
+func (x *Blobs) LastMerge(base, head string) (string, error) {
+	out, err := x.g.Run(x.ctx, "rev-list", "--first-parent", "--merges", "-n", "1", "--end-of-options", base+".."+head)
 	if err != nil {
-		return false, err
+		return "", err
 	}
-	return len(bytes.TrimSpace(out)) > 0, nil
+	return string(bytes.TrimSpace(out)), nil
 }
 
 // Shallow reports whether the repository is a shallow clone.
