@@ -199,7 +199,7 @@ func (p *Pass) history() diag.Diagnostics {
 		ds = compare(base, head, label)
 		if len(ds) > 0 {
 			if m := p.lastMerge(revs); m != "" {
-				ds = p.acrossMerge(base, head, label, m)
+				ds = p.acrossMerge(base, head, label, m, ds)
 			}
 		}
 	}
@@ -216,6 +216,26 @@ func (p *Pass) history() diag.Diagnostics {
 	}
 	sh.historyFindings = ds
 	return ds
+}
+
+// moved reports whether a base event is not under its own number, with
+// its text, in at: the merge driver renumbered it (the branch merged in
+// keeps its IDs, and the events base added since they forked follow
+// them, docs/convergence.md), or it was edited or dropped.
+func moved(base, at side) bool {
+	ae := at.events()
+	byNum := make(map[int]string, len(ae))
+	for _, e := range ae {
+		if _, dup := byNum[e.Num]; !dup {
+			byNum[e.Num] = parse.EndedText(e.Text)
+		}
+	}
+	for _, b := range base.events() {
+		if text, ok := byNum[b.Num]; !ok || text != parse.EndedText(b.Text) {
+			return true
+		}
+	}
+	return false
 }
 
 // lastMerge returns the newest merge on the head's line since the base
@@ -239,20 +259,27 @@ func (p *Pass) lastMerge(revs *Revisions) string {
 }
 
 // acrossMerge judges a head that merged another branch since the base,
-// merge being the newest such merge. The base's events are judged as
-// audit judges a merge: each text kept, number and place free. What
-// changed after the merge is judged as any commit is, against the log
-// the merge committed, so a hand renumbering, an edit or a gap in the
-// numbers after it is reported as without a merge. A base event the
-// merge kept is left to that second comparison, which names the change
-// more exactly; the one finding per change holds. If the merge's log
-// cannot be read, the first judgement alone stands.
-func (p *Pass) acrossMerge(base, head side, label, merge string) diag.Diagnostics {
+// merge being the newest such merge, ds the plain comparison's
+// findings. A merge that left every base event under its number, with
+// its text, renumbered nothing (GitHub's test merge of a pull request,
+// the checkout of refs/pull/N/merge: a merge commit on top of the base),
+// and ds stands. Otherwise the base's events are judged as audit judges
+// a merge: each text kept, number and place free. What changed after
+// the merge is judged as any commit is, against the log the merge
+// committed, so a hand renumbering, an edit or a gap in the numbers
+// after it is reported as without a merge. A base event the merge kept
+// is left to that second comparison, which names the change more
+// exactly: one finding per change. If the merge's log cannot be read,
+// the first judgement alone stands.
+func (p *Pass) acrossMerge(base, head side, label, merge string, ds diag.Diagnostics) diag.Diagnostics {
 	at, err := p.readSide(merge)
 	if err != nil {
 		return compareMerge(base, head, label, false, nil)
 	}
-	ds := compareMerge(base, head, label, false, newTexts(at.events()).kept)
+	if !moved(base, at) {
+		return ds
+	}
+	ds = compareMerge(base, head, label, false, newTexts(at.events()).kept)
 	mlabel := fmt.Sprintf("the merge (%.12s)", merge)
 	for _, d := range compare(at, head, mlabel) {
 		d.Detail = "merge commit " + merge + "\n" + d.Detail

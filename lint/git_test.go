@@ -221,8 +221,10 @@ func (g mergesGit) LastMerge(base, head string) (string, error) {
 // kept; without a merge between, the same log is an edit. What changed
 // after the merge is judged against the merge's log, as any commit: an
 // edit, a renumbering, a gap. A text the merge itself changed is judged
-// as audit judges a merge. git is asked only when the comparison found
-// something, and never for the index.
+// as audit judges a merge. A merge that left every base event in place
+// (GitHub's test merge of a pull request) leaves the comparison as it
+// is. git is asked only when the comparison found something, and never
+// for the index.
 func TestHistoryAcrossMerge(t *testing.T) {
 	base := head + ev(1, "one") + ev(2, "two")
 	merged := head + ev(1, "one") + ev(2, "theirs") + strings.Replace(ev(2, "two"), "evt-002", "evt-003", 1)
@@ -243,6 +245,11 @@ func TestHistoryAcrossMerge(t *testing.T) {
 		{"gap after the merge", "", merged + ev(5, "five"), merged, "MS305 new event evt-005 does not continue the sequence of the merge (m1) (the next ID is evt-004)", 1},
 		{"dropped after the merge", "", head + ev(1, "one") + ev(2, "theirs"), merged, "MS302 evt-003, committed at the merge (m1), is gone", 1},
 		{"appended only", "", base + ev(3, "three"), merged, "", 0},
+		// GitHub's test merge of a pull request: HEAD is a merge commit
+		// on top of the base that renumbered nothing.
+		{"test merge, inserted", "", head + ev(1, "one") + ev(3, "three") + ev(2, "two"), head + ev(1, "one") + ev(3, "three") + ev(2, "two"), "MS304 new event evt-003 is inserted before evt-002", 1},
+		{"test merge, appended", "", base + ev(4, "four"), base + ev(4, "four"), "MS305 new event evt-004 does not continue the sequence of c0ffee", 1},
+		{"test merge, edited", "", head + ev(1, "one") + ev(2, "TWO"), head + ev(1, "one") + ev(2, "TWO"), "MS301 evt-002 as committed at c0ffee is not in the log", 1},
 		{"staged", ":0", merged, merged, "MS301", 0},
 	}
 	for _, c := range cases {
